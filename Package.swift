@@ -1,0 +1,111 @@
+// swift-tools-version:6.0
+//
+// flow: Apple Shortcuts for Linux. The engine lives in library targets; `flow` is a thin executable.
+// Import direction (arrows read "imports"), kept acyclic and easy to see:
+//
+//   flow → FlowCLI → FlowBasics, FlowModel, FlowIntents, FlowYAML, FlowDiagnostics + ArgumentParser
+//   FlowBasics → FlowIntents, FlowHTTP
+//   FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
+//   FlowIntents → FlowDiagnostics
+//
+// A module boundary goes where a dependency or an effect enters: libyaml (FlowYAML), HTTP (FlowHTTP),
+// the terminal and the process environment (FlowCLI).
+
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode comes from the tools version; these add the
+/// upcoming features that keep existentials explicit.
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+  name: "flow",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "flow", targets: ["flow"])
+  ],
+  dependencies: [
+    // The command line: the house style for Swift CLIs, links only FoundationEssentials, ~11 s to build.
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // Tests only: a real loopback HTTP server (get-url, and later the Raindrop stand-in). No transitive
+    // dependencies and a 14 s build, against 75 s for Hummingbird, which would bring SwiftNIO along.
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+  ],
+  targets: [
+    // MARK: - Engine
+
+    /// The system libyaml (Debian's libyaml-dev), found through pkg-config. Seen only by FlowYAML.
+    .systemLibrary(
+      name: "CLibYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
+    .target(name: "FlowDiagnostics", swiftSettings: swiftSettings),
+    .target(name: "FlowYAML", dependencies: ["CLibYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
+    .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
+    .target(name: "FlowIntents", dependencies: ["FlowDiagnostics"], swiftSettings: swiftSettings),
+    .target(name: "FlowHTTP", swiftSettings: swiftSettings),
+    .target(name: "FlowBasics", dependencies: ["FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+
+    // MARK: - Command line
+
+    .target(
+      name: "FlowCLI",
+      dependencies: [
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowYAML",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
+
+    // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)
+
+    .executableTarget(
+      name: "flow-bench",
+      dependencies: ["CLibYAML", "FlowYAML"],
+      path: "Sources/FlowBenchmarks",
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: - Tests
+
+    .target(
+      name: "FlowTestSupport",
+      dependencies: ["FlowDiagnostics", .product(name: "FlyingFox", package: "FlyingFox")],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowDiagnosticsTests",
+      dependencies: ["FlowDiagnostics", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowYAMLTests",
+      dependencies: ["FlowYAML", "FlowTestSupport"],
+      resources: [.copy("Fixtures")],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowModelTests",
+      dependencies: ["FlowModel", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowIntentsTests",
+      dependencies: ["FlowIntents", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowBasicsTests",
+      dependencies: ["FlowBasics", "FlowIntents", "FlowHTTP", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowCLITests",
+      dependencies: ["FlowCLI", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+  ]
+)

@@ -1,0 +1,1 @@
+// The FlowIntents module; see Package.swift for its place in the import graph.

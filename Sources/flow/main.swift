@@ -1,0 +1,3 @@
+import FlowCLI
+
+await FlowCommand.main()
