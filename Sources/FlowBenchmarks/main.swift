@@ -1,4 +1,5 @@
 // flow-bench: benchmarks run on demand (Scripts/bench-yaml.sh), never as part of the tests.
+// Usage: flow-bench [MEGABYTES] [profile]
 //
 // Every figure is printed next to a reference measured in the same run on the same input, so the
 // ratio means something on a noisy machine where absolute numbers move by 20 %.
@@ -65,6 +66,15 @@ func best(_ work: () -> Int) -> (seconds: Double, result: Int) {
     fastest = min(fastest, seconds)
   }
   return (fastest, result)
+}
+
+// `flow-bench MB profile` builds and frees the tree only, for `perf record`.
+if arguments.dropFirst().first == "profile" {
+  for _ in 0..<5 {
+    _ = tree()
+    _ = free()
+  }
+  exit(0)
 }
 
 let raw = best(rawEvents)

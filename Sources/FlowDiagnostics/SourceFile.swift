@@ -11,8 +11,8 @@ public final class SourceFile: Sendable {
   public let path: String
   /// The file's contents, exactly as read.
   public let bytes: [UInt8]
-  /// This file's number in ``SourceFile/registry``.
-  let id: UInt32
+  /// This file's number in ``SourceFile/registry``; what a span stores.
+  package let id: UInt32
 
   public init(path: String, bytes: [UInt8]) {
     self.path = path
@@ -109,7 +109,13 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   private var endColumn: Int32
 
   public init(file: SourceFile, start: SourceLocation, end: SourceLocation) {
-    fileID = file.id
+    self.init(fileID: file.id, start: start, end: end)
+  }
+
+  /// A span in the file numbered `fileID`, for parsers that make millions of spans and should not
+  /// touch the file object for each.
+  package init(fileID: UInt32, start: SourceLocation, end: SourceLocation) {
+    self.fileID = fileID
     startLine = Int32(clamping: start.line)
     startColumn = Int32(clamping: start.column)
     endLine = Int32(clamping: end.line)
