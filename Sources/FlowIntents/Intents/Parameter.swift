@@ -146,7 +146,7 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
       ValueRequest(
         kind: .missingParameter, origin: origin, dialog: question, valueType: valueType,
         defaultAnswer: defaultFlowValue),
-      in: context
+      prompter: context.prompter
     ) { answer in try await self.resolve(answer, in: context) }
     lock.withLock { storage = value }
     return value
@@ -230,12 +230,12 @@ public enum Prompting {
   /// Asks until an answer converts, telling the prompter why the previous one did not.
   public static func requestValue<T>(
     _ request: ValueRequest,
-    in context: IntentContext,
+    prompter: any Prompter,
     convert: (FlowValue) async throws -> T
   ) async throws -> T {
     var request = request
     while true {
-      let answer = try await context.prompter.requestValue(request)
+      let answer = try await prompter.requestValue(request)
       do {
         if answer == .nothing || answer == .text(""), let fallback = request.defaultAnswer {
           return try await convert(fallback)

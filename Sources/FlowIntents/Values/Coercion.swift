@@ -123,10 +123,14 @@ public enum Coercion {
       guard case .text(let text) = value else { throw .expected(type, got: value) }
       guard let match = enumType.match(text) else {
         let ids = enumType.cases.map(\.id)
-        throw CoercionError(
-          message: "expected one of \(List.or(ids.map { "'\($0)'" })), got \(value.quoted)",
+        let expected = "one of \(List.or(ids.map { "'\($0)'" }))"
+        var error = CoercionError(
+          message: "expected \(expected), got \(value.quoted)",
           help: Suggestion.closest(to: text, among: ids).map { "did you mean '\($0)'?" }
         )
+        error.expected = expected
+        error.got = value.quoted
+        throw error
       }
       return .text(match.id)
     case .text, .list, .any, .nothing:
