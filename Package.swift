@@ -46,7 +46,7 @@ let package = Package(
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowIntents", dependencies: ["FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowHTTP", swiftSettings: swiftSettings),
-    .target(name: "FlowBasics", dependencies: ["FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    .target(name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
 
     // MARK: - Command line
 

@@ -1,0 +1,39 @@
+import FlowIntents
+import Foundation
+
+/// Replaces every occurrence of a text, or of a regular expression, in a text.
+struct ReplaceTextIntent: AppIntent {
+  static let title: LocalizedStringResource = "Replace Text"
+  static let description = IntentDescription("Replace every occurrence of a text or a regular expression; '$1' in the replacement refers to a group.")
+
+  @Parameter(title: "Text", primary: true)
+  var text: String
+
+  @Parameter(title: "Find")
+  var find: String
+
+  @Parameter(title: "Replacement", default: "")
+  var replacement: String
+
+  @Parameter(title: "Case Sensitive", default: true)
+  var caseSensitive: Bool
+
+  @Parameter(title: "Regular Expression", default: false)
+  var regularExpression: Bool
+
+  static var parameterSummary: some ParameterSummary {
+    Summary("Replace \(\.$find) with \(\.$replacement) in \(\.$text)") {
+      \.$caseSensitive
+      \.$regularExpression
+    }
+  }
+
+  func perform() async throws -> some ReturnsValue<String> {
+    if regularExpression {
+      let pattern = try TextPattern(find, caseSensitive: caseSensitive)
+      return .result(value: pattern.replacing(in: text, with: replacement))
+    }
+    let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
+    return .result(value: text.replacingOccurrences(of: find, with: replacement, options: options))
+  }
+}

@@ -1,0 +1,130 @@
+import FlowIntents
+import FlowDiagnostics
+import Foundation
+
+/// Evaluates arithmetic written as text: `+ - * / % ^`, parentheses, unary minus, and the functions
+/// `abs`, `round`, `floor`, `ceil`, `sqrt`, `min`, `max`.
+///
+/// A small recursive-descent parser: `calculate` takes one expression instead of Shortcuts' separate
+/// operand fields because workflows are text, and `${count} * 2 + 1` reads as what it does.
+struct Arithmetic {
+  private let characters: [Character]
+  private var index = 0
+  private let source: String
+
+  static func evaluate(_ expression: String) throws -> Double {
+    var parser = Arithmetic(source: expression)
+    parser.skipSpaces()
+    guard !parser.atEnd else { throw parser.failure("the expression is empty") }
+    let value = try parser.sum()
+    parser.skipSpaces()
+    guard parser.atEnd else { throw parser.failure("unexpected '\(parser.characters[parser.index])'") }
+    guard value.isFinite else { throw AppIntentError.failed("'\(expression)' has no finite result") }
+    return value
+  }
+
+  private init(source: String) {
+    self.source = source
+    self.characters = Array(source)
+  }
+
+  private var atEnd: Bool { index >= characters.count }
+
+  private func failure(_ problem: String) -> AppIntentError {
+    AppIntentError.failed(
+      "cannot calculate '\(source)': \(problem)", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")
+  }
+
+  private mutating func skipSpaces() {
+    while !atEnd, characters[index].isWhitespace { index += 1 }
+  }
+
+  private mutating func take(_ character: Character) -> Bool {
+    skipSpaces()
+    guard !atEnd, characters[index] == character else { return false }
+    index += 1
+    return true
+  }
+
+  private mutating func sum() throws -> Double {
+    var value = try product()
+    while true {
+      if take("+") { value += try product() } else if take("-") { value -= try product() } else { return value }
+    }
+  }
+
+  private mutating func product() throws -> Double {
+    var value = try power()
+    while true {
+      if take("*") || take("×") {
+        value *= try power()
+      } else if take("/") || take("÷") {
+        let divisor = try power()
+        guard divisor != 0 else { throw failure("division by zero") }
+        value /= divisor
+      } else if take("%") {
+        let divisor = try power()
+        guard divisor != 0 else { throw failure("division by zero") }
+        value = value.truncatingRemainder(dividingBy: divisor)
+      } else {
+        return value
+      }
+    }
+  }
+
+  private mutating func power() throws -> Double {
+    let base = try unary()
+    if take("^") { return pow(base, try power()) }  // right-associative: 2^3^2 = 2^9
+    return base
+  }
+
+  private mutating func unary() throws -> Double {
+    if take("-") { return -(try unary()) }
+    if take("+") { return try unary() }
+    return try primary()
+  }
+
+  private mutating func primary() throws -> Double {
+    skipSpaces()
+    guard !atEnd else { throw failure("expected a number at the end") }
+    if take("(") {
+      let value = try sum()
+      guard take(")") else { throw failure("missing ')'") }
+      return value
+    }
+    let start = index
+    if characters[index].isLetter {
+      while !atEnd, characters[index].isLetter { index += 1 }
+      let name = String(characters[start..<index]).lowercased()
+      guard take("(") else { throw failure("unknown name '\(name)'") }
+      var arguments = [try sum()]
+      while take(",") { arguments.append(try sum()) }
+      guard take(")") else { throw failure("missing ')'") }
+      return try call(name, arguments)
+    }
+    while !atEnd, characters[index].isNumber || characters[index] == "." || characters[index] == "e"
+      || ((characters[index] == "-" || characters[index] == "+") && index > start && characters[index - 1] == "e")
+    {
+      index += 1
+    }
+    guard index > start, let number = Double(String(characters[start..<index])) else {
+      throw failure("expected a number, got '\(characters[start])'")
+    }
+    return number
+  }
+
+  private func call(_ name: String, _ arguments: [Double]) throws -> Double {
+    switch (name, arguments.count) {
+    case ("abs", 1): return abs(arguments[0])
+    case ("round", 1): return arguments[0].rounded()
+    case ("floor", 1): return arguments[0].rounded(.down)
+    case ("ceil", 1): return arguments[0].rounded(.up)
+    case ("sqrt", 1):
+      guard arguments[0] >= 0 else { throw failure("the square root of a negative number") }
+      return arguments[0].squareRoot()
+    case ("min", _): return arguments.min() ?? 0
+    case ("max", _): return arguments.max() ?? 0
+    default: throw failure("unknown function '\(name)' with \(Count.of(arguments.count, "argument"))")
+    }
+  }
+}

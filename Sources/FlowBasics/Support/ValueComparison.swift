@@ -1,0 +1,48 @@
+import FlowDiagnostics
+import FlowIntents
+import Foundation
+
+/// How `filter` and `sort` compare values: numbers as numbers, dates as dates, the rest as text without
+/// regard to case, with digits in text compared as numbers ("item 2" before "item 10").
+enum ValueComparison {
+  static func compare(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
+    switch (lhs, rhs) {
+    case (.number(let a), .number(let b)):
+      return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+    case (.date(let a), .date(let b)):
+      return a.compare(b)
+    case (.nothing, .nothing):
+      return .orderedSame
+    case (.nothing, _):
+      return .orderedAscending  // missing values sort first
+    case (_, .nothing):
+      return .orderedDescending
+    default:
+      if let a = number(lhs), let b = number(rhs) { return compare(.number(a), .number(b)) }
+      return lhs.text.compare(rhs.text, options: [.caseInsensitive, .numeric])
+    }
+  }
+
+  static func equals(_ lhs: FlowValue, _ rhs: FlowValue) -> Bool {
+    compare(lhs, rhs) == .orderedSame
+  }
+
+  /// A number, from a number or from text that reads as one (a JSON field, a YAML literal).
+  private static func number(_ value: FlowValue) -> Double? {
+    switch value {
+    case .number(let number): number
+    case .text(let text): Coercion.parseNumber(text)
+    default: nil
+    }
+  }
+
+  /// The value `filter` or `sort` looks at: the item itself, or one of its properties.
+  static func subject(of item: FlowValue, property: String?) throws -> FlowValue {
+    guard let property else { return item }
+    if let value = item.property(named: property) { return value }
+    if case .dictionary = item { return .nothing }  // a key that some records lack
+    throw AppIntentError.failed(
+      "\(item.typeName) has no property '\(property)'",
+      help: Suggestion.help(for: property, among: item.propertyNames))
+  }
+}

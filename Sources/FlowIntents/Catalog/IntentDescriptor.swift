@@ -1,0 +1,186 @@
+/// Everything known about an intent without running it: what `flow actions`, the checker, the docs and
+/// the import card read. Made from the declaration by reflection, once per intent.
+public struct IntentDescriptor: Sendable {
+  /// The full id: `raindrop.save-bookmark`, or `show` for the basics.
+  public let id: String
+  /// The id without the namespace: `save-bookmark`.
+  public let shortID: String
+  public let namespace: String?
+  /// The catalogue's title: "Basics", "Raindrop.io".
+  public let catalogTitle: String
+  public let title: String
+  public let description: String
+  public let parameters: [ParameterDescriptor]
+  /// What the step outputs; nil when it outputs nothing.
+  public let outputType: ValueType?
+  public let sideEffect: SideEffect
+  public let requiresConfirmation: Bool
+  public let networkAccess: NetworkAccess
+  public let summary: SummaryLayout
+  /// The Swift type names of its `@Dependency`s.
+  public let dependencies: [String]
+  /// The Swift type, for code that needs it (tests, the validator).
+  public let intentType: any AppIntent.Type
+  /// The Swift type's name: `SaveBookmarkIntent`.
+  public var typeName: String { String(describing: intentType) }
+
+  private let runner: @Sendable ([String: FlowValue], Set<String>, IntentContext) async throws -> IntentOutput
+  private let sideEffectForValues: @Sendable ([String: FlowValue]) -> SideEffect
+
+  /// Describes `type` as a member of a catalogue.
+  public init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
+    self = Self.make(type, namespace: namespace, catalogTitle: catalogTitle)
+  }
+
+  private init(
+    id: String, shortID: String, namespace: String?, catalogTitle: String, title: String, description: String,
+    parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect, requiresConfirmation: Bool,
+    networkAccess: NetworkAccess, summary: SummaryLayout, dependencies: [String], intentType: any AppIntent.Type,
+    runner: @escaping @Sendable ([String: FlowValue], Set<String>, IntentContext) async throws -> IntentOutput,
+    sideEffectForValues: @escaping @Sendable ([String: FlowValue]) -> SideEffect
+  ) {
+    self.id = id
+    self.shortID = shortID
+    self.namespace = namespace
+    self.catalogTitle = catalogTitle
+    self.title = title
+    self.description = description
+    self.parameters = parameters
+    self.outputType = outputType
+    self.sideEffect = sideEffect
+    self.requiresConfirmation = requiresConfirmation
+    self.networkAccess = networkAccess
+    self.summary = summary
+    self.dependencies = dependencies
+    self.intentType = intentType
+    self.runner = runner
+    self.sideEffectForValues = sideEffectForValues
+  }
+
+  private static func make<I: AppIntent>(_ type: I.Type, namespace: String?, catalogTitle: String) -> IntentDescriptor {
+    let shortID = I.identifier
+    let id = namespace.map { "\($0).\(shortID)" } ?? shortID
+    let intent = I()
+    let reflected = IntentReflection.parameters(of: intent)
+    let parameters = reflected.map { ParameterDescriptor($0.key, $0.parameter) }
+    let summary = IntentReflection.summaryLayout(of: intent, parameters: reflected)
+    return IntentDescriptor(
+      id: id, shortID: shortID, namespace: namespace, catalogTitle: catalogTitle, title: I.title.key,
+      description: I.description.text, parameters: parameters, outputType: I.PerformResult.outputType,
+      sideEffect: I.sideEffect, requiresConfirmation: I.requiresConfirmation, networkAccess: I.networkAccess,
+      summary: summary, dependencies: IntentReflection.dependencies(of: intent).map { "\($0)" }, intentType: I.self,
+      runner: { values, asking, context in
+        try await IntentRunner.run(I.self, id: id, values: values, asking: asking, context: context)
+      },
+      sideEffectForValues: { I.sideEffect(for: $0) }
+    )
+  }
+
+  /// The parameter with this key.
+  public func parameter(_ key: String) -> ParameterDescriptor? { parameters.first { $0.key == key } }
+
+  /// The parameter a bare scalar fills (SPEC §1), if the intent has one.
+  public var primaryParameter: ParameterDescriptor? { parameters.first(where: \.isPrimary) }
+
+  /// The side effect of a step with these values (`get-url` is read-only for GET).
+  public func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffectForValues(values) }
+
+  /// The hosts a step with these values may contact.
+  public func hosts(for values: [String: FlowValue]) -> [String] { networkAccess.hosts(for: values) }
+
+  /// Runs the intent: a fresh instance gets `values` (already resolved from the workflow: literals,
+  /// magic variables), each converted and checked for its parameter; missing required values and the
+  /// keys in `asking` (SPEC §3's `ask`) are requested from `context.prompter`; an intent that
+  /// requires confirmation asks for it; then `perform()` runs with `context` as
+  /// ``IntentContext/current``.
+  ///
+  /// Throws ``AppIntentError`` for unknown keys, invalid or out-of-range values, missing services and
+  /// unanswered prompts, and whatever `perform()` throws.
+  public func run(
+    values: [String: FlowValue], asking: Set<String> = [], context: IntentContext
+  ) async throws -> IntentOutput {
+    try await runner(values, asking, context)
+  }
+}
+
+/// What a run produced: the step's output and the text to show.
+public struct IntentOutput: Sendable, Hashable {
+  /// The magic variable's value; `.nothing` when the intent returns no value.
+  public var value: FlowValue
+  public var dialog: String?
+
+  public init(value: FlowValue, dialog: String? = nil) {
+    self.value = value
+    self.dialog = dialog
+  }
+}
+
+/// A parameter as `flow actions` and the checker see it.
+public struct ParameterDescriptor: Sendable, Hashable {
+  public let key: String
+  public let title: String
+  public let description: String?
+  public let type: ValueType
+  /// Non-optional without a default: a step must give it, or the person is asked.
+  public let isRequired: Bool
+  /// Declared with an optional Swift type.
+  public let isOptional: Bool
+  public let defaultValue: FlowValue?
+  public let range: ClosedRange<Double>?
+  public let isPrimary: Bool
+  public let requestValueDialog: String?
+  /// Whether the declaration's range is reversed (CatalogValidator reports it).
+  let reversedRange: Bool
+
+  init(_ key: String, _ parameter: any AnyParameter) {
+    self.key = key
+    self.title = parameter.title
+    self.description = parameter.parameterDescription
+    self.type = parameter.valueType
+    self.defaultValue = parameter.defaultFlowValue
+    self.isOptional = parameter.isOptional
+    self.isRequired = !parameter.isOptional && parameter.defaultFlowValue == nil
+    self.range = parameter.inclusiveRange
+    self.isPrimary = parameter.isPrimary
+    self.requestValueDialog = parameter.requestValueDialog?.text
+    self.reversedRange = parameter.reversedRange
+  }
+
+  /// The enum cases the parameter accepts, when its type (or its list's element type) is an enum.
+  public var choices: [EnumType.Case]? {
+    if case .enumeration(let enumType) = type.elementType { return enumType.cases }
+    return nil
+  }
+}
+
+/// Reads declarations with `Mirror`, the way swift-argument-parser reads `@Option`s.
+enum IntentReflection {
+  struct Reflected {
+    var key: String
+    var label: String
+    var parameter: any AnyParameter
+  }
+
+  /// The `@Parameter`s of an intent, in declaration order, with their keys.
+  static func parameters(of intent: some AppIntent) -> [Reflected] {
+    Mirror(reflecting: intent).children.compactMap { child in
+      guard let label = child.label, let parameter = child.value as? any AnyParameter else { return nil }
+      let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+      return Reflected(key: parameter.explicitKey ?? Naming.kebabCase(name), label: name, parameter: parameter)
+    }
+  }
+
+  /// The types of an intent's `@Dependency`s.
+  static func dependencies(of intent: some AppIntent) -> [Any.Type] {
+    Mirror(reflecting: intent).children.compactMap { ($0.value as? any AnyDependency)?.dependencyType }
+  }
+
+  static func summaryLayout<I: AppIntent>(of intent: I, parameters: [Reflected]) -> SummaryLayout {
+    I.parameterSummary.layout { keyPath in
+      guard let keyPath = keyPath as? PartialKeyPath<I>,
+        let parameter = intent[keyPath: keyPath] as? any AnyParameter
+      else { return nil }
+      return parameters.first { $0.parameter === parameter }?.key
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import FlowDiagnostics
+/// Runs one intent: assign, ask, confirm, perform (see ``IntentDescriptor/run(values:asking:context:)``).
+enum IntentRunner {
+  static func run<I: AppIntent>(
+    _ type: I.Type, id: String, values: [String: FlowValue], asking: Set<String>, context: IntentContext
+  ) async throws -> IntentOutput {
+    let intent = I()
+    let parameters = IntentReflection.parameters(of: intent)
+    let keys = parameters.map(\.key)
+    for key in values.keys.sorted() where !keys.contains(key) {
+      throw AppIntentError(
+        .unknownParameter, "'\(id)' has no parameter '\(key)'", help: Suggestion.help(for: key, among: keys))
+    }
+    for dependency in IntentReflection.dependencies(of: intent) where !context.hasDependency(dependency) {
+      throw AppIntentError(
+        .missingDependency, "'\(id)' needs a \(dependency) and this run does not provide one")
+    }
+    return try await IntentContext.$current.withValue(context) {
+      for reflected in parameters {
+        reflected.parameter.bind(
+          PromptOrigin(intentID: id, parameterKey: reflected.key, parameterTitle: reflected.parameter.title))
+      }
+      for reflected in parameters {
+        let parameter = reflected.parameter
+        if asking.contains(reflected.key) {
+          try await parameter.requestValueErased()
+        } else if let value = values[reflected.key], value != .nothing {
+          try await parameter.assign(value, in: context)
+        } else if parameter.isOptional || parameter.defaultFlowValue != nil {
+          parameter.assignDefault()
+        } else {
+          try await parameter.requestValueErased()
+        }
+      }
+      if I.requiresConfirmation {
+        let shown = Dictionary(
+          uniqueKeysWithValues: parameters.compactMap { reflected in
+            reflected.parameter.currentFlowValue.map { (reflected.key, Prompting.optionText(for: $0)) }
+          })
+        let sentence = IntentReflection.summaryLayout(of: intent, parameters: parameters).render(values: shown)
+        let confirmed = try await context.prompter.requestConfirmation(
+          ConfirmationRequest(
+            kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(sentence)?",
+            isDestructive: I.sideEffect == .destructive))
+        if !confirmed { throw AppIntentError.userCancelled }
+      }
+      let result = try await intent.perform()
+      return IntentOutput(value: result.outputValue ?? .nothing, dialog: result.outputDialog?.text)
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// An action a workflow can run, declared the way App Intents declares one.
+///
+/// ```swift
+/// /// Saves a web page to a Raindrop.io collection.
+/// struct SaveBookmarkIntent: AppIntent {
+///   static let title: LocalizedStringResource = "Save Bookmark"
+///   static let description = IntentDescription("Save a URL to Raindrop.io.")
+///   static let sideEffect = SideEffect.changes
+///
+///   @Parameter(title: "URL", primary: true) var url: URL
+///   @Parameter(title: "Title") var title: String?
+///   @Dependency var backend: any BookmarkBackend
+///
+///   static var parameterSummary: some ParameterSummary {
+///     Summary("Save \(\.$url) to Raindrop.io") { \.$title }
+///   }
+///
+///   func perform() async throws -> some ReturnsValue<BookmarkEntity> { … }
+/// }
+/// ```
+///
+/// The id is the kebab-case of the type name without `Intent` (`save-bookmark`), prefixed by the
+/// catalogue's namespace (`raindrop.save-bookmark`). The runtime makes a fresh value with `init()`,
+/// sets its parameters, and calls `perform()`.
+public protocol AppIntent: Sendable {
+  associatedtype PerformResult: IntentResult
+  associatedtype SummaryContent: ParameterSummary = IntentParameterSummary<Self>
+
+  /// Title Case: "Save Bookmark".
+  static var title: LocalizedStringResource { get }
+  /// One sentence with a period.
+  static var description: IntentDescription { get }
+  /// A readable sentence with the parameters in it; see ``IntentParameterSummary``.
+  static var parameterSummary: SummaryContent { get }
+  /// What running it may change; `--dry-run` skips everything but `.readOnly`, and the import card
+  /// lists it.
+  static var sideEffect: SideEffect { get }
+  /// The network hosts it may contact, for the import card.
+  static var networkAccess: NetworkAccess { get }
+  /// Whether the person must confirm every run (delete-bookmark).
+  static var requiresConfirmation: Bool { get }
+  /// Kept for porting; a command line has no app to open.
+  static var openAppWhenRun: Bool { get }
+  /// Overrides the id derived from the type name; rarely needed.
+  static var identifier: String { get }
+
+  /// The side effect of one step with these values; `get-url` is read-only for GET. Defaults to
+  /// ``sideEffect``.
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect
+
+  init()
+  func perform() async throws -> PerformResult
+}
+
+extension AppIntent {
+  public static var sideEffect: SideEffect { .readOnly }
+  public static var networkAccess: NetworkAccess { .none }
+  public static var requiresConfirmation: Bool { false }
+  public static var openAppWhenRun: Bool { false }
+  public static var identifier: String { Naming.intentID(forTypeName: String(describing: Self.self)) }
+  public static func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffect }
+
+  /// Inside the struct, `Summary("…") { … }` builds this intent's summary.
+  public typealias Summary = IntentParameterSummary<Self>
+
+  /// Asks the person to confirm before going on; declining cancels the run.
+  public func requestConfirmation(_ dialog: IntentDialog? = nil) async throws {
+    let context = try IntentContext.requireCurrent()
+    let text = dialog?.text ?? "\(Self.title.key)?"
+    let confirmed = try await context.prompter.requestConfirmation(
+      ConfirmationRequest(
+        kind: .intent, origin: PromptOrigin(intentID: Self.identifier), dialog: text,
+        isDestructive: Self.sideEffect == .destructive))
+    if !confirmed { throw AppIntentError.userCancelled }
+  }
+
+  /// Asks the person to confirm, showing the dialog of the result about to be returned.
+  public func requestConfirmation(result: some IntentResult) async throws {
+    try await requestConfirmation(result.outputDialog)
+  }
+}
+
+extension AppIntent where SummaryContent == IntentParameterSummary<Self> {
+  /// No summary declared: the title stands alone.
+  public static var parameterSummary: IntentParameterSummary<Self> {
+    IntentParameterSummary(undeclared: title.key)
+  }
+}
+
+/// How much running an intent may change, from nothing to something that cannot be undone.
+public enum SideEffect: String, Sendable, Hashable, Comparable, CaseIterable {
+  /// Only reads (get-bookmarks, show).
+  case readOnly = "read-only"
+  /// Creates or changes something (save-bookmark, open-url).
+  case changes
+  /// Deletes or overwrites something (delete-bookmark).
+  case destructive
+
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+  }
+}
+
+/// Which hosts an intent may contact.
+public enum NetworkAccess: Sendable, Hashable {
+  case none
+  /// Fixed hosts (`api.raindrop.io`).
+  case hosts([String])
+  /// The host of the URL in this parameter (`get-url`'s `url`).
+  case hostOfParameter(String)
+
+  /// The hosts a step with these values contacts.
+  public func hosts(for values: [String: FlowValue]) -> [String] {
+    switch self {
+    case .none: []
+    case .hosts(let hosts): hosts
+    case .hostOfParameter(let key):
+      values[key].flatMap { try? URL(flowValue: $0) }?.host.map { [$0] } ?? []
+    }
+  }
+}

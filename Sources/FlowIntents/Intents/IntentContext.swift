@@ -1,0 +1,165 @@
+import Foundation
+
+/// What an intent runs with: who answers questions, what time it is, where randomness comes from, and
+/// the services (`@Dependency`) of this run.
+///
+/// The runtime makes one per run and installs it for the duration of `perform()` (and of entity
+/// lookups) as ``current``; nothing is a singleton, so tests and backends swap freely and runs in one
+/// process do not see each other's services.
+public struct IntentContext: Sendable {
+  /// Asks the person for values, choices and confirmations.
+  public var prompter: any Prompter
+  public var clock: any FlowClock
+  public var random: any RandomSource
+  /// Services by type: an HTTP transport, a bookmark backend, a URL launcher.
+  public var dependencies: DependencyValues
+
+  public init(
+    prompter: any Prompter,
+    clock: any FlowClock = SystemClock(),
+    random: any RandomSource = SystemRandomSource(),
+    dependencies: DependencyValues = DependencyValues()
+  ) {
+    self.prompter = prompter
+    self.clock = clock
+    self.random = random
+    self.dependencies = dependencies
+  }
+
+  /// The context of the intent being performed, if any.
+  @TaskLocal public static var current: IntentContext?
+
+  /// A dependency by type, the context's own services included.
+  public func dependency<Value>(_ type: Value.Type) -> Value? {
+    if let value = dependencies[type] { return value }
+    if let value = prompter as? Value, type == (any Prompter).self { return value }
+    if let value = clock as? Value, type == (any FlowClock).self { return value }
+    if let value = random as? Value, type == (any RandomSource).self { return value }
+    return nil
+  }
+
+  /// Whether a dependency of this type can be had.
+  public func hasDependency(_ type: Any.Type) -> Bool {
+    dependencies.contains(type) || type == (any Prompter).self || type == (any FlowClock).self
+      || type == (any RandomSource).self
+  }
+
+  /// Returns a copy with `value` registered as the service of type `Value`.
+  public func with<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) -> IntentContext {
+    var copy = self
+    copy.dependencies.register(value, as: type)
+    return copy
+  }
+}
+
+/// Services by type, the way App Intents' `AppDependencyManager` keeps them, but one set per run.
+public struct DependencyValues: Sendable {
+  private var values: [ObjectIdentifier: any Sendable] = [:]
+
+  public init() {}
+
+  /// Registers `value` as the service of type `type` (register existentials as `(any P).self`).
+  public mutating func register<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) {
+    values[ObjectIdentifier(type)] = value
+  }
+
+  public subscript<Value>(type: Value.Type) -> Value? {
+    values[ObjectIdentifier(type)] as? Value
+  }
+
+  public func contains(_ type: Any.Type) -> Bool { values[ObjectIdentifier(type)] != nil }
+}
+
+/// A service the intent (or entity query) takes from the run's context: App Intents' `@Dependency`.
+///
+/// ```swift
+/// @Dependency var transport: any HTTPTransport
+/// ```
+///
+/// The runtime checks before `perform()` that every declared dependency is there and fails with a
+/// readable error when one is not, so reading it inside `perform()` cannot fail.
+@propertyWrapper
+public struct Dependency<Value: Sendable>: Sendable, AnyDependency {
+  public init() {}
+
+  public var wrappedValue: Value {
+    guard let context = IntentContext.current, let value = context.dependency(Value.self) else {
+      preconditionFailure("dependency \(Value.self) read outside a run that provides it")
+    }
+    return value
+  }
+
+  public var dependencyType: Any.Type { Value.self }
+}
+
+/// Lets the runtime find `@Dependency` declarations by reflection.
+public protocol AnyDependency {
+  var dependencyType: Any.Type { get }
+}
+
+/// Time for intents: what time it is, and waiting. Injected so tests never really sleep.
+public protocol FlowClock: Sendable {
+  var now: Date { get }
+  func sleep(for duration: Duration) async throws
+}
+
+/// The real clock.
+public struct SystemClock: FlowClock {
+  public init() {}
+  public var now: Date { Date() }
+  public func sleep(for duration: Duration) async throws {
+    try await ContinuousClock().sleep(for: duration)
+  }
+}
+
+/// A clock that never waits: sleeping moves its time forward at once and is recorded.
+public final class ManualClock: FlowClock, @unchecked Sendable {
+  private let lock = NSLock()
+  private var time: Date
+  private var slept: [Duration] = []
+
+  public init(now: Date = Date(timeIntervalSince1970: 1_795_000_000)) { self.time = now }
+
+  public var now: Date { lock.withLock { time } }
+  /// Every `sleep(for:)` so far, in order.
+  public var sleeps: [Duration] { lock.withLock { slept } }
+
+  public func sleep(for duration: Duration) async throws {
+    try Task.checkCancellation()
+    lock.withLock {
+      slept.append(duration)
+      time += DurationParsing.seconds(of: duration)
+    }
+  }
+}
+
+/// Where `get-item random` and friends get their randomness; injected so tests are deterministic.
+public protocol RandomSource: Sendable {
+  /// A uniformly chosen integer in `0..<count`; `count` is at least 1.
+  func index(below count: Int) -> Int
+}
+
+/// The system's random number generator.
+public struct SystemRandomSource: RandomSource {
+  public init() {}
+  public func index(below count: Int) -> Int { Int.random(in: 0..<count) }
+}
+
+/// A repeatable sequence of random indices from a seed (SplitMix64), for tests and reproducible runs.
+public final class SeededRandomSource: RandomSource, @unchecked Sendable {
+  private let lock = NSLock()
+  private var state: UInt64
+
+  public init(seed: UInt64) { self.state = seed }
+
+  public func index(below count: Int) -> Int {
+    lock.withLock {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      z ^= z >> 31
+      return Int(z % UInt64(count))
+    }
+  }
+}

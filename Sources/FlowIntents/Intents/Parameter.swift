@@ -1,0 +1,259 @@
+import Foundation
+
+/// An input of an intent, as App Intents declares it:
+///
+/// ```swift
+/// @Parameter(title: "Maximum Results", default: 25, inclusiveRange: (1, 50))
+/// var maxResults: Int
+/// ```
+///
+/// The key users write is the kebab-case of the property name (`maxResults` → `max-results`), unless
+/// `key:` says otherwise. An optional type makes the parameter optional; a non-optional one without a
+/// default is required, and is asked for when a step leaves it out. `primary: true` marks the one
+/// parameter a bare scalar fills (`- show: "Done"`, SPEC §1).
+///
+/// The runtime finds parameters with `Mirror`, the way swift-argument-parser finds `@Option`: it is a
+/// class so that the runtime can set values on a fresh intent, and so that `$name` reaches it.
+@propertyWrapper
+public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unchecked Sendable {
+  public let title: String
+  public let parameterDescription: String?
+  public let defaultValue: Value?
+  public let inclusiveRange: ClosedRange<Double>?
+  public let requestValueDialog: IntentDialog?
+  public let isPrimary: Bool
+  public let explicitKey: String?
+  /// Kept for porting (`controlStyle: .stepper`); a command line has one style.
+  public let controlStyle: ParameterControlStyle
+
+  // The lock guards the value and the binding, which the runtime sets while the intent is performed.
+  private let lock = NSLock()
+  private var storage: Value?
+  private var boundOrigin = PromptOrigin()
+
+  public init(
+    title: LocalizedStringResource,
+    description: LocalizedStringResource? = nil,
+    default defaultValue: Value? = nil,
+    controlStyle: ParameterControlStyle = .automatic,
+    inclusiveRange: (Double, Double)? = nil,
+    requestValueDialog: IntentDialog? = nil,
+    primary: Bool = false,
+    key: String? = nil
+  ) {
+    self.title = title.key
+    self.parameterDescription = description?.key
+    self.defaultValue = defaultValue
+    self.controlStyle = controlStyle
+    self.inclusiveRange = inclusiveRange.map { $0.0...max($0.0, $0.1) }
+    self.requestValueDialog = requestValueDialog
+    self.isPrimary = primary
+    self.explicitKey = key
+    // A reversed range is kept as declared so that CatalogValidator can name it.
+    if let range = inclusiveRange, range.0 > range.1 { reversedRange = true } else { reversedRange = false }
+  }
+
+  /// `@Parameter(title: "Sort By") var sortBy: Sort = .newestFirst`: the initial value is the default.
+  public convenience init(
+    wrappedValue: Value,
+    title: LocalizedStringResource,
+    description: LocalizedStringResource? = nil,
+    controlStyle: ParameterControlStyle = .automatic,
+    inclusiveRange: (Double, Double)? = nil,
+    requestValueDialog: IntentDialog? = nil,
+    primary: Bool = false,
+    key: String? = nil
+  ) {
+    self.init(
+      title: title, description: description, default: wrappedValue, controlStyle: controlStyle,
+      inclusiveRange: inclusiveRange, requestValueDialog: requestValueDialog, primary: primary, key: key)
+  }
+
+  public let reversedRange: Bool
+
+  /// The value: what the step gave, else the default, else nil for an optional.
+  ///
+  /// Reading a required parameter that has no value is a broken invariant: the runtime asks for every
+  /// required value before `perform()` is called.
+  public var wrappedValue: Value {
+    get {
+      if let value = lock.withLock({ storage }) ?? defaultValue { return value }
+      if let none = (Value.self as? any OptionalValue.Type)?.noValue as? Value { return none }
+      preconditionFailure("parameter '\(title)' was read before it had a value")
+    }
+    set { lock.withLock { storage = newValue } }
+  }
+
+  /// `$name`: the parameter itself, for summaries (`\.$url`) and the request family.
+  public var projectedValue: Parameter<Value> { self }
+
+  // MARK: - AnyParameter
+
+  public var valueType: ValueType { Value.valueType }
+  public var isOptional: Bool { Value.self is any OptionalValue.Type }
+  public var defaultFlowValue: FlowValue? {
+    guard let defaultValue else { return nil }
+    let value = defaultValue.flowValue
+    return value == .nothing ? nil : value
+  }
+  public var currentFlowValue: FlowValue? {
+    guard let value = lock.withLock({ storage }) ?? defaultValue else { return nil }
+    let flowValue = value.flowValue
+    return flowValue == .nothing ? nil : flowValue
+  }
+  public var hasExplicitValue: Bool { lock.withLock { storage != nil } }
+  public var origin: PromptOrigin { lock.withLock { boundOrigin } }
+
+  public func bind(_ origin: PromptOrigin) { lock.withLock { boundOrigin = origin } }
+
+  public func assign(_ value: FlowValue, in context: IntentContext) async throws {
+    let resolved = try await resolve(value, in: context)
+    lock.withLock { storage = resolved }
+  }
+
+  public func assignDefault() {
+    lock.withLock { storage = defaultValue }
+  }
+
+  /// Converts and checks a value for this parameter, without keeping it.
+  func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Value {
+    let key = origin.parameterKey ?? Naming.kebabCase(title)
+    let resolved: Value
+    do {
+      resolved = try await Value.resolve(value, in: context)
+    } catch let error as CoercionError {
+      throw AppIntentError(
+        .invalidValue, error.message(forParameter: key), help: error.help, origin: origin)
+    }
+    if let range = inclusiveRange, case .number(let number) = resolved.flowValue, !range.contains(number) {
+      let low = FlowValue.formatNumber(range.lowerBound), high = FlowValue.formatNumber(range.upperBound)
+      throw AppIntentError(
+        .outOfRange, "'\(key)' must be between \(low) and \(high), got \(FlowValue.formatNumber(number))",
+        origin: origin)
+    }
+    return resolved
+  }
+
+  // MARK: - The request family
+
+  /// Asks the person for this parameter's value, re-asking while the answer does not fit; the answer
+  /// becomes the parameter's value.
+  @discardableResult
+  public func requestValue(_ dialog: IntentDialog? = nil) async throws -> Value {
+    let context = try IntentContext.requireCurrent()
+    let question = dialog?.text ?? requestValueDialog?.text ?? title
+    let value = try await Prompting.requestValue(
+      ValueRequest(
+        kind: .missingParameter, origin: origin, dialog: question, valueType: valueType,
+        defaultAnswer: defaultFlowValue),
+      prompter: context.prompter
+    ) { answer in try await self.resolve(answer, in: context) }
+    lock.withLock { storage = value }
+    return value
+  }
+
+  /// The error to throw when this parameter must have a value (App Intents' `needsValueError`).
+  public func needsValueError(_ dialog: IntentDialog? = nil) -> AppIntentError {
+    .needsValue(origin, dialog: dialog?.text ?? requestValueDialog?.text ?? title)
+  }
+
+  /// Asks the person to pick one of `values`; the choice becomes the parameter's value.
+  public func requestDisambiguation(among values: [Value], dialog: IntentDialog? = nil) async throws -> Value {
+    guard !values.isEmpty else { throw AppIntentError.failed("there is nothing to choose from for '\(title)'") }
+    if values.count == 1 { return values[0] }
+    let context = try IntentContext.requireCurrent()
+    let options = values.map { Prompting.optionText(for: $0.flowValue) }
+    let chosen = try await context.prompter.requestChoice(
+      ChoiceRequest(kind: .disambiguation, origin: origin, dialog: dialog?.text ?? "Which \(title)?", options: options))
+    guard let index = chosen.first, values.indices.contains(index) else { throw AppIntentError.userCancelled }
+    lock.withLock { storage = values[index] }
+    return values[index]
+  }
+
+  /// Asks the person whether `value` is the one they meant; returns their answer.
+  @discardableResult
+  public func requestConfirmation(for value: Value, dialog: IntentDialog? = nil) async throws -> Bool {
+    let context = try IntentContext.requireCurrent()
+    let text = dialog?.text ?? "Use \(Prompting.optionText(for: value.flowValue)) for \(title)?"
+    return try await context.prompter.requestConfirmation(
+      ConfirmationRequest(kind: .parameter, origin: origin, dialog: text))
+  }
+}
+
+/// How a parameter would be edited in a graphical editor; accepted for porting, not used.
+public enum ParameterControlStyle: Sendable, Hashable {
+  case automatic, field, stepper, slider
+}
+
+/// What the runtime needs of a parameter without knowing its Swift type.
+public protocol AnyParameter: AnyObject, Sendable {
+  var title: String { get }
+  var parameterDescription: String? { get }
+  var valueType: ValueType { get }
+  var isOptional: Bool { get }
+  var isPrimary: Bool { get }
+  var explicitKey: String? { get }
+  var inclusiveRange: ClosedRange<Double>? { get }
+  var reversedRange: Bool { get }
+  var requestValueDialog: IntentDialog? { get }
+  var defaultFlowValue: FlowValue? { get }
+  /// The value set, else the default; nil when neither.
+  var currentFlowValue: FlowValue? { get }
+  var hasExplicitValue: Bool { get }
+  var origin: PromptOrigin { get }
+  /// Tells the parameter its key and intent, for prompts and messages.
+  func bind(_ origin: PromptOrigin)
+  /// Converts, resolves (entities through their query) and range-checks `value`, then keeps it.
+  func assign(_ value: FlowValue, in context: IntentContext) async throws
+  /// Sets the default as the value (or nil for an optional without one).
+  func assignDefault()
+  /// Asks the person for the value (a required parameter without one).
+  @discardableResult func requestValueErased() async throws -> FlowValue
+}
+
+extension Parameter {
+  public func requestValueErased() async throws -> FlowValue { try await requestValue().flowValue }
+}
+
+extension IntentContext {
+  /// The current context, or an error for request calls made outside a run.
+  static func requireCurrent() throws -> IntentContext {
+    guard let context = IntentContext.current else {
+      throw AppIntentError.failed("cannot ask the person outside a run")
+    }
+    return context
+  }
+}
+
+/// The framework's side of asking: the re-ask loop and how options are shown.
+public enum Prompting {
+  /// Asks until an answer converts, telling the prompter why the previous one did not.
+  public static func requestValue<T>(
+    _ request: ValueRequest,
+    prompter: any Prompter,
+    convert: (FlowValue) async throws -> T
+  ) async throws -> T {
+    var request = request
+    while true {
+      let answer = try await prompter.requestValue(request)
+      do {
+        if answer == .nothing || answer == .text(""), let fallback = request.defaultAnswer {
+          return try await convert(fallback)
+        }
+        return try await convert(answer)
+      } catch let error as AppIntentError where error.kind == .invalidValue || error.kind == .outOfRange {
+        request.problem = error.message
+      } catch let error as CoercionError {
+        request.problem = error.message
+      }
+    }
+  }
+
+  /// An option as a list shows it: an entity's title and subtitle, anything else its text.
+  public static func optionText(for value: FlowValue) -> String {
+    if case .entity(let entity) = value, let subtitle = entity.subtitle, !subtitle.isEmpty {
+      return "\(entity.title) (\(subtitle))"
+    }
+    return value.text
+  }
+}

@@ -1,0 +1,114 @@
+import FlowBasics
+import FlowIntents
+import Foundation
+import Testing
+
+/// Opens nothing; remembers what it was asked to open.
+final class RecordingLauncher: URLLauncher, @unchecked Sendable {
+  private let lock = NSLock()
+  private var urls: [URL] = []
+  var opened: [URL] { lock.withLock { urls } }
+  func open(_ url: URL) async throws { lock.withLock { urls.append(url) } }
+}
+
+struct BasicsIntentTests {
+  static let registry = IntentRegistry(catalogs: [BasicsCatalog.self])
+
+  static func context(_ answers: [ScriptedPrompter.Answer] = [], launcher: any URLLauncher = RecordingLauncher())
+    -> (IntentContext, ManualClock)
+  {
+    let clock = ManualClock()
+    let context = IntentContext(prompter: ScriptedPrompter(answers), clock: clock, random: SeededRandomSource(seed: 7))
+      .with(launcher, as: (any URLLauncher).self)
+    return (context, clock)
+  }
+
+  @Test(arguments: basicsExamples)
+  func example(_ example: BasicsExample) async throws {
+    let descriptor = try Self.registry.descriptor(for: example.id)
+    let (context, _) = Self.context(example.answers)
+    switch example.outcome {
+    case .value(let expected):
+      let output = try await descriptor.run(values: example.values, context: context)
+      #expect(output.value == expected)
+    case .dialog(let expected):
+      let output = try await descriptor.run(values: example.values, context: context)
+      #expect(output.dialog == expected)
+    case .error(let message, let help):
+      do {
+        let output = try await descriptor.run(values: example.values, context: context)
+        Issue.record("expected an error, got \(output.value)")
+      } catch {
+        let described = AppIntentError.describe(error)
+        #expect(described.message == message)
+        if let help { #expect(described.help == help) }
+      }
+    }
+  }
+
+  @Test func everyActionHasAValidAndAnInvalidExample() {
+    for descriptor in BasicsCatalog.descriptors where descriptor.id != "get-url" {
+      let examples = basicsExamples.filter { $0.id == descriptor.id }
+      #expect(examples.contains { $0.isValid }, "\(descriptor.id) has no valid example")
+      #expect(examples.contains { !$0.isValid }, "\(descriptor.id) has no invalid example")
+    }
+  }
+
+  @Test func waitSleepsOnTheInjectedClock() async throws {
+    let (context, clock) = Self.context()
+    _ = try await Self.registry.descriptor(for: "wait").run(values: ["duration": "1h30m"], context: context)
+    _ = try await Self.registry.descriptor(for: "wait").run(values: ["duration": 0.25], context: context)
+    #expect(clock.sleeps == [.seconds(5400), .milliseconds(250)])
+  }
+
+  @Test func openURLUsesTheInjectedLauncher() async throws {
+    let launcher = RecordingLauncher()
+    let (context, _) = Self.context(launcher: launcher)
+    _ = try await Self.registry.descriptor(for: "open-url").run(values: ["url": "example.com/a"], context: context)
+    #expect(launcher.opened == [URL(string: "https://example.com/a")!])
+  }
+
+  @Test func openURLExplainsWhenThereIsNoLauncher() async throws {
+    let (context, _) = Self.context(launcher: XDGOpenLauncher(searchPath: "/nonexistent"))
+    let error = await #expect(throws: AppIntentError.self) {
+      try await Self.registry.descriptor(for: "open-url").run(values: ["url": "https://example.com"], context: context)
+    }
+    #expect(error?.message == "cannot open https://example.com: 'xdg-open' is not installed")
+    #expect(error?.help == "install it with 'apt-get install xdg-utils', or use 'show' to print the URL")
+  }
+
+  @Test func getItemRandomIsDeterministicWithASeed() async throws {
+    var picks: [FlowValue] = []
+    for _ in 0..<3 {
+      let (context, _) = Self.context()
+      picks.append(
+        try await Self.registry.descriptor(for: "get-item").run(
+          values: ["list": [1, 2, 3, 4, 5], "item": "random"], context: context
+        ).value)
+    }
+    #expect(Set(picks).count == 1)
+  }
+
+  @Test func showsAListOneItemPerLine() async throws {
+    let (context, _) = Self.context()
+    let output = try await Self.registry.descriptor(for: "show").run(values: ["content": [1, 2.5, true]], context: context)
+    #expect(output.dialog == "1\n2.5\ntrue")
+    #expect(output.value == [1, 2.5, true])
+  }
+
+  @Test func askReasksWithTheReasonTheAnswerDidNotFit() async throws {
+    let prompter = ScriptedPrompter([.value("lots"), .value("42")])
+    let context = IntentContext(prompter: prompter)
+    _ = try await Self.registry.descriptor(for: "ask").run(values: ["prompt": "Age?", "type": "integer"], context: context)
+    let requests = await prompter.valueRequests
+    #expect(requests.map(\.kind) == [.question, .question])
+    #expect(requests.last?.problem == "expected a whole number, got 'lots'")
+  }
+
+  @Test func getURLIsReadOnlyOnlyForGET() throws {
+    let getURL = try Self.registry.descriptor(for: "get-url")
+    #expect(getURL.sideEffect(for: ["url": "https://a.example"]) == .readOnly)
+    #expect(getURL.sideEffect(for: ["url": "https://a.example", "method": "post"]) == .changes)
+    #expect(getURL.hosts(for: ["url": "https://api.example.com/x"]) == ["api.example.com"])
+  }
+}

@@ -1,0 +1,162 @@
+import FlowIntents
+import Foundation
+import Testing
+
+struct CoercionTests {
+  let book = sampleBooks[0].flowValue
+
+  @Test func entityGivesItsLinkWhereAURLIsWanted() throws {
+    #expect(try Coercion.coerce(book, to: .url) == .url(URL(string: "https://example.com/dispossessed")!))
+    #expect(try URL(flowValue: book).host == "example.com")
+  }
+
+  @Test func entityGivesItsTitleWhereTextIsWanted() throws {
+    #expect(try Coercion.coerce(book, to: .text) == "The Dispossessed")
+    #expect(try String(flowValue: book) == "The Dispossessed")
+  }
+
+  @Test(arguments: [(FlowValue.number(3), "3"), (1.1, "1.1"), (-0.5, "-0.5"), (1e20, "1e+20"), (true, "true"), (false, "false")])
+  func numbersAndBooleansAsText(value: FlowValue, text: String) throws {
+    #expect(try Coercion.coerce(value, to: .text) == .text(text))
+  }
+
+  @Test func listAsTextJoinsItsItems() throws {
+    #expect(try Coercion.coerce([1, "two", book], to: .text) == "1, two, The Dispossessed")
+  }
+
+  @Test(arguments: [("42", 42.0), (" 1.5 ", 1.5), ("-3", -3.0), ("1e3", 1000.0)])
+  func textToNumber(text: String, number: Double) throws {
+    #expect(try Coercion.coerce(.text(text), to: .number) == .number(number))
+  }
+
+  @Test func textThatIsNotANumberIsRefused() {
+    let error = #expect(throws: CoercionError.self) { try Coercion.coerce("lots", to: .number) }
+    #expect(error?.message == "expected a number, got 'lots'")
+    let whole = #expect(throws: CoercionError.self) { try Int(flowValue: 2.5) }
+    #expect(whole?.message == "expected a whole number, got 2.5")
+  }
+
+  @Test func textToURL() throws {
+    #expect(try URL(flowValue: "https://example.com/a?b=1").absoluteString == "https://example.com/a?b=1")
+    #expect(try URL(flowValue: "example.com/page").absoluteString == "https://example.com/page")
+    #expect(try URL(flowValue: "mailto:someone@example.com").scheme == "mailto")
+    let error = #expect(throws: CoercionError.self) { try URL(flowValue: "not a url") }
+    #expect(error?.message == "expected a URL, got 'not a url'")
+    #expect(throws: CoercionError.self) { try URL(flowValue: "http://") }
+  }
+
+  @Test func textToDate() throws {
+    #expect(try Date(flowValue: "2026-11-21") == Date(timeIntervalSince1970: 1_795_219_200))
+    #expect(try Date(flowValue: "2026-11-21T14:30:00Z") == Date(timeIntervalSince1970: 1_795_271_400))
+    #expect(try Date(flowValue: "2026-11-21T16:30:00+02:00") == Date(timeIntervalSince1970: 1_795_271_400))
+    let error = #expect(throws: CoercionError.self) { try Date(flowValue: "next tuesday") }
+    #expect(error?.message == "expected a date, got 'next tuesday'")
+    #expect(error?.help == "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")
+    #expect(Coercion.text(of: .date(Date(timeIntervalSince1970: 1_795_271_400))) == "2026-11-21T14:30:00Z")
+  }
+
+  @Test func textToBoolean() throws {
+    #expect(try Bool(flowValue: "TRUE") == true)
+    #expect(try Bool(flowValue: "false") == false)
+    let error = #expect(throws: CoercionError.self) { try Bool(flowValue: "no") }
+    #expect(error?.message == "expected 'true' or 'false', got 'no'")
+  }
+
+  @Test func oneValueWhereAListIsWantedBecomesAOneItemList() throws {
+    #expect(try Coercion.coerce("inbox", to: .list(.text)) == ["inbox"])
+    #expect(try [String](flowValue: "inbox") == ["inbox"])
+    #expect(try [Int](flowValue: ["1", 2]) == [1, 2])
+    #expect(try Coercion.coerce(.nothing, to: .list(.text)) == [])
+  }
+
+  @Test func aListWhereOneValueIsWantedIsRefusedNamingForEachAndGetItem() {
+    let error = #expect(throws: CoercionError.self) { try Coercion.coerce(["a", "b"], to: .url) }
+    #expect(error?.message == "expected one URL, got a list of 2 items")
+    #expect(error?.help == "use 'for-each' to handle each item, or 'get-item' to pick one")
+    #expect(throws: CoercionError.self) { try Int(flowValue: [1]) }
+  }
+
+  @Test func listItemsAreCoercedOneByOneAndNamedWhenWrong() {
+    let error = #expect(throws: CoercionError.self) { try Coercion.coerce([1, "x"], to: .list(.number)) }
+    #expect(error?.message == "item 2: expected a number, got 'x'")
+  }
+
+  @Test func durations() throws {
+    #expect(try Duration(flowValue: "30s") == .seconds(30))
+    #expect(try Duration(flowValue: "2m") == .seconds(120))
+    #expect(try Duration(flowValue: "1h30m") == .seconds(5400))
+    #expect(try Duration(flowValue: "500ms") == .milliseconds(500))
+    #expect(try Duration(flowValue: 1.5) == .milliseconds(1500))
+    #expect(Duration.seconds(5400).flowValue == "1h30m")
+    let error = #expect(throws: CoercionError.self) { try Duration(flowValue: "soon") }
+    #expect(error?.message == "expected a duration, got 'soon'")
+    #expect(DurationParsing.parse("5x") == nil)
+    #expect(DurationParsing.parse("-5s") == nil)
+  }
+
+  @Test func dictionariesFromJSONTextAndEntities() throws {
+    #expect(try FlowDictionary(flowValue: #"{"b": 1, "a": [true, null]}"#).keys == ["b", "a"])
+    #expect(try FlowDictionary(flowValue: book)["title"] == "The Dispossessed")
+    #expect(throws: CoercionError.self) { try FlowDictionary(flowValue: "not json") }
+  }
+
+  @Test func typeNamesForDiagnostics() {
+    #expect(FlowValue.text("a").typeName == "Text")
+    #expect(FlowValue.number(1).typeName == "Number")
+    #expect(book.typeName == "Book")
+    #expect(FlowValue.list([book, book]).typeName == "List of Book")
+    #expect(FlowValue.list([1, "a"]).typeName == "List")
+    #expect(ValueType.list(BookEntity.valueType).name == "List of Book")
+    #expect(ValueType.list(.text).spelling == "[text]")
+    #expect(ValueType(spelling: "[url]") == .list(.url))
+    #expect(ValueType(spelling: "colour") == nil)
+  }
+}
+
+struct JSONTests {
+  @Test func parsesKeepingKeyOrderAndBooleans() throws {
+    let value = try JSON.parse(#"{"z": true, "a": 1, "m": [1.5, "x\n\u00e9", null], "o": {}}"#)
+    guard case .dictionary(let dictionary) = value else {
+      Issue.record("expected a dictionary")
+      return
+    }
+    #expect(dictionary.keys == ["z", "a", "m", "o"])
+    #expect(dictionary["z"] == true)
+    #expect(dictionary["a"] == 1)
+    #expect(dictionary["m"] == [1.5, "x\né", .nothing])
+  }
+
+  @Test func encodesWhatItParses() throws {
+    let text = #"{"z":true,"a":1,"m":[1.5,"x\n\"q\"",null]}"#
+    #expect(JSON.encode(try JSON.parse(text)) == text)
+  }
+
+  @Test(arguments: [#"{"a" 1}"#, "[1,", "tru", #"{"a":1} x"#, ""])
+  func refusesInvalidJSON(text: String) {
+    #expect(throws: JSON.ParseError.self) { try JSON.parse(text) }
+  }
+
+  @Test func boundsNesting() {
+    #expect(throws: JSON.ParseError.self) { try JSON.parse(String(repeating: "[", count: 10_000)) }
+  }
+}
+
+struct NamingTests {
+  @Test(arguments: [
+    ("addTags", "add-tags"), ("_maxResults", "max-results"), ("SaveBookmark", "save-bookmark"), ("GetURL", "get-url"),
+    ("URLDetails", "url-details"), ("collectionId", "collection-id"), ("titleAZ", "title-az"), ("title-a-z", "title-a-z"),
+    ("iso8601", "iso8601"),
+  ])
+  func kebabCase(name: String, key: String) {
+    #expect(Naming.kebabCase(name) == key)
+  }
+
+  @Test func intentIDs() {
+    #expect(Naming.intentID(forTypeName: "SaveBookmarkIntent") == "save-bookmark")
+    #expect(Naming.intentID(forTypeName: "GetURLIntent") == "get-url")
+    #expect(Naming.isKebabCase("add-tags"))
+    #expect(!Naming.isKebabCase("addTags"))
+    #expect(!Naming.isKebabCase("add--tags"))
+    #expect(!Naming.isKebabCase("-add"))
+  }
+}
