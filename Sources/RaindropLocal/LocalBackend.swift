@@ -160,22 +160,20 @@ public actor LocalBackend: BookmarkBackend {
     case SystemCollection.unsorted.rawValue, SystemCollection.trash.rawValue:
       return ("collection = ?", [.integer(Int64(collectionId))])
     default:
+      guard try store({ () throws(SQLiteError) in try collectionExists(collectionId) }) else {
+        throw .notFound(.collection(id: collectionId))
+      }
       var ids = [collectionId]
-      try store { () throws(SQLiteError) in
-        guard try collectionExists(collectionId) else { return }
-        if nested {
-          let rows = try database.query(
+      if nested {
+        ids = try store { () throws(SQLiteError) in
+          try database.query(
             """
             WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT c.id FROM collections c JOIN tree t ON c.parent = t.id)
             SELECT id FROM tree
             """,
             [.integer(Int64(collectionId))]
-          )
-          ids = rows.compactMap { $0.first?.int }
+          ).compactMap { $0.first?.int }
         }
-      }
-      guard try store({ () throws(SQLiteError) in try collectionExists(collectionId) }) else {
-        throw .notFound(.collection(id: collectionId))
       }
       let marks = ids.map { _ in "?" }.joined(separator: ", ")
       return ("collection IN (\(marks))", ids.map { .integer(Int64($0)) })

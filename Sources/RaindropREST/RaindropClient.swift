@@ -12,7 +12,8 @@ import RaindropModel
 ///   from Trash for good), is checked the same way.
 public final class RaindropClient: BookmarkBackend {
   public let name = "raindrop"
-  public static let defaultBaseURL = URL(string: "https://api.raindrop.io/rest/v1")
+  /// `https://api.raindrop.io/rest/v1`. (The literal always parses; the fallback only satisfies the type.)
+  public static let defaultBaseURL: URL = URL(string: "https://api.raindrop.io/rest/v1") ?? URL(fileURLWithPath: "/")
   public let baseURL: URL
   public let policy: RetryPolicy
   /// The limiter, shared by all requests of this client.
@@ -27,7 +28,7 @@ public final class RaindropClient: BookmarkBackend {
   ///   - baseURL: `https://api.raindrop.io/rest/v1` unless a stand-in is wanted (`RAINDROP_API_URL`).
   public init(
     token: String,
-    baseURL: URL,
+    baseURL: URL = RaindropClient.defaultBaseURL,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: any BackendClock = SystemBackendClock(),
     policy: RetryPolicy = .default
