@@ -356,8 +356,7 @@ public final class RaindropClient: BookmarkBackend {
     let now = clock.now
     if let retryAfter { return now.addingTimeInterval(TimeInterval(max(retryAfter, 0))) }
     if let text = response[header: "x-ratelimit-reset"] ?? response[header: "ratelimit-reset"], let reset = Int(text) {
-      let end = reset > 1_000_000_000 ? Date(timeIntervalSince1970: TimeInterval(reset)) : now.addingTimeInterval(TimeInterval(reset))
-      return end.addingTimeInterval(policy.resetMargin.seconds)
+      return RateLimiter.resetDate(reset, now: now).addingTimeInterval(policy.resetMargin.seconds)
     }
     return now.addingTimeInterval(policy.defaultRateLimitWait.seconds)
   }
