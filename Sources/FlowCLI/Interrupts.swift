@@ -11,10 +11,16 @@ enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   private static let interrupted = Atomic<Bool>(false)
 
-  /// Marks the time spent blocked reading a line from the terminal.
-  static func whileReadingInput<T>(_ body: () -> T) -> T {
+  /// Marks the time spent asking and blocked reading a line from the terminal; nil when Ctrl-C came
+  /// first.
+  ///
+  /// The handler sets `interrupted` and then reads `waitingForInput`; this sets `waitingForInput` and
+  /// then reads `interrupted`. With sequentially consistent atomics at least one of the two sees the
+  /// other, so a Ctrl-C is never lost between asking and reading.
+  static func whileReadingInput<T>(_ body: () -> T?) -> T? {
     waitingForInput.store(true, ordering: .sequentiallyConsistent)
     defer { waitingForInput.store(false, ordering: .sequentiallyConsistent) }
+    if interrupted.load(ordering: .sequentiallyConsistent) { return nil }
     return body()
   }
 

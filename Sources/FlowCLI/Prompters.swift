@@ -13,8 +13,11 @@ struct TerminalPrompter: Prompter {
     var question = request.dialog
     if let answer = request.defaultAnswer { question += " [\(answer.text)]" }
     if request.valueType != .text, request.valueType != .any { question += " (\(request.valueType.name))" }
-    console.write("\(question): ", to: .error)
-    guard let line = Interrupts.whileReadingInput({ console.readLine() }) else { throw AppIntentError.userCancelled }
+    let line = Interrupts.whileReadingInput {
+      console.write("\(question): ", to: .error)
+      return console.readLine()
+    }
+    guard let line else { throw AppIntentError.userCancelled }
     return .text(line)
   }
 
@@ -27,16 +30,22 @@ struct TerminalPrompter: Prompter {
     }
     let range = request.options.count == 1 ? "1" : "1-\(request.options.count)"
     while true {
-      console.write(request.allowsMultiple ? "Choose \(range), separated by commas: " : "Choose \(range): ", to: .error)
-      guard let line = Interrupts.whileReadingInput({ console.readLine() }) else { throw AppIntentError.userCancelled }
+      let line = Interrupts.whileReadingInput {
+        console.write(request.allowsMultiple ? "Choose \(range), separated by commas: " : "Choose \(range): ", to: .error)
+        return console.readLine()
+      }
+      guard let line else { throw AppIntentError.userCancelled }
       if let chosen = Self.parse(line, options: request.options, multiple: request.allowsMultiple) { return chosen }
       console.write("  please answer with a number from \(range)\n", to: .error)
     }
   }
 
   func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
-    console.write("\(request.dialog) [y/N] ", to: .error)
-    guard let line = Interrupts.whileReadingInput({ console.readLine() }) else { return false }
+    let line = Interrupts.whileReadingInput {
+      console.write("\(request.dialog) [y/N] ", to: .error)
+      return console.readLine()
+    }
+    guard let line else { return false }
     return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
   }
 
