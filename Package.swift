@@ -57,6 +57,7 @@ let package = Package(
       name: "FlowCLI",
       dependencies: [
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
+        "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -130,6 +131,7 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .target(name: "RaindropModel", swiftSettings: swiftSettings),
+    .target(name: "RaindropIntents", dependencies: ["FlowIntents", "RaindropModel"], swiftSettings: swiftSettings),
     .target(name: "RaindropLocal", dependencies: ["CSQLite", "RaindropModel"], swiftSettings: swiftSettings),
     .target(name: "RaindropREST", dependencies: ["FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
     .target(

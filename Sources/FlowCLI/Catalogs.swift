@@ -1,7 +1,8 @@
 import FlowBasics
 import FlowIntents
+import RaindropIntents
 
 /// The action catalogues this build of flow ships, in the order `flow actions` lists them.
 enum Catalogs {
-  static let registry = IntentRegistry(catalogs: [BasicsCatalog.self])
+  static let registry = IntentRegistry(catalogs: [BasicsCatalog.self, RaindropCatalog.self])
 }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import FlowDiagnostics
+import FlowIntents
+import FlowYAML
+import Foundation
+import RaindropIntents
+import RaindropLocal
+import RaindropModel
+import RaindropREST
+
+/// Chooses and opens the bookmark backend of a run (SPEC §7): `--backend`, else `backend:` in
+/// `$XDG_CONFIG_HOME/flow/config.yml`, else `raindrop` when a token is configured and `local` otherwise.
+struct Backends {
+  let context: CLIContext
+
+  // MARK: - Places
+
+  /// `$XDG_CONFIG_HOME/flow`, or `~/.config/flow`.
+  var configDirectory: URL {
+    Self.xdg(context.environment["XDG_CONFIG_HOME"], orHome: ".config", context).appendingPathComponent("flow")
+  }
+
+  /// `$XDG_DATA_HOME/flow`, or `~/.local/share/flow`: where the local store lives.
+  var dataDirectory: URL {
+    Self.xdg(context.environment["XDG_DATA_HOME"], orHome: ".local/share", context).appendingPathComponent("flow")
+  }
+
+  var tokenFile: URL { configDirectory.appendingPathComponent("raindrop-token") }
+
+  private static func xdg(_ value: String?, orHome fallback: String, _ context: CLIContext) -> URL {
+    if let value, value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+    let home = context.environment["HOME"] ?? NSTemporaryDirectory()
+    return URL(fileURLWithPath: home).appendingPathComponent(fallback)
+  }
+
+  // MARK: - The token
+
+  /// Where the token came from, for `flow auth status`; the token itself is never shown.
+  enum TokenSource: Equatable {
+    case environment
+    case file
+  }
+
+  /// `RAINDROP_TOKEN`, else the token saved by `flow auth login`.
+  func token() -> (token: String, source: TokenSource)? {
+    if let token = context.environment["RAINDROP_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty {
+      return (token, .environment)
+    }
+    guard let data = FileManager.default.contents(atPath: tokenFile.path) else { return nil }
+    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return token.isEmpty ? nil : (token, .file)
+  }
+
+  // MARK: - Choosing
+
+  /// The backend for this run and the sentence that says why, or a diagnostic when the choice is invalid.
+  func choose(flag: BackendChoice?) throws(Diagnostic) -> (BackendChoice, String) {
+    let (choice, reason) = BackendChoice.resolve(flag: flag, configured: try configured(), tokenConfigured: token() != nil)
+    return (choice, BackendChoice.describe(choice, reason))
+  }
+
+  /// `backend:` from the config file, if it says.
+  private func configured() throws(Diagnostic) -> BackendChoice? {
+    let path = configDirectory.appendingPathComponent("config.yml").path
+    guard let data = FileManager.default.contents(atPath: path) else { return nil }
+    let document = YAMLDocument.load(SourceFile(path: path, bytes: [UInt8](data)))
+    if let problem = document.diagnostics.all.first { throw problem }
+    guard let entry = document.root?.mapping?["backend"] else { return nil }
+    guard let choice = BackendChoice(rawValue: entry.value.scalar?.value ?? "") else {
+      throw Diagnostic(.error, .unknownValue, "unknown backend '\(entry.value.scalar?.value ?? "")'", at: entry.value.span)
+        .help("expected 'local' or 'raindrop'")
+    }
+    return choice
+  }
+
+  /// Opens the chosen backend as the service the Raindrop intents use.
+  func open(_ choice: BackendChoice) throws(Diagnostic) -> IntentService {
+    switch choice {
+    case .local:
+      do {
+        return IntentService(backend: try LocalBackend(directory: dataDirectory))
+      } catch {
+        throw Diagnostic(.error, .backendUnavailable, "cannot open the local store in \(dataDirectory.path): \(error)", file: nil)
+      }
+    case .raindrop:
+      guard let (token, _) = token() else {
+        throw Diagnostic(.error, .backendUnavailable, "Please log in to Raindrop.io first", file: nil)
+          .help("run 'flow auth login' or set RAINDROP_TOKEN; use '--backend local' to work offline")
+      }
+      var baseURL = RaindropClient.defaultBaseURL
+      if let custom = context.environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
+        baseURL = url
+      }
+      return IntentService(backend: RaindropClient(token: token, baseURL: baseURL, transport: context.transport))
+    }
+  }
+}
+
+extension BackendChoice: ExpressibleByArgument {}
+
+extension DiagnosticCode {
+  /// The backend cannot be opened, reached, or refuses the credentials (exit 5).
+  public static let backendUnavailable: Self = "backend-unavailable"
+}

@@ -1,0 +1,71 @@
+import FlowIntents
+import RaindropModel
+
+/// Tags, untags, stars or moves many bookmarks at once, up to 100 per request, so tagging N bookmarks
+/// costs ⌈N/100⌉ requests instead of N.
+struct UpdateBookmarksIntent: AppIntent {
+  static let title: LocalizedStringResource = "Update Bookmarks"
+  static let description = IntentDescription("Tag, untag, favorite or move many bookmarks at once.")
+  static let sideEffect = SideEffect.changes
+  static let networkAccess = NetworkAccess.hosts(["api.raindrop.io"])
+  static let openAppWhenRun = false
+
+  /// Bookmarks, or their ids.
+  @Parameter(title: "Bookmarks", primary: true)
+  var bookmarks: [FlowValue]
+
+  @Parameter(title: "Add Tags")
+  var addTags: [String]?
+
+  @Parameter(title: "Remove Tags")
+  var removeTags: [String]?
+
+  @Parameter(title: "Favorite", key: "favorite")
+  var important: Bool?
+
+  @Parameter(title: "Move To")
+  var moveTo: CollectionEntity?
+
+  @Dependency var service: IntentService
+
+  static var parameterSummary: some ParameterSummary {
+    Summary("Update \(\.$bookmarks)") {
+      \.$addTags
+      \.$removeTags
+      \.$important
+      \.$moveTo
+    }
+  }
+
+  func perform() async throws -> some ReturnsValue<Int> {
+    let ids = try bookmarks.map(Self.id(of:))
+    let change = BulkChange(addTags: addTags ?? [], removeTags: removeTags ?? [], important: important, moveTo: moveTo?.id)
+    guard !ids.isEmpty, !change.isEmpty else { return .result(value: 0) }
+    let updated = try await service.perform { backend throws(RaindropError) in
+      var count = 0
+      var start = 0
+      while start < ids.count {
+        let batch = Array(ids[start..<min(start + BulkChange.maximumIDsPerRequest, ids.count)])
+        count += try await backend.updateBookmarks(ids: batch, in: SystemCollection.all.rawValue, change)
+        start += batch.count
+      }
+      return count
+    }
+    return .result(value: updated)
+  }
+
+  /// A bookmark's id: from a Bookmark, or a number.
+  static func id(of value: FlowValue) throws -> Int {
+    switch value {
+    case .entity(let entity) where entity.typeName == BookmarkEntity.typeDisplayRepresentation.name:
+      if case .number(let id) = entity.id, let int = Int(exactly: id) { return int }
+    case .number(let number):
+      if let int = Int(exactly: number) { return int }
+    case .text(let text):
+      if let int = Int(text) { return int }
+    default:
+      break
+    }
+    throw AppIntentError(.invalidValue, "expected bookmarks or bookmark ids for 'bookmarks', got \(value.quoted)")
+  }
+}
