@@ -21,7 +21,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "flow",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "flow", targets: ["flow"])
   ],
@@ -84,7 +84,6 @@ let package = Package(
     .testTarget(
       name: "FlowYAMLTests",
       dependencies: ["FlowYAML", "FlowTestSupport"],
-      resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -105,6 +104,7 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: ["FlowCLI", "FlowTestSupport"],
+      exclude: ["Corpus", "Goldens"],
       swiftSettings: swiftSettings
     ),
   ]

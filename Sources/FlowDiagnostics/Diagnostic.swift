@@ -3,7 +3,7 @@
 /// Everything user-facing that has a location becomes a `Diagnostic` before it is printed, and one
 /// renderer (``DiagnosticRenderer``) prints them all. Messages are lowercase with no final period, and
 /// quote names and values in single quotes: "unknown key 'nmae'".
-public struct Diagnostic: Sendable, Hashable {
+public struct Diagnostic: Error, Sendable, Hashable {
   public enum Severity: String, Sendable, Hashable, Comparable, Codable {
     case note, warning, error
 

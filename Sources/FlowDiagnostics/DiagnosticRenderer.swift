@@ -24,24 +24,21 @@ public struct DiagnosticRenderer: Sendable {
     return out
   }
 
-  /// "2 errors and 1 warning", or nil when there is nothing to count.
+  /// "found 2 errors and 1 warning", or nil when there is nothing to count.
   public static func summary(of diagnostics: Diagnostics) -> String? {
     var parts: [String] = []
     if diagnostics.errorCount > 0 { parts.append(Count.of(diagnostics.errorCount, "error")) }
     if diagnostics.warningCount > 0 { parts.append(Count.of(diagnostics.warningCount, "warning")) }
-    return parts.isEmpty ? nil : List.and(parts)
+    return parts.isEmpty ? nil : "found " + List.and(parts)
   }
 
-  /// One diagnostic: the header line, the excerpt, and its notes and help lines, each ending in a newline.
+  /// One diagnostic: the header line, the excerpt, its notes, then its help lines, each ending in a newline.
   public func render(_ diagnostic: Diagnostic) -> String {
     let lines = [diagnostic.span?.start.line ?? 0] + diagnostic.notes.compactMap { $0.span?.start.line }
     let width = max(4, String(lines.max() ?? 0).count)
     var out = header(diagnostic.path, diagnostic.span, severity(diagnostic.severity), diagnostic.message)
     if let span = diagnostic.span { out += excerpt(span, width: width, caretStyle: diagnostic.severity) }
     let indent = String(repeating: " ", count: width + 2)
-    for help in diagnostic.helps {
-      out += "\(indent)= \(paint("help", .bold)): \(help)\n"
-    }
     for note in diagnostic.notes {
       if let span = note.span {
         out += "\(indent)= \(paint("note", .bold)): \(span): \(note.message)\n"
@@ -49,6 +46,9 @@ public struct DiagnosticRenderer: Sendable {
       } else {
         out += "\(indent)= \(paint("note", .bold)): \(note.message)\n"
       }
+    }
+    for help in diagnostic.helps {
+      out += "\(indent)= \(paint("help", .bold)): \(help)\n"
     }
     return out
   }
@@ -76,32 +76,43 @@ public struct DiagnosticRenderer: Sendable {
   }
 
   /// The line as displayed (tabs expanded) and the display columns (0-based) where the span's carets start
-  /// and end on it. A span that runs past this line is underlined to the line's end.
+  /// and end on it. A span that runs past this line is underlined to the line's end. A line wider than
+  /// ``maxExcerptWidth`` is cut to a window around the span, marked with '…' where text is left out.
   static func layout(_ text: String, span: SourceSpan) -> (shown: String, start: Int, end: Int) {
-    var shown = ""
+    var pieces: [(text: String, width: Int)] = []
     var display = 0
     var start: Int?
     var end: Int?
-    let firstColumn = span.start.column
     let lastColumn = span.end.line == span.start.line ? span.end.column : Int.max
-    var column = 1
-    for scalar in text.unicodeScalars {
-      if column == firstColumn { start = display }
-      if column == lastColumn { end = display }
-      if scalar == "\t" {
-        let spaces = 4 - display % 4
-        shown += String(repeating: " ", count: spaces)
-        display += spaces
-      } else {
-        shown.unicodeScalars.append(scalar)
-        display += DisplayWidth.of(scalar)
-      }
-      column += 1
+    for (offset, scalar) in text.unicodeScalars.enumerated() {
+      if offset + 1 == span.start.column { start = display }
+      if offset + 1 == lastColumn { end = display }
+      let piece = scalar == "\t" ? String(repeating: " ", count: 4 - display % 4) : String(scalar)
+      let width = scalar == "\t" ? piece.count : DisplayWidth.of(scalar)
+      pieces.append((piece, width))
+      display += width
     }
     let startDisplay = start ?? display
     let endDisplay = max(end ?? display, startDisplay + 1)
-    return (shown, startDisplay, endDisplay)
+    guard display > maxExcerptWidth else {
+      return (pieces.map(\.text).joined(), startDisplay, endDisplay)
+    }
+    // Keep some context before the span, then as much as fits.
+    let windowStart = max(0, min(startDisplay - 20, display - maxExcerptWidth))
+    let windowEnd = windowStart + maxExcerptWidth
+    var shown = windowStart > 0 ? "…" : ""
+    var column = 0
+    for piece in pieces {
+      if column >= windowStart, column + piece.width <= windowEnd { shown += piece.text }
+      column += piece.width
+    }
+    if windowEnd < display { shown += "…" }
+    let shift = windowStart - (windowStart > 0 ? 1 : 0)
+    return (shown, startDisplay - shift, min(endDisplay, windowEnd) - shift)
   }
+
+  /// The widest source line shown in full; wider ones (minified or generated files) are cut.
+  static let maxExcerptWidth = 100
 
   // MARK: - Colour
 

@@ -1,3 +1,4 @@
 import FlowCLI
+import Foundation
 
-await FlowCommand.main()
+exit(await FlowCommand.main(arguments: Array(CommandLine.arguments.dropFirst()), context: .live))

@@ -1,0 +1,45 @@
+import FlowDiagnostics
+import Foundation
+
+/// What a command may touch: the console, the environment and the working directory.
+///
+/// Commands read it from ``CLIContext/current`` (a task-local value) rather than from globals, so tests
+/// run the real commands in-process with a captured console and an environment of their own.
+public struct CLIContext: Sendable {
+  public var console: any Console
+  public var environment: [String: String]
+  public var workingDirectory: String
+
+  public init(console: any Console, environment: [String: String], workingDirectory: String) {
+    self.console = console
+    self.environment = environment
+    self.workingDirectory = workingDirectory
+  }
+
+  /// The real process: standard streams, its environment, its working directory.
+  public static var live: CLIContext {
+    CLIContext(
+      console: StandardConsole(),
+      environment: ProcessInfo.processInfo.environment,
+      workingDirectory: FileManager.default.currentDirectoryPath
+    )
+  }
+
+  @TaskLocal public static var current = CLIContext.live
+
+  /// Colour for diagnostics: only when standard error is a terminal and `NO_COLOR` is unset.
+  public var diagnosticRenderer: DiagnosticRenderer {
+    DiagnosticRenderer(colors: console.isTerminal(.error) && environment["NO_COLOR"] == nil)
+  }
+
+  public func print(_ text: String) { console.write(text + "\n", to: .output) }
+
+  public func report(_ diagnostics: Diagnostics) {
+    console.write(diagnosticRenderer.render(diagnostics), to: .error)
+  }
+
+  /// A path as given, resolved against the working directory when relative.
+  public func url(for path: String) -> URL {
+    path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path)
+  }
+}

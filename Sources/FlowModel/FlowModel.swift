@@ -1,1 +1,0 @@
-// The FlowModel module; see Package.swift for its place in the import graph.

@@ -1,0 +1,210 @@
+import FlowDiagnostics
+import FlowYAML
+
+/// Text that may hold magic-variable references: `Saved “${saved.title}” (${saved.link.host})`.
+///
+/// Parsed once, when the workflow is loaded, with a span for every reference, so that a diagnostic
+/// underlines exactly `${saved.titel}` and not the whole line. `$${` writes a literal `${`.
+public struct Template: Sendable, Hashable {
+  public enum Part: Sendable, Hashable {
+    case literal(String)
+    case reference(Reference)
+  }
+
+  public var parts: [Part]
+  public var span: SourceSpan
+
+  public init(parts: [Part], span: SourceSpan) {
+    self.parts = parts
+    self.span = span
+  }
+
+  /// The reference, when the text is exactly one reference: such a value passes the typed value on
+  /// (a Bookmark stays a Bookmark); a reference inside other text becomes text.
+  public var wholeReference: Reference? {
+    if parts.count == 1, case .reference(let reference) = parts[0] { return reference }
+    return nil
+  }
+
+  /// The text, when it holds no reference.
+  public var literal: String? {
+    var text = ""
+    for part in parts {
+      guard case .literal(let literal) = part else { return nil }
+      text += literal
+    }
+    return text
+  }
+
+  /// Every reference, in order.
+  public var references: [Reference] {
+    parts.compactMap { if case .reference(let reference) = $0 { reference } else { nil } }
+  }
+}
+
+/// A magic variable and the path into it: `${saved.link.host}`, `${bookmarks[0].title}`, `${input.url}`.
+public struct Reference: Sendable, Hashable, CustomStringConvertible {
+  public enum Component: Sendable, Hashable {
+    case property(String)
+    case index(Int)
+  }
+
+  /// The variable: an `as` name, `previous`, `input`, `item`, `index`, `now`, `workflow`, `run`, `env`.
+  public var root: String
+  public var path: [Component]
+  /// The whole `${…}`.
+  public var span: SourceSpan
+
+  public init(root: String, path: [Component] = [], span: SourceSpan) {
+    self.root = root
+    self.path = path
+    self.span = span
+  }
+
+  /// As written, without `${}`: `saved.link.host`.
+  public var description: String {
+    root + path.map { component in
+      switch component {
+      case .property(let name): ".\(name)"
+      case .index(let index): "[\(index)]"
+      }
+    }.joined()
+  }
+}
+
+// MARK: - Parsing
+
+extension Template {
+  /// Parses the text of `scalar`, reporting malformed references into `diagnostics`.
+  public static func parse(_ scalar: YAMLNode.Scalar, into diagnostics: inout Diagnostics) -> Template {
+    parse(scalar.value, locatedBy: ScalarLocator(scalar), into: &diagnostics)
+  }
+
+  static func parse(_ text: String, locatedBy locator: ScalarLocator, into diagnostics: inout Diagnostics)
+    -> Template
+  {
+    var parts: [Part] = []
+    var literal = ""
+    let scalars = Array(text.unicodeScalars)
+    var index = 0
+    func flush() {
+      if !literal.isEmpty { parts.append(.literal(literal)) }
+      literal = ""
+    }
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == "$", index + 2 < scalars.count, scalars[index + 1] == "$", scalars[index + 2] == "{" {
+        literal += "${"
+        index += 3
+        continue
+      }
+      guard scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "{" else {
+        literal.unicodeScalars.append(scalar)
+        index += 1
+        continue
+      }
+      guard let close = scalars[(index + 2)...].firstIndex(of: "}") else {
+        diagnostics.append(
+          Diagnostic(.error, .malformedReference, "'${' is not closed by '}'", at: locator.span(index, index + 2))
+            .help("write '$${' for a literal '${'"))
+        literal += String(String.UnicodeScalarView(scalars[index...]))
+        break
+      }
+      flush()
+      let span = locator.span(index, close + 1)
+      let inside = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
+      if let reference = Reference.parse(inside, span: span) {
+        parts.append(.reference(reference))
+      } else {
+        diagnostics.append(
+          Diagnostic(.error, .malformedReference, "malformed reference '${\(inside)}'", at: span)
+            .help("a reference is a name with optional '.property' and '[index]' parts, like '${saved.title}'"))
+        parts.append(.literal("${\(inside)}"))
+      }
+      index = close + 1
+    }
+    flush()
+    return Template(parts: parts, span: locator.whole)
+  }
+}
+
+extension Reference {
+  /// Parses `name(.property|[index])*`; names are letters, digits, `_` and `-`, not starting with a digit.
+  static func parse(_ text: String, span: SourceSpan) -> Reference? {
+    let scalars = Array(text.unicodeScalars)
+    var index = 0
+    func name() -> String? {
+      let start = index
+      while index < scalars.count,
+        scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]) || scalars[index] == "_"
+          || scalars[index] == "-"
+      {
+        index += 1
+      }
+      guard index > start, !("0"..."9").contains(scalars[start]) else { return nil }
+      return String(String.UnicodeScalarView(scalars[start..<index]))
+    }
+    guard let root = name() else { return nil }
+    var path: [Component] = []
+    while index < scalars.count {
+      if scalars[index] == "." {
+        index += 1
+        guard let property = name() else { return nil }
+        path.append(.property(property))
+      } else if scalars[index] == "[" {
+        let start = index + 1
+        guard let close = scalars[start...].firstIndex(of: "]"),
+          let number = Int(String(String.UnicodeScalarView(scalars[start..<close])))
+        else { return nil }
+        path.append(.index(number))
+        index = close + 1
+      } else {
+        return nil
+      }
+    }
+    return Reference(root: root, path: path, span: span)
+  }
+}
+
+/// Maps offsets inside a scalar's value back to the file.
+///
+/// Exact where the value is the text as written: plain and quoted scalars on one line without escapes.
+/// Elsewhere (block scalars, folded lines, escapes) every position maps to the whole scalar, which is
+/// still the right place, only less precise.
+struct ScalarLocator {
+  let whole: SourceSpan
+  /// The file column of the value's first character, when offsets map exactly.
+  private var firstColumn: Int?
+
+  init(_ scalar: YAMLNode.Scalar) {
+    whole = scalar.span
+    let written = scalar.span.end.column - scalar.span.start.column
+    let length = scalar.value.unicodeScalars.count
+    let sameLine = scalar.span.start.line == scalar.span.end.line
+    switch scalar.style {
+    case .plain where sameLine && written == length:
+      firstColumn = scalar.span.start.column
+    case .singleQuoted where sameLine && written == length + 2,
+      .doubleQuoted where sameLine && written == length + 2:
+      firstColumn = scalar.span.start.column + 1
+    default:
+      firstColumn = nil
+    }
+  }
+
+  /// A locator for the text that starts `offset` characters into this one.
+  func shifted(by offset: Int) -> ScalarLocator {
+    var shifted = self
+    shifted.firstColumn = firstColumn.map { $0 + offset }
+    return shifted
+  }
+
+  /// The span of the value's Unicode scalars `start..<end`.
+  func span(_ start: Int, _ end: Int) -> SourceSpan {
+    guard let firstColumn else { return whole }
+    let line = whole.start.line
+    return SourceSpan(
+      file: whole.file, start: SourceLocation(line: line, column: firstColumn + start),
+      end: SourceLocation(line: line, column: firstColumn + end))
+  }
+}

@@ -1,0 +1,174 @@
+import FlowDiagnostics
+
+/// A workflow as decoded from its file (SPEC §1): metadata, inputs, the environment allow-list and the
+/// steps, every part with the place it was written.
+///
+/// This is the syntax of a workflow. Whether its actions, parameters and names exist is checked later,
+/// against the action catalogue.
+public struct Workflow: Sendable {
+  public var file: SourceFile
+  /// The `name:`, or the file's name without its extension.
+  public var name: String
+  public var description: String?
+  public var icon: String?
+  public var color: String?
+  public var inputs: [Input]
+  /// Environment variables the workflow may read as `${env.NAME}`.
+  public var environment: [Located<String>]
+  public var schedule: Located<String>?
+  public var timezone: Located<String>?
+  public var confirmations: ConfirmationPolicy
+  public var steps: [Step]
+
+  /// How confirmations are answered when nobody is at a terminal.
+  public enum ConfirmationPolicy: String, Sendable, Hashable {
+    /// Ask, and refuse when nobody can answer unless `--yes` is given.
+    case ask
+    /// Confirm unattended; shown on import.
+    case auto
+  }
+
+  /// One of the workflow's inputs (`${input.NAME}`).
+  public struct Input: Sendable {
+    public var name: Located<String>
+    /// The declared type as written (`url`, `[text]`, `Bookmark`), checked against the catalogue later.
+    public var type: Located<String>?
+    public var prompt: String?
+    public var defaultValue: Value?
+    /// Asked once when the workflow is imported, not on every run.
+    public var askOnImport: Bool
+  }
+}
+
+/// A value with the place it was written.
+public struct Located<Value: Sendable>: Sendable {
+  public var value: Value
+  public var span: SourceSpan
+
+  public init(_ value: Value, at span: SourceSpan) {
+    self.value = value
+    self.span = span
+  }
+}
+
+extension Located: Equatable where Value: Equatable {}
+extension Located: Hashable where Value: Hashable {}
+
+/// A value as written in a workflow, before anything is resolved: literals, lists, dictionaries, text
+/// with `${…}` references, and `ask` (Shortcuts' "Ask Each Time").
+public indirect enum Value: Sendable, Hashable {
+  case null(SourceSpan)
+  case bool(Bool, SourceSpan)
+  case integer(Int, SourceSpan)
+  case double(Double, SourceSpan)
+  /// Text; a text that is exactly one reference passes the referenced value on with its type.
+  case text(Template)
+  case list([Value], SourceSpan)
+  case dictionary([DictionaryEntry], SourceSpan)
+  /// The plain word `ask`: ask the person each time the step runs.
+  case ask(SourceSpan)
+
+  public struct DictionaryEntry: Sendable, Hashable {
+    public var key: Located<String>
+    public var value: Value
+  }
+
+  public var span: SourceSpan {
+    switch self {
+    case .null(let span), .bool(_, let span), .integer(_, let span), .double(_, let span), .list(_, let span),
+      .dictionary(_, let span), .ask(let span):
+      span
+    case .text(let template): template.span
+    }
+  }
+
+  /// Every reference inside the value, in order.
+  public var references: [Reference] {
+    switch self {
+    case .text(let template): template.references
+    case .list(let items, _): items.flatMap(\.references)
+    case .dictionary(let entries, _): entries.flatMap(\.value.references)
+    default: []
+    }
+  }
+}
+
+/// One step: what it does, and the step keys that apply to any step (SPEC §1).
+public struct Step: Sendable {
+  public var kind: Kind
+  public var span: SourceSpan
+  /// `as:` — the name of the step's output; for `for-each`, the name of each item.
+  public var name: Located<String>?
+  /// `when:` — run only if this holds.
+  public var when: Condition?
+  /// `confirm:` — ask before running, with this message.
+  public var confirm: Confirmation?
+  public var onError: ErrorPolicy
+  public var retry: Retry?
+  public var timeout: Located<Duration>?
+
+  public enum Kind: Sendable {
+    case action(ActionCall)
+    case ifBlock(Condition, then: [Step], otherwise: [Step])
+    case repeatBlock(count: Value, body: [Step])
+    case forEach(items: Value, body: [Step])
+    case menu(prompt: Value, options: [MenuOption], defaultOption: Located<String>?)
+    case stop(output: Value?)
+    case runWorkflow(workflow: Value, input: Value?)
+    case set(variable: Located<String>, value: Value?)
+    case append(variable: Located<String>, value: Value?)
+  }
+
+  public enum ErrorPolicy: String, Sendable, Hashable {
+    case stop
+    case `continue`
+  }
+
+  public struct Retry: Sendable, Hashable {
+    public var attempts: Int
+    public var delay: Duration
+  }
+
+  public struct Confirmation: Sendable {
+    /// The question; nil asks "Run step N (action)?".
+    public var message: Template?
+    public var span: SourceSpan
+  }
+
+  /// The label of the step in messages: its action id or block keyword.
+  public var label: String {
+    switch kind {
+    case .action(let call): call.id.value
+    case .ifBlock: "if"
+    case .repeatBlock: "repeat"
+    case .forEach: "for-each"
+    case .menu: "menu"
+    case .stop: "stop"
+    case .runWorkflow: "run-workflow"
+    case .set: "set"
+    case .append: "append"
+    }
+  }
+}
+
+/// An action and what the step passes it.
+public struct ActionCall: Sendable {
+  public var id: Located<String>
+  public var arguments: Arguments
+
+  public enum Arguments: Sendable {
+    /// `- raindrop.get-collections` or `- show:` with nothing after it.
+    case none
+    /// A scalar or list for the action's primary parameter: `- show: "Done"`.
+    case primary(Value)
+    /// A mapping of parameter keys; for an action whose primary parameter is a dictionary, the mapping
+    /// is that dictionary instead.
+    case named([Value.DictionaryEntry], SourceSpan)
+  }
+}
+
+/// One choice of a `menu`.
+public struct MenuOption: Sendable {
+  public var label: Located<String>
+  public var steps: [Step]
+}

@@ -1,0 +1,524 @@
+import FlowDiagnostics
+import FlowYAML
+
+/// Decodes a loaded YAML document into a ``Workflow``, collecting every structural problem on the way:
+/// unknown and missing keys, wrong kinds, malformed steps, references and conditions.
+///
+/// Short and long forms meet here: `- show: Done` and `- show: {text: Done}` both become one
+/// ``ActionCall``; `retry: 3` and `retry: {attempts: 3}` one ``Step/Retry``.
+public struct WorkflowDecoder {
+  public private(set) var diagnostics = Diagnostics()
+  private let file: SourceFile
+  /// `as:` names seen so far, for the duplicate check.
+  private var names: [String: SourceSpan] = [:]
+
+  /// Decodes `document`; the workflow is nil when its top level could not be read at all.
+  public static func decode(_ document: YAMLDocument) -> (workflow: Workflow?, diagnostics: Diagnostics) {
+    var decoder = WorkflowDecoder(file: document.file)
+    let workflow = decoder.workflow(document.root)
+    return (workflow, decoder.diagnostics)
+  }
+
+  private init(file: SourceFile) {
+    self.file = file
+  }
+
+  // MARK: - Top level
+
+  private mutating func workflow(_ root: YAMLNode?) -> Workflow? {
+    guard let root, root.scalar?.resolved != .null else {
+      report(
+        Diagnostic(
+          .error, .emptyWorkflow, "the workflow file is empty",
+          at: SourceSpan(file: file, at: SourceLocation(line: 1, column: 1))
+        ).help("a workflow starts with 'flow: \(WorkflowFormat.version)' and lists its 'steps'"))
+      return nil
+    }
+    guard let mapping = root.mapping else {
+      report(
+        Diagnostic(.error, .wrongKind, "expected a mapping at the top level, found \(root.kindName)", at: root.span)
+          .help("a workflow is a mapping of keys such as 'flow', 'name' and 'steps'"))
+      return nil
+    }
+    let known = WorkflowFormat.keys.map(\.name)
+    for entry in mapping.entries {
+      guard let key = WorkflowFormat.keysByName[entry.key.value] else {
+        report(
+          Diagnostic(.error, .unknownKey, "unknown key '\(entry.key.value)'", at: entry.key.span)
+            .help(Suggestion.help(for: entry.key.value, among: known, listUpTo: known.count)))
+        continue
+      }
+      checkShape(entry.value, against: key)
+    }
+    for key in WorkflowFormat.keys where key.isRequired && mapping[key.name] == nil {
+      report(
+        Diagnostic(.error, .missingKey, "missing required key '\(key.name)'", at: SourceSpan(file: file, at: mapping.span.start))
+          .help(key.name == "flow" ? "add 'flow: \(WorkflowFormat.version)' as the first line" : "add '\(key.name):'"))
+    }
+
+    let stem = file.path.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "workflow"
+    return Workflow(
+      file: file,
+      name: mapping["name"]?.value.scalar?.value ?? stem,
+      description: mapping["description"]?.value.scalar?.value,
+      icon: mapping["icon"]?.value.scalar?.value,
+      color: mapping["color"]?.value.scalar?.value,
+      inputs: mapping["input"]?.value.mapping.map { inputs($0) } ?? [],
+      environment: mapping["env"]?.value.sequence?.items.compactMap { item in
+        item.scalar.map { Located($0.value, at: $0.span) }
+      } ?? [],
+      schedule: mapping["schedule"]?.value.scalar.map { Located($0.value, at: $0.span) },
+      timezone: mapping["timezone"]?.value.scalar.map { Located($0.value, at: $0.span) },
+      confirmations: mapping["confirmations"]?.value.scalar.flatMap { Workflow.ConfirmationPolicy(rawValue: $0.value) }
+        ?? .ask,
+      steps: mapping["steps"]?.value.sequence.map { steps($0) } ?? []
+    )
+  }
+
+  /// Reports a top-level value of the wrong kind.
+  private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
+    func wrongKind(_ expected: String) {
+      report(Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span))
+    }
+    switch key.shape {
+    case .version:
+      guard case .scalar(let scalar) = node, case .int(let version) = scalar.resolved else {
+        return wrongKind("the format version \(WorkflowFormat.version)")
+      }
+      if version != WorkflowFormat.version {
+        report(
+          Diagnostic(.error, .unsupportedVersion, "unsupported format version \(version)", at: node.span)
+            .help("this flow reads version \(WorkflowFormat.version) files; a newer flow may read this one"))
+      }
+    case .text:
+      if node.scalar == nil || node.scalar?.resolved == .null { wrongKind("text") }
+    case .choice(let choices):
+      guard let scalar = node.scalar, scalar.resolved != .null else { return wrongKind("text") }
+      if !choices.contains(scalar.value) {
+        report(
+          Diagnostic(.error, .unknownValue, "unknown \(key.name) '\(scalar.value)'", at: node.span)
+            .help(Suggestion.help(for: scalar.value, among: choices, listUpTo: 15)))
+      }
+    case .mapping:
+      if node.mapping == nil { wrongKind("a mapping") }
+    case .sequence:
+      if node.sequence == nil { wrongKind("a sequence") }
+    case .textList:
+      guard let sequence = node.sequence else { return wrongKind("a sequence of names") }
+      if let item = sequence.items.first(where: { $0.scalar == nil || $0.scalar?.resolved == .null }) {
+        report(Diagnostic(.error, .wrongKind, "expected a name in '\(key.name)', found \(item.kindName)", at: item.span))
+      }
+    }
+  }
+
+  // MARK: - Inputs
+
+  private static let inputKeys = ["type", "prompt", "default", "ask-on-import"]
+
+  private mutating func inputs(_ mapping: YAMLNode.Mapping) -> [Workflow.Input] {
+    mapping.entries.map { entry in
+      let name = Located(entry.key.value, at: entry.key.span)
+      var input = Workflow.Input(name: name, type: nil, prompt: nil, defaultValue: nil, askOnImport: false)
+      switch entry.value {
+      case .scalar(let scalar) where scalar.resolved == .null:
+        break
+      case .scalar(let scalar):
+        // The short form `url: url` names the type.
+        input.type = Located(scalar.value, at: scalar.span)
+      case .mapping(let declaration):
+        for field in declaration.entries {
+          switch field.key.value {
+          case "type": input.type = text(field.value, for: "type")
+          case "prompt": input.prompt = text(field.value, for: "prompt")?.value
+          case "default": input.defaultValue = value(field.value)
+          case "ask-on-import": input.askOnImport = bool(field.value, for: "ask-on-import") ?? false
+          default: unknownKey(field.key, among: Self.inputKeys, in: "an input")
+          }
+        }
+      case .sequence:
+        report(
+          Diagnostic(.error, .wrongKind, "expected a type or a mapping for input '\(name.value)', found a sequence",
+            at: entry.value.span
+          ).help("write 'type: \"[text]\"' for a list input"))
+      }
+      return input
+    }
+  }
+
+  // MARK: - Steps
+
+  /// Keys any step may carry besides what it does.
+  static let stepKeys = ["as", "when", "confirm", "on-error", "retry", "timeout"]
+
+  /// The block keywords and the keys that belong to each.
+  static let blocks: [String: [String]] = [
+    "if": ["then", "else"],
+    "repeat": ["do"],
+    "for-each": ["do"],
+    "menu": ["options", "default"],
+    "stop": [],
+    "run-workflow": ["input"],
+    "set": ["value"],
+    "append": ["value"],
+  ]
+
+  /// For each key that belongs to blocks, how to name its owners: "an 'if'", "a 'set' or 'append'".
+  private static let companions: [String: String] = {
+    var owners: [String: [String]] = [:]
+    for block in blocks.keys.sorted() {
+      for key in blocks[block] ?? [] { owners[key, default: []].append("'\(block)'") }
+    }
+    return owners.mapValues { names in
+      let article = names[0].dropFirst().first.map { "aeiou".contains($0) } == true ? "an" : "a"
+      return "\(article) \(List.or(names))"
+    }
+  }()
+
+  private mutating func steps(_ sequence: YAMLNode.Sequence) -> [Step] {
+    sequence.items.compactMap { step($0) }
+  }
+
+  /// The steps of a block body (`then`, `else`, `do`, a menu option).
+  private mutating func body(_ node: YAMLNode?, of block: String, key: String, at span: SourceSpan) -> [Step] {
+    guard let node else {
+      report(Diagnostic(.error, .missingKey, "'\(block)' needs '\(key):' with its steps", at: span))
+      return []
+    }
+    switch node {
+    case .sequence(let sequence): return steps(sequence)
+    case .scalar(let scalar) where scalar.resolved == .null: return []
+    default:
+      report(
+        Diagnostic(.error, .wrongKind, "expected a list of steps for '\(key)', found \(node.kindName)", at: node.span)
+          .help("write each step on its own line, starting with '- '"))
+      return []
+    }
+  }
+
+  private mutating func step(_ node: YAMLNode) -> Step? {
+    switch node {
+    case .scalar(let scalar) where scalar.resolved != .null:
+      // `- raindrop.get-collections`: an action without parameters.
+      guard let id = actionID(scalar) else { return nil }
+      return Step(kind: .action(ActionCall(id: id, arguments: .none)), span: node.span, onError: .stop)
+    case .mapping(let mapping):
+      return step(mapping)
+    default:
+      report(
+        Diagnostic(.error, .wrongKind, "expected a step, found \(node.kindName)", at: node.span)
+          .help("a step is an action name, or a mapping like 'show: Hello'"))
+      return nil
+    }
+  }
+
+  private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
+    let heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
+    guard let head = heads.first else {
+      if let stray = mapping.entries.first(where: { Self.companions[$0.key.value] != nil }) {
+        report(
+          Diagnostic(.error, .misplacedKey, "'\(stray.key.value)' belongs to \(Self.companions[stray.key.value] ?? "a block") step",
+            at: stray.key.span))
+      } else {
+        report(
+          Diagnostic(.error, .missingAction, "this step has no action", at: mapping.span)
+            .help("add the action to run, like 'show: Hello'"))
+      }
+      return nil
+    }
+    if heads.count > 1 {
+      let others = heads.dropFirst().map { "'\($0.key.value)'" }
+      report(
+        Diagnostic(.error, .multipleActions, "a step runs one action, but this one also has \(List.and(others))",
+          at: heads[1].key.span
+        ).help(
+          "indent parameters under '\(head.key.value):', or split the actions into separate steps"))
+    }
+    let keyword = head.key.value
+    let allowed = Self.blocks[keyword] ?? []
+    for entry in mapping.entries where Self.companions[entry.key.value] != nil && !allowed.contains(entry.key.value) {
+      report(
+        Diagnostic(.error, .misplacedKey, "'\(entry.key.value)' belongs to \(Self.companions[entry.key.value] ?? "a block") step, not '\(keyword)'",
+          at: entry.key.span))
+    }
+    guard let kind = kind(keyword: head, in: mapping) else { return nil }
+    var step = Step(kind: kind, span: mapping.span, onError: .stop)
+    decodeStepKeys(mapping, into: &step)
+    return step
+  }
+
+  private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {
+    let keySpan = head.key.span
+    switch head.key.value {
+    case "if":
+      guard let condition = Condition.parse(head.value, into: &diagnostics) else { return nil }
+      return .ifBlock(
+        condition,
+        then: body(mapping["then"]?.value, of: "if", key: "then", at: keySpan),
+        otherwise: mapping["else"].map { body($0.value, of: "if", key: "else", at: keySpan) } ?? [])
+    case "repeat":
+      return .repeatBlock(count: value(head.value), body: body(mapping["do"]?.value, of: "repeat", key: "do", at: keySpan))
+    case "for-each":
+      return .forEach(items: value(head.value), body: body(mapping["do"]?.value, of: "for-each", key: "do", at: keySpan))
+    case "menu":
+      return menu(head, in: mapping)
+    case "stop":
+      let output = head.value.scalar?.resolved == .null ? nil : value(head.value)
+      return .stop(output: output)
+    case "run-workflow":
+      return .runWorkflow(workflow: value(head.value), input: mapping["input"].map { value($0.value) })
+    case "set", "append":
+      guard let variable = variableName(head.value) else { return nil }
+      let assigned = mapping["value"].map { value($0.value) }
+      return head.key.value == "set" ? .set(variable: variable, value: assigned) : .append(variable: variable, value: assigned)
+    default:
+      guard let id = actionID(head.key) else { return nil }
+      let arguments: ActionCall.Arguments =
+        switch head.value {
+        case .scalar(let scalar) where scalar.resolved == .null: .none
+        case .mapping(let parameters): .named(entries(parameters), parameters.span)
+        default: .primary(value(head.value))
+        }
+      return .action(ActionCall(id: id, arguments: arguments))
+    }
+  }
+
+  private mutating func menu(_ head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {
+    var options: [MenuOption] = []
+    switch mapping["options"]?.value {
+    case .mapping(let choices)?:
+      for choice in choices.entries {
+        let label = Located(choice.key.value, at: choice.key.span)
+        options.append(MenuOption(label: label, steps: body(choice.value, of: "menu", key: choice.key.value, at: choice.key.span)))
+      }
+    case let other?:
+      report(
+        Diagnostic(.error, .wrongKind, "expected a mapping of choices for 'options', found \(other.kindName)", at: other.span)
+          .help("write each choice as 'Label: [steps]'"))
+    case nil:
+      break
+    }
+    if options.isEmpty {
+      report(
+        Diagnostic(.error, .emptyMenu, "'menu' has no options to choose from", at: head.key.span)
+          .help("add 'options:' with a choice per line, like 'Archive: [...]'"))
+    }
+    var defaultOption: Located<String>?
+    if let node = mapping["default"]?.value, let label = text(node, for: "default") {
+      defaultOption = label
+      let labels = options.map(\.label.value)
+      if !options.isEmpty, !labels.contains(label.value) {
+        report(
+          Diagnostic(.error, .unknownValue, "'default' names no option: '\(label.value)'", at: label.span)
+            .help(Suggestion.help(for: label.value, among: labels, listUpTo: 8)))
+      }
+    }
+    return .menu(prompt: value(head.value), options: options, defaultOption: defaultOption)
+  }
+
+  // MARK: - Step keys
+
+  private mutating func decodeStepKeys(_ mapping: YAMLNode.Mapping, into step: inout Step) {
+    for entry in mapping.entries {
+      let node = entry.value
+      switch entry.key.value {
+      case "as":
+        guard let name = variableName(node) else { continue }
+        if let first = names[name.value] {
+          report(
+            Diagnostic(.error, .duplicateName, "'\(name.value)' already names another step's output", at: name.span)
+              .note("'\(name.value)' is first defined here", at: first)
+              .help("choose a different name, or use 'set' to update a variable"))
+        } else {
+          names[name.value] = name.span
+        }
+        step.name = name
+      case "when":
+        step.when = Condition.parse(node, into: &diagnostics)
+      case "confirm":
+        switch node.scalar?.resolved {
+        case .bool(false)?: step.confirm = nil
+        case .bool(true)?: step.confirm = Step.Confirmation(message: nil, span: node.span)
+        case .string?:
+          if let scalar = node.scalar {
+            step.confirm = Step.Confirmation(message: Template.parse(scalar, into: &diagnostics), span: node.span)
+          }
+        default:
+          report(Diagnostic(.error, .wrongKind, "expected a question or true for 'confirm', found \(node.kindName)", at: node.span))
+        }
+      case "on-error":
+        guard let policy = text(node, for: "on-error") else { continue }
+        if let value = Step.ErrorPolicy(rawValue: policy.value) {
+          step.onError = value
+        } else {
+          report(
+            Diagnostic(.error, .unknownValue, "unknown on-error policy '\(policy.value)'", at: policy.span)
+              .help("expected 'stop' or 'continue'"))
+        }
+      case "retry":
+        step.retry = retry(node)
+      case "timeout":
+        step.timeout = duration(node, for: "timeout")
+      default:
+        continue
+      }
+    }
+  }
+
+  private mutating func retry(_ node: YAMLNode) -> Step.Retry? {
+    var retry = Step.Retry(attempts: 1, delay: .seconds(1))
+    switch node {
+    case .scalar:
+      guard let attempts = positiveInteger(node, for: "retry") else { return nil }
+      retry.attempts = attempts
+    case .mapping(let mapping):
+      for entry in mapping.entries {
+        switch entry.key.value {
+        case "attempts": retry.attempts = positiveInteger(entry.value, for: "attempts") ?? retry.attempts
+        case "delay": retry.delay = duration(entry.value, for: "delay")?.value ?? retry.delay
+        default: unknownKey(entry.key, among: ["attempts", "delay"], in: "'retry'")
+        }
+      }
+    case .sequence:
+      report(Diagnostic(.error, .wrongKind, "expected a number or a mapping for 'retry', found a sequence", at: node.span))
+      return nil
+    }
+    return retry
+  }
+
+  // MARK: - Values
+
+  /// A parameter value: literals keep their YAML type, text is parsed for references.
+  private mutating func value(_ node: YAMLNode) -> Value {
+    switch node {
+    case .scalar(let scalar):
+      switch scalar.resolved {
+      case .null: return .null(scalar.span)
+      case .bool(let value): return .bool(value, scalar.span)
+      case .int(let value): return .integer(value, scalar.span)
+      case .double(let value): return .double(value, scalar.span)
+      case .string(let text):
+        if scalar.style == .plain, text == "ask" { return .ask(scalar.span) }
+        return .text(Template.parse(scalar, into: &diagnostics))
+      }
+    case .sequence(let sequence):
+      return .list(sequence.items.map { value($0) }, sequence.span)
+    case .mapping(let mapping):
+      return .dictionary(entries(mapping), mapping.span)
+    }
+  }
+
+  private mutating func entries(_ mapping: YAMLNode.Mapping) -> [Value.DictionaryEntry] {
+    mapping.entries.map { Value.DictionaryEntry(key: Located($0.key.value, at: $0.key.span), value: value($0.value)) }
+  }
+
+  private mutating func text(_ node: YAMLNode, for key: String) -> Located<String>? {
+    guard let scalar = node.scalar, scalar.resolved != .null else {
+      report(Diagnostic(.error, .wrongKind, "expected text for '\(key)', found \(node.kindName)", at: node.span))
+      return nil
+    }
+    return Located(scalar.value, at: scalar.span)
+  }
+
+  private mutating func bool(_ node: YAMLNode, for key: String) -> Bool? {
+    guard case .bool(let value)? = node.scalar?.resolved else {
+      report(Diagnostic(.error, .wrongKind, "expected true or false for '\(key)', found \(node.kindName)", at: node.span))
+      return nil
+    }
+    return value
+  }
+
+  private mutating func positiveInteger(_ node: YAMLNode, for key: String) -> Int? {
+    guard case .int(let value)? = node.scalar?.resolved, value >= 1 else {
+      report(
+        Diagnostic(.error, .wrongKind, "expected a whole number of at least 1 for '\(key)', found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)",
+          at: node.span))
+      return nil
+    }
+    return value
+  }
+
+  private mutating func duration(_ node: YAMLNode, for key: String) -> Located<Duration>? {
+    guard let scalar = node.scalar else {
+      report(Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found \(node.kindName)", at: node.span))
+      return nil
+    }
+    guard let duration = DurationSyntax.parse(scalar.value) else {
+      report(
+        Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found '\(scalar.value)'", at: scalar.span)
+          .help("write a number of seconds, or a duration like '30s', '2m', '1h30m' or '500ms'"))
+      return nil
+    }
+    return Located(duration, at: scalar.span)
+  }
+
+  // MARK: - Names
+
+  /// Names the person chooses (`as`, `set`) are identifiers that do not shadow built-ins.
+  private mutating func variableName(_ node: YAMLNode) -> Located<String>? {
+    guard let scalar = node.scalar, case .string(let name) = scalar.resolved,
+      Reference.parse(name, span: scalar.span).map({ $0.path.isEmpty }) == true
+    else {
+      report(
+        Diagnostic(.error, .invalidName, "expected a name, found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)", at: node.span)
+          .help("a name is letters, digits, '_' and '-', starting with a letter"))
+      return nil
+    }
+    if Self.builtInNames.contains(name) {
+      report(
+        Diagnostic(.error, .invalidName, "'\(name)' is a built-in variable and cannot be reused as a name", at: scalar.span))
+      return nil
+    }
+    return Located(name, at: scalar.span)
+  }
+
+  /// The magic variables flow provides (SPEC §1).
+  public static let builtInNames: Set<String> = ["previous", "input", "item", "index", "now", "workflow", "run", "env"]
+
+  /// Action ids are kebab-case, with an optional catalogue namespace: `show`, `raindrop.save-bookmark`.
+  private mutating func actionID(_ scalar: YAMLNode.Scalar) -> Located<String>? {
+    let valid = scalar.value.split(separator: ".", omittingEmptySubsequences: false).count <= 2
+      && scalar.value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+        guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+      }
+    guard valid else {
+      report(
+        Diagnostic(.error, .invalidName, "'\(scalar.value)' is not an action name", at: scalar.span)
+          .help("action names are kebab-case, like 'show' or 'raindrop.save-bookmark'"))
+      return nil
+    }
+    return Located(scalar.value, at: scalar.span)
+  }
+
+  private mutating func unknownKey(_ key: YAMLNode.Scalar, among known: [String], in place: String) {
+    report(
+      Diagnostic(.error, .unknownKey, "unknown key '\(key.value)' in \(place)", at: key.span)
+        .help(Suggestion.help(for: key.value, among: known)))
+  }
+
+  private mutating func report(_ diagnostic: Diagnostic) {
+    diagnostics.append(diagnostic)
+  }
+}
+
+/// Durations as written in workflows: a number of seconds, or `500ms`, `30s`, `2m`, `1h30m`, `1d`.
+public enum DurationSyntax {
+  public static func parse(_ text: String) -> Duration? {
+    if let seconds = Double(text), seconds >= 0 { return .milliseconds(Int64((seconds * 1000).rounded())) }
+    let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+    var rest = Substring(text)
+    var total: Int64 = 0
+    while !rest.isEmpty {
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      guard !digits.isEmpty, let amount = Int64(digits) else { return nil }
+      rest = rest.dropFirst(digits.count)
+      guard let (unit, factor) = units.first(where: { rest.hasPrefix($0.0) && !(($0.0 == "m") && rest.hasPrefix("ms")) })
+      else { return nil }
+      rest = rest.dropFirst(unit.count)
+      let (product, overflow) = amount.multipliedReportingOverflow(by: factor)
+      guard !overflow else { return nil }
+      total += product
+    }
+    return text.isEmpty ? nil : .milliseconds(total)
+  }
+}

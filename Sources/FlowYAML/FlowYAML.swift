@@ -1,1 +1,0 @@
-// The FlowYAML module; see Package.swift for its place in the import graph.

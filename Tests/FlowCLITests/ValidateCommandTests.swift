@@ -1,0 +1,110 @@
+import FlowCLI
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// Runs `flow ARGS…` in-process in `directory` and returns its exit status and captured streams.
+func runFlow(
+  _ arguments: [String], in directory: URL, environment: [String: String] = ["NO_COLOR": "1"],
+  terminal: Bool = false
+) async -> (status: Int32, output: String, error: String) {
+  let console = BufferConsole(terminal: terminal)
+  let context = CLIContext(console: console, environment: environment, workingDirectory: directory.path)
+  let status = await FlowCommand.main(arguments: arguments, context: context)
+  return (status, console.output, console.error)
+}
+
+/// What a person sees from `flow validate`: the exit status and both streams, for goldens.
+private func transcript(_ result: (status: Int32, output: String, error: String)) -> String {
+  "exit status: \(result.status)\n--- stdout\n\(result.output)--- stderr\n\(result.error)"
+}
+
+struct ValidateCommandTests {
+  static let corpus = testDirectory().appendingPathComponent("Corpus")
+  static let corpusFiles = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?
+    .filter { $0.hasSuffix(".yml") }.sorted() ?? []
+
+  @Test func corpusIsComplete() {
+    #expect(Self.corpusFiles.count == 10)
+  }
+
+  /// Every bad file prints SPEC §4's diagnostics and exits with the invalid-workflow status.
+  @Test(arguments: corpusFiles)
+  func badFileGolden(name: String) async {
+    let result = await runFlow(["validate", name], in: Self.corpus)
+    #expect(result.status == 2)
+    assertGolden(transcript(result), named: "validate-\(name.dropLast(4)).txt")
+  }
+
+  @Test func tenThousandDeepNesting() async throws {
+    let directory = try temporaryDirectory()
+    let deep = "flow: 1\nsteps: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
+    try deep.write(to: directory.appendingPathComponent("deep.yml"), atomically: true, encoding: .utf8)
+    let result = await runFlow(["validate", "deep.yml"], in: directory)
+    #expect(result.status == 2)
+    assertGolden(transcript(result), named: "validate-deep-nesting.txt")
+  }
+
+  @Test func twentyMegabyteScalar() async throws {
+    let directory = try temporaryDirectory()
+    var text = "flow: 1\nname: Big\nnote: \""
+    text += String(repeating: "x", count: 20_000_000)
+    text += "\"\nsteps: []\n"
+    try text.write(to: directory.appendingPathComponent("huge.yml"), atomically: true, encoding: .utf8)
+    let result = await runFlow(["validate", "huge.yml"], in: directory)
+    #expect(result.status == 2)
+    assertGolden(transcript(result), named: "validate-huge-scalar.txt")
+  }
+
+  @Test func validFilesPassAndAreListed() async {
+    let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
+    let result = await runFlow(["validate", "hello.yml", "save-and-tag.yml"], in: examples)
+    #expect(result.status == 0)
+    #expect(result.output == "hello.yml: valid\nsave-and-tag.yml: valid\n")
+    #expect(result.error == "")
+  }
+
+  @Test func missingFileIsReportedAndOthersStillChecked() async {
+    let result = await runFlow(["validate", "nope.yml", "empty.yml"], in: Self.corpus)
+    #expect(result.status == 2)
+    assertGolden(transcript(result), named: "validate-missing-file.txt")
+  }
+
+  @Test func jsonOutputCarriesEveryDiagnostic() async throws {
+    let result = await runFlow(["validate", "--json", "duplicate-key.yml"], in: Self.corpus)
+    #expect(result.status == 2)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect(report["valid"] as? Bool == false)
+    let files = try #require(report["files"] as? [[String: Any]])
+    let diagnostic = try #require((files.first?["diagnostics"] as? [[String: Any]])?.first)
+    #expect(diagnostic["code"] as? String == "duplicate-key")
+    #expect(diagnostic["line"] as? Int == 5)
+    #expect(diagnostic["column"] as? Int == 1)
+    #expect(diagnostic["endColumn"] as? Int == 5)
+    let note = try #require((diagnostic["notes"] as? [[String: Any]])?.first)
+    #expect(note["line"] as? Int == 2)
+    assertGolden(result.output, named: "validate-json.txt")
+  }
+
+  @Test func colourOnlyOnATerminalWithoutNoColor() async {
+    let coloured = await runFlow(["validate", "duplicate-key.yml"], in: Self.corpus, environment: [:], terminal: true)
+    #expect(coloured.error.contains("\u{1B}[1;31merror\u{1B}[0m"))
+    let noColor = await runFlow(["validate", "duplicate-key.yml"], in: Self.corpus, terminal: true)
+    #expect(!noColor.error.contains("\u{1B}["))
+    let piped = await runFlow(["validate", "duplicate-key.yml"], in: Self.corpus, environment: [:], terminal: false)
+    #expect(!piped.error.contains("\u{1B}["))
+  }
+
+  @Test func usageErrorsExitWithTheInvalidStatus() async {
+    let result = await runFlow(["validate"], in: Self.corpus)
+    #expect(result.status == 2)
+    #expect(result.error.contains("Missing expected argument '<files> ...'"))
+  }
+}
+
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("flow-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}

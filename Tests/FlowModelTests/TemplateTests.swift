@@ -1,0 +1,59 @@
+import FlowDiagnostics
+import FlowYAML
+import Testing
+
+@testable import FlowModel
+
+private func template(_ yamlValue: String) -> (Template, Diagnostics) {
+  let document = YAMLDocument.load(SourceFile(path: "t.yml", text: "v: \(yamlValue)\n"))
+  var diagnostics = Diagnostics()
+  guard let scalar = document.root?.mapping?["v"]?.value.scalar else { return (Template(parts: [], span: document.root!.span), diagnostics) }
+  return (Template.parse(scalar, into: &diagnostics), diagnostics)
+}
+
+struct TemplateTests {
+  @Test func wholeReferenceKeepsItsPathAndSpan() throws {
+    let (parsed, diagnostics) = template("${saved.link.host}")
+    #expect(diagnostics.isEmpty)
+    let reference = try #require(parsed.wholeReference)
+    #expect(reference.root == "saved")
+    #expect(reference.path == [.property("link"), .property("host")])
+    #expect(reference.span.start == at(1, 4))
+    #expect(reference.span.end == at(1, 22))
+  }
+
+  @Test func referencesInsideTextHaveExactSpans() throws {
+    let (parsed, _) = template("\"Saved “${saved.title}” (${items[2].name})\"")
+    #expect(parsed.wholeReference == nil)
+    let references = parsed.references
+    #expect(references.map(\.description) == ["saved.title", "items[2].name"])
+    // The value starts after the opening quote at column 5.
+    #expect(references[0].span.start == at(1, 12))
+    #expect(references[0].span.end == at(1, 26))
+    #expect(references[1].path == [.index(2), .property("name")])
+  }
+
+  @Test func dollarDollarIsALiteral() {
+    let (parsed, diagnostics) = template("'costs $${price}'")
+    #expect(diagnostics.isEmpty)
+    #expect(parsed.literal == "costs ${price}")
+  }
+
+  @Test func unclosedAndMalformedReferencesAreReported() {
+    let (_, unclosed) = template("\"Hi ${name\"")
+    #expect(unclosed.all.map(\.code) == [.malformedReference])
+    #expect(unclosed.all.first?.span?.start == at(1, 8))
+    let (_, malformed) = template("${a..b}")
+    #expect(malformed.all.map(\.code) == [.malformedReference])
+    let (_, empty) = template("${}")
+    #expect(empty.all.map(\.code) == [.malformedReference])
+  }
+
+  @Test func blockScalarReferencesPointAtTheWholeScalar() throws {
+    let document = YAMLDocument.load(SourceFile(path: "b.yml", text: "v: |\n  Hello ${name}\n"))
+    var diagnostics = Diagnostics()
+    let scalar = try #require(document.root?.mapping?["v"]?.value.scalar)
+    let parsed = Template.parse(scalar, into: &diagnostics)
+    #expect(parsed.references.first?.span == scalar.span)
+  }
+}
