@@ -10,6 +10,7 @@ public struct FlowCommand: AsyncParsableCommand {
       """,
     subcommands: [
       ValidateCommand.self,
+      ActionsCommand.self,
     ]
   )
 
