@@ -126,7 +126,7 @@ struct IntentRunTests {
       try await get.run(values: [:], context: IntentContext(prompter: ScriptedPrompter()))
     }
     #expect(error?.kind == .missingDependency)
-    #expect(error?.message == "'get-books' needs a Library and this run does not provide one")
+    #expect(error?.message == "'get-books' needs a service this run does not provide: Library")
   }
 
   @Test func requestFamilyGoesThroughThePrompter() async throws {

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import Foundation
 /// Runs one intent: assign, ask, confirm, perform (see ``IntentDescriptor/run(values:asking:context:)``).
 enum IntentRunner {
   static func run<I: AppIntent>(
@@ -12,8 +13,8 @@ enum IntentRunner {
         .unknownParameter, "'\(id)' has no parameter '\(key)'", help: Suggestion.help(for: key, among: keys))
     }
     for dependency in IntentReflection.dependencies(of: intent) where !context.hasDependency(dependency) {
-      throw AppIntentError(
-        .missingDependency, "'\(id)' needs a \(dependency) and this run does not provide one")
+      let name = String(describing: dependency).replacingOccurrences(of: "any ", with: "")
+      throw AppIntentError(.missingDependency, "'\(id)' needs a service this run does not provide: \(name)")
     }
     return try await IntentContext.$current.withValue(context) {
       for reflected in parameters {
