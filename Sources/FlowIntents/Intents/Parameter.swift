@@ -241,7 +241,9 @@ public enum Prompting {
           return try await convert(fallback)
         }
         return try await convert(answer)
-      } catch let error as AppIntentError where error.kind == .invalidValue || error.kind == .outOfRange {
+      } catch let error as AppIntentError
+        where [.invalidValue, .outOfRange, .entityNotFound].contains(error.kind)
+      {
         request.problem = error.message
       } catch let error as CoercionError {
         request.problem = error.message
