@@ -41,6 +41,7 @@ let booksJSON: FlowValue = [
 let basicsExamples: [BasicsExample] = [
   .init("show", ["content": ["a", "b"]], .dialog("a\nb")),
   .init("show", ["content": 1.5], .value(1.5)),
+  .init("show", ["content": .nothing], .dialog("")),
   .init("show", [:], .error("'content' needs a value: Content")),
 
   .init("text", ["text": 42], .value("42")),
@@ -49,9 +50,11 @@ let basicsExamples: [BasicsExample] = [
 
   .init("number", ["number": "1.5"], .value(1.5)),
   .init("number", ["number": "lots"], .error("expected a number for 'number', got 'lots'")),
+  .init("number", ["number": .nothing], .error("'number' needs a value: Number")),
 
   .init("list", ["items": "one"], .value(["one"])),
   .init("list", ["items": [1, "a"]], .value([1, "a"])),
+  .init("list", ["items": .nothing], .value([])),
   .init("list", [:], .error("'items' needs a value: Items")),
 
   .init("dictionary", ["entries": #"{"a": 1}"#], .value(.dictionary(["a": 1]))),

@@ -86,6 +86,19 @@ struct IntentRunTests {
     #expect(error?.origin?.parameterKey == "url")
   }
 
+  @Test func disambiguationSaysWhichParameterItIsFor() async throws {
+    let (context, prompter) = testContext([.choice(0), .confirmation(true)])
+    _ = try await IntentDescriptor(DeleteBookIntent.self).run(values: ["book": "sol"], context: context)
+    #expect(await prompter.asked == ["Which Book did you mean by 'sol'?", "Delete Solaris (example.org)?"])
+    let (unattended, _) = testContext()
+    let error = await #expect(throws: AppIntentError.self) {
+      try await IntentDescriptor(DeleteBookIntent.self).run(values: ["book": "sol"], context: unattended)
+    }
+    #expect(error?.kind == .needsChoice)
+    #expect(error?.origin?.parameterKey == "book")
+    #expect(error?.candidates == ["Solaris (example.org)", "Solaris Notes (example.org)"])
+  }
+
   @Test func asksForParametersMarkedAsk() async throws {
     let (context, prompter) = testContext([.value("Asked")])
     let output = try await save.run(values: ["url": "https://a.example"], asking: ["title"], context: context)

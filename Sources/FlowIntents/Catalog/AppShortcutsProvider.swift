@@ -10,7 +10,7 @@
 ///   }
 /// }
 /// ```
-public protocol AppShortcutsProvider {
+public protocol AppShortcutsProvider: Sendable {
   /// What `\(.applicationName)` stands for in phrases.
   static var applicationName: String { get }
   @AppShortcutsBuilder static var appShortcuts: [AppShortcut] { get }

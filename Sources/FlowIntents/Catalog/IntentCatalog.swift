@@ -2,7 +2,7 @@ import FlowDiagnostics
 
 /// A named set of intents: the basics, Raindrop.io. Each keeps an explicit list, sorted by id, so that
 /// adding an intent is one file and one line (CatalogValidator checks the order).
-public protocol IntentCatalog {
+public protocol IntentCatalog: Sendable {
   /// The prefix of its ids (`raindrop`), or nil for the basics, whose ids stand alone.
   static var namespace: String? { get }
   /// The heading in `flow actions`: "Basics", "Raindrop.io".

@@ -25,7 +25,7 @@ enum IntentRunner {
         let parameter = reflected.parameter
         if asking.contains(reflected.key) {
           try await parameter.requestValueErased()
-        } else if let value = values[reflected.key], value != .nothing {
+        } else if let value = values[reflected.key], value != .nothing || Self.acceptsNothing(parameter.valueType) {
           try await parameter.assign(value, in: context)
         } else if parameter.isOptional || parameter.defaultFlowValue != nil {
           parameter.assignDefault()
@@ -47,6 +47,15 @@ enum IntentRunner {
       }
       let result = try await intent.perform()
       return IntentOutput(value: result.outputValue ?? .nothing, dialog: result.outputDialog?.text)
+    }
+  }
+
+  /// Whether `nothing` is a value for this type (any value; a list, as an empty one) rather than a
+  /// missing one: `- show: ${previous}` after a step without output shows nothing instead of asking.
+  static func acceptsNothing(_ type: ValueType) -> Bool {
+    switch type {
+    case .any, .list: true
+    default: false
     }
   }
 }

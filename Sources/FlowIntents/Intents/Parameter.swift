@@ -120,7 +120,7 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
     let key = origin.parameterKey ?? Naming.kebabCase(title)
     let resolved: Value
     do {
-      resolved = try await Value.resolve(value, in: context)
+      resolved = try await PromptOrigin.$current.withValue(origin) { try await Value.resolve(value, in: context) }
     } catch let error as CoercionError {
       throw AppIntentError(
         .invalidValue, error.message(forParameter: key), help: error.help, origin: origin)

@@ -25,6 +25,9 @@ public struct PromptOrigin: Sendable, Hashable {
     self.parameterKey = parameterKey
     self.parameterTitle = parameterTitle
   }
+
+  /// The parameter being resolved, so that an entity lookup deep inside can say whom it asks for.
+  @TaskLocal public static var current: PromptOrigin?
 }
 
 /// A request for a value: a required parameter without one, `requestValue`, or the `ask` action.
