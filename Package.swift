@@ -3,7 +3,8 @@
 // flow: Apple Shortcuts for Linux. The engine lives in library targets; `flow` is a thin executable.
 // Import direction (arrows read "imports"), kept acyclic and easy to see:
 //
-//   flow → FlowCLI → FlowBasics, FlowModel, FlowIntents, FlowYAML, FlowDiagnostics + ArgumentParser
+//   flow → FlowCLI → FlowRuntime, FlowBasics, FlowModel, FlowIntents, FlowYAML, FlowDiagnostics + ArgumentParser
+//   FlowRuntime → FlowModel, FlowIntents (catalogues are injected)
 //   FlowBasics → FlowIntents, FlowHTTP
 //   FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowIntents → FlowDiagnostics
@@ -47,13 +48,15 @@ let package = Package(
     .target(name: "FlowIntents", dependencies: ["FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowHTTP", swiftSettings: swiftSettings),
     .target(name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    .target(
+      name: "FlowRuntime", dependencies: ["FlowModel", "FlowIntents", "FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
 
     // MARK: - Command line
 
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowYAML",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: swiftSettings
@@ -99,6 +102,11 @@ let package = Package(
     .testTarget(
       name: "FlowBasicsTests",
       dependencies: ["FlowBasics", "FlowIntents", "FlowHTTP", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowRuntimeTests",
+      dependencies: ["FlowRuntime", "FlowBasics", "FlowModel", "FlowYAML", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,7 +1,10 @@
 import FlowDiagnostics
+import FlowHTTP
+import FlowIntents
 import Foundation
 
-/// What a command may touch: the console, the environment and the working directory.
+/// What a command may touch: the console, the environment, the working directory, the clock and the
+/// network.
 ///
 /// Commands read it from ``CLIContext/current`` (a task-local value) rather than from globals, so tests
 /// run the real commands in-process with a captured console and an environment of their own.
@@ -9,11 +12,18 @@ public struct CLIContext: Sendable {
   public var console: any Console
   public var environment: [String: String]
   public var workingDirectory: String
+  public var clock: any FlowClock
+  public var transport: any HTTPTransport
 
-  public init(console: any Console, environment: [String: String], workingDirectory: String) {
+  public init(
+    console: any Console, environment: [String: String], workingDirectory: String,
+    clock: any FlowClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport()
+  ) {
     self.console = console
     self.environment = environment
     self.workingDirectory = workingDirectory
+    self.clock = clock
+    self.transport = transport
   }
 
   /// The real process: standard streams, its environment, its working directory.

@@ -1,14 +1,22 @@
 import Foundation
 
-/// The terminal as the commands see it: two output streams, and whether each is a terminal.
+/// The terminal as the commands see it: standard input, two output streams, and whether each is a
+/// terminal.
 ///
-/// The one effect through which flow writes; tests capture it with ``BufferConsole``.
+/// The one effect through which flow reads and writes; tests script it with ``BufferConsole``, and a
+/// pseudo-terminal test drives the real one.
 public protocol Console: Sendable {
   func write(_ text: String, to stream: ConsoleStream)
   func isTerminal(_ stream: ConsoleStream) -> Bool
+  /// The next line of standard input without its line break; nil at its end.
+  func readLine() -> String?
+  /// Standard input in full, when it is not a terminal (piped input); nil otherwise.
+  func readAllInput() -> String?
 }
 
 public enum ConsoleStream: Sendable {
+  /// Standard input; only for ``Console/isTerminal(_:)``.
+  case input
   /// Results: what a script captures.
   case output
   /// Progress, prompts and diagnostics.
@@ -25,18 +33,54 @@ public struct StandardConsole: Console {
   }
 
   public func isTerminal(_ stream: ConsoleStream) -> Bool {
-    isatty(stream == .output ? STDOUT_FILENO : STDERR_FILENO) == 1
+    switch stream {
+    case .input: isatty(STDIN_FILENO) == 1
+    case .output: isatty(STDOUT_FILENO) == 1
+    case .error: isatty(STDERR_FILENO) == 1
+    }
+  }
+
+  public func readLine() -> String? {
+    Swift.readLine(strippingNewline: true)
+  }
+
+  public func readAllInput() -> String? {
+    guard !isTerminal(.input) else { return nil }
+    let data = FileHandle.standardInput.readDataToEndOfFile()
+    return data.isEmpty ? nil : String(decoding: data, as: UTF8.self)
   }
 }
 
-/// A console that keeps what is written, for tests.
+/// A console that keeps what is written and answers from scripted input, for tests.
 public final class BufferConsole: Console, @unchecked Sendable {
   private let lock = NSLock()
   private var outputText = ""
   private var errorText = ""
+  private var lines: [String]
+  private let piped: String?
   private let terminal: Bool
 
-  public init(terminal: Bool = false) { self.terminal = terminal }
+  /// - Parameters:
+  ///   - terminal: whether every stream reports being a terminal.
+  ///   - lines: what a person types, line by line.
+  ///   - piped: standard input as a pipe would give it (only when not a terminal).
+  public init(terminal: Bool = false, lines: [String] = [], piped: String? = nil) {
+    self.terminal = terminal
+    self.lines = lines
+    self.piped = piped
+  }
+
+  public func readLine() -> String? {
+    lock.withLock {
+      guard !lines.isEmpty else { return nil }
+      let line = lines.removeFirst()
+      // Echo the answer, as a terminal would, so transcripts read like a session.
+      errorText += line + "\n"
+      return line
+    }
+  }
+
+  public func readAllInput() -> String? { terminal ? nil : piped }
 
   public var output: String { lock.withLock { outputText } }
   public var error: String { lock.withLock { errorText } }

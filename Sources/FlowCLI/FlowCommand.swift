@@ -9,6 +9,7 @@ public struct FlowCommand: AsyncParsableCommand {
       Exit status: \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")).
       """,
     subcommands: [
+      RunCommand.self,
       ValidateCommand.self,
       ActionsCommand.self,
     ]

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
-import FlowModel
+import FlowRuntime
 import Foundation
 
 /// `flow validate FILE...`: checks workflow files without running anything.
@@ -27,7 +27,7 @@ struct ValidateCommand: AsyncParsableCommand {
     for path in files {
       let diagnostics: Diagnostics
       switch SourceReader.read(path, in: context) {
-      case .success(let file): diagnostics = WorkflowChecker.check(file)
+      case .success(let file): diagnostics = WorkflowCheck.load(file, registry: Catalogs.registry).diagnostics
       case .failure(let problem): diagnostics = Diagnostics([problem])
       }
       all.append(contentsOf: diagnostics)

@@ -1,0 +1,99 @@
+import FlowDiagnostics
+import FlowIntents
+import Foundation
+
+/// Asks at a terminal (SPEC §5): value prompts titled with the parameter and asked again when the
+/// answer does not fit, numbered choice lists, and `[y/N]` confirmations. Questions go to standard error,
+/// so standard output stays the workflow's results.
+struct TerminalPrompter: Prompter {
+  let console: any Console
+
+  func requestValue(_ request: ValueRequest) async throws -> FlowValue {
+    if let problem = request.problem { console.write("  \(problem)\n", to: .error) }
+    var question = request.dialog
+    if let answer = request.defaultAnswer { question += " [\(answer.text)]" }
+    if request.valueType != .text, request.valueType != .any { question += " (\(request.valueType.name))" }
+    console.write("\(question): ", to: .error)
+    guard let line = console.readLine() else { throw AppIntentError.userCancelled }
+    return .text(line)
+  }
+
+  func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
+    console.write("\(request.dialog)\n", to: .error)
+    let width = String(request.options.count).count
+    for (index, option) in request.options.enumerated() {
+      let number = String(index + 1)
+      console.write("  \(String(repeating: " ", count: width - number.count))\(number)) \(option)\n", to: .error)
+    }
+    let range = request.options.count == 1 ? "1" : "1-\(request.options.count)"
+    while true {
+      console.write(request.allowsMultiple ? "Choose \(range), separated by commas: " : "Choose \(range): ", to: .error)
+      guard let line = console.readLine() else { throw AppIntentError.userCancelled }
+      if let chosen = Self.parse(line, options: request.options, multiple: request.allowsMultiple) { return chosen }
+      console.write("  please answer with a number from \(range)\n", to: .error)
+    }
+  }
+
+  func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+    console.write("\(request.dialog) [y/N] ", to: .error)
+    guard let line = console.readLine() else { return false }
+    return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+  }
+
+  /// An answer by number, or by the option's exact text.
+  static func parse(_ line: String, options: [String], multiple: Bool) -> [Int]? {
+    let parts = multiple ? line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [line.trimmingCharacters(in: .whitespaces)]
+    var chosen: [Int] = []
+    for part in parts {
+      if let number = Int(part), (1...options.count).contains(number) {
+        chosen.append(number - 1)
+      } else if let index = options.firstIndex(where: { $0.caseInsensitiveCompare(part) == .orderedSame }) {
+        chosen.append(index)
+      } else {
+        return nil
+      }
+    }
+    return chosen.isEmpty ? nil : chosen
+  }
+}
+
+/// Answers nothing (SPEC §5): without a terminal, or with `--no-input`, every question fails at once
+/// with a help line naming what would have answered it. Never reads standard input.
+struct UnattendedPrompter: Prompter {
+  /// Names of the workflow's inputs, so a missing one can name its `--input`.
+  let inputNames: Set<String>
+
+  func requestValue(_ request: ValueRequest) async throws -> FlowValue {
+    var error = AppIntentError.needsValue(request.origin, dialog: request.dialog)
+    if let key = request.origin.parameterKey, request.origin.intentID == nil, inputNames.contains(key) {
+      error.message = "input '\(key)' needs a value"
+      error.help = "pass --input \(key)=… or run at a terminal"
+    } else if let key = request.origin.parameterKey {
+      error.help = "give '\(key)' a value in the step, or run at a terminal"
+    } else {
+      error.help = "run at a terminal to answer"
+    }
+    throw error
+  }
+
+  func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
+    var error = AppIntentError.needsChoice(request.origin, dialog: request.dialog, options: request.options)
+    error.help = "the choices are \(List.or(request.options.map { "'\($0)'" })); run at a terminal to choose"
+    throw error
+  }
+
+  func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+    var error = AppIntentError.confirmationRequired(request.origin, dialog: request.dialog)
+    error.help = "pass --yes to confirm unattended"
+    throw error
+  }
+}
+
+/// `--yes`: confirms every confirmation, and passes the other questions on.
+struct ConfirmingPrompter: Prompter {
+  let base: any Prompter
+
+  func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
+  func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }
+  func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool { true }
+}

@@ -1,0 +1,234 @@
+import ArgumentParser
+import FlowBasics
+import FlowDiagnostics
+import FlowHTTP
+import FlowIntents
+import FlowModel
+import FlowRuntime
+import FlowYAML
+import Foundation
+
+/// `flow run WORKFLOW`: checks a workflow, resolves its inputs and runs it.
+struct RunCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Run a workflow.",
+    discussion: """
+      WORKFLOW is a path, or a name looked up in the library and then in ./workflows.
+      The whole file is checked before any step runs. Results go to standard output, progress and
+      questions to standard error. Without a terminal (or with --no-input) nothing is asked: a missing
+      value or confirmation stops the run with exit status 4 and says which flag would answer it.
+      """
+  )
+
+  @Argument(help: "The workflow: a path or a name.")
+  var workflow: String
+
+  @Option(name: .customLong("input"), help: ArgumentHelp("Give an input a value (repeatable).", valueName: "NAME=VALUE"))
+  var inputs: [String] = []
+
+  @Option(help: ArgumentHelp("Read inputs from a YAML or JSON mapping.", valueName: "FILE"))
+  var inputFile: String?
+
+  @Flag(help: "Confirm every confirmation without asking.")
+  var yes = false
+
+  @Flag(help: "Never ask; fail where an answer is needed.")
+  var noInput = false
+
+  @Flag(help: "Perform nothing that changes anything; show those steps with their parameters.")
+  var dryRun = false
+
+  @Flag(help: "Print the result as JSON on standard output.")
+  var json = false
+
+  func run() async throws {
+    let context = CLIContext.current
+    let registry = Catalogs.registry
+    let locator = WorkflowLocator(context: context, registry: registry)
+    let (loaded, diagnostics) = locator.load(workflow)
+    guard let loaded, !diagnostics.hasErrors else {
+      return try finish(.invalid, diagnostics: diagnostics, output: nil, reporter: nil, context: context)
+    }
+    if !diagnostics.isEmpty, !json { context.report(diagnostics) }
+
+    let interactive = !noInput && !json && context.console.isTerminal(.input) && context.console.isTerminal(.error)
+    var prompter: any Prompter =
+      interactive
+      ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: Set(loaded.inputs.map(\.name.value)))
+    if yes || dryRun || loaded.confirmations == .auto && !interactive { prompter = ConfirmingPrompter(base: prompter) }
+
+    let reporter = RunReporter(console: context.console, json: json)
+    do {
+      let given = try givenInputs(for: loaded, context: context)
+      let inputs = try await InputResolver.resolve(loaded, given: given, registry: registry, prompter: prompter)
+      var options = Interpreter.Options()
+      options.dryRun = dryRun
+      options.environment = context.environment
+      options.runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
+      let services = IntentContext(prompter: prompter, clock: context.clock)
+        .with(context.transport, as: (any HTTPTransport).self)
+        .with(XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher, as: (any URLLauncher).self)
+      let interpreter = Interpreter(registry: registry, context: services, loader: locator, observer: reporter, options: options)
+      let result = try await interpreter.run(loaded, inputs: inputs)
+      try finish(.success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter, context: context)
+    } catch let error as RunError {
+      let status: ExitStatus =
+        switch error.kind {
+        case .stepFailed: .stepFailed
+        case .cancelled: .cancelled
+        case .needsInput: .needsInput
+        case .backendUnavailable: .backendUnavailable
+        case .invalid: .invalid
+        }
+      try finish(status, diagnostics: error.diagnostics, output: nil, reporter: reporter, context: context)
+    }
+  }
+
+  /// Prints the result (or the JSON report) and ends with the status's exit code.
+  private func finish(
+    _ status: ExitStatus, diagnostics: Diagnostics, output: FlowValue?, reporter: RunReporter?, context: CLIContext
+  ) throws {
+    if json {
+      try context.printJSON(
+        RunReport(
+          status: status.name, exitCode: status.rawValue, output: output.map(JSONValue.init), shown: reporter?.shown ?? [],
+          steps: reporter?.records ?? [], diagnostics: diagnostics.sorted()))
+    } else {
+      if let output, output != .nothing {
+        let text = if case .list(let items) = output { items.map(\.text).joined(separator: "\n") } else { output.text }
+        context.print(text)
+      }
+      if !diagnostics.isEmpty { context.report(diagnostics) }
+    }
+    if status != .success { throw ExitCode(status.rawValue) }
+  }
+
+  /// Inputs from `--input-file`, then `--input` (which wins), then piped standard input for a workflow
+  /// with a single input that was not given otherwise.
+  private func givenInputs(for workflow: Workflow, context: CLIContext) throws(RunError) -> [String: FlowValue] {
+    var given: [String: FlowValue] = [:]
+    if let inputFile {
+      given = try readInputFile(inputFile, context: context)
+    }
+    for assignment in inputs {
+      guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+        throw RunError(
+          .invalid,
+          Diagnostic(.error, .invalidInput, "'--input \(assignment)' is not NAME=VALUE", file: nil)
+            .help("write --input url=https://example.com"))
+      }
+      given[String(assignment[..<equals])] = .text(String(assignment[assignment.index(after: equals)...]))
+    }
+    if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil, let piped = context.console.readAllInput() {
+      given[workflow.inputs[0].name.value] = .text(piped.hasSuffix("\n") ? String(piped.dropLast()) : piped)
+    }
+    return given
+  }
+
+  private func readInputFile(_ path: String, context: CLIContext) throws(RunError) -> [String: FlowValue] {
+    let file: SourceFile
+    switch SourceReader.read(path, in: context) {
+    case .success(let read): file = read
+    case .failure(let problem): throw RunError(.invalid, problem)
+    }
+    // JSON is YAML, so one reader takes both.
+    let document = YAMLDocument.load(file)
+    guard !document.diagnostics.hasErrors else { throw RunError(.invalid, document.diagnostics) }
+    guard let mapping = document.root?.mapping else {
+      throw RunError(
+        .invalid,
+        Diagnostic(.error, .invalidInput, "an input file holds a mapping of input names to values", at: document.root?.span)
+          .help("write one 'name: value' per line"))
+    }
+    var given: [String: FlowValue] = [:]
+    for entry in mapping.entries { given[entry.key.value] = FlowValue(yaml: entry.value) }
+    return given
+  }
+}
+
+/// What `flow run --json` prints.
+private struct RunReport: Encodable {
+  var status: String
+  var exitCode: Int32
+  var output: JSONValue?
+  var shown: [String]
+  var steps: [StepRecord]
+  var diagnostics: [Diagnostic]
+}
+
+extension ExitStatus {
+  /// The status as `--json` names it.
+  var name: String {
+    switch self {
+    case .success: "success"
+    case .stepFailed: "step-failed"
+    case .invalid: "invalid"
+    case .cancelled: "cancelled"
+    case .needsInput: "needs-input"
+    case .backendUnavailable: "backend-unavailable"
+    }
+  }
+}
+
+extension FlowValue {
+  /// A YAML value as given in an input file: numbers, booleans, lists and mappings keep their types.
+  init(yaml node: YAMLNode) {
+    switch node {
+    case .scalar(let scalar):
+      switch scalar.resolved {
+      case .null: self = .nothing
+      case .bool(let value): self = .boolean(value)
+      case .int(let value): self = .number(Double(value))
+      case .double(let value): self = .number(value)
+      case .string(let text): self = .text(text)
+      }
+    case .sequence(let sequence): self = .list(sequence.items.map(FlowValue.init(yaml:)))
+    case .mapping(let mapping):
+      self = .dictionary(FlowDictionary(mapping.entries.map { (key: $0.key.value, value: FlowValue(yaml: $0.value)) }))
+    }
+  }
+}
+
+/// A value as JSON for `--json`: entities become objects with their type, id, title and properties.
+struct JSONValue: Encodable {
+  let value: FlowValue
+
+  init(_ value: FlowValue) { self.value = value }
+
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    switch value {
+    case .list(let items):
+      var container = encoder.unkeyedContainer()
+      for item in items { try container.encode(JSONValue(item)) }
+    case .dictionary(let dictionary):
+      var container = encoder.container(keyedBy: Key.self)
+      for (key, item) in dictionary { try container.encode(JSONValue(item), forKey: Key(key)) }
+    case .entity(let entity):
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(entity.typeName, forKey: Key("type"))
+      try container.encode(JSONValue(entity.id), forKey: Key("id"))
+      try container.encode(entity.title, forKey: Key("title"))
+      for (key, item) in entity.properties where !["type", "id", "title"].contains(key) {
+        try container.encode(JSONValue(item), forKey: Key(key))
+      }
+    default:
+      var container = encoder.singleValueContainer()
+      switch value {
+      case .number(let number):
+        if number == number.rounded(), abs(number) < 1e15 { try container.encode(Int64(number)) } else { try container.encode(number) }
+      case .boolean(let bool): try container.encode(bool)
+      case .nothing: try container.encodeNil()
+      default: try container.encode(value.text)
+      }
+    }
+  }
+}

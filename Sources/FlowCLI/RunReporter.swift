@@ -1,0 +1,45 @@
+import FlowIntents
+import FlowRuntime
+import Foundation
+
+/// Shows a run as it happens: what actions show goes to standard output; progress (each step, and a
+/// bar for long loops) goes to standard error, only at a terminal, so cron mail and pipes stay clean.
+/// With `--json` nothing is printed while running; the report collects everything instead.
+final class RunReporter: RunObserver, @unchecked Sendable {
+  private let console: any Console
+  private let json: Bool
+  private let progress: Bool
+  private let lock = NSLock()
+  private(set) var records: [StepRecord] = []
+  private(set) var shown: [String] = []
+
+  init(console: any Console, json: Bool) {
+    self.console = console
+    self.json = json
+    self.progress = !json && console.isTerminal(.error)
+  }
+
+  func record(_ event: RunEvent) {
+    lock.withLock {
+      switch event {
+      case .started(let info):
+        if progress { console.write("\u{1B}[2m→ \(info.description)\u{1B}[0m\n", to: .error) }
+      case .finished(let record):
+        records.append(record)
+        if record.status == .dryRun, !json {
+          console.write("dry run: step \(record.step) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
+        }
+      case .dialog(let text, _):
+        shown.append(text)
+        if !json { console.write(text + "\n", to: .output) }
+      case .loopProgress(let info, let pass, let total):
+        // A bar only for loops long enough to wait on.
+        guard progress, total >= 20 else { return }
+        let width = 30
+        let filled = width * pass / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        console.write("\r\(info.description) \(bar) \(pass)/\(total)" + (pass == total ? "\n" : ""), to: .error)
+      }
+    }
+  }
+}

@@ -1,0 +1,224 @@
+import FlowDiagnostics
+import FlowIntents
+import FlowModel
+import Foundation
+
+/// Turns what a workflow writes into values: templates and references into typed values, conditions
+/// into booleans. Pure: reads the scope, changes nothing.
+enum Evaluator {
+  /// The value of `value`; `ask` values are reported by the caller, never evaluated.
+  static func evaluate(_ value: Value, in scope: Scope) throws -> FlowValue {
+    switch value {
+    case .null, .ask: return .nothing
+    case .bool(let bool, _): return .boolean(bool)
+    case .integer(let int, _): return .number(Double(int))
+    case .double(let double, _): return .number(double)
+    case .text(let template): return try evaluate(template, in: scope)
+    case .list(let items, _):
+      var values: [FlowValue] = []
+      for item in items { values.append(try evaluate(item, in: scope)) }
+      return .list(values)
+    case .dictionary(let entries, _):
+      var dictionary = FlowDictionary()
+      for entry in entries { dictionary[entry.key.value] = try evaluate(entry.value, in: scope) }
+      return .dictionary(dictionary)
+    }
+  }
+
+  /// A template: one whole reference keeps its type; otherwise the parts are joined as text.
+  static func evaluate(_ template: Template, in scope: Scope) throws -> FlowValue {
+    if let reference = template.wholeReference { return try lookUp(reference, in: scope) }
+    var text = ""
+    for part in template.parts {
+      switch part {
+      case .literal(let literal): text += literal
+      case .reference(let reference): text += try lookUp(reference, in: scope).text
+      }
+    }
+    return .text(text)
+  }
+
+  // MARK: - References
+
+  static func lookUp(_ reference: Reference, in scope: Scope) throws -> FlowValue {
+    var path = reference.path[...]
+    var value: FlowValue
+    switch reference.root {
+    case "previous": value = scope.previous
+    case "item", "index":
+      guard let loop = scope.loop else {
+        throw RunFailure("'\(reference.root)' is only defined inside 'repeat' and 'for-each'", at: reference.span)
+      }
+      value = reference.root == "item" ? loop.item : .number(Double(loop.index))
+    case "now": value = .date(scope.builtIns.clock.now)
+    case "input":
+      // `${input.NAME}` names an input; with a single input, `${input}` is that input itself.
+      if case .property(let name)? = path.first, let named = scope.inputs[name] {
+        value = named
+        path = path.dropFirst()
+      } else {
+        value = scope.input
+      }
+    case "workflow", "run", "env":
+      guard case .property(let name)? = path.first else {
+        throw RunFailure("'\(reference.root)' needs a property, like '${\(Self.example(reference.root))}'", at: reference.span)
+      }
+      path = path.dropFirst()
+      switch (reference.root, name) {
+      case ("workflow", "name"): value = .text(scope.builtIns.workflowName)
+      case ("run", "id"): value = .text(scope.builtIns.runID)
+      case ("env", _):
+        guard let variable = scope.builtIns.environment[name] else {
+          throw RunFailure("environment variable '\(name)' is not set", at: reference.span)
+        }
+        value = .text(variable)
+      default:
+        throw RunFailure("unknown property '\(name)' of '\(reference.root)'", at: reference.span)
+      }
+    default:
+      if let loop = scope.loop, loop.itemName == reference.root {
+        value = loop.item
+      } else if let named = scope.names[reference.root] {
+        value = named
+      } else {
+        throw RunFailure(
+          "'\(reference.root)' has no value yet", at: reference.span,
+          help: "it is set by a step that has not run (a skipped 'when', or another branch)")
+      }
+    }
+    for component in path {
+      value = try step(value, component, reference: reference)
+    }
+    return value
+  }
+
+  private static func step(_ value: FlowValue, _ component: Reference.Component, reference: Reference) throws
+    -> FlowValue
+  {
+    switch component {
+    case .property(let name):
+      if let property = value.property(named: name) { return property }
+      throw RunFailure(
+        "\(value.typeName) has no property '\(name)' in '${\(reference)}'", at: reference.span,
+        help: Suggestion.help(for: name, among: value.propertyNames))
+    case .index(let index):
+      guard case .list(let items) = value else {
+        throw RunFailure("'${\(reference)}' indexes \(value.typeName), which is not a list", at: reference.span)
+      }
+      guard items.indices.contains(index) else {
+        throw RunFailure(
+          "index \(index) is outside the list of \(Count.of(items.count, "item")) in '${\(reference)}'",
+          at: reference.span, help: items.isEmpty ? "the list is empty" : "indexes count from 0 to \(items.count - 1)")
+      }
+      return items[index]
+    }
+  }
+
+  private static func example(_ root: String) -> String {
+    switch root {
+    case "workflow": "workflow.name"
+    case "run": "run.id"
+    default: "env.HOME"
+    }
+  }
+
+  // MARK: - Conditions
+
+  static func evaluate(_ condition: Condition, in scope: Scope) throws -> Bool {
+    switch condition {
+    case .value(let operand): return truthy(try evaluate(operand, in: scope))
+    case .isEmpty(let operand, let negated): return try evaluate(operand, in: scope).isEmpty != negated
+    case .not(let inner): return try !evaluate(inner, in: scope)
+    case .and(let lhs, let rhs): return try evaluate(lhs, in: scope) && evaluate(rhs, in: scope)
+    case .or(let lhs, let rhs): return try evaluate(lhs, in: scope) || evaluate(rhs, in: scope)
+    case .compare(let lhs, let comparison, let rhs):
+      let left = try evaluate(lhs, in: scope)
+      let right = try evaluate(rhs, in: scope)
+      return try compare(left, comparison, right, span: rhs.span)
+    }
+  }
+
+  private static func evaluate(_ operand: Operand, in scope: Scope) throws -> FlowValue {
+    switch operand.kind {
+    case .template(let template): try evaluate(template, in: scope)
+    case .number(let number): .number(number)
+    case .bool(let bool): .boolean(bool)
+    case .null: .nothing
+    }
+  }
+
+  /// Shortcuts' truthiness: false, zero, nothing and empty text or lists are false.
+  static func truthy(_ value: FlowValue) -> Bool {
+    switch value {
+    case .boolean(let bool): bool
+    case .number(let number): number != 0
+    case .nothing: false
+    case .text(let text): !text.isEmpty && text != "false"
+    case .list(let items): !items.isEmpty
+    case .dictionary(let dictionary): !dictionary.isEmpty
+    default: true
+    }
+  }
+
+  private static func compare(_ lhs: FlowValue, _ comparison: Condition.Comparison, _ rhs: FlowValue, span: SourceSpan)
+    throws -> Bool
+  {
+    switch comparison {
+    case .equal: return order(lhs, rhs) == .orderedSame
+    case .notEqual: return order(lhs, rhs) != .orderedSame
+    case .less: return order(lhs, rhs) == .orderedAscending
+    case .lessOrEqual: return order(lhs, rhs) != .orderedDescending
+    case .greater: return order(lhs, rhs) == .orderedDescending
+    case .greaterOrEqual: return order(lhs, rhs) != .orderedAscending
+    case .contains:
+      if case .list(let items) = lhs { return items.contains { order($0, rhs) == .orderedSame } }
+      return lhs.text.range(of: rhs.text, options: .caseInsensitive) != nil
+    case .startsWith: return lhs.text.lowercased().hasPrefix(rhs.text.lowercased())
+    case .endsWith: return lhs.text.lowercased().hasSuffix(rhs.text.lowercased())
+    case .matches:
+      do {
+        return try Regex(rhs.text).firstMatch(in: lhs.text) != nil
+      } catch {
+        throw RunFailure("'\(rhs.text)' is not a valid regular expression", at: span)
+      }
+    }
+  }
+
+  /// Numbers (and text that reads as a number) compare as numbers, dates as dates, booleans as
+  /// booleans; everything else as text, ignoring case.
+  static func order(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
+    switch (lhs, rhs) {
+    case (.date(let a), .date(let b)): return a.compare(b)
+    case (.boolean(let a), .boolean(let b)): return a == b ? .orderedSame : a ? .orderedDescending : .orderedAscending
+    case (.nothing, .nothing): return .orderedSame
+    case (.nothing, _): return rhs.isEmpty ? .orderedSame : .orderedAscending
+    case (_, .nothing): return lhs.isEmpty ? .orderedSame : .orderedDescending
+    default:
+      if let a = number(lhs), let b = number(rhs) {
+        return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+      }
+      return lhs.text.compare(rhs.text, options: [.caseInsensitive])
+    }
+  }
+
+  private static func number(_ value: FlowValue) -> Double? {
+    switch value {
+    case .number(let number): number
+    case .text(let text): Coercion.parseNumber(text)
+    default: nil
+    }
+  }
+}
+
+/// A failure while evaluating or running, with the place it belongs to.
+struct RunFailure: Error {
+  var message: String
+  var span: SourceSpan?
+  var help: String?
+
+  init(_ message: String, at span: SourceSpan?, help: String? = nil) {
+    self.message = message
+    self.span = span
+    self.help = help
+  }
+}

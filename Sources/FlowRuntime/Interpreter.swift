@@ -1,0 +1,445 @@
+import FlowDiagnostics
+import FlowIntents
+import FlowModel
+import Foundation
+
+/// Runs checked workflows: steps in order, each step's output passed on as a magic variable, blocks,
+/// variables, nested workflows, and the step keys `when`, `confirm`, `on-error`, `retry` and `timeout`.
+///
+/// Parameter resolution (coercion, enums, ranges, entity queries, asking for what is missing) happens
+/// in one place, ``IntentDescriptor/run(values:asking:context:)``; the interpreter evaluates what the
+/// workflow wrote and hands the values over.
+public struct Interpreter: Sendable {
+  public struct Options: Sendable {
+    /// Perform no intent that changes anything; show it and pass on a typed placeholder instead.
+    public var dryRun = false
+    /// How deep `run-workflow` may nest, so that a workflow running itself ends with a clear error.
+    public var maxWorkflowDepth = 8
+    /// Identifies the run in `${run.id}` and in history.
+    public var runID = "run"
+    /// The process environment; a workflow sees only the names its `env:` lists.
+    public var environment: [String: String] = [:]
+
+    public init() {}
+  }
+
+  let registry: IntentRegistry
+  let context: IntentContext
+  let loader: any WorkflowLoading
+  let observer: any RunObserver
+  let options: Options
+
+  public init(
+    registry: IntentRegistry, context: IntentContext, loader: any WorkflowLoading,
+    observer: any RunObserver = SilentObserver(), options: Options = Options()
+  ) {
+    self.registry = registry
+    self.context = context
+    self.loader = loader
+    self.observer = observer
+    self.options = options
+  }
+
+  /// What a run produced.
+  public struct Result: Sendable {
+    /// The value given to `stop`, or else the last step's output.
+    public var output: FlowValue
+    /// Whether the run ended with `stop` (Shortcuts' "Stop and Output").
+    public var stopped: Bool
+  }
+
+  /// Runs `workflow` with its inputs already resolved.
+  public func run(_ workflow: Workflow, inputs: FlowDictionary, depth: Int = 0) async throws(RunError) -> Result {
+    let allowed = Set(workflow.environment.map(\.value))
+    var scope = Scope(
+      inputs: inputs,
+      builtIns: Scope.BuiltIns(
+        workflowName: workflow.name, runID: options.runID,
+        environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
+    do {
+      try await run(workflow.steps, prefix: "", scope: &scope, workflow: workflow, depth: depth)
+      return Result(output: scope.previous, stopped: false)
+    } catch let stop as Stop {
+      return Result(output: stop.output, stopped: true)
+    } catch let error as RunError {
+      throw error
+    } catch {
+      throw RunError(.cancelled, Diagnostic(.error, .cancelled, "the run was cancelled", file: workflow.file.path))
+    }
+  }
+
+  /// Thrown by `stop` to unwind the blocks it is in.
+  private struct Stop: Error {
+    var output: FlowValue
+  }
+
+  // MARK: - Steps
+
+  private func run(_ steps: [Step], prefix: String, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
+    for (offset, step) in steps.enumerated() {
+      try Task.checkCancellation()
+      let info = StepInfo(position: prefix + String(offset + 1), label: step.label)
+      try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+    }
+  }
+
+  private func run(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
+    if let condition = step.when, try !evaluate({ try Evaluator.evaluate(condition, in: scope) }) {
+      observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .skipped)))
+      return
+    }
+    if let confirmation = step.confirm, !options.dryRun {
+      let question =
+        try confirmation.message.map { message in try evaluate { try Evaluator.evaluate(message, in: scope).text } }
+        ?? "Run \(info.description)?"
+      let confirmed = try await ask(at: confirmation.span, info) {
+        try await context.prompter.requestConfirmation(
+          ConfirmationRequest(kind: .alert, origin: PromptOrigin(intentID: info.label), dialog: question))
+      }
+      guard confirmed else {
+        throw RunError(.cancelled, Diagnostic(.error, .cancelled, "cancelled at \(info.description)", at: confirmation.span))
+      }
+    }
+    observer.record(.started(info))
+    let output: FlowValue
+    do {
+      output = try await attempt(step, info: info) { () async throws -> FlowValue in
+        try await perform(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+      }
+    } catch let error as RunError where error.kind == .stepFailed && step.onError == .continue {
+      observer.record(
+        .finished(
+          StepRecord(
+            step: info.position, action: info.label, status: .failed, error: error.diagnostics.all.first?.message)))
+      scope.previous = .nothing
+      if let name = step.name, !isForEach(step) { scope.names[name.value] = .nothing }
+      return
+    }
+    scope.previous = output
+    if let name = step.name, !isForEach(step) { scope.names[name.value] = output }
+  }
+
+  /// Runs `body` again after a failure, as often as the step's `retry` allows.
+  private func attempt(_ step: Step, info: StepInfo, _ body: () async throws -> FlowValue) async throws -> FlowValue {
+    let attempts = step.retry?.attempts ?? 1
+    var attempt = 1
+    while true {
+      do {
+        return try await body()
+      } catch let error as RunError where error.kind == .stepFailed && attempt < attempts {
+        attempt += 1
+        try await context.clock.sleep(for: step.retry?.delay ?? .seconds(1))
+      }
+    }
+  }
+
+  /// Runs an intent, failing the step when it takes longer than `timeout` of wall-clock time.
+  private func withTimeout(
+    _ timeout: Located<Duration>?, info: StepInfo, _ body: @escaping @Sendable () async throws -> IntentOutput
+  ) async throws -> IntentOutput {
+    guard let timeout else { return try await body() }
+    return try await withThrowingTaskGroup(of: IntentOutput?.self) { group in
+      group.addTask { try await body() }
+      group.addTask {
+        try await Task.sleep(for: timeout.value)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let output = first else {
+        throw RunError(
+          .stepFailed,
+          Diagnostic(.error, .stepFailed, "\(info.description) took longer than its timeout of \(timeout.value)", at: timeout.span))
+      }
+      return output
+    }
+  }
+
+  private func perform(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws
+    -> FlowValue
+  {
+    let sub = info.position + "."
+    switch step.kind {
+    case .action(let call):
+      return try await perform(call, step: step, info: info, scope: scope)
+
+    case .ifBlock(let condition, let then, let otherwise):
+      let branch = try evaluate { try Evaluator.evaluate(condition, in: scope) } ? then : otherwise
+      let before = scope.previous
+      try await run(branch, prefix: sub, scope: &scope, workflow: workflow, depth: depth)
+      finish(info, output: branch.isEmpty ? before : scope.previous)
+      return branch.isEmpty ? before : scope.previous
+
+    case .repeatBlock(let countValue, let body):
+      let value = try evaluate { try Evaluator.evaluate(countValue, in: scope) }
+      guard let count = (try? Coercion.coerce(value, to: .number)).flatMap({ if case .number(let n) = $0 { n } else { nil } }),
+        count >= 0, count == count.rounded()
+      else {
+        throw RunError(
+          .stepFailed,
+          Diagnostic(.error, .stepFailed, "\(info.description): expected a whole number of times, got \(value.quoted)", at: countValue.span))
+      }
+      let outputs = try await loop(Array(repeating: FlowValue.nothing, count: Int(count)), itemName: nil, isRepeat: true,
+        body: body, info: info, scope: &scope, workflow: workflow, depth: depth)
+      return outputs
+
+    case .forEach(let itemsValue, let body):
+      let value = try evaluate { try Evaluator.evaluate(itemsValue, in: scope) }
+      let items: [FlowValue] =
+        switch value {
+        case .list(let items): items
+        case .nothing: []
+        default: [value]
+        }
+      return try await loop(items, itemName: step.name?.value, isRepeat: false, body: body, info: info, scope: &scope,
+        workflow: workflow, depth: depth)
+
+    case .menu(let promptValue, let menuOptions, let defaultOption):
+      let prompt = try evaluate { try Evaluator.evaluate(promptValue, in: scope).text }
+      let labels = menuOptions.map(\.label.value)
+      let chosen: Int
+      do {
+        let answer = try await context.prompter.requestChoice(
+          ChoiceRequest(kind: .choice, origin: PromptOrigin(intentID: "menu"), dialog: prompt, options: labels))
+        guard let first = answer.first, labels.indices.contains(first) else { throw AppIntentError.userCancelled }
+        chosen = first
+      } catch let error as AppIntentError where error.kind == .needsChoice {
+        guard let defaultOption, let index = labels.firstIndex(of: defaultOption.value) else {
+          throw failure(error, info: info, span: step.span, help: "give the menu a 'default:' for unattended runs, or run at a terminal")
+        }
+        chosen = index
+      } catch {
+        throw failure(error, info: info, span: step.span)
+      }
+      try await run(menuOptions[chosen].steps, prefix: sub, scope: &scope, workflow: workflow, depth: depth)
+      finish(info, output: scope.previous)
+      return scope.previous
+
+    case .stop(let outputValue):
+      let output = try outputValue.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? .nothing
+      finish(info, output: output)
+      throw Stop(output: output)
+
+    case .runWorkflow(let reference, let inputValue):
+      return try await runWorkflow(reference, input: inputValue, info: info, scope: scope, from: workflow, depth: depth)
+
+    case .set(let variable, let value):
+      let assigned = try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
+      scope.names[variable.value] = assigned
+      finish(info, output: assigned)
+      return assigned
+
+    case .append(let variable, let value):
+      let added = try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
+      var list: [FlowValue] =
+        switch scope.names[variable.value] {
+        case .list(let items)?: items
+        case nil, .nothing?: []
+        case let single?: [single]
+        }
+      list.append(added)
+      scope.names[variable.value] = .list(list)
+      finish(info, output: .list(list))
+      return .list(list)
+    }
+  }
+
+  /// `repeat` and `for-each`: the body once per item; the output is the list of each pass's last output.
+  private func loop(
+    _ items: [FlowValue], itemName: String?, isRepeat: Bool, body: [Step], info: StepInfo, scope: inout Scope,
+    workflow: Workflow, depth: Int
+  ) async throws -> FlowValue {
+    let outer = scope.loop
+    defer { scope.loop = outer }
+    var outputs: [FlowValue] = []
+    outputs.reserveCapacity(items.count)
+    for (offset, item) in items.enumerated() {
+      try Task.checkCancellation()
+      observer.record(.loopProgress(info, pass: offset + 1, total: items.count))
+      scope.loop = Scope.Loop(item: isRepeat ? .number(Double(offset + 1)) : item, index: offset + 1, itemName: itemName)
+      try await run(body, prefix: info.position + ".", scope: &scope, workflow: workflow, depth: depth)
+      outputs.append(scope.previous)
+    }
+    let output = FlowValue.list(outputs)
+    finish(info, output: output)
+    return output
+  }
+
+  // MARK: - Actions
+
+  private func perform(_ call: ActionCall, step: Step, info: StepInfo, scope: Scope) async throws -> FlowValue {
+    let descriptor: IntentDescriptor
+    do {
+      descriptor = try registry.descriptor(for: call.id.value)
+    } catch {
+      throw RunError(.invalid, error.diagnostic(at: call.id.span))
+    }
+    var values: [String: FlowValue] = [:]
+    var spans: [String: SourceSpan] = [:]
+    var asking: Set<String> = []
+    for (key, value) in try Self.arguments(of: call, for: descriptor) {
+      spans[key] = value.span
+      if case .ask = value {
+        asking.insert(key)
+      } else {
+        values[key] = try evaluate { try Evaluator.evaluate(value, in: scope) }
+      }
+    }
+    if options.dryRun, descriptor.sideEffect(for: values) != .readOnly {
+      let shown = values.mapValues { $0.text }
+      let record = StepRecord(
+        step: info.position, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
+        summary: descriptor.summary.render(values: shown))
+      observer.record(.finished(record))
+      return Placeholder.value(of: descriptor.outputType)
+    }
+    let output: IntentOutput
+    do {
+      let (context, values, asking) = (context, values, asking)
+      output = try await withTimeout(step.timeout, info: info) {
+        try await descriptor.run(values: values, asking: asking, context: context)
+      }
+    } catch let error as RunError {
+      throw error
+    } catch {
+      let key = (error as? AppIntentError)?.origin?.parameterKey
+      throw failure(error, info: info, span: key.flatMap { spans[$0] } ?? call.id.span, parameter: key)
+    }
+    if let dialog = output.dialog { observer.record(.dialog(dialog, info)) }
+    finish(info, output: output.value)
+    return output.value
+  }
+
+  /// The parameters a step passes, by key: the primary parameter for a bare value, the named ones for a
+  /// mapping — or, for an action whose primary parameter is a dictionary, the mapping as that dictionary.
+  static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(String, Value)] {
+    switch call.arguments {
+    case .none:
+      return []
+    case .primary(let value):
+      guard let primary = descriptor.primaryParameter else {
+        throw RunError(
+          .invalid,
+          Diagnostic(.error, .stepFailed, "'\(descriptor.id)' takes named parameters, not a single value", at: value.span))
+      }
+      return [(primary.key, value)]
+    case .named(let entries, let span):
+      if let primary = descriptor.primaryParameter, primary.type == .dictionary,
+        entries.contains(where: { descriptor.parameter($0.key.value) == nil })
+      {
+        return [(primary.key, .dictionary(entries, span))]
+      }
+      return entries.map { ($0.key.value, $0.value) }
+    }
+  }
+
+  // MARK: - Nested workflows
+
+  private func runWorkflow(
+    _ reference: Value, input: Value?, info: StepInfo, scope: Scope, from workflow: Workflow, depth: Int
+  ) async throws -> FlowValue {
+    let name = try evaluate { try Evaluator.evaluate(reference, in: scope).text }
+    guard depth < options.maxWorkflowDepth else {
+      throw RunError(
+        .stepFailed,
+        Diagnostic(.error, .stepFailed, "\(info.description): workflows nest deeper than \(options.maxWorkflowDepth) levels", at: reference.span)
+          .help("a workflow that runs itself needs a condition that ends it"))
+    }
+    let child: Workflow
+    do {
+      child = try loader.load(name, from: workflow.file)
+    } catch let error as RunError {
+      throw error
+    } catch {
+      throw RunError(.stepFailed, Diagnostic(.error, .stepFailed, "\(info.description): \(error)", at: reference.span))
+    }
+    let given = try input.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } }
+    var inputs = FlowDictionary()
+    if let given {
+      if child.inputs.count == 1 {
+        inputs[child.inputs[0].name.value] = given
+      } else if case .dictionary(let dictionary) = given {
+        inputs = dictionary
+      } else {
+        inputs["input"] = given
+      }
+    }
+    for declared in child.inputs where inputs[declared.name.value] == nil {
+      if let value = declared.defaultValue {
+        inputs[declared.name.value] = try evaluate { try Evaluator.evaluate(value, in: scope) }
+      }
+    }
+    let result = try await run(child, inputs: inputs, depth: depth + 1)
+    finish(info, output: result.output)
+    return result.output
+  }
+
+  // MARK: - Helpers
+
+  private func finish(_ info: StepInfo, output: FlowValue) {
+    observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
+  }
+
+  private func isForEach(_ step: Step) -> Bool {
+    if case .forEach = step.kind { return true }
+    return false
+  }
+
+  /// Runs a prompt, turning a refusal into the run error of its class.
+  private func ask<T>(at span: SourceSpan, _ info: StepInfo, _ body: () async throws -> T) async throws -> T {
+    do {
+      return try await body()
+    } catch {
+      throw failure(error, info: info, span: span)
+    }
+  }
+
+  /// Evaluation failures become step failures at the place they point to.
+  private func evaluate<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as RunFailure {
+      throw RunError(.stepFailed, Diagnostic(.error, .stepFailed, error.message, at: error.span).help(error.help))
+    }
+  }
+
+  /// A step's error as a diagnostic naming the step, the action and the parameter (SPEC §3).
+  private func failure(
+    _ error: any Error, info: StepInfo, span: SourceSpan, parameter: String? = nil, help: String? = nil
+  ) -> RunError {
+    if let error = error as? RunError { return error }
+    let kind = RunError.kind(of: error)
+    let (message, ownHelp) = AppIntentError.describe(error)
+    let code: DiagnosticCode =
+      switch kind {
+      case .needsInput: .inputNeeded
+      case .cancelled: .cancelled
+      default: .stepFailed
+      }
+    return RunError(kind, Diagnostic(.error, code, "\(info.description): \(message)", at: span).help(ownHelp ?? help))
+  }
+}
+
+/// Loads the workflows that `run-workflow` names.
+public protocol WorkflowLoading: Sendable {
+  /// The checked workflow `reference` names (a path relative to `file`, or a library name); throws a
+  /// ``RunError`` when it cannot be found or is invalid.
+  func load(_ reference: String, from file: SourceFile) throws -> Workflow
+}
+
+/// Typed stand-ins for the outputs of steps a dry run does not perform.
+enum Placeholder {
+  static func value(of type: ValueType?) -> FlowValue {
+    switch type {
+    case nil, .nothing?: .nothing
+    case .text?: .text("")
+    case .number?, .integer?: .number(0)
+    case .boolean?: .boolean(false)
+    case .date?: .date(Date(timeIntervalSince1970: 0))
+    case .url?: .url(URL(fileURLWithPath: "/"))
+    case .list?: .list([])
+    case .entity(let entity)?:
+      .entity(EntityValue(typeName: entity.name, id: .nothing, title: "(dry run)", properties: FlowDictionary()))
+    default: .nothing
+    }
+  }
+}

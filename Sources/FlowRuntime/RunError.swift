@@ -1,0 +1,55 @@
+import FlowDiagnostics
+import FlowIntents
+
+/// Why a run ended early, as the diagnostic to show and the class of outcome (SPEC §6), which the
+/// command line turns into an exit status.
+public struct RunError: Error, Sendable {
+  public enum Kind: Sendable, Hashable {
+    /// A step failed.
+    case stepFailed
+    /// The person declined a confirmation or pressed Ctrl-C.
+    case cancelled
+    /// A value, choice or confirmation was needed and nobody could answer.
+    case needsInput
+    /// The backend could not be reached or refused the credentials.
+    case backendUnavailable
+    /// The workflow (or one it runs) is invalid; nothing of it ran.
+    case invalid
+  }
+
+  public var kind: Kind
+  public var diagnostics: Diagnostics
+
+  public init(_ kind: Kind, _ diagnostics: Diagnostics) {
+    self.kind = kind
+    self.diagnostics = diagnostics
+  }
+
+  public init(_ kind: Kind, _ diagnostic: Diagnostic) {
+    self.init(kind, Diagnostics([diagnostic]))
+  }
+
+  /// The class of an intent's error.
+  static func kind(of error: any Error) -> Kind {
+    switch error {
+    case let error as AppIntentError:
+      switch error.kind {
+      case .needsValue, .needsChoice, .confirmationRequired: .needsInput
+      case .userCancelled: .cancelled
+      case .insufficientAccount: .backendUnavailable
+      default: .stepFailed
+      }
+    case is CancellationError: .cancelled
+    default: .stepFailed
+    }
+  }
+}
+
+extension DiagnosticCode {
+  /// A step failed while the workflow ran.
+  public static let stepFailed: Self = "step-failed"
+  /// The run stopped to ask for something nobody could answer.
+  public static let inputNeeded: Self = "input-needed"
+  /// The person cancelled the run.
+  public static let cancelled: Self = "cancelled"
+}

@@ -1,0 +1,54 @@
+import FlowIntents
+
+/// What happens during a run, for progress on standard error and the `--json` report.
+public enum RunEvent: Sendable {
+  /// A step is about to run.
+  case started(StepInfo)
+  /// A step ended: ran, was skipped, failed and was continued past, or was only shown (dry run).
+  case finished(StepRecord)
+  /// Text an intent shows the person (`show`, and dialogs of other actions).
+  case dialog(String, StepInfo)
+  /// A loop began pass `pass` of `total`, for a progress bar.
+  case loopProgress(StepInfo, pass: Int, total: Int)
+}
+
+/// Which step: its position (`3`, or `3.2` for the second step inside step 3) and its label.
+public struct StepInfo: Sendable, Hashable {
+  public var position: String
+  public var label: String
+
+  /// "step 3 'show'", for messages.
+  public var description: String { "step \(position) '\(label)'" }
+}
+
+/// One step's outcome, as the `--json` report lists it.
+public struct StepRecord: Sendable, Hashable, Encodable {
+  public enum Status: String, Sendable, Hashable, Encodable {
+    case ran
+    case skipped
+    /// Failed, with `on-error: continue`.
+    case failed
+    /// Changes something, so a dry run only showed it.
+    case dryRun = "dry-run"
+  }
+
+  public var step: String
+  public var action: String
+  public var status: Status
+  /// The output's type name ("Bookmark", "List of Text").
+  public var output: String?
+  /// The parameter summary with resolved values, for dry runs.
+  public var summary: String?
+  public var error: String?
+}
+
+/// Receives run events; the command line renders them.
+public protocol RunObserver: Sendable {
+  func record(_ event: RunEvent)
+}
+
+/// An observer that ignores everything.
+public struct SilentObserver: RunObserver {
+  public init() {}
+  public func record(_ event: RunEvent) {}
+}

@@ -1,0 +1,34 @@
+import FlowIntents
+import FlowModel
+
+/// The magic variables visible at one point of a run (SPEC §1).
+struct Scope: Sendable {
+  /// Step outputs named with `as`, and variables made with `set` / `append`.
+  var names: [String: FlowValue] = [:]
+  /// The previous step's output: Shortcuts' implicit chaining.
+  var previous: FlowValue = .nothing
+  /// The innermost `repeat` or `for-each` pass: `${item}`, `${index}` (from 1), and the item's `as` name.
+  var loop: Loop?
+  /// The workflow's inputs by name.
+  let inputs: FlowDictionary
+  /// `${workflow.name}`, `${run.id}` and the allow-listed `${env.NAME}`.
+  let builtIns: BuiltIns
+
+  struct Loop: Sendable {
+    var item: FlowValue
+    var index: Int
+    var itemName: String?
+  }
+
+  struct BuiltIns: Sendable {
+    var workflowName: String
+    var runID: String
+    var environment: [String: String]
+    var clock: any FlowClock
+  }
+
+  /// `${input}`: the one input when the workflow declares one, otherwise all of them by name.
+  var input: FlowValue {
+    inputs.count == 1 ? inputs.values[0] : .dictionary(inputs)
+  }
+}
