@@ -27,7 +27,7 @@ struct ActionsCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     do {
-      context.print(try Self.output(action: action, json: json, markdown: markdown, registry: ActionCatalogs.registry))
+      context.print(try Self.output(action: action, json: json, markdown: markdown, registry: Catalogs.registry))
     } catch let error as IntentLookupError {
       context.report(Diagnostics([error.diagnostic()]))
       throw ExitCode(ExitStatus.invalid.rawValue)

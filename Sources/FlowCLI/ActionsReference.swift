@@ -1,14 +1,5 @@
-import FlowBasics
 import FlowIntents
 import Foundation
-
-/// The catalogues `flow` knows, in the order `flow actions` lists them.
-public enum ActionCatalogs {
-  /// Every catalogue; a new one (Raindrop.io) adds one line here.
-  public static let all: [any IntentCatalog.Type] = [BasicsCatalog.self]
-
-  public static var registry: IntentRegistry { IntentRegistry(catalogs: all) }
-}
 
 /// `flow actions` in its three forms — text for people, JSON for scripts, Markdown for the docs — all
 /// rendered from the intents' declarations, so none can say something the code does not.
