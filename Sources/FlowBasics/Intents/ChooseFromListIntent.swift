@@ -37,6 +37,7 @@ struct ChooseFromListIntent: AppIntent {
 }
 
 extension ChooseFromListIntent {
+  /// The messages this action shows.
   enum Message {
     static let emptyList = "there is nothing to choose from: the list is empty"
   }

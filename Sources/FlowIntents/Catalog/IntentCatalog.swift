@@ -64,6 +64,7 @@ public struct IntentRegistry: Sendable {
 
 /// An action id that names no intent, or more than one.
 public struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No intent has the id, or several have it as their short id.
   public enum Kind: Sendable, Hashable { case unknown, ambiguous }
 
   public var kind: Kind

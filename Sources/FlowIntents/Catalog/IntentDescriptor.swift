@@ -155,6 +155,7 @@ public struct ParameterDescriptor: Sendable, Hashable {
 
 /// Reads declarations with `Mirror`, the way swift-argument-parser reads `@Option`s.
 enum IntentReflection {
+  /// A parameter found on an intent, with its key and Swift property name.
   struct Reflected {
     var key: String
     var label: String

@@ -8,6 +8,7 @@ import FlowDiagnostics
 public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringResourceConvertible,
   CustomStringConvertible
 {
+  /// What went wrong, for callers that react differently to each.
   public enum Kind: Sendable, Hashable {
     /// A required value is missing and nobody could be asked.
     case needsValue
