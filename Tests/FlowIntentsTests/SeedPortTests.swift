@@ -15,7 +15,7 @@ struct Raindrop: Sendable {
 final class RaindropService: @unchecked Sendable {
   private let lock = NSLock()
   private var raindrops: [Raindrop] = [
-    Raindrop(id: 1, title: "Swift Testing", link: URL(string: "https://swift.org/testing")!, tags: ["swift"])
+    Raindrop(id: 1, title: "Swift Testing", link: URL(fileURLWithPath: "/testing"), tags: ["swift"])
   ]
   let collections: [(id: Int, title: String, count: Int)] = [(-1, "Unsorted", 1), (7, "Reading List", 0)]
 
