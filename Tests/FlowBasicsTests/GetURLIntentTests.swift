@@ -145,10 +145,13 @@ struct GetURLIntentTests {
   }
 
   @Test func cannotConnectIsAnError() async throws {
-    // Port 9 (discard) on loopback has no listener here.
+    // A port that just had a server and has none now.
+    let server = try await LoopbackServer.start { _ in .text("") }
+    let url = server.url("/x")
+    await server.stop()
     let error = await #expect(throws: AppIntentError.self) {
-      try await getURL.run(values: ["url": "http://127.0.0.1:9/x", "timeout": "2s"], context: context)
+      try await getURL.run(values: ["url": .url(url), "timeout": "2s"], context: context)
     }
-    #expect(error?.message == "GET http://127.0.0.1:9/x failed: cannot connect to 127.0.0.1")
+    #expect(error?.message == "GET \(url.absoluteString) failed: cannot connect to 127.0.0.1")
   }
 }
