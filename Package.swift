@@ -74,9 +74,11 @@ let package = Package(
 
     // MARK: - Tests
 
+    /// posix_openpt and friends, which Swift cannot import from Glibc, for the pseudo-terminal tests.
+    .target(name: "CPseudoTerminal"),
     .target(
       name: "FlowTestSupport",
-      dependencies: ["FlowDiagnostics", .product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: ["CPseudoTerminal", "FlowDiagnostics", .product(name: "FlyingFox", package: "FlyingFox")],
       swiftSettings: swiftSettings
     ),
     .testTarget(

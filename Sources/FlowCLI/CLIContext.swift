@@ -14,6 +14,8 @@ public struct CLIContext: Sendable {
   public var workingDirectory: String
   public var clock: any FlowClock
   public var transport: any HTTPTransport
+  /// Whether Ctrl-C should cancel the run: true for the real process, false in in-process tests.
+  public var handlesInterrupts = false
 
   public init(
     console: any Console, environment: [String: String], workingDirectory: String,
@@ -28,11 +30,13 @@ public struct CLIContext: Sendable {
 
   /// The real process: standard streams, its environment, its working directory.
   public static var live: CLIContext {
-    CLIContext(
+    var context = CLIContext(
       console: StandardConsole(),
       environment: ProcessInfo.processInfo.environment,
       workingDirectory: FileManager.default.currentDirectoryPath
     )
+    context.handlesInterrupts = true
+    return context
   }
 
   @TaskLocal public static var current = CLIContext.live

@@ -21,6 +21,11 @@ public struct FlowCommand: AsyncParsableCommand {
   ///
   /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran.
   public static func main(arguments: [String], context: CLIContext) async -> Int32 {
+    guard context.handlesInterrupts else { return await execute(arguments, context) }
+    return await Interrupts.cancellingOnInterrupt(console: context.console) { await execute(arguments, context) }
+  }
+
+  private static func execute(_ arguments: [String], _ context: CLIContext) async -> Int32 {
     await CLIContext.$current.withValue(context) {
       do {
         var command = try parseAsRoot(arguments)

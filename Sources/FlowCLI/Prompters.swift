@@ -14,7 +14,7 @@ struct TerminalPrompter: Prompter {
     if let answer = request.defaultAnswer { question += " [\(answer.text)]" }
     if request.valueType != .text, request.valueType != .any { question += " (\(request.valueType.name))" }
     console.write("\(question): ", to: .error)
-    guard let line = console.readLine() else { throw AppIntentError.userCancelled }
+    guard let line = Interrupts.whileReadingInput({ console.readLine() }) else { throw AppIntentError.userCancelled }
     return .text(line)
   }
 
@@ -28,7 +28,7 @@ struct TerminalPrompter: Prompter {
     let range = request.options.count == 1 ? "1" : "1-\(request.options.count)"
     while true {
       console.write(request.allowsMultiple ? "Choose \(range), separated by commas: " : "Choose \(range): ", to: .error)
-      guard let line = console.readLine() else { throw AppIntentError.userCancelled }
+      guard let line = Interrupts.whileReadingInput({ console.readLine() }) else { throw AppIntentError.userCancelled }
       if let chosen = Self.parse(line, options: request.options, multiple: request.allowsMultiple) { return chosen }
       console.write("  please answer with a number from \(range)\n", to: .error)
     }
@@ -36,7 +36,7 @@ struct TerminalPrompter: Prompter {
 
   func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     console.write("\(request.dialog) [y/N] ", to: .error)
-    guard let line = console.readLine() else { return false }
+    guard let line = Interrupts.whileReadingInput({ console.readLine() }) else { return false }
     return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
   }
 

@@ -2,9 +2,9 @@ import FlowIntents
 import FlowRuntime
 import Foundation
 
-/// Shows a run as it happens: what actions show goes to standard output; progress (each step, and a
-/// bar for long loops) goes to standard error, only at a terminal, so cron mail and pipes stay clean.
-/// With `--json` nothing is printed while running; the report collects everything instead.
+/// Shows a run as it happens: what actions show goes to standard output; a progress bar for long loops
+/// goes to standard error, only at a terminal, so cron mail and pipes stay clean. With `--json` nothing
+/// is printed while running; the report collects everything instead.
 final class RunReporter: RunObserver, @unchecked Sendable {
   private let console: any Console
   private let json: Bool
@@ -22,8 +22,8 @@ final class RunReporter: RunObserver, @unchecked Sendable {
   func record(_ event: RunEvent) {
     lock.withLock {
       switch event {
-      case .started(let info):
-        if progress { console.write("\u{1B}[2m→ \(info.description)\u{1B}[0m\n", to: .error) }
+      case .started:
+        break
       case .finished(let record):
         records.append(record)
         if record.status == .dryRun, !json {

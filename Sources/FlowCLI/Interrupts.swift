@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT) cancels a run cleanly (SPEC §5): the running step is cancelled, nothing further is
+/// done, and flow exits with ``ExitStatus/cancelled``.
+///
+/// Cancellation is cooperative, so a step in flight (an HTTP request) ends properly and the run reports
+/// where it stopped. A prompt blocked reading the terminal cannot notice cancellation, so while one is
+/// waiting, and on a second Ctrl-C, flow exits at once.
+enum Interrupts {
+  private static let waitingForInput = Atomic<Bool>(false)
+  private static let interrupted = Atomic<Bool>(false)
+
+  /// Marks the time spent blocked reading a line from the terminal.
+  static func whileReadingInput<T>(_ body: () -> T) -> T {
+    waitingForInput.store(true, ordering: .sequentiallyConsistent)
+    defer { waitingForInput.store(false, ordering: .sequentiallyConsistent) }
+    return body()
+  }
+
+  /// Runs `operation` with Ctrl-C cancelling it.
+  static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async -> Int32 {
+    let task = Task { await operation() }
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler {
+      let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
+      if again || waitingForInput.load(ordering: .sequentiallyConsistent) {
+        console.write("\ncancelled\n", to: .error)
+        exit(ExitStatus.cancelled.rawValue)
+      }
+      task.cancel()
+    }
+    source.resume()
+    defer { source.cancel() }
+    return await task.value
+  }
+}

@@ -1,0 +1,87 @@
+import FlowCLI
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// Every example validates and runs as its golden says; every invalid example reports its problems.
+struct ExampleTests {
+  static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
+  static let invalid = examples.appendingPathComponent("invalid")
+
+  static func files(in directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".yml") }.sorted()
+  }
+
+  /// How each example runs in its golden: arguments, whether at a terminal, and what the person types.
+  struct Run: Sendable, CustomTestStringConvertible {
+    var example: String
+    var variant: String
+    var arguments: [String] = []
+    var terminal = false
+    var lines: [String] = []
+    var expectedStatus: Int32 = 0
+
+    var testDescription: String { "\(example) (\(variant))" }
+  }
+
+  static let runs: [Run] = [
+    Run(example: "hello", variant: "run"),
+    Run(example: "magic-variables", variant: "run"),
+    Run(example: "coercion", variant: "run"),
+    Run(example: "if-else", variant: "run"),
+    Run(example: "if-else", variant: "hot", arguments: ["--input", "temperature=31"]),
+    Run(example: "repeat", variant: "run"),
+    Run(example: "for-each", variant: "run"),
+    Run(example: "variables", variant: "run"),
+    Run(example: "menu", variant: "terminal", terminal: true, lines: ["1"]),
+    Run(example: "menu", variant: "unattended"),
+    Run(example: "prompts", variant: "terminal", terminal: true, lines: ["Ada", "lots", "2", "5", "coffee"]),
+    Run(example: "prompts", variant: "unattended", expectedStatus: 4),
+    Run(example: "prompts", variant: "no-input", arguments: ["--no-input", "--input", "name=Ada"], terminal: true, expectedStatus: 4),
+    Run(example: "confirmation", variant: "yes-at-terminal", terminal: true, lines: ["y"]),
+    Run(example: "confirmation", variant: "declined", terminal: true, lines: ["n"], expectedStatus: 3),
+    Run(example: "confirmation", variant: "unattended", expectedStatus: 4),
+    Run(example: "confirmation", variant: "with-yes", arguments: ["--yes"]),
+    Run(example: "dry-run", variant: "dry-run", arguments: ["--dry-run"]),
+    Run(example: "run-workflow", variant: "run"),
+    Run(example: "greet", variant: "run", arguments: ["--input", "who=Grace"]),
+    Run(example: "greet", variant: "json", arguments: ["--input", "who=Grace", "--json"]),
+  ]
+
+  @Test func everyExampleHasARunGolden() {
+    let covered = Set(Self.runs.map(\.example))
+    for file in Self.files(in: Self.examples) {
+      #expect(covered.contains(String(file.dropLast(4))), "\(file) has no run in ExampleTests.runs")
+    }
+  }
+
+  @Test(arguments: files(in: examples))
+  func validates(file: String) async {
+    let result = await runFlow(["validate", file], in: Self.examples)
+    #expect(result.status == 0)
+    #expect(result.error == "")
+  }
+
+  @Test(arguments: runs)
+  func runMatchesGolden(run: Run) async {
+    let result = await runFlow(
+      ["run", run.example + ".yml"] + run.arguments, in: Self.examples, terminal: run.terminal, lines: run.lines)
+    #expect(result.status == run.expectedStatus)
+    assertGolden(transcript(result), named: "example-\(run.example).\(run.variant).txt")
+  }
+
+  @Test(arguments: files(in: invalid))
+  func invalidExampleDiagnostics(file: String) async {
+    let result = await runFlow(["validate", file], in: Self.invalid)
+    #expect(result.status == 2)
+    assertGolden(transcript(result), named: "invalid-\(file.dropLast(4)).txt")
+  }
+
+  /// `flow run` checks the whole file first: an invalid workflow runs no step at all.
+  @Test func runRefusesAnInvalidWorkflowBeforeAnyStep() async {
+    let result = await runFlow(["run", "invalid/structure.yml"], in: Self.examples)
+    #expect(result.status == 2)
+    #expect(result.output == "")
+    #expect(result.error.contains("found 6 errors"))
+  }
+}
