@@ -95,6 +95,13 @@ struct CoercionTests {
     #expect(DurationParsing.parse("-5s") == nil)
   }
 
+  @Test func uuids() throws {
+    let text = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+    #expect(try UUID(flowValue: .text(text)).uuidString == text)
+    let error = #expect(throws: CoercionError.self) { try UUID(flowValue: "e621") }
+    #expect(error?.message == "expected a UUID, got 'e621'")
+  }
+
   @Test func dictionariesFromJSONTextAndEntities() throws {
     #expect(try FlowDictionary(flowValue: #"{"b": 1, "a": [true, null]}"#).keys == ["b", "a"])
     #expect(try FlowDictionary(flowValue: book)["title"] == "The Dispossessed")

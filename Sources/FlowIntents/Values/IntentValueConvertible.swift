@@ -95,6 +95,18 @@ extension Duration: IntentValueConvertible {
   public var flowValue: FlowValue { .text(DurationParsing.format(self)) }
 }
 
+extension UUID: IntentValueConvertible {
+  /// Written as text; entities identified by UUID (App Intents' examples) need it as their id type.
+  public static var valueType: ValueType { .text }
+  public init(flowValue: FlowValue) throws(CoercionError) {
+    guard case .text(let text) = try Coercion.coerce(flowValue, to: .text), let uuid = UUID(uuidString: text) else {
+      throw CoercionError(message: "expected a UUID, got \(flowValue.quoted)")
+    }
+    self = uuid
+  }
+  public var flowValue: FlowValue { .text(uuidString) }
+}
+
 extension FlowValue: IntentValueConvertible {
   public static var valueType: ValueType { .any }
   public init(flowValue: FlowValue) throws(CoercionError) { self = flowValue }
