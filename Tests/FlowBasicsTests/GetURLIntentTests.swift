@@ -137,6 +137,13 @@ struct GetURLIntentTests {
     }
   }
 
+  @Test func refusesURLsThatAreNotTheWeb() async throws {
+    let error = await #expect(throws: AppIntentError.self) {
+      try await getURL.run(values: ["url": "file:///etc/passwd"], context: context)
+    }
+    #expect(error?.message == "'get-url' fetches only http and https URLs, not 'file:///etc/passwd'")
+  }
+
   @Test func refusesBothBodies() async throws {
     let error = await #expect(throws: AppIntentError.self) {
       try await getURL.run(values: ["url": "https://a.example", "json": 1, "body": "x"], context: context)

@@ -48,6 +48,11 @@ struct GetURLIntent: AppIntent {
 
   func perform() async throws -> some ReturnsValue<FlowValue> {
     let verb = method.displayName
+    // Only the web: URLSession would also read file:// URLs, which a shared workflow must not reach.
+    guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+      throw AppIntentError.failed(
+        "'get-url' fetches only http and https URLs, not '\(url.absoluteString)'")
+    }
     guard timeout > .zero else { throw AppIntentError.failed("'timeout' must be more than 0s") }
     if json != nil, body != nil {
       throw AppIntentError.failed("give either 'json' or 'body', not both")
