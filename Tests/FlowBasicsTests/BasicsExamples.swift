@@ -159,6 +159,7 @@ let basicsExamples: [BasicsExample] = [
 
   .init("open-url", ["url": "example.com"], .value(.nothing)),
   .init("open-url", ["url": "not a url"], .error("expected a URL for 'url', got 'not a url'")),
+  .init("open-url", ["url": "file:///tmp/x.desktop"], .error("'open-url' opens only http, https and mailto URLs, not 'file:///tmp/x.desktop'")),
 
   .init("wait", ["duration": "1h30m"], .value(.nothing)),
   .init("wait", ["duration": "soon"], .error("expected a duration for 'duration', got 'soon'", help: "write a duration as '30s', '2m', '1h30m' or '500ms'")),
