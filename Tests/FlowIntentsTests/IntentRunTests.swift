@@ -153,3 +153,29 @@ struct IntentRunTests {
     #expect(try await pick.run(values: [:], context: declining).value == "nobody")
   }
 }
+
+struct RequestFamilyTests {
+  let order = IntentDescriptor(OrderBookIntent.self)
+
+  @Test func intentConfirmsItsResultAndDecliningCancels() async throws {
+    let (context, prompter) = testContext([.confirmation(true)])
+    #expect(try await order.run(values: ["count": 2], context: context).dialog == "Ordered 2 copies")
+    #expect(await prompter.asked == ["Order 2 copies?"])
+
+    let (declining, _) = testContext([.confirmation(false)])
+    let error = await #expect(throws: AppIntentError.self) { try await order.run(values: ["count": 2], context: declining) }
+    #expect(error?.kind == .userCancelled)
+  }
+
+  @Test func needsValueErrorUsesTheRequestDialog() async throws {
+    let (context, _) = testContext()
+    let error = await #expect(throws: AppIntentError.self) { try await order.run(values: [:], context: context) }
+    #expect(error?.kind == .needsValue)
+    #expect(error?.message == "'count' needs a value: How many copies?")
+  }
+
+  @Test func requestsOutsideARunFailReadably() async throws {
+    let error = await #expect(throws: AppIntentError.self) { try await OrderBookIntent().$count.requestValue() }
+    #expect(error?.message == "cannot ask the person outside a run")
+  }
+}
