@@ -38,12 +38,6 @@ public struct IntentDescription: Sendable, Hashable, ExpressibleByStringInterpol
   public init(stringInterpolation: DefaultStringInterpolation) {
     self.init(LocalizedStringResource(String(stringInterpolation: stringInterpolation)))
   }
-
-  /// The first sentence, for one-line listings.
-  public var summary: String {
-    let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
-    return line
-  }
 }
 
 /// The name of an entity or enum type: "Bookmark", "Sort Order".
