@@ -117,5 +117,46 @@ let package = Package(
       exclude: ["Corpus", "Goldens"],
       swiftSettings: swiftSettings
     ),
+
+    // MARK: - Raindrop
+    //
+    //   RaindropLocal → RaindropModel, CSQLite ; RaindropREST → RaindropModel, FlowHTTP
+    //   RaindropStubServer → RaindropLocal, FlyingFox (tests and the benchmark only)
+
+    /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by RaindropLocal.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    .target(name: "RaindropModel", swiftSettings: swiftSettings),
+    .target(name: "RaindropLocal", dependencies: ["CSQLite", "RaindropModel"], swiftSettings: swiftSettings),
+    .target(name: "RaindropREST", dependencies: ["FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
+    .target(
+      name: "RaindropStubServer",
+      dependencies: ["RaindropLocal", "RaindropModel", .product(name: "FlyingFox", package: "FlyingFox")],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "raindrop-bench",
+      dependencies: ["FlowHTTP", "RaindropLocal", "RaindropModel", "RaindropREST", "RaindropStubServer"],
+      path: "Benchmarks/raindrop-bench",
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "RaindropLocalTests",
+      dependencies: ["RaindropLocal", "RaindropModel"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "RaindropRESTTests",
+      dependencies: ["FlowHTTP", "RaindropModel", "RaindropREST"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BackendContractTests",
+      dependencies: ["FlowHTTP", "RaindropLocal", "RaindropModel", "RaindropREST", "RaindropStubServer"],
+      swiftSettings: swiftSettings
+    ),
   ]
 )

@@ -9,14 +9,16 @@ import Foundation
 /// On Linux URLSession honours `http_proxy` even for loopback addresses; set `no_proxy=127.0.0.1,localhost`
 /// when talking to a local server (`.ci/run` does).
 public struct URLSessionTransport: HTTPTransport {
-  private let session: URLSession
-
-  public init() {
+  /// Made on first use: creating a session starts libcurl and its TLS library, which every `flow run`
+  /// would otherwise pay for at start-up, network or not. (Swift initialises static members lazily.)
+  private static let session: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpCookieStorage = nil
     configuration.urlCache = nil
-    session = URLSession(configuration: configuration)
-  }
+    return URLSession(configuration: configuration)
+  }()
+
+  public init() {}
 
   public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
     var urlRequest = URLRequest(url: request.url)
@@ -28,7 +30,7 @@ public struct URLSessionTransport: HTTPTransport {
       urlRequest.setValue(value, forHTTPHeaderField: name)
     }
     do {
-      let (data, response) = try await session.data(for: urlRequest)
+      let (data, response) = try await Self.session.data(for: urlRequest)
       guard let http = response as? HTTPURLResponse else {
         throw HTTPTransportError.other("not an HTTP response")
       }

@@ -358,6 +358,11 @@ public struct WorkflowDecoder {
         step.retry = retry(node)
       case "timeout":
         step.timeout = duration(node, for: "timeout")
+        if case .action = step.kind {} else {
+          report(
+            Diagnostic(.error, .misplacedKey, "'timeout' limits one action, not a '\(step.label)' block", at: entry.key.span)
+              .help("put 'timeout' on the steps inside"))
+        }
       default:
         continue
       }

@@ -193,3 +193,10 @@ struct WorkflowDecoderTests {
     #expect(DurationSyntax.parse(text) == nil)
   }
 }
+
+extension WorkflowDecoderTests {
+  @Test func timeoutBelongsToActions() throws {
+    let (_, diagnostics) = decodeSteps("  - repeat: 2\n    timeout: 1s\n    do: []\n")
+    #expect(diagnostics.all.map(\.message) == ["'timeout' limits one action, not a 'repeat' block"])
+  }
+}

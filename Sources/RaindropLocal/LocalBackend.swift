@@ -1,0 +1,507 @@
+import Foundation
+import RaindropModel
+
+/// The embedded backend: a SQLite file with Raindrop's semantics, so that every workflow runs on a fresh
+/// machine with no account.
+///
+/// Integer ids that are never reused; system collections 0 (all but Trash), -1 (Unsorted) and -99 (Trash);
+/// delete moves to Trash and deleting in Trash removes; the title defaults to the link; the domain drops
+/// `www.`; the search syntax of ``SearchQuery``; all eight sort values; pages from 0, 25 a page by default and
+/// at most 50. The store lives in one file, ``LocalBackend/fileName``, in the directory the caller passes (the
+/// CLI passes `$XDG_DATA_HOME/flow/`). Several processes may use it at once: WAL journal, a busy timeout and
+/// `BEGIN IMMEDIATE` for every write.
+public actor LocalBackend: BookmarkBackend {
+  public nonisolated let name = "local"
+  /// The store's file name inside the directory.
+  public static let fileName = "raindrop.sqlite"
+  /// The SQLite file.
+  public nonisolated let fileURL: URL
+
+  private let database: SQLiteConnection
+  private let clock: any BackendClock
+
+  /// The account the local store pretends to be.
+  public static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
+
+  /// Opens the store in `directory`, creating the directory and the file as needed.
+  public init(directory: URL, clock: any BackendClock = SystemBackendClock()) throws(RaindropError) {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw .storage("cannot create \(directory.path): \(error.localizedDescription)")
+    }
+    fileURL = directory.appendingPathComponent(Self.fileName)
+    self.clock = clock
+    do {
+      database = try SQLiteConnection(path: fileURL.path)
+      try Self.migrate(database)
+    } catch {
+      throw .storage(error.description)
+    }
+  }
+
+  /// Creates the schema. Idempotent, and safe when two processes open a new store at the same moment (the
+  /// check and the creation happen under one write lock).
+  private static func migrate(_ database: SQLiteConnection) throws(SQLiteError) {
+    try database.transaction {
+      () throws(SQLiteError) in
+      let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
+      guard version < 1 else { return }
+      try database.execute(
+        """
+        CREATE TABLE IF NOT EXISTS collections (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          title TEXT NOT NULL,
+          parent INTEGER,
+          created INTEGER NOT NULL,
+          last_update INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS bookmarks (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          link TEXT NOT NULL,
+          link_key TEXT NOT NULL,
+          title TEXT NOT NULL,
+          excerpt TEXT NOT NULL DEFAULT '',
+          note TEXT NOT NULL DEFAULT '',
+          type TEXT NOT NULL DEFAULT 'link',
+          tags TEXT NOT NULL DEFAULT '[]',
+          important INTEGER NOT NULL DEFAULT 0,
+          collection INTEGER NOT NULL,
+          cover TEXT NOT NULL DEFAULT '',
+          domain TEXT NOT NULL,
+          sort INTEGER NOT NULL,
+          created INTEGER NOT NULL,
+          last_update INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS bookmarks_by_collection ON bookmarks(collection);
+        CREATE INDEX IF NOT EXISTS bookmarks_by_link ON bookmarks(link_key);
+        PRAGMA user_version = 1;
+        """
+      )
+    }
+  }
+
+  /// Runs `body` and turns SQLite's errors into ``RaindropError/storage(_:)``.
+  @discardableResult
+  private func store<T>(_ body: () throws(SQLiteError) -> T) throws(RaindropError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .storage(error.description)
+    }
+  }
+
+  // MARK: - Rows
+
+  private static let bookmarkColumns =
+    "id, link, title, excerpt, note, type, tags, important, collection, cover, domain, sort, created, last_update"
+
+  private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+  private static func date(_ value: SQLValue) -> Date {
+    Date(timeIntervalSince1970: Double(value.int ?? 0) / 1000)
+  }
+
+  private static func encodeTags(_ tags: [String]) -> String {
+    guard let data = try? JSONEncoder().encode(tags), let text = String(data: data, encoding: .utf8) else { return "[]" }
+    return text
+  }
+
+  private static func decodeTags(_ text: String?) -> [String] {
+    guard let data = text?.data(using: .utf8), let tags = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+    return tags
+  }
+
+  private static func bookmark(_ row: [SQLValue]) -> Bookmark {
+    let collection = row[8].int ?? SystemCollection.unsorted.rawValue
+    return Bookmark(
+      id: row[0].int ?? 0,
+      link: row[1].string ?? "",
+      title: row[2].string ?? "",
+      excerpt: row[3].string ?? "",
+      note: row[4].string ?? "",
+      type: BookmarkType(rawValue: row[5].string ?? "") ?? .link,
+      tags: decodeTags(row[6].string),
+      important: (row[7].int ?? 0) != 0,
+      collectionId: collection,
+      cover: row[9].string ?? "",
+      domain: row[10].string ?? "",
+      created: date(row[12]),
+      lastUpdate: date(row[13]),
+      sort: row[11].int ?? 0,
+      removed: collection == SystemCollection.trash.rawValue
+    )
+  }
+
+  private func fetchBookmark(_ id: Int) throws(SQLiteError) -> Bookmark? {
+    try database.query("SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE id = ?", [.integer(Int64(id))])
+      .first.map(Self.bookmark)
+  }
+
+  private func collectionExists(_ id: Int) throws(SQLiteError) -> Bool {
+    try !database.query("SELECT 1 FROM collections WHERE id = ?", [.integer(Int64(id))]).isEmpty
+  }
+
+  /// Where a bookmark saved into `requested` lands: nothing or All means Unsorted; a missing collection is an
+  /// error rather than a silent Unsorted, so a typo in a workflow shows.
+  private func resolveTarget(_ requested: Int?) throws(RaindropError) -> Int {
+    guard let requested, requested != SystemCollection.all.rawValue else { return SystemCollection.unsorted.rawValue }
+    if SystemCollection(rawValue: requested) != nil { return requested }
+    guard try store({ () throws(SQLiteError) in try collectionExists(requested) }) else {
+      throw .notFound(.collection(id: requested))
+    }
+    return requested
+  }
+
+  /// The SQL condition and parameters that select the bookmarks "in" a collection.
+  private func scope(_ collectionId: Int, nested: Bool) throws(RaindropError) -> (String, [SQLValue]) {
+    switch collectionId {
+    case SystemCollection.all.rawValue:
+      return ("collection != ?", [.integer(Int64(SystemCollection.trash.rawValue))])
+    case SystemCollection.unsorted.rawValue, SystemCollection.trash.rawValue:
+      return ("collection = ?", [.integer(Int64(collectionId))])
+    default:
+      guard try store({ () throws(SQLiteError) in try collectionExists(collectionId) }) else {
+        throw .notFound(.collection(id: collectionId))
+      }
+      var ids = [collectionId]
+      if nested {
+        ids = try store { () throws(SQLiteError) in
+          try database.query(
+            """
+            WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT c.id FROM collections c JOIN tree t ON c.parent = t.id)
+            SELECT id FROM tree
+            """,
+            [.integer(Int64(collectionId))]
+          ).compactMap { $0.first?.int }
+        }
+      }
+      let marks = ids.map { _ in "?" }.joined(separator: ", ")
+      return ("collection IN (\(marks))", ids.map { .integer(Int64($0)) })
+    }
+  }
+
+  // MARK: - BookmarkBackend
+
+  public func currentUser() async throws(RaindropError) -> RaindropUser { Self.localUser }
+
+  public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+    let matches = try matching(collectionId: query.collectionId, search: query.search, nested: query.nested)
+    let search = SearchQuery(parsing: query.search ?? "")
+    let sorted = Self.sorted(matches, by: query.sort, search: search)
+    let perPage = query.effectivePerPage
+    let start = max(query.page, 0) * perPage
+    let items = start < sorted.count ? Array(sorted[start..<min(start + perPage, sorted.count)]) : []
+    return BookmarkPage(items: items, count: sorted.count)
+  }
+
+  /// Every bookmark in the collection that matches the search, unsorted.
+  private func matching(collectionId: Int, search: String?, nested: Bool) throws(RaindropError) -> [Bookmark] {
+    let (condition, parameters) = try scope(collectionId, nested: nested)
+    let rows = try store { () throws(SQLiteError) in
+      try database.query("SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(condition)", parameters)
+    }
+    let all = rows.map(Self.bookmark)
+    let query = SearchQuery(parsing: search ?? "")
+    return query.isEmpty ? all : all.filter(query.matches)
+  }
+
+  /// Orders bookmarks the way Raindrop's `sort` parameter does; ties go to the id so pages are stable.
+  static func sorted(_ bookmarks: [Bookmark], by sort: BookmarkSort, search: SearchQuery) -> [Bookmark] {
+    func text(_ lhs: String, _ rhs: String) -> ComparisonResult { lhs.localizedStandardCompare(rhs) }
+    switch sort {
+    case .newestFirst:
+      return bookmarks.sorted { ($0.created, $0.id) > ($1.created, $1.id) }
+    case .oldestFirst:
+      return bookmarks.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+    case .relevance:
+      guard !search.isEmpty else { return sorted(bookmarks, by: .newestFirst, search: search) }
+      let scored = bookmarks.map { (search.score($0), $0) }
+      return scored.sorted { ($0.0, $0.1.created, $0.1.id) > ($1.0, $1.1.created, $1.1.id) }.map(\.1)
+    case .manual:
+      return bookmarks.sorted { ($0.sort, $0.id) > ($1.sort, $1.id) }
+    case .titleAscending, .titleDescending, .domainAscending, .domainDescending:
+      let byTitle = sort == .titleAscending || sort == .titleDescending
+      let ascending = sort == .titleAscending || sort == .domainAscending
+      return bookmarks.sorted { lhs, rhs in
+        let order = byTitle ? text(lhs.title, rhs.title) : text(lhs.domain, rhs.domain)
+        if order == .orderedSame { return ascending ? lhs.id < rhs.id : lhs.id > rhs.id }
+        return ascending ? order == .orderedAscending : order == .orderedDescending
+      }
+    }
+  }
+
+  public func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
+    guard let found = try store({ () throws(SQLiteError) in try fetchBookmark(id) }) else {
+      throw .notFound(.bookmark(id: id))
+    }
+    return found
+  }
+
+  public func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+    try insert(new)
+  }
+
+  private func insert(_ new: NewBookmark) throws(RaindropError) -> Bookmark {
+    let link = new.link.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !link.isEmpty else { throw .invalidRequest(message: "link: Path `link` is required.") }
+    let collection = try resolveTarget(new.collectionId)
+    let now = clock.now
+    let created = new.created ?? now
+    let title = new.title?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? link
+    let tags = TagEditor.edit([], adding: new.tags)
+    return try store { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try database.query(
+          """
+          INSERT INTO bookmarks (link, link_key, title, excerpt, note, type, tags, important, collection, cover,
+            domain, sort, created, last_update)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, 0, ?, ?)
+          """,
+          [
+            .text(link), .text(LinkNormalizer.comparable(link)), .text(title), .text(new.excerpt ?? ""),
+            .text(new.note ?? ""), .text((new.type ?? .link).rawValue), .text(Self.encodeTags(tags)),
+            .integer(new.important ? 1 : 0), .integer(Int64(collection)), .text(LinkNormalizer.domain(of: link)),
+            .integer(Self.milliseconds(created)), .integer(Self.milliseconds(max(created, now))),
+          ]
+        )
+        let id = database.lastInsertRowID
+        // A new bookmark's manual position is its own id (reference §3.3), known only after the insert.
+        try database.query("UPDATE bookmarks SET sort = id WHERE id = ?", [.integer(id)])
+        guard let created = try fetchBookmark(Int(id)) else {
+          throw SQLiteError(code: 0, message: "bookmark \(id) vanished after insert")
+        }
+        return created
+      }
+    }
+  }
+
+  public func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
+    let original = try await bookmark(id: id)
+    guard !changes.isEmpty else { return original }
+    var modified = changes.applied(to: original)
+    if let target = changes.collectionId { modified.collectionId = try resolveTarget(target) }
+    if modified.title.trimmingCharacters(in: .whitespaces).isEmpty { modified.title = modified.link }
+    modified.tags = TagEditor.edit([], adding: modified.tags)
+    modified.lastUpdate = clock.now
+    let updated = modified
+    try store { () throws(SQLiteError) in try write(updated) }
+    return try await bookmark(id: id)
+  }
+
+  private func write(_ bookmark: Bookmark) throws(SQLiteError) {
+    try database.transaction { () throws(SQLiteError) in
+      try database.query(
+        """
+        UPDATE bookmarks SET link = ?, link_key = ?, title = ?, excerpt = ?, note = ?, type = ?, tags = ?,
+          important = ?, collection = ?, domain = ?, last_update = ?
+        WHERE id = ?
+        """,
+        [
+          .text(bookmark.link), .text(LinkNormalizer.comparable(bookmark.link)), .text(bookmark.title),
+          .text(bookmark.excerpt), .text(bookmark.note), .text(bookmark.type.rawValue), .text(Self.encodeTags(bookmark.tags)),
+          .integer(bookmark.important ? 1 : 0), .integer(Int64(bookmark.collectionId)),
+          .text(LinkNormalizer.domain(of: bookmark.link)), .integer(Self.milliseconds(bookmark.lastUpdate)),
+          .integer(Int64(bookmark.id)),
+        ]
+      )
+    }
+  }
+
+  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int {
+    guard !ids.isEmpty else { return 0 }
+    return try bulkUpdate(collectionId: collectionId, ids: ids, search: nil, change)
+  }
+
+  /// `PUT /raindrops/{collectionId}`: the bookmarks in the collection with one of `ids` (all of them when `ids`
+  /// is nil) that match `search`, changed at once. Returns how many matched.
+  public func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError) -> Int {
+    var targets = try matching(collectionId: collectionId, search: search, nested: false)
+    if let ids {
+      let wanted = Set(ids)
+      targets.removeAll { !wanted.contains($0.id) }
+    }
+    let moveTo = try change.moveTo.map { target throws(RaindropError) in try resolveTarget(target) }
+    let now = clock.now
+    let changed = targets
+    try store { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        for var bookmark in changed {
+          bookmark.tags = TagEditor.edit(bookmark.tags, adding: change.addTags, removing: change.removeTags, clearing: change.clearTags)
+          if let important = change.important { bookmark.important = important }
+          if let moveTo { bookmark.collectionId = moveTo }
+          bookmark.lastUpdate = now
+          try database.query(
+            "UPDATE bookmarks SET tags = ?, important = ?, collection = ?, last_update = ? WHERE id = ?",
+            [
+              .text(Self.encodeTags(bookmark.tags)), .integer(bookmark.important ? 1 : 0),
+              .integer(Int64(bookmark.collectionId)), .integer(Self.milliseconds(now)), .integer(Int64(bookmark.id)),
+            ]
+          )
+        }
+      }
+    }
+    return changed.count
+  }
+
+  public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+    let found = try await bookmark(id: id)
+    if found.removed {
+      try store { () throws(SQLiteError) in
+        try database.transaction { () throws(SQLiteError) in
+          try database.query("DELETE FROM bookmarks WHERE id = ?", [.integer(Int64(id))])
+        }
+      }
+      return .removedPermanently
+    }
+    var trashed = found
+    trashed.collectionId = SystemCollection.trash.rawValue
+    trashed.lastUpdate = clock.now
+    let moved = trashed
+    try store { () throws(SQLiteError) in try write(moved) }
+    return .movedToTrash(try await bookmark(id: id))
+  }
+
+  /// `DELETE /raindrops/{collectionId}`: moves the matching bookmarks to Trash, or removes them for good when
+  /// the collection is Trash. Returns how many.
+  public func bulkDelete(collectionId: Int, ids: [Int]?, search: String?) throws(RaindropError) -> Int {
+    var targets = try matching(collectionId: collectionId, search: search, nested: false)
+    if let ids {
+      let wanted = Set(ids)
+      targets.removeAll { !wanted.contains($0.id) }
+    }
+    let now = clock.now
+    let chosen = targets
+    try store { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        for bookmark in chosen {
+          if bookmark.removed {
+            try database.query("DELETE FROM bookmarks WHERE id = ?", [.integer(Int64(bookmark.id))])
+          } else {
+            try database.query(
+              "UPDATE bookmarks SET collection = ?, last_update = ? WHERE id = ?",
+              [.integer(Int64(SystemCollection.trash.rawValue)), .integer(Self.milliseconds(now)), .integer(Int64(bookmark.id))]
+            )
+          }
+        }
+      }
+    }
+    return chosen.count
+  }
+
+  public func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+    try store { () throws(SQLiteError) in
+      try database.query(
+        "SELECT id FROM bookmarks WHERE link_key = ? AND collection != ? ORDER BY id",
+        [.text(LinkNormalizer.comparable(link)), .integer(Int64(SystemCollection.trash.rawValue))]
+      ).compactMap { $0.first?.int }
+    }
+  }
+
+  // MARK: - Collections
+
+  public func collections() async throws(RaindropError) -> [BookmarkCollection] {
+    try systemCollections() + userCollections()
+  }
+
+  /// All, Unsorted and Trash with their counts (`GET /user/stats`).
+  public func systemCollections() throws(RaindropError) -> [BookmarkCollection] {
+    let counts = try store { () throws(SQLiteError) in
+      try database.query("SELECT collection, COUNT(*) FROM bookmarks GROUP BY collection")
+    }
+    var byCollection: [Int: Int] = [:]
+    for row in counts { if let id = row[0].int { byCollection[id] = row[1].int ?? 0 } }
+    let trash = byCollection[SystemCollection.trash.rawValue] ?? 0
+    let all = byCollection.values.reduce(0, +) - trash
+    return SystemCollection.allCases.map { system in
+      let count =
+        switch system {
+        case .all: all
+        case .unsorted: byCollection[system.rawValue] ?? 0
+        case .trash: trash
+        }
+      return BookmarkCollection(id: system.rawValue, title: system.title, count: count)
+    }
+  }
+
+  /// The person's collections in the order they were made, with the number of bookmarks directly in each.
+  public func userCollections() throws(RaindropError) -> [BookmarkCollection] {
+    try store { () throws(SQLiteError) in
+      try database.query(
+        """
+        SELECT c.id, c.title, c.parent, c.created, c.last_update,
+          (SELECT COUNT(*) FROM bookmarks b WHERE b.collection = c.id)
+        FROM collections c ORDER BY c.id
+        """
+      ).map(Self.collection)
+    }
+  }
+
+  private static func collection(_ row: [SQLValue]) -> BookmarkCollection {
+    BookmarkCollection(
+      id: row[0].int ?? 0, title: row[1].string ?? "", count: row[5].int ?? 0, parentId: row[2].int,
+      created: date(row[3]), lastUpdate: date(row[4])
+    )
+  }
+
+  /// One collection, system or not (`GET /collection/{id}`).
+  public func collection(id: Int) throws(RaindropError) -> BookmarkCollection {
+    if SystemCollection(rawValue: id) != nil, let system = try systemCollections().first(where: { $0.id == id }) {
+      return system
+    }
+    guard let found = try userCollections().first(where: { $0.id == id }) else { throw .notFound(.collection(id: id)) }
+    return found
+  }
+
+  public func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
+    let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !title.isEmpty else { throw .invalidRequest(message: "title: Path `title` is required.") }
+    if let parent = new.parentId {
+      guard try store({ () throws(SQLiteError) in try collectionExists(parent) }) else {
+        throw .notFound(.collection(id: parent))
+      }
+    }
+    let now = Self.milliseconds(clock.now)
+    let id = try store { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try database.query(
+          "INSERT INTO collections (title, parent, created, last_update) VALUES (?, ?, ?, ?)",
+          [.text(title), new.parentId.map { .integer(Int64($0)) } ?? .null, .integer(now), .integer(now)]
+        )
+        return Int(database.lastInsertRowID)
+      }
+    }
+    return try collection(id: id)
+  }
+
+  /// `DELETE /collection/{id}`: its bookmarks, and those of its descendants, move to Trash and the
+  /// collections go. `DELETE /collection/-99` empties Trash.
+  public func deleteCollection(id: Int) throws(RaindropError) {
+    if id == SystemCollection.trash.rawValue {
+      try store { () throws(SQLiteError) in
+        try database.transaction { () throws(SQLiteError) in
+          try database.query("DELETE FROM bookmarks WHERE collection = ?", [.integer(Int64(id))])
+        }
+      }
+      return
+    }
+    guard SystemCollection(rawValue: id) == nil else { throw .invalidRequest(message: "system collections cannot be removed") }
+    let (condition, parameters) = try scope(id, nested: true)
+    let now = Self.milliseconds(clock.now)
+    try store { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try database.query(
+          "UPDATE bookmarks SET collection = \(SystemCollection.trash.rawValue), last_update = ? WHERE \(condition)",
+          [.integer(now)] + parameters
+        )
+        try database.query(
+          "DELETE FROM collections WHERE \(condition.replacingOccurrences(of: "collection IN", with: "id IN"))",
+          parameters
+        )
+      }
+    }
+  }
+}
+
+extension String {
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,144 @@
+import CSQLite
+import Foundation
+
+/// A failed SQLite call: the result code and SQLite's message.
+struct SQLiteError: Error, CustomStringConvertible {
+  var code: Int32
+  var message: String
+  var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// A value bound to or read from a statement.
+enum SQLValue: Sendable, Hashable {
+  case null
+  case integer(Int64)
+  case text(String)
+  case real(Double)
+}
+
+/// `SQLITE_TRANSIENT` is a macro Swift does not import: it tells SQLite to copy bound text at once.
+private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// One SQLite connection: prepare, bind, step, and transactions. Not thread-safe; its owner (an actor)
+/// serialises access.
+final class SQLiteConnection {
+  private let handle: OpaquePointer
+
+  /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout, so that several
+  /// connections, in this process or others, wait for each other instead of failing.
+  init(path: String, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let status = sqlite3_open_v2(path, &db, flags, nil)
+    guard status == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+      if let db { sqlite3_close_v2(db) }
+      throw SQLiteError(code: status, message: message)
+    }
+    handle = db
+    sqlite3_busy_timeout(db, Int32(busyTimeout.components.seconds * 1000))
+    // journal_mode=WAL needs a lock itself; the busy timeout above covers a second process doing the same.
+    try execute("PRAGMA journal_mode = WAL")
+    try execute("PRAGMA synchronous = NORMAL")
+    try execute("PRAGMA foreign_keys = ON")
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  private func error(_ status: Int32) -> SQLiteError {
+    SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
+  }
+
+  /// Runs one or more statements that return no rows.
+  func execute(_ sql: String) throws(SQLiteError) {
+    var message: UnsafeMutablePointer<CChar>?
+    let status = sqlite3_exec(handle, sql, nil, nil, &message)
+    if status != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+      sqlite3_free(message)
+      throw SQLiteError(code: status, message: text)
+    }
+  }
+
+  /// Runs one statement with parameters and returns its rows.
+  @discardableResult
+  func query(_ sql: String, _ parameters: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+    var statement: OpaquePointer?
+    let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
+    defer { sqlite3_finalize(statement) }
+    for (offset, value) in parameters.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch value {
+      case .null: status = sqlite3_bind_null(statement, index)
+      case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+      case .real(let number): status = sqlite3_bind_double(statement, index, number)
+      case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, transient)
+      }
+      guard status == SQLITE_OK else { throw error(status) }
+    }
+    var rows: [[SQLValue]] = []
+    while true {
+      let status = sqlite3_step(statement)
+      if status == SQLITE_DONE { break }
+      guard status == SQLITE_ROW else { throw error(status) }
+      let columns = sqlite3_column_count(statement)
+      var row: [SQLValue] = []
+      row.reserveCapacity(Int(columns))
+      for column in 0..<columns {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+        case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
+        case SQLITE_NULL: row.append(.null)
+        default:
+          if let text = sqlite3_column_text(statement, column) {
+            row.append(.text(String(cString: text)))
+          } else {
+            row.append(.null)
+          }
+        }
+      }
+      rows.append(row)
+    }
+    return rows
+  }
+
+  /// The rowid of the last insert on this connection.
+  var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Runs `body` in a transaction. Writers use `BEGIN IMMEDIATE`, which takes the write lock up front: two
+  /// processes then queue on the busy timeout instead of one failing with SQLITE_BUSY halfway through.
+  @discardableResult
+  func transaction<T>(write: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+}
+
+extension SQLValue {
+  var int: Int? {
+    switch self {
+    case .integer(let value): Int(value)
+    case .real(let value): Int(value)
+    case .text(let text): Int(text)
+    case .null: nil
+    }
+  }
+
+  var string: String? {
+    switch self {
+    case .text(let text): text
+    case .integer(let value): String(value)
+    case .real(let value): String(value)
+    case .null: nil
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Time and sleeping for backends, injected so that tests never really wait.
+///
+/// Wall-clock time (not a monotonic clock), because Raindrop's rate-limit reset is an epoch second.
+public protocol BackendClock: Sendable {
+  var now: Date { get }
+  /// Waits until `deadline`; throws `CancellationError` when the task is cancelled.
+  func sleep(until deadline: Date) async throws
+}
+
+extension BackendClock {
+  /// Waits `duration` from now.
+  public func sleep(for duration: Duration) async throws {
+    try await sleep(until: now.addingTimeInterval(duration.seconds))
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a `TimeInterval`.
+  public var seconds: TimeInterval {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}
+
+/// The real clock.
+public struct SystemBackendClock: BackendClock {
+  public init() {}
+  public var now: Date { Date() }
+  public func sleep(until deadline: Date) async throws {
+    let interval = deadline.timeIntervalSinceNow
+    if interval > 0 { try await Task.sleep(for: .milliseconds(Int((interval * 1000).rounded(.up)))) }
+  }
+}
+
+/// A clock that jumps instead of waiting: `sleep(until:)` moves time forward to the deadline (if it is later)
+/// and returns at once. Sleepers waiting for the same instant move it once, so a waiting crowd does not
+/// multiply time. For tests and the benchmark.
+public final class ManualBackendClock: BackendClock, @unchecked Sendable {
+  // A lock rather than an actor: `now` must be readable synchronously. It guards `current` and `deadlines`.
+  private let lock = NSLock()
+  private var current: Date
+  private var deadlines: [Date] = []
+
+  public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {  // 2026-01-01T00:00:00Z
+    current = start
+  }
+
+  public var now: Date { lock.withLock { current } }
+
+  public func sleep(until deadline: Date) async throws {
+    try Task.checkCancellation()
+    lock.withLock {
+      deadlines.append(deadline)
+      current = max(current, deadline)
+    }
+    await Task.yield()
+  }
+
+  /// Moves time forward without anyone sleeping.
+  public func advance(by seconds: TimeInterval) {
+    lock.withLock { current = current.addingTimeInterval(seconds) }
+  }
+
+  /// How many times someone slept.
+  public var sleepCount: Int { lock.withLock { deadlines.count } }
+}

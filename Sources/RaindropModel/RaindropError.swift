@@ -1,0 +1,68 @@
+/// Why a backend call failed. Both backends throw these, so the intents handle one type.
+///
+/// Messages never contain the token.
+public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// 401: no token, a wrong one, or an expired one. `reason` is the server's message ("Incorrect access_token").
+  case notAuthenticated(reason: String)
+  /// 404 with Raindrop's JSON body: the bookmark or collection does not exist.
+  case notFound(Resource)
+  /// 400: the server refused the request; `message` is its `errorMessage`.
+  case invalidRequest(message: String)
+  /// 413: too many (or no) ids in one bulk request.
+  case tooLarge(message: String)
+  /// 404 with an HTML body: the server does not know the route (a wrong `RAINDROP_API_URL`, say).
+  case unknownEndpoint(method: String, path: String)
+  /// 429 still, after waiting as long as the server asked, as many times as the policy allows.
+  case rateLimited(retryAfterSeconds: Int?)
+  /// 5xx still, after the retries the policy allows.
+  case serverError(status: Int, message: String)
+  /// No answer: refused, reset, timed out. `description` comes from the transport.
+  case network(String)
+  /// The answer was not the JSON Raindrop sends.
+  case malformedResponse(String)
+  /// The local store failed (disk full, a corrupt file, a lock held for too long).
+  case storage(String)
+
+  /// What could not be found.
+  public enum Resource: Sendable, Hashable, CustomStringConvertible {
+    case bookmark(id: Int)
+    case collection(id: Int)
+    /// Anything else, by the server's words.
+    case other(String)
+
+    public var description: String {
+      switch self {
+      case .bookmark(let id): "bookmark \(id)"
+      case .collection(let id): "collection \(id)"
+      case .other(let what): what
+      }
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .notAuthenticated: "Please log in to Raindrop.io first"
+    case .notFound(let resource): "\(resource) not found"
+    case .invalidRequest(let message): "Raindrop.io refused the request: \(message)"
+    case .tooLarge(let message): "the request was too large for Raindrop.io: \(message)"
+    case .unknownEndpoint(let method, let path): "the server does not know \(method) \(path); is the API URL right?"
+    case .rateLimited(let seconds):
+      "Raindrop.io's rate limit is still exceeded" + (seconds.map { " (retry after \($0) s)" } ?? "")
+    case .serverError(let status, let message): "Raindrop.io failed (HTTP \(status)): \(message)"
+    case .network(let message): "cannot reach Raindrop.io: \(message)"
+    case .malformedResponse(let message): "Raindrop.io sent an answer flow cannot read: \(message)"
+    case .storage(let message): "the local bookmark store failed: \(message)"
+    }
+  }
+
+  /// A hint for the person, where one helps.
+  public var help: String? {
+    switch self {
+    case .notAuthenticated: "run 'flow auth login' or set RAINDROP_TOKEN; use '--backend local' to work offline"
+    case .unknownEndpoint: "RAINDROP_API_URL should end in /rest/v1"
+    case .rateLimited: "wait a minute and run again"
+    case .network: "check the connection, or use '--backend local' to work offline"
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import FlowCLI
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// `flow run`'s inputs, errors and JSON, beyond the example goldens.
+struct RunCommandTests {
+  static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
+
+  @Test func pipedStandardInputFillsTheSingleInput() async {
+    let result = await runFlow(["run", "greet.yml"], in: Self.examples, piped: "Linus\n")
+    #expect(result.status == 0)
+    #expect(result.output == "Hello, Linus!\n")
+  }
+
+  @Test func inputFileGivesTypedValuesAndInputWins() async throws {
+    let directory = try temporaryDirectory()
+    try "temperature: 30\n".write(to: directory.appendingPathComponent("in.yml"), atomically: true, encoding: .utf8)
+    let workflow = Self.examples.appendingPathComponent("if-else.yml").path
+    let fromFile = await runFlow(["run", workflow, "--input-file", "in.yml"], in: directory)
+    #expect(fromFile.output == "It is hot at 30°.\n")
+    let overridden = await runFlow(["run", workflow, "--input-file", "in.yml", "--input", "temperature=5"], in: directory)
+    #expect(overridden.output == "It is cold at 5°.\n")
+  }
+
+  @Test func inputsAreTypedByTheirDeclaration() async {
+    let result = await runFlow(["run", "if-else.yml", "--input", "temperature=warm"], in: Self.examples)
+    #expect(result.status == 2)
+    assertGolden(transcript(result), named: "run-input-wrong-type.txt")
+  }
+
+  @Test func unknownAndMalformedInputs() async {
+    let unknown = await runFlow(["run", "greet.yml", "--input", "whom=Ada"], in: Self.examples)
+    #expect(unknown.status == 2)
+    #expect(unknown.error.contains("error: 'Greet' has no input 'whom'"))
+    #expect(unknown.error.contains("= help: did you mean 'who'?"))
+    let malformed = await runFlow(["run", "greet.yml", "--input", "Ada"], in: Self.examples)
+    #expect(malformed.status == 2)
+    #expect(malformed.error.contains("error: '--input Ada' is not NAME=VALUE"))
+  }
+
+  @Test func workflowsAreFoundByNameInTheLibraryAndInWorkflows() async throws {
+    let directory = try temporaryDirectory()
+    let library = directory.appendingPathComponent("config/flow/workflows")
+    try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - show: from the library\n".write(
+      to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
+    let environment = ["NO_COLOR": "1", "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+    let result = await runFlow(["run", "mine"], in: directory, environment: environment)
+    #expect(result.output == "from the library\n")
+    let missing = await runFlow(["run", "nothing-here"], in: directory, environment: environment)
+    #expect(missing.status == 2)
+    #expect(missing.error.contains("no workflow named 'nothing-here'"))
+  }
+
+  @Test func jsonReportsFailuresToo() async throws {
+    let result = await runFlow(["run", "confirmation.yml", "--json"], in: Self.examples)
+    #expect(result.status == 4)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    #expect(report["status"] as? String == "needs-input")
+    #expect(report["exitCode"] as? Int == 4)
+    let diagnostic = try #require((report["diagnostics"] as? [[String: Any]])?.first)
+    #expect(diagnostic["code"] as? String == "input-needed")
+    #expect(result.error == "")
+  }
+
+  @Test func noInputNeverReadsStandardInput() async {
+    // Lines are waiting, but --no-input must not consume them.
+    let result = await runFlow(["run", "prompts.yml", "--no-input"], in: Self.examples, terminal: true, lines: ["Ada"])
+    #expect(result.status == 4)
+    #expect(!result.error.contains("Ada"))
+  }
+}
