@@ -112,7 +112,8 @@ public enum ActionsReference {
     return .dictionary([
       "id": .text(descriptor.id), "title": .text(descriptor.title), "description": .text(descriptor.description),
       "catalog": .text(descriptor.catalogTitle), "summary": .text(descriptor.summary.renderPlaceholders()),
-      "sideEffect": .text(descriptor.sideEffect.rawValue), "requiresConfirmation": .boolean(descriptor.requiresConfirmation),
+      "sideEffect": .text(descriptor.sideEffect.rawValue),
+      "requiresConfirmation": .boolean(descriptor.requiresConfirmation),
       "network": network, "parameters": .list(parameters), "output": .dictionary(output),
       "example": .text(example(descriptor)),
     ])
@@ -132,7 +133,8 @@ public enum ActionsReference {
     for group in registry.groups {
       out += "\n## \(group.title)\n\n| action | title | what it does |\n|---|---|---|\n"
       for descriptor in group.descriptors {
-        out += "| [`\(descriptor.id)`](#\(anchor(descriptor.id))) | \(descriptor.title) | \(escape(descriptor.description)) |\n"
+        out +=
+          "| [`\(descriptor.id)`](#\(anchor(descriptor.id))) | \(descriptor.title) | \(escape(descriptor.description)) |\n"
       }
       for descriptor in group.descriptors { out += "\n" + markdown(descriptor) }
     }
@@ -151,7 +153,8 @@ public enum ActionsReference {
       for parameter in descriptor.parameters {
         var notes = [parameter.description, self.notes(parameter)].compactMap { $0 }.joined(separator: " ")
         if notes.isEmpty { notes = " " }
-        out += "| `\(parameter.key)` | \(parameter.type.name) | \(requirement(parameter)) | \(parameter.title) | \(escape(notes)) |\n"
+        out +=
+          "| `\(parameter.key)` | \(parameter.type.name) | \(requirement(parameter)) | \(parameter.title) | \(escape(notes)) |\n"
       }
       out += "\n"
     }

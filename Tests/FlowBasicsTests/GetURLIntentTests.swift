@@ -78,7 +78,8 @@ struct GetURLIntentTests {
 
   @Test func deletes() async throws {
     try await withServer({ _ in LoopbackServer.Response(status: 204) }) { server in
-      let output = try await getURL.run(values: ["url": .url(server.url("/x/1")), "method": "DELETE"], context: context)
+      let output = try await getURL.run(
+        values: ["url": .url(server.url("/x/1")), "method": "DELETE"], context: context)
       #expect(output.value == "")
       #expect(await server.requests.map(\.method) == ["DELETE"])
     }
@@ -117,7 +118,8 @@ struct GetURLIntentTests {
       let error = await #expect(throws: AppIntentError.self) {
         try await getURL.run(values: ["url": .url(server.url("/bad"))], context: context)
       }
-      #expect(error?.message.hasPrefix("\(server.url("/bad").absoluteString) sent invalid JSON: expected a key") == true)
+      #expect(
+        error?.message.hasPrefix("\(server.url("/bad").absoluteString) sent invalid JSON: expected a key") == true)
     }
   }
 

@@ -98,6 +98,9 @@ struct CatalogValidatorTests {
 
   @Test func reportsTwoIntentsWithOneID() {
     let problems = CatalogValidator.validate(intents: [SaveBookIntent.self, SaveBookCopyIntent.self])
-    #expect(problems.map(\.description) == ["SaveBookCopyIntent: id 'save-book' is also the id of SaveBookIntent [unique-ids]"])
+    #expect(
+      problems.map(\.description) == [
+        "SaveBookCopyIntent: id 'save-book' is also the id of SaveBookIntent [unique-ids]"
+      ])
   }
 }

@@ -16,7 +16,9 @@ struct CoercionTests {
     #expect(try String(flowValue: book) == "The Dispossessed")
   }
 
-  @Test(arguments: [(FlowValue.number(3), "3"), (1.1, "1.1"), (-0.5, "-0.5"), (1e20, "1e+20"), (true, "true"), (false, "false")])
+  @Test(arguments: [
+    (FlowValue.number(3), "3"), (1.1, "1.1"), (-0.5, "-0.5"), (1e20, "1e+20"), (true, "true"), (false, "false"),
+  ])
   func numbersAndBooleansAsText(value: FlowValue, text: String) throws {
     #expect(try Coercion.coerce(value, to: .text) == .text(text))
   }
@@ -152,7 +154,8 @@ struct JSONTests {
 struct NamingTests {
   @Test(arguments: [
     ("addTags", "add-tags"), ("_maxResults", "max-results"), ("SaveBookmark", "save-bookmark"), ("GetURL", "get-url"),
-    ("URLDetails", "url-details"), ("collectionId", "collection-id"), ("titleAZ", "title-az"), ("title-a-z", "title-a-z"),
+    ("URLDetails", "url-details"), ("collectionId", "collection-id"), ("titleAZ", "title-az"),
+    ("title-a-z", "title-a-z"),
     ("iso8601", "iso8601"),
   ])
   func kebabCase(name: String, key: String) {

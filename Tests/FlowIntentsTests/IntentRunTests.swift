@@ -25,7 +25,9 @@ struct IntentRunTests {
   @Test func runsWithValuesCoercedToTheParameterTypes() async throws {
     let (context, _) = testContext()
     let output = try await save.run(
-      values: ["url": "example.com/x", "title": 42, "add-tags": "later", "max-results": "10", "sort-by": "Title (A to Z)"],
+      values: [
+        "url": "example.com/x", "title": 42, "add-tags": "later", "max-results": "10", "sort-by": "Title (A to Z)",
+      ],
       context: context)
     #expect(output.dialog == "Saved 42 (10, title-a-z)")
     guard case .entity(let book) = output.value else {
@@ -163,7 +165,9 @@ struct RequestFamilyTests {
     #expect(await prompter.asked == ["Order 2 copies?"])
 
     let (declining, _) = testContext([.confirmation(false)])
-    let error = await #expect(throws: AppIntentError.self) { try await order.run(values: ["count": 2], context: declining) }
+    let error = await #expect(throws: AppIntentError.self) {
+      try await order.run(values: ["count": 2], context: declining)
+    }
     #expect(error?.kind == .userCancelled)
   }
 

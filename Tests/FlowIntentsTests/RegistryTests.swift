@@ -43,7 +43,9 @@ struct RegistryTests {
     #expect(save.parameter("sort-by")?.check("newest frist")?.help == "did you mean 'newest-first'?")
     let delete = try registry.descriptor(for: "delete-book")
     #expect(delete.parameter("book")?.check("Solaris") == nil)
-    #expect(delete.parameter("book")?.check(["a", "b"])?.help == "use 'for-each' to handle each item, or 'get-item' to pick one")
+    #expect(
+      delete.parameter("book")?.check(["a", "b"])?.help
+        == "use 'for-each' to handle each item, or 'get-item' to pick one")
   }
 }
 
@@ -61,7 +63,10 @@ struct ShortcutsTests {
   @Test func phrasesFillInTheApplicationName() {
     let phrases = LibraryShortcuts.phrases
     #expect(phrases.map(\.phrase) == ["save to library", "add a book to library", "list library"])
-    #expect(phrases.map { String(describing: $0.shortcut.intentType) } == ["SaveBookIntent", "SaveBookIntent", "GetBooksIntent"])
+    #expect(
+      phrases.map { String(describing: $0.shortcut.intentType) } == [
+        "SaveBookIntent", "SaveBookIntent", "GetBooksIntent",
+      ])
     #expect(LibraryShortcuts.appShortcuts.map(\.shortTitle) == ["Save Book", "Get Books"])
   }
 }

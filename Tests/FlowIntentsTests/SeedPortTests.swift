@@ -102,7 +102,9 @@ struct CollectionQuery: EntityStringQuery {
 
   func entities(for identifiers: [Int]) async throws -> [CollectionEntity] {
     identifiers.compactMap { id in
-      rest.collections.first(where: { $0.id == id }).map { CollectionEntity(id: $0.id, title: $0.title, count: $0.count) }
+      rest.collections.first(where: { $0.id == id }).map {
+        CollectionEntity(id: $0.id, title: $0.title, count: $0.count)
+      }
     }
   }
 
@@ -194,8 +196,9 @@ struct GetBookmarksIntent: AppIntent {
   @Parameter(title: "Sort By", default: .newestFirst)
   var sortBy: BookmarkSortOption
 
-  @Parameter(title: "Maximum Results", default: 25,
-             controlStyle: .stepper, inclusiveRange: (1, 50))
+  @Parameter(
+    title: "Maximum Results", default: 25,
+    controlStyle: .stepper, inclusiveRange: (1, 50))
   var maxResults: Int
 
   @Dependency var rest: RaindropService
@@ -388,7 +391,8 @@ struct SeedPortTests {
   }
 
   @Test func readableErrorsOfTheSeedPattern() {
-    #expect(AppIntentError.describe(IntentServiceError.notAuthenticated).message == "Please log in to Raindrop.io first")
+    #expect(
+      AppIntentError.describe(IntentServiceError.notAuthenticated).message == "Please log in to Raindrop.io first")
   }
 
   @Test func appShortcutPhrases() {

@@ -3,7 +3,8 @@ import FlowIntents
 /// Lets the person pick one item of a list, or several.
 struct ChooseFromListIntent: AppIntent {
   static let title: LocalizedStringResource = "Choose from List"
-  static let description = IntentDescription("Let the person pick an item of a list, or several, and pass on the choice.")
+  static let description = IntentDescription(
+    "Let the person pick an item of a list, or several, and pass on the choice.")
 
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]

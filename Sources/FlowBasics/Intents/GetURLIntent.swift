@@ -6,7 +6,9 @@ import Foundation
 /// list for JSON, text otherwise.
 struct GetURLIntent: AppIntent {
   static let title: LocalizedStringResource = "Get Contents of URL"
-  static let description = IntentDescription("Send a GET, POST, PUT, PATCH or DELETE request and pass on the answer: a dictionary or list for JSON, text otherwise; an error status stops the step.")
+  static let description = IntentDescription(
+    "Send a GET, POST, PUT, PATCH or DELETE request and pass on the answer: a dictionary or list for JSON, text otherwise; an error status stops the step."
+  )
   // Any method but GET may change something on the server; see sideEffect(for:).
   static let sideEffect = SideEffect.changes
   static let networkAccess = NetworkAccess.hostOfParameter("url")
@@ -85,7 +87,7 @@ struct GetURLIntent: AppIntent {
     if contentType.contains("json") || trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
       do {
         return .result(value: try JSON.parse(text))
-      } catch where contentType.contains("json") {
+      } catch  where contentType.contains("json") {
         throw AppIntentError.failed("\(url.absoluteString) sent invalid JSON: \(error.message)")
       } catch {
         // Text that merely starts with a bracket is text.

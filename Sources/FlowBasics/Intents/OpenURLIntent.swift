@@ -4,7 +4,8 @@ import Foundation
 /// Opens a URL in the browser (or the application that handles it).
 struct OpenURLIntent: AppIntent {
   static let title: LocalizedStringResource = "Open URL"
-  static let description = IntentDescription("Open a web or mail link in the browser or mail application, with xdg-open.")
+  static let description = IntentDescription(
+    "Open a web or mail link in the browser or mail application, with xdg-open.")
   // It changes nothing stored, but a dry run should not open windows.
   static let sideEffect = SideEffect.changes
 

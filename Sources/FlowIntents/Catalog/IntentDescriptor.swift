@@ -199,7 +199,8 @@ extension ParameterDescriptor {
       let coerced = try Coercion.coerce(value, to: Self.checkable(type))
       if let range, case .number(let number) = coerced, !range.contains(number) {
         let low = FlowValue.formatNumber(range.lowerBound), high = FlowValue.formatNumber(range.upperBound)
-        return CoercionError(message: "'\(key)' must be between \(low) and \(high), got \(FlowValue.formatNumber(number))")
+        return CoercionError(
+          message: "'\(key)' must be between \(low) and \(high), got \(FlowValue.formatNumber(number))")
       }
       return nil
     } catch let error as CoercionError {

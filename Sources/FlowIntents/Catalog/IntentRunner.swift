@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import Foundation
+
 /// Runs one intent: assign, ask, confirm, perform (see ``IntentDescriptor/run(values:asking:context:)``).
 enum IntentRunner {
   static func run<I: AppIntent>(

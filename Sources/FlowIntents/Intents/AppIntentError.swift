@@ -1,4 +1,5 @@
 import FlowDiagnostics
+
 /// The errors the framework raises, App Intents' standard cases among them, each with a message a person
 /// reads and, where something would fix it, a help line.
 ///

@@ -7,7 +7,9 @@ public struct LocalizedStringResource: Sendable, Hashable, ExpressibleByStringIn
 
   public init(_ key: String) { self.key = key }
   public init(stringLiteral value: String) { self.key = value }
-  public init(stringInterpolation: DefaultStringInterpolation) { self.key = String(stringInterpolation: stringInterpolation) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.key = String(stringInterpolation: stringInterpolation)
+  }
 
   public var description: String { key }
 }
@@ -46,7 +48,9 @@ public struct TypeDisplayRepresentation: Sendable, Hashable, ExpressibleByString
 
   public init(name: LocalizedStringResource) { self.name = name.key }
   public init(stringLiteral value: String) { self.name = value }
-  public init(stringInterpolation: DefaultStringInterpolation) { self.name = String(stringInterpolation: stringInterpolation) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.name = String(stringInterpolation: stringInterpolation)
+  }
 }
 
 /// How one entity or enum case is shown: a title, and optionally a subtitle and a symbol name.
@@ -79,7 +83,9 @@ public struct IntentDialog: Sendable, Hashable, ExpressibleByStringInterpolation
 
   public init(_ text: LocalizedStringResource) { self.text = text.key }
   public init(stringLiteral value: String) { self.text = value }
-  public init(stringInterpolation: DefaultStringInterpolation) { self.text = String(stringInterpolation: stringInterpolation) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.text = String(stringInterpolation: stringInterpolation)
+  }
 
   public var description: String { text }
 }

@@ -108,7 +108,8 @@ public struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
     for keyPath in trailing {
       if let key = keys(keyPath) { trailingKeys.append(key) } else { unknown += 1 }
     }
-    return SummaryLayout(sentence: sentence, trailing: trailingKeys, unknownKeyPaths: unknown, isUndeclared: isUndeclared)
+    return SummaryLayout(
+      sentence: sentence, trailing: trailingKeys, unknownKeyPaths: unknown, isUndeclared: isUndeclared)
   }
 }
 
