@@ -11,6 +11,7 @@ public struct FlowCommand: AsyncParsableCommand {
     subcommands: [
       RunCommand.self,
       ValidateCommand.self,
+      ActionsCommand.self,
     ]
   )
 

@@ -1,6 +1,6 @@
 import FlowBasics
-import FlowTestSupport
 import FlowIntents
+import FlowTestSupport
 import Foundation
 import Testing
 

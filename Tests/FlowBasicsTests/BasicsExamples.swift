@@ -41,6 +41,7 @@ let booksJSON: FlowValue = [
 let basicsExamples: [BasicsExample] = [
   .init("show", ["content": ["a", "b"]], .dialog("a\nb")),
   .init("show", ["content": 1.5], .value(1.5)),
+  .init("show", ["content": .nothing], .dialog("")),
   .init("show", [:], .error("'content' needs a value: Content")),
 
   .init("text", ["text": 42], .value("42")),
@@ -49,9 +50,11 @@ let basicsExamples: [BasicsExample] = [
 
   .init("number", ["number": "1.5"], .value(1.5)),
   .init("number", ["number": "lots"], .error("expected a number for 'number', got 'lots'")),
+  .init("number", ["number": .nothing], .error("'number' needs a value: Number")),
 
   .init("list", ["items": "one"], .value(["one"])),
   .init("list", ["items": [1, "a"]], .value([1, "a"])),
+  .init("list", ["items": .nothing], .value([])),
   .init("list", [:], .error("'items' needs a value: Items")),
 
   .init("dictionary", ["entries": #"{"a": 1}"#], .value(.dictionary(["a": 1]))),
@@ -125,41 +128,68 @@ let basicsExamples: [BasicsExample] = [
 
   .init("combine-text", ["list": ["a", "b"]], .value("a b")),
   .init("combine-text", ["list": ["a", 2], "separator": "new-lines"], .value("a\n2")),
-  .init("combine-text", ["list": ["a"], "separator": "custom"], .error("'separator: custom' needs a 'custom-separator'", help: "add 'custom-separator: \" | \"', for example")),
+  .init(
+    "combine-text", ["list": ["a"], "separator": "custom"],
+    .error("'separator: custom' needs a 'custom-separator'", help: "add 'custom-separator: \" | \"', for example")),
 
   .init(
     "replace-text", ["text": "Hello World", "find": "world", "replacement": "there", "case-sensitive": false],
     .value("Hello there")),
   .init(
-    "replace-text", ["text": "2026-11-21", "find": "(\\d+)-(\\d+)-(\\d+)", "replacement": "$3.$2.$1", "regular-expression": true],
+    "replace-text",
+    ["text": "2026-11-21", "find": "(\\d+)-(\\d+)-(\\d+)", "replacement": "$3.$2.$1", "regular-expression": true],
     .value("21.11.2026")),
   .init(
     "replace-text", ["text": "x", "find": "(", "regular-expression": true],
-    .error("'(' is not a valid regular expression", help: "escape special characters such as '(' and '[' with a backslash")),
+    .error(
+      "'(' is not a valid regular expression", help: "escape special characters such as '(' and '[' with a backslash")),
 
   .init("match-text", ["text": "a1 b22", "pattern": "[0-9]+"], .value(["1", "22"])),
-  .init("match-text", ["text": "x", "pattern": "["], .error("'[' is not a valid regular expression", help: "escape special characters such as '(' and '[' with a backslash")),
+  .init(
+    "match-text", ["text": "x", "pattern": "["],
+    .error(
+      "'[' is not a valid regular expression", help: "escape special characters such as '(' and '[' with a backslash")),
 
   .init(
     "format-date", ["date": "2026-11-21T14:30:00Z", "format": "yyyy-MM-dd HH:mm", "time-zone": "UTC"],
     .value("2026-11-21 14:30")),
-  .init("format-date", ["date": "2026-11-21T14:30:00Z", "time-zone": "Europe/Paris"], .value("2026-11-21T15:30:00+01:00")),
+  .init(
+    "format-date", ["date": "2026-11-21T14:30:00Z", "time-zone": "Europe/Paris"], .value("2026-11-21T15:30:00+01:00")),
   .init(
     "format-date", ["date": "2026-11-21", "time-zone": "Mars/Base"],
     .error("unknown time zone 'Mars/Base'", help: "use an IANA name such as 'UTC' or 'Europe/Paris'")),
-  .init("format-date", ["date": "tomorrow"], .error("expected a date for 'date', got 'tomorrow'", help: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")),
+  .init(
+    "format-date", ["date": "tomorrow"],
+    .error("expected a date for 'date', got 'tomorrow'", help: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")
+  ),
 
   .init("calculate", ["expression": "(2 + 3) * 4 - 2^3"], .value(12)),
   .init("calculate", ["expression": "round(10 / 3) + max(1, 7, 2) % 4 - -1"], .value(7)),
-  .init("calculate", ["expression": "2 +"], .error("cannot calculate '2 +': expected a number at the end", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")),
-  .init("calculate", ["expression": "1 / 0"], .error("cannot calculate '1 / 0': division by zero", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")),
+  .init(
+    "calculate", ["expression": "2 +"],
+    .error(
+      "cannot calculate '2 +': expected a number at the end",
+      help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")),
+  .init(
+    "calculate", ["expression": "1 / 0"],
+    .error(
+      "cannot calculate '1 / 0': division by zero", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")),
 
   .init("open-url", ["url": "example.com"], .value(.nothing)),
   .init("open-url", ["url": "not a url"], .error("expected a URL for 'url', got 'not a url'")),
+  .init(
+    "open-url", ["url": "file:///tmp/x.desktop"],
+    .error("'open-url' opens only http, https and mailto URLs, not 'file:///tmp/x.desktop'")),
 
   .init("wait", ["duration": "1h30m"], .value(.nothing)),
-  .init("wait", ["duration": "soon"], .error("expected a duration for 'duration', got 'soon'", help: "write a duration as '30s', '2m', '1h30m' or '500ms'")),
-  .init("wait", ["duration": "2d"], .error("cannot wait 2d: the longest wait is 1d", help: "use 'schedule:' for something that should happen much later")),
+  .init(
+    "wait", ["duration": "soon"],
+    .error(
+      "expected a duration for 'duration', got 'soon'", help: "write a duration as '30s', '2m', '1h30m' or '500ms'")),
+  .init(
+    "wait", ["duration": "2d"],
+    .error(
+      "cannot wait 2d: the longest wait is 1d", help: "use 'schedule:' for something that should happen much later")),
 
   .init("comment", ["text": "why this step exists"], .value(.nothing)),
   .init("comment", [:], .error("'text' needs a value: Text")),

@@ -65,7 +65,7 @@ struct BasicsIntentTests {
     let launcher = RecordingLauncher()
     let (context, _) = Self.context(launcher: launcher)
     _ = try await Self.registry.descriptor(for: "open-url").run(values: ["url": "example.com/a"], context: context)
-    #expect(launcher.opened == [URL(string: "https://example.com/a")!])
+    #expect(launcher.opened.map(\.absoluteString) == ["https://example.com/a"])
   }
 
   @Test func openURLExplainsWhenThereIsNoLauncher() async throws {
@@ -91,7 +91,8 @@ struct BasicsIntentTests {
 
   @Test func showsAListOneItemPerLine() async throws {
     let (context, _) = Self.context()
-    let output = try await Self.registry.descriptor(for: "show").run(values: ["content": [1, 2.5, true]], context: context)
+    let output = try await Self.registry.descriptor(for: "show").run(
+      values: ["content": [1, 2.5, true]], context: context)
     #expect(output.dialog == "1\n2.5\ntrue")
     #expect(output.value == [1, 2.5, true])
   }
@@ -99,7 +100,8 @@ struct BasicsIntentTests {
   @Test func askReasksWithTheReasonTheAnswerDidNotFit() async throws {
     let prompter = ScriptedPrompter([.value("lots"), .value("42")])
     let context = IntentContext(prompter: prompter)
-    _ = try await Self.registry.descriptor(for: "ask").run(values: ["prompt": "Age?", "type": "integer"], context: context)
+    _ = try await Self.registry.descriptor(for: "ask").run(
+      values: ["prompt": "Age?", "type": "integer"], context: context)
     let requests = await prompter.valueRequests
     #expect(requests.map(\.kind) == [.question, .question])
     #expect(requests.last?.problem == "expected a whole number, got 'lots'")

@@ -44,6 +44,13 @@ struct UnsummarisedIntent: AppIntent {
   func perform() async throws -> some IntentResult { .result() }
 }
 
+struct SaveBookCopyIntent: AppIntent {
+  static let title: LocalizedStringResource = "Save Book Copy"
+  static let description = IntentDescription("Claims another intent's id.")
+  static let identifier = "save-book"
+  func perform() async throws -> some IntentResult { .result() }
+}
+
 enum UnsortedCatalog: IntentCatalog {
   static let namespace: String? = "broken"
   static let title = "Broken"
@@ -81,10 +88,19 @@ struct CatalogValidatorTests {
     #expect(found == expected)
   }
 
-  @Test func reportsAnUnsortedRegistryAndDuplicateIDsAcrossCatalogues() {
+  @Test func reportsAnUnsortedRegistry() {
     let problems = CatalogValidator.validate([UnsortedCatalog.self, TestCatalog.self]).map(\.description)
-    #expect(problems.contains { $0.hasPrefix("UnsortedCatalog: intents are not sorted by id") })
-    let duplicates = CatalogValidator.validate(intents: [SaveBookIntent.self, SaveBookIntent.self]).map(\.rule)
-    #expect(duplicates.isEmpty)  // the same type twice is one intent listed twice, not two with one id
+    #expect(
+      problems == [
+        "UnsortedCatalog: intents are not sorted by id; expected broken.get-books, broken.save-book [sorted-registry]"
+      ])
+  }
+
+  @Test func reportsTwoIntentsWithOneID() {
+    let problems = CatalogValidator.validate(intents: [SaveBookIntent.self, SaveBookCopyIntent.self])
+    #expect(
+      problems.map(\.description) == [
+        "SaveBookCopyIntent: id 'save-book' is also the id of SaveBookIntent [unique-ids]"
+      ])
   }
 }

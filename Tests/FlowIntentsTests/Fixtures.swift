@@ -166,3 +166,23 @@ func testContext(_ answers: [ScriptedPrompter.Answer] = []) -> (IntentContext, S
     .with(Library(books: sampleBooks))
   return (context, prompter)
 }
+
+/// Confirms its result before returning it, like the seed's BuyBook; throws needsValueError without a count.
+struct OrderBookIntent: AppIntent {
+  static let title: LocalizedStringResource = "Order Book"
+  static let description = IntentDescription("Order copies of a book.")
+  static let sideEffect = SideEffect.changes
+
+  @Parameter(title: "Count", requestValueDialog: "How many copies?")
+  var count: Int?
+
+  static var parameterSummary: some ParameterSummary {
+    Summary("Order \(\.$count) copies")
+  }
+
+  func perform() async throws -> some ProvidesDialog {
+    guard let count else { throw $count.needsValueError() }
+    try await requestConfirmation(result: .result(dialog: "Order \(count) copies?"))
+    return .result(dialog: "Ordered \(count) copies")
+  }
+}

@@ -25,7 +25,9 @@ struct IntentRunTests {
   @Test func runsWithValuesCoercedToTheParameterTypes() async throws {
     let (context, _) = testContext()
     let output = try await save.run(
-      values: ["url": "example.com/x", "title": 42, "add-tags": "later", "max-results": "10", "sort-by": "Title (A to Z)"],
+      values: [
+        "url": "example.com/x", "title": 42, "add-tags": "later", "max-results": "10", "sort-by": "Title (A to Z)",
+      ],
       context: context)
     #expect(output.dialog == "Saved 42 (10, title-a-z)")
     guard case .entity(let book) = output.value else {
@@ -34,7 +36,7 @@ struct IntentRunTests {
     }
     #expect(book.typeName == "Book")
     #expect(book.title == "42")
-    #expect(book.properties["link"] == .url(URL(string: "https://example.com/x")!))
+    #expect(book.properties["link"]?.text == "https://example.com/x")
     #expect(book.properties["tags"] == ["later"])
   }
 
@@ -72,7 +74,7 @@ struct IntentRunTests {
       Issue.record("expected an entity")
       return
     }
-    #expect(book.properties["link"] == .url(URL(string: "https://b.example/page")!))
+    #expect(book.properties["link"]?.text == "https://b.example/page")
     let requests = await prompter.valueRequests
     #expect(requests.map(\.dialog) == ["URL", "URL"])
     #expect(requests.map(\.origin.parameterKey) == ["url", "url"])
@@ -84,6 +86,19 @@ struct IntentRunTests {
     let error = await #expect(throws: AppIntentError.self) { try await save.run(values: [:], context: context) }
     #expect(error?.kind == .needsValue)
     #expect(error?.origin?.parameterKey == "url")
+  }
+
+  @Test func disambiguationSaysWhichParameterItIsFor() async throws {
+    let (context, prompter) = testContext([.choice(0), .confirmation(true)])
+    _ = try await IntentDescriptor(DeleteBookIntent.self).run(values: ["book": "sol"], context: context)
+    #expect(await prompter.asked == ["Which Book did you mean by 'sol'?", "Delete Solaris (example.org)?"])
+    let (unattended, _) = testContext()
+    let error = await #expect(throws: AppIntentError.self) {
+      try await IntentDescriptor(DeleteBookIntent.self).run(values: ["book": "sol"], context: unattended)
+    }
+    #expect(error?.kind == .needsChoice)
+    #expect(error?.origin?.parameterKey == "book")
+    #expect(error?.candidates == ["Solaris (example.org)", "Solaris Notes (example.org)"])
   }
 
   @Test func asksForParametersMarkedAsk() async throws {
@@ -126,7 +141,7 @@ struct IntentRunTests {
       try await get.run(values: [:], context: IntentContext(prompter: ScriptedPrompter()))
     }
     #expect(error?.kind == .missingDependency)
-    #expect(error?.message == "'get-books' needs a Library and this run does not provide one")
+    #expect(error?.message == "'get-books' needs a service this run does not provide: Library")
   }
 
   @Test func requestFamilyGoesThroughThePrompter() async throws {
@@ -138,5 +153,33 @@ struct IntentRunTests {
 
     let (declining, _) = testContext([.choice(0), .confirmation(false)])
     #expect(try await pick.run(values: [:], context: declining).value == "nobody")
+  }
+}
+
+struct RequestFamilyTests {
+  let order = IntentDescriptor(OrderBookIntent.self)
+
+  @Test func intentConfirmsItsResultAndDecliningCancels() async throws {
+    let (context, prompter) = testContext([.confirmation(true)])
+    #expect(try await order.run(values: ["count": 2], context: context).dialog == "Ordered 2 copies")
+    #expect(await prompter.asked == ["Order 2 copies?"])
+
+    let (declining, _) = testContext([.confirmation(false)])
+    let error = await #expect(throws: AppIntentError.self) {
+      try await order.run(values: ["count": 2], context: declining)
+    }
+    #expect(error?.kind == .userCancelled)
+  }
+
+  @Test func needsValueErrorUsesTheRequestDialog() async throws {
+    let (context, _) = testContext()
+    let error = await #expect(throws: AppIntentError.self) { try await order.run(values: [:], context: context) }
+    #expect(error?.kind == .needsValue)
+    #expect(error?.message == "'count' needs a value: How many copies?")
+  }
+
+  @Test func requestsOutsideARunFailReadably() async throws {
+    let error = await #expect(throws: AppIntentError.self) { try await OrderBookIntent().$count.requestValue() }
+    #expect(error?.message == "cannot ask the person outside a run")
   }
 }

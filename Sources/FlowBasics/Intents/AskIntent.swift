@@ -3,7 +3,8 @@ import FlowIntents
 /// Asks the person for a value (Shortcuts' Ask for Input) and passes on the answer.
 struct AskIntent: AppIntent {
   static let title: LocalizedStringResource = "Ask for Input"
-  static let description = IntentDescription("Ask the person a question and pass on the answer, as text, a number, a URL, a date or yes/no.")
+  static let description = IntentDescription(
+    "Ask the person a question and pass on the answer, as text, a number, a URL, a date or yes/no.")
 
   @Parameter(title: "Prompt", primary: true)
   var prompt: String

@@ -3,7 +3,9 @@ import FlowIntents
 /// Works out an arithmetic expression.
 struct CalculateIntent: AppIntent {
   static let title: LocalizedStringResource = "Calculate"
-  static let description = IntentDescription("Work out arithmetic such as '${count} * 2 + 1', with + - * / % ^, parentheses and round, floor, ceil, abs, sqrt, min, max.")
+  static let description = IntentDescription(
+    "Work out arithmetic such as '${count} * 2 + 1', with + - * / % ^, parentheses and round, floor, ceil, abs, sqrt, min, max."
+  )
 
   @Parameter(title: "Expression", primary: true)
   var expression: String

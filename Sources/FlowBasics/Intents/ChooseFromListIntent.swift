@@ -3,7 +3,8 @@ import FlowIntents
 /// Lets the person pick one item of a list, or several.
 struct ChooseFromListIntent: AppIntent {
   static let title: LocalizedStringResource = "Choose from List"
-  static let description = IntentDescription("Let the person pick an item of a list, or several, and pass on the choice.")
+  static let description = IntentDescription(
+    "Let the person pick an item of a list, or several, and pass on the choice.")
 
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]
@@ -37,6 +38,7 @@ struct ChooseFromListIntent: AppIntent {
 }
 
 extension ChooseFromListIntent {
+  /// The messages this action shows.
   enum Message {
     static let emptyList = "there is nothing to choose from: the list is empty"
   }

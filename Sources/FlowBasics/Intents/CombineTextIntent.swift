@@ -3,7 +3,9 @@ import FlowIntents
 /// Joins the items of a list into one text.
 struct CombineTextIntent: AppIntent {
   static let title: LocalizedStringResource = "Combine Text"
-  static let description = IntentDescription("Join the items of a list into one text, with spaces, new lines, commas, nothing or a custom separator between them.")
+  static let description = IntentDescription(
+    "Join the items of a list into one text, with spaces, new lines, commas, nothing or a custom separator between them."
+  )
 
   @Parameter(title: "List", primary: true)
   var list: [String]

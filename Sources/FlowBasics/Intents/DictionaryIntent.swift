@@ -3,7 +3,8 @@ import FlowIntents
 /// Makes a dictionary from a mapping (or from JSON text).
 struct DictionaryIntent: AppIntent {
   static let title: LocalizedStringResource = "Dictionary"
-  static let description = IntentDescription("Pass on a dictionary of keys and values, written as a mapping or as JSON text.")
+  static let description = IntentDescription(
+    "Pass on a dictionary of keys and values, written as a mapping or as JSON text.")
 
   @Parameter(title: "Entries", primary: true)
   var entries: FlowDictionary

@@ -4,7 +4,8 @@ import Foundation
 /// Keeps the items of a list that satisfy a comparison (Shortcuts' Find … Where).
 struct FilterIntent: AppIntent {
   static let title: LocalizedStringResource = "Filter List"
-  static let description = IntentDescription("Keep the items of a list, or of their property, that satisfy a comparison, optionally only the first few.")
+  static let description = IntentDescription(
+    "Keep the items of a list, or of their property, that satisfy a comparison, optionally only the first few.")
 
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]

@@ -4,7 +4,8 @@ import Foundation
 /// Writes a date as text, in a standard style or a custom pattern.
 struct FormatDateIntent: AppIntent {
   static let title: LocalizedStringResource = "Format Date"
-  static let description = IntentDescription("Write a date as text: ISO 8601, a short to full style, or a custom pattern such as 'yyyy-MM-dd'.")
+  static let description = IntentDescription(
+    "Write a date as text: ISO 8601, a short to full style, or a custom pattern such as 'yyyy-MM-dd'.")
 
   @Parameter(title: "Date", primary: true)
   var date: Date
@@ -49,7 +50,8 @@ struct FormatDateIntent: AppIntent {
       formatter.dateFormat = format
     case .short, .medium, .long, .full:
       formatter.locale = Locale(identifier: "en_US")
-      let dateStyle: DateFormatter.Style = [.short: .short, .medium: .medium, .long: .long, .full: .full][effective] ?? .medium
+      let dateStyle: DateFormatter.Style =
+        [.short: .short, .medium: .medium, .long: .long, .full: .full][effective] ?? .medium
       formatter.dateStyle = dateStyle
       formatter.timeStyle = effective == .full ? .long : dateStyle
     }

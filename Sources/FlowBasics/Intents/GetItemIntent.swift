@@ -4,7 +4,8 @@ import FlowIntents
 /// Takes one item of a list: the first, the last, a random one, or the one at an index.
 struct GetItemIntent: AppIntent {
   static let title: LocalizedStringResource = "Get Item from List"
-  static let description = IntentDescription("Take the first, last, a random, or the nth item of a list (counting from 1; -1 is the last).")
+  static let description = IntentDescription(
+    "Take the first, last, a random, or the nth item of a list (counting from 1; -1 is the last).")
 
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]

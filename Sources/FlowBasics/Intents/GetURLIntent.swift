@@ -6,7 +6,9 @@ import Foundation
 /// list for JSON, text otherwise.
 struct GetURLIntent: AppIntent {
   static let title: LocalizedStringResource = "Get Contents of URL"
-  static let description = IntentDescription("Send a GET, POST, PUT, PATCH or DELETE request and pass on the answer: a dictionary or list for JSON, text otherwise; an error status stops the step.")
+  static let description = IntentDescription(
+    "Send a GET, POST, PUT, PATCH or DELETE request and pass on the answer: a dictionary or list for JSON, text otherwise; an error status stops the step."
+  )
   // Any method but GET may change something on the server; see sideEffect(for:).
   static let sideEffect = SideEffect.changes
   static let networkAccess = NetworkAccess.hostOfParameter("url")
@@ -48,6 +50,11 @@ struct GetURLIntent: AppIntent {
 
   func perform() async throws -> some ReturnsValue<FlowValue> {
     let verb = method.displayName
+    // Only the web: URLSession would also read file:// URLs, which a shared workflow must not reach.
+    guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+      throw AppIntentError.failed(
+        "'get-url' fetches only http and https URLs, not '\(url.absoluteString)'")
+    }
     guard timeout > .zero else { throw AppIntentError.failed("'timeout' must be more than 0s") }
     if json != nil, body != nil {
       throw AppIntentError.failed("give either 'json' or 'body', not both")
@@ -64,9 +71,9 @@ struct GetURLIntent: AppIntent {
     }
     let response: HTTPResponse
     do {
-      response = try await transport.send(request)
+      response = try await Self.send(request, through: transport)
     } catch {
-      throw AppIntentError.failed("\(verb) \(url.absoluteString) failed: \(error.description)")
+      throw AppIntentError.failed("\(verb) \(url.absoluteString) failed: \(Self.describe(error))")
     }
     let text = String(decoding: response.body, as: UTF8.self)
     guard response.status < 400 else {
@@ -80,13 +87,58 @@ struct GetURLIntent: AppIntent {
     if contentType.contains("json") || trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
       do {
         return .result(value: try JSON.parse(text))
-      } catch where contentType.contains("json") {
+      } catch  where contentType.contains("json") {
         throw AppIntentError.failed("\(url.absoluteString) sent invalid JSON: \(error.message)")
       } catch {
         // Text that merely starts with a bracket is text.
       }
     }
     return .result(value: .text(text))
+  }
+
+  /// Sends `request`, giving up after exactly its timeout.
+  ///
+  /// The deadline is kept here rather than left to the transport: Linux's URLSession truncates its
+  /// timeout to whole seconds, so '200ms' failed at once and '1.5s' after one second. The transport gets
+  /// the timeout rounded up as a backstop.
+  static func send(_ request: HTTPRequest, through transport: any HTTPTransport) async throws(HTTPTransportError)
+    -> HTTPResponse
+  {
+    var widened = request
+    widened.timeout = .seconds((DurationParsing.seconds(of: request.timeout)).rounded(.up) + 1)
+    let backstop = widened
+    let outcome = await withTaskGroup(of: Result<HTTPResponse, HTTPTransportError>?.self) { group in
+      group.addTask {
+        do {
+          return .success(try await transport.send(backstop))
+        } catch let error as HTTPTransportError {
+          return .failure(error)
+        } catch {
+          return .failure(.other(String(describing: error)))
+        }
+      }
+      group.addTask {
+        // Cancelled (and so returning nil) as soon as the answer comes.
+        guard (try? await Task.sleep(for: request.timeout)) != nil else { return nil }
+        return .failure(.timedOut(after: request.timeout))
+      }
+      var first: Result<HTTPResponse, HTTPTransportError>?
+      for await result in group {
+        if let result {
+          first = result
+          break
+        }
+      }
+      group.cancelAll()
+      return first ?? .failure(.cancelled)
+    }
+    return try outcome.get()
+  }
+
+  /// Why a request got no answer, with durations written as workflows write them.
+  static func describe(_ error: HTTPTransportError) -> String {
+    if case .timedOut(let after) = error { return "no answer within \(DurationParsing.format(after))" }
+    return error.description
   }
 
   /// The reason phrases of the statuses people meet.

@@ -4,7 +4,8 @@ import FlowIntents
 /// Takes the value of a key in a dictionary (a JSON response, say).
 struct GetValueIntent: AppIntent {
   static let title: LocalizedStringResource = "Get Dictionary Value"
-  static let description = IntentDescription("Take the value of a key in a dictionary; a missing key is an error that names the keys there are.")
+  static let description = IntentDescription(
+    "Take the value of a key in a dictionary; a missing key is an error that names the keys there are.")
 
   @Parameter(title: "Dictionary", primary: true)
   var dictionary: FlowDictionary

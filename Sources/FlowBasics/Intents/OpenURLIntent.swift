@@ -4,7 +4,8 @@ import Foundation
 /// Opens a URL in the browser (or the application that handles it).
 struct OpenURLIntent: AppIntent {
   static let title: LocalizedStringResource = "Open URL"
-  static let description = IntentDescription("Open a URL in the browser, or in the application that handles it, with xdg-open.")
+  static let description = IntentDescription(
+    "Open a web or mail link in the browser or mail application, with xdg-open.")
   // It changes nothing stored, but a dry run should not open windows.
   static let sideEffect = SideEffect.changes
 
@@ -17,7 +18,14 @@ struct OpenURLIntent: AppIntent {
     Summary("Open \(\.$url)")
   }
 
+  /// Web and mail links only: xdg-open on a `file://` URL can start a program, which a shared workflow
+  /// must not be able to do.
+  static let schemes = ["http", "https", "mailto"]
+
   func perform() async throws -> some IntentResult {
+    guard let scheme = url.scheme?.lowercased(), Self.schemes.contains(scheme) else {
+      throw AppIntentError.failed("'open-url' opens only http, https and mailto URLs, not '\(url.absoluteString)'")
+    }
     try await launcher.open(url)
     return .result()
   }

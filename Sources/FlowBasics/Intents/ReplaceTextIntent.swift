@@ -4,7 +4,8 @@ import Foundation
 /// Replaces every occurrence of a text, or of a regular expression, in a text.
 struct ReplaceTextIntent: AppIntent {
   static let title: LocalizedStringResource = "Replace Text"
-  static let description = IntentDescription("Replace every occurrence of a text or a regular expression; '$1' in the replacement refers to a group.")
+  static let description = IntentDescription(
+    "Replace every occurrence of a text or a regular expression; '$1' in the replacement refers to a group.")
 
   @Parameter(title: "Text", primary: true)
   var text: String

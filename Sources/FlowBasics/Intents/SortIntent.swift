@@ -3,7 +3,9 @@ import FlowIntents
 /// Sorts a list by its items or by a property of them.
 struct SortIntent: AppIntent {
   static let title: LocalizedStringResource = "Sort List"
-  static let description = IntentDescription("Sort a list by its items or by one of their properties: numbers as numbers, dates as dates, text without regard to case.")
+  static let description = IntentDescription(
+    "Sort a list by its items or by one of their properties: numbers as numbers, dates as dates, text without regard to case."
+  )
 
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]
@@ -19,7 +21,9 @@ struct SortIntent: AppIntent {
   }
 
   func perform() async throws -> some ReturnsValue<[FlowValue]> {
-    let keyed = try list.enumerated().map { ($0.offset, $0.element, try ValueComparison.subject(of: $0.element, property: by)) }
+    let keyed = try list.enumerated().map {
+      ($0.offset, $0.element, try ValueComparison.subject(of: $0.element, property: by))
+    }
     // Stable: equal items keep their order, so sorting twice by different keys composes.
     let sorted = keyed.sorted { lhs, rhs in
       let result = ValueComparison.compare(lhs.2, rhs.2)

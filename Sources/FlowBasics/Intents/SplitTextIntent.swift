@@ -4,7 +4,8 @@ import Foundation
 /// Splits a text into a list of parts.
 struct SplitTextIntent: AppIntent {
   static let title: LocalizedStringResource = "Split Text"
-  static let description = IntentDescription("Split a text into a list at new lines, spaces, commas, every character or a custom separator.")
+  static let description = IntentDescription(
+    "Split a text into a list at new lines, spaces, commas, every character or a custom separator.")
 
   @Parameter(title: "Text", primary: true)
   var text: String

@@ -3,7 +3,8 @@ import FlowIntents
 /// Pauses the workflow for a while.
 struct WaitIntent: AppIntent {
   static let title: LocalizedStringResource = "Wait"
-  static let description = IntentDescription("Pause the workflow for a duration such as '30s', '2m' or '1h30m' (at most a day).")
+  static let description = IntentDescription(
+    "Pause the workflow for a duration such as '30s', '2m' or '1h30m' (at most a day).")
 
   @Parameter(title: "Duration", primary: true)
   var duration: Duration

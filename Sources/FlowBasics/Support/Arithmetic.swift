@@ -1,5 +1,5 @@
-import FlowIntents
 import FlowDiagnostics
+import FlowIntents
 import Foundation
 
 /// Evaluates arithmetic written as text: `+ - * / % ^`, parentheses, unary minus, and the functions
@@ -102,8 +102,9 @@ struct Arithmetic {
       guard take(")") else { throw failure("missing ')'") }
       return try call(name, arguments)
     }
-    while !atEnd, characters[index].isNumber || characters[index] == "." || characters[index] == "e"
-      || ((characters[index] == "-" || characters[index] == "+") && index > start && characters[index - 1] == "e")
+    while !atEnd,
+      characters[index].isNumber || characters[index] == "." || characters[index] == "e"
+        || ((characters[index] == "-" || characters[index] == "+") && index > start && characters[index - 1] == "e")
     {
       index += 1
     }

@@ -10,7 +10,7 @@
 ///   }
 /// }
 /// ```
-public protocol AppShortcutsProvider {
+public protocol AppShortcutsProvider: Sendable {
   /// What `\(.applicationName)` stands for in phrases.
   static var applicationName: String { get }
   @AppShortcutsBuilder static var appShortcuts: [AppShortcut] { get }
@@ -49,6 +49,7 @@ public struct AppShortcut: Sendable {
 
 /// A phrase such as "Save to \(.applicationName)".
 public struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpolation {
+  /// Literal text, or the application name.
   public enum Part: Sendable, Hashable {
     case text(String)
     case applicationName
@@ -69,6 +70,7 @@ public struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpol
     }.joined().lowercased()
   }
 
+  /// Builds a phrase from text and `\(.applicationName)`.
   public struct StringInterpolation: StringInterpolationProtocol {
     var parts: [Part] = []
     public init(literalCapacity: Int, interpolationCount: Int) {}

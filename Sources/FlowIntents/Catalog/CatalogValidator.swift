@@ -1,5 +1,5 @@
-import Foundation
 import FlowDiagnostics
+import Foundation
 
 /// Checks intent declarations for the mistakes the compiler cannot see, and reports all of them.
 ///
@@ -92,8 +92,12 @@ public enum CatalogValidator {
       }
       var keys: Set<String> = []
       for parameter in descriptor.parameters {
-        if !Naming.isKebabCase(parameter.key) { report(.kebabCaseKeys, "parameter key '\(parameter.key)' is not kebab-case") }
-        if !keys.insert(parameter.key).inserted { report(.uniqueKeys, "two parameters have the key '\(parameter.key)'") }
+        if !Naming.isKebabCase(parameter.key) {
+          report(.kebabCaseKeys, "parameter key '\(parameter.key)' is not kebab-case")
+        }
+        if !keys.insert(parameter.key).inserted {
+          report(.uniqueKeys, "two parameters have the key '\(parameter.key)'")
+        }
         if parameter.reversedRange {
           report(.validRanges, "the range of '\(parameter.key)' ends before it starts")
         }
@@ -174,7 +178,9 @@ public enum CatalogValidator {
       }
       var keys: Set<String> = []
       for property in entityType.properties {
-        if !keys.insert(property.key).inserted { report(.uniqueEntityProperties, "two properties have the key '\(property.key)'") }
+        if !keys.insert(property.key).inserted {
+          report(.uniqueEntityProperties, "two properties have the key '\(property.key)'")
+        }
         problems += validate(type: property.type, checked: &checked)
       }
     default:

@@ -2,7 +2,7 @@ import FlowDiagnostics
 
 /// A named set of intents: the basics, Raindrop.io. Each keeps an explicit list, sorted by id, so that
 /// adding an intent is one file and one line (CatalogValidator checks the order).
-public protocol IntentCatalog {
+public protocol IntentCatalog: Sendable {
   /// The prefix of its ids (`raindrop`), or nil for the basics, whose ids stand alone.
   static var namespace: String? { get }
   /// The heading in `flow actions`: "Basics", "Raindrop.io".
@@ -64,6 +64,7 @@ public struct IntentRegistry: Sendable {
 
 /// An action id that names no intent, or more than one.
 public struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No intent has the id, or several have it as their short id.
   public enum Kind: Sendable, Hashable { case unknown, ambiguous }
 
   public var kind: Kind

@@ -155,6 +155,7 @@ public struct ParameterDescriptor: Sendable, Hashable {
 
 /// Reads declarations with `Mirror`, the way swift-argument-parser reads `@Option`s.
 enum IntentReflection {
+  /// A parameter found on an intent, with its key and Swift property name.
   struct Reflected {
     var key: String
     var label: String
@@ -181,6 +182,42 @@ enum IntentReflection {
         let parameter = intent[keyPath: keyPath] as? any AnyParameter
       else { return nil }
       return parameters.first { $0.parameter === parameter }?.key
+    }
+  }
+}
+
+extension ParameterDescriptor {
+  /// Checks a value known before the run (a literal in the workflow) against the parameter's type and
+  /// range, for `flow validate`; nil when it would be accepted.
+  ///
+  /// Entities accept text and ids here, since finding them needs their query at run time.
+  public func check(_ value: FlowValue) -> CoercionError? {
+    do {
+      if case .entity = type, case .list(let items) = value {
+        throw CoercionError.listWhereOneExpected(count: items.count, expected: type)
+      }
+      let coerced = try Coercion.coerce(value, to: Self.checkable(type))
+      if let range, case .number(let number) = coerced, !range.contains(number) {
+        let low = FlowValue.formatNumber(range.lowerBound), high = FlowValue.formatNumber(range.upperBound)
+        return CoercionError(
+          message: "'\(key)' must be between \(low) and \(high), got \(FlowValue.formatNumber(number))")
+      }
+      return nil
+    } catch let error as CoercionError {
+      var located = error
+      located.message = error.message(forParameter: key)
+      return located
+    } catch {
+      return CoercionError(message: "\(error)")
+    }
+  }
+
+  /// The type with entities relaxed to "an entity, an id or text".
+  private static func checkable(_ type: ValueType) -> ValueType {
+    switch type {
+    case .entity: .any
+    case .list(let element): .list(checkable(element))
+    default: type
     }
   }
 }

@@ -1,4 +1,6 @@
 import FlowDiagnostics
+import Foundation
+
 /// Runs one intent: assign, ask, confirm, perform (see ``IntentDescriptor/run(values:asking:context:)``).
 enum IntentRunner {
   static func run<I: AppIntent>(
@@ -12,8 +14,8 @@ enum IntentRunner {
         .unknownParameter, "'\(id)' has no parameter '\(key)'", help: Suggestion.help(for: key, among: keys))
     }
     for dependency in IntentReflection.dependencies(of: intent) where !context.hasDependency(dependency) {
-      throw AppIntentError(
-        .missingDependency, "'\(id)' needs a \(dependency) and this run does not provide one")
+      let name = String(describing: dependency).replacingOccurrences(of: "any ", with: "")
+      throw AppIntentError(.missingDependency, "'\(id)' needs a service this run does not provide: \(name)")
     }
     return try await IntentContext.$current.withValue(context) {
       for reflected in parameters {
@@ -24,7 +26,7 @@ enum IntentRunner {
         let parameter = reflected.parameter
         if asking.contains(reflected.key) {
           try await parameter.requestValueErased()
-        } else if let value = values[reflected.key], value != .nothing {
+        } else if let value = values[reflected.key], value != .nothing || Self.acceptsNothing(parameter.valueType) {
           try await parameter.assign(value, in: context)
         } else if parameter.isOptional || parameter.defaultFlowValue != nil {
           parameter.assignDefault()
@@ -46,6 +48,15 @@ enum IntentRunner {
       }
       let result = try await intent.perform()
       return IntentOutput(value: result.outputValue ?? .nothing, dialog: result.outputDialog?.text)
+    }
+  }
+
+  /// Whether `nothing` is a value for this type (any value; a list, as an empty one) rather than a
+  /// missing one: `- show: ${previous}` after a step without output shows nothing instead of asking.
+  static func acceptsNothing(_ type: ValueType) -> Bool {
+    switch type {
+    case .any, .list: true
+    default: false
     }
   }
 }

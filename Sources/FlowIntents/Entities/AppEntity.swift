@@ -134,7 +134,7 @@ extension AppEntity {
     let options = matches.map { Prompting.optionText(for: $0.flowValue) }
     let chosen = try await context.prompter.requestChoice(
       ChoiceRequest(
-        kind: .disambiguation, origin: PromptOrigin(),
+        kind: .disambiguation, origin: PromptOrigin.current ?? PromptOrigin(),
         dialog: "Which \(typeDisplayRepresentation.name) did you mean by '\(text)'?", options: options))
     guard let index = chosen.first, matches.indices.contains(index) else { throw AppIntentError.userCancelled }
     return matches[index]

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+
 /// The errors the framework raises, App Intents' standard cases among them, each with a message a person
 /// reads and, where something would fix it, a help line.
 ///
@@ -8,6 +9,7 @@ import FlowDiagnostics
 public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringResourceConvertible,
   CustomStringConvertible
 {
+  /// What went wrong, for callers that react differently to each.
   public enum Kind: Sendable, Hashable {
     /// A required value is missing and nobody could be asked.
     case needsValue

@@ -49,7 +49,8 @@ extension IntentResult {
   }
 
   /// Done; `dialog` is shown to the person.
-  public static func result(dialog: IntentDialog) -> Self where Self == IntentResultContainer<NoResultPart, IntentDialog> {
+  public static func result(dialog: IntentDialog) -> Self
+  where Self == IntentResultContainer<NoResultPart, IntentDialog> {
     IntentResultContainer(value: nil, dialog: dialog)
   }
 

@@ -7,7 +7,9 @@ public struct LocalizedStringResource: Sendable, Hashable, ExpressibleByStringIn
 
   public init(_ key: String) { self.key = key }
   public init(stringLiteral value: String) { self.key = value }
-  public init(stringInterpolation: DefaultStringInterpolation) { self.key = String(stringInterpolation: stringInterpolation) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.key = String(stringInterpolation: stringInterpolation)
+  }
 
   public var description: String { key }
 }
@@ -38,12 +40,6 @@ public struct IntentDescription: Sendable, Hashable, ExpressibleByStringInterpol
   public init(stringInterpolation: DefaultStringInterpolation) {
     self.init(LocalizedStringResource(String(stringInterpolation: stringInterpolation)))
   }
-
-  /// The first sentence, for one-line listings.
-  public var summary: String {
-    let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
-    return line
-  }
 }
 
 /// The name of an entity or enum type: "Bookmark", "Sort Order".
@@ -52,7 +48,9 @@ public struct TypeDisplayRepresentation: Sendable, Hashable, ExpressibleByString
 
   public init(name: LocalizedStringResource) { self.name = name.key }
   public init(stringLiteral value: String) { self.name = value }
-  public init(stringInterpolation: DefaultStringInterpolation) { self.name = String(stringInterpolation: stringInterpolation) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.name = String(stringInterpolation: stringInterpolation)
+  }
 }
 
 /// How one entity or enum case is shown: a title, and optionally a subtitle and a symbol name.
@@ -85,7 +83,9 @@ public struct IntentDialog: Sendable, Hashable, ExpressibleByStringInterpolation
 
   public init(_ text: LocalizedStringResource) { self.text = text.key }
   public init(stringLiteral value: String) { self.text = value }
-  public init(stringInterpolation: DefaultStringInterpolation) { self.text = String(stringInterpolation: stringInterpolation) }
+  public init(stringInterpolation: DefaultStringInterpolation) {
+    self.text = String(stringInterpolation: stringInterpolation)
+  }
 
   public var description: String { text }
 }

@@ -120,7 +120,7 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
     let key = origin.parameterKey ?? Naming.kebabCase(title)
     let resolved: Value
     do {
-      resolved = try await Value.resolve(value, in: context)
+      resolved = try await PromptOrigin.$current.withValue(origin) { try await Value.resolve(value, in: context) }
     } catch let error as CoercionError {
       throw AppIntentError(
         .invalidValue, error.message(forParameter: key), help: error.help, origin: origin)
@@ -241,7 +241,9 @@ public enum Prompting {
           return try await convert(fallback)
         }
         return try await convert(answer)
-      } catch let error as AppIntentError where error.kind == .invalidValue || error.kind == .outOfRange {
+      } catch let error as AppIntentError
+        where [.invalidValue, .outOfRange, .entityNotFound].contains(error.kind)
+      {
         request.problem = error.message
       } catch let error as CoercionError {
         request.problem = error.message

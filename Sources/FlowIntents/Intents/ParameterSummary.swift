@@ -18,6 +18,7 @@ public protocol ParameterSummary: Sendable {
 
 /// A summary with its key paths turned into parameter keys: what renderers use.
 public struct SummaryLayout: Sendable, Hashable {
+  /// Literal text, or a parameter by key.
   public enum Part: Sendable, Hashable {
     case text(String)
     case parameter(String)
@@ -107,7 +108,8 @@ public struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
     for keyPath in trailing {
       if let key = keys(keyPath) { trailingKeys.append(key) } else { unknown += 1 }
     }
-    return SummaryLayout(sentence: sentence, trailing: trailingKeys, unknownKeyPaths: unknown, isUndeclared: isUndeclared)
+    return SummaryLayout(
+      sentence: sentence, trailing: trailingKeys, unknownKeyPaths: unknown, isUndeclared: isUndeclared)
   }
 }
 
@@ -116,6 +118,7 @@ extension IntentParameterSummary: @unchecked Sendable {}
 
 /// The sentence of a summary: text with `\(\.$parameter)` interpolations.
 public struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolation, @unchecked Sendable {
+  /// Literal text, or a parameter by key path.
   enum Part {
     case text(String)
     case parameter(PartialKeyPath<Intent>)
@@ -129,6 +132,7 @@ public struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolati
 
   public init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
 
+  /// Builds the sentence from text and `\(\.$parameter)`.
   public struct StringInterpolation: StringInterpolationProtocol {
     var parts: [Part] = []
 

@@ -25,10 +25,14 @@ public struct PromptOrigin: Sendable, Hashable {
     self.parameterKey = parameterKey
     self.parameterTitle = parameterTitle
   }
+
+  /// The parameter being resolved, so that an entity lookup deep inside can say whom it asks for.
+  @TaskLocal public static var current: PromptOrigin?
 }
 
 /// A request for a value: a required parameter without one, `requestValue`, or the `ask` action.
 public struct ValueRequest: Sendable, Hashable {
+  /// Why the value is asked for.
   public enum Kind: Sendable, Hashable {
     /// A required parameter has no value (SPEC §3's last resort).
     case missingParameter
@@ -61,6 +65,7 @@ public struct ValueRequest: Sendable, Hashable {
 
 /// A request to pick among options: disambiguation of an entity, or `choose-from-list`.
 public struct ChoiceRequest: Sendable, Hashable {
+  /// Why a choice is asked for.
   public enum Kind: Sendable, Hashable {
     /// Several entities matched some text; which one was meant?
     case disambiguation
@@ -86,6 +91,7 @@ public struct ChoiceRequest: Sendable, Hashable {
 
 /// A yes/no question before something happens.
 public struct ConfirmationRequest: Sendable, Hashable {
+  /// What is being confirmed.
   public enum Kind: Sendable, Hashable {
     /// The intent declares `requiresConfirmation`, or calls `requestConfirmation` (delete-bookmark).
     case intent

@@ -26,7 +26,9 @@ extension IntentValueConvertible {
 extension String: IntentValueConvertible {
   public static var valueType: ValueType { .text }
   public init(flowValue: FlowValue) throws(CoercionError) {
-    guard case .text(let text) = try Coercion.coerce(flowValue, to: .text) else { throw .expected(.text, got: flowValue) }
+    guard case .text(let text) = try Coercion.coerce(flowValue, to: .text) else {
+      throw .expected(.text, got: flowValue)
+    }
     self = text
   }
   public var flowValue: FlowValue { .text(self) }
@@ -77,7 +79,9 @@ extension URL: IntentValueConvertible {
 extension Date: IntentValueConvertible {
   public static var valueType: ValueType { .date }
   public init(flowValue: FlowValue) throws(CoercionError) {
-    guard case .date(let date) = try Coercion.coerce(flowValue, to: .date) else { throw .expected(.date, got: flowValue) }
+    guard case .date(let date) = try Coercion.coerce(flowValue, to: .date) else {
+      throw .expected(.date, got: flowValue)
+    }
     self = date
   }
   public var flowValue: FlowValue { .date(self) }
@@ -93,6 +97,18 @@ extension Duration: IntentValueConvertible {
   }
   /// Written as it is parsed (`1m30s`), so it reads well in text and converts back.
   public var flowValue: FlowValue { .text(DurationParsing.format(self)) }
+}
+
+extension UUID: IntentValueConvertible {
+  /// Written as text; entities identified by UUID (App Intents' examples) need it as their id type.
+  public static var valueType: ValueType { .text }
+  public init(flowValue: FlowValue) throws(CoercionError) {
+    guard case .text(let text) = try Coercion.coerce(flowValue, to: .text), let uuid = UUID(uuidString: text) else {
+      throw CoercionError(message: "expected a UUID, got \(flowValue.quoted)")
+    }
+    self = uuid
+  }
+  public var flowValue: FlowValue { .text(uuidString) }
 }
 
 extension FlowValue: IntentValueConvertible {
@@ -127,7 +143,8 @@ extension Array: IntentValueConvertible where Element: IntentValueConvertible {
       do {
         converted.append(try Element(flowValue: item))
       } catch {
-        throw CoercionError(message: items.count > 1 ? "item \(index + 1): \(error.message)" : error.message, help: error.help)
+        throw CoercionError(
+          message: items.count > 1 ? "item \(index + 1): \(error.message)" : error.message, help: error.help)
       }
     }
     self = converted

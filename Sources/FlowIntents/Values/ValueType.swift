@@ -174,6 +174,7 @@ public struct EntityType: Sendable, Hashable {
 
 /// An enum type: its name and its cases' ids and display names.
 public struct EnumType: Sendable, Hashable {
+  /// One case: the id users write and the name shown.
   public struct Case: Sendable, Hashable {
     public var id: String
     public var title: String

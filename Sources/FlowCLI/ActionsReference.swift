@@ -1,0 +1,266 @@
+import FlowIntents
+import Foundation
+
+/// `flow actions` in its three forms — text for people, JSON for scripts, Markdown for the docs — all
+/// rendered from the intents' declarations, so none can say something the code does not.
+public enum ActionsReference {
+  // MARK: - Text
+
+  /// The catalogue: each action's id, title and description, grouped by catalogue.
+  public static func list(_ registry: IntentRegistry) -> String {
+    let width = (registry.descriptors.map(\.id.count).max() ?? 0) + 2
+    var out = ""
+    for group in registry.groups {
+      out += "\(group.title)\n"
+      for descriptor in group.descriptors {
+        out += "  " + pad(descriptor.id, width) + "\(descriptor.title) — \(descriptor.description)\n"
+      }
+      out += "\n"
+    }
+    out += "Run 'flow actions ACTION' for an action's parameters, output and an example.\n"
+    return out
+  }
+
+  /// One action in full: parameters, output, summary, effects and an example step.
+  public static func detail(_ descriptor: IntentDescriptor) -> String {
+    var out = "\(descriptor.id) — \(descriptor.title)\n"
+    out += "\(descriptor.description)\n\n"
+    out += "Summary:  \(descriptor.summary.renderPlaceholders())\n"
+    out += "Effect:   \(effect(descriptor))\n"
+    if let network = network(descriptor) { out += "Network:  \(network)\n" }
+    if descriptor.requiresConfirmation { out += "Confirm:  always asks before running\n" }
+    out += "\nParameters:\n"
+    if descriptor.parameters.isEmpty {
+      out += "  none\n"
+    } else {
+      let keyWidth = (descriptor.parameters.map(\.key.count).max() ?? 0) + 2
+      let typeWidth = (descriptor.parameters.map(\.type.name.count).max() ?? 0) + 2
+      let rules = descriptor.parameters.map(requirement)
+      let ruleWidth = (rules.map(\.count).max() ?? 0) + 2
+      for (parameter, rule) in zip(descriptor.parameters, rules) {
+        var line = "  " + pad(parameter.key, keyWidth) + pad(parameter.type.name, typeWidth) + pad(rule, ruleWidth)
+        line += parameter.title
+        if let description = parameter.description { line += " — \(description)" }
+        out += line + "\n"
+        let indent = String(repeating: " ", count: 2 + keyWidth + typeWidth + ruleWidth)
+        if let notes = notes(parameter) { out += indent + notes + "\n" }
+      }
+    }
+    out += "\nOutput:   \(descriptor.outputType?.name ?? "nothing")\n"
+    if let output = descriptor.outputType, case .entity = output.elementType {
+      let properties = output.elementType.properties
+      let width = (properties.map(\.key.count).max() ?? 0) + 2
+      for property in properties { out += "  " + pad(property.key, width) + property.type.name + "\n" }
+    }
+    out += "\nExample:\n"
+    out += example(descriptor).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
+    return out
+  }
+
+  // MARK: - JSON
+
+  /// The catalogue as JSON: `{"catalogs": [{"title", "namespace", "actions": [{"id", "title", "description"}]}]}`.
+  public static func listJSON(_ registry: IntentRegistry) -> String {
+    let catalogs: [FlowValue] = registry.groups.map { group in
+      .dictionary([
+        "title": .text(group.title),
+        "namespace": group.namespace.map(FlowValue.text) ?? .nothing,
+        "actions": .list(
+          group.descriptors.map { descriptor in
+            .dictionary([
+              "id": .text(descriptor.id), "title": .text(descriptor.title),
+              "description": .text(descriptor.description),
+            ])
+          }),
+      ])
+    }
+    return JSON.encode(.dictionary(["catalogs": .list(catalogs)]), pretty: true)
+  }
+
+  /// One action as JSON, with everything `detail` shows.
+  public static func detailJSON(_ descriptor: IntentDescriptor) -> String {
+    JSON.encode(json(descriptor), pretty: true)
+  }
+
+  static func json(_ descriptor: IntentDescriptor) -> FlowValue {
+    let parameters: [FlowValue] = descriptor.parameters.map { parameter in
+      var entry: FlowDictionary = [
+        "key": .text(parameter.key), "title": .text(parameter.title), "type": .text(parameter.type.name),
+        "required": .boolean(parameter.isRequired), "primary": .boolean(parameter.isPrimary),
+      ]
+      if let description = parameter.description { entry["description"] = .text(description) }
+      if let value = parameter.defaultValue { entry["default"] = value }
+      if let range = parameter.range {
+        entry["range"] = .dictionary(["min": .number(range.lowerBound), "max": .number(range.upperBound)])
+      }
+      if let choices = parameter.choices {
+        entry["choices"] = .list(choices.map { .dictionary(["id": .text($0.id), "title": .text($0.title)]) })
+      }
+      return .dictionary(entry)
+    }
+    var output: FlowDictionary = ["type": .text(descriptor.outputType?.name ?? "Nothing")]
+    if let type = descriptor.outputType, case .entity = type.elementType {
+      output["properties"] = .list(
+        type.elementType.properties.map { .dictionary(["key": .text($0.key), "type": .text($0.type.name)]) })
+    }
+    var network: FlowValue = .nothing
+    switch descriptor.networkAccess {
+    case .none: break
+    case .hosts(let hosts): network = .dictionary(["hosts": .list(hosts.map(FlowValue.text))])
+    case .hostOfParameter(let key): network = .dictionary(["hostOfParameter": .text(key)])
+    }
+    return .dictionary([
+      "id": .text(descriptor.id), "title": .text(descriptor.title), "description": .text(descriptor.description),
+      "catalog": .text(descriptor.catalogTitle), "summary": .text(descriptor.summary.renderPlaceholders()),
+      "sideEffect": .text(descriptor.sideEffect.rawValue),
+      "requiresConfirmation": .boolean(descriptor.requiresConfirmation),
+      "network": network, "parameters": .list(parameters), "output": .dictionary(output),
+      "example": .text(example(descriptor)),
+    ])
+  }
+
+  // MARK: - Markdown
+
+  /// The first line of the generated reference; the stale-docs test and readers look for it.
+  public static let markdownHeader =
+    "<!-- Generated by `flow actions --markdown` from the intents' declarations. Do not edit. -->"
+
+  /// `Documentation/Actions.md`: an index, then every action in full.
+  public static func markdown(_ registry: IntentRegistry) -> String {
+    var out = markdownHeader + "\n\n# Actions\n\n"
+    out += "Every action a workflow step can use, generated from the intents' declarations. "
+    out += "`flow actions ACTION` shows the same at the terminal.\n"
+    for group in registry.groups {
+      out += "\n## \(group.title)\n\n| action | title | what it does |\n|---|---|---|\n"
+      for descriptor in group.descriptors {
+        out +=
+          "| [`\(descriptor.id)`](#\(anchor(descriptor.id))) | \(descriptor.title) | \(escape(descriptor.description)) |\n"
+      }
+      for descriptor in group.descriptors { out += "\n" + markdown(descriptor) }
+    }
+    return out
+  }
+
+  static func markdown(_ descriptor: IntentDescriptor) -> String {
+    var out = "### \(descriptor.id)\n\n**\(descriptor.title).** \(descriptor.description)\n\n"
+    out += "`\(descriptor.summary.renderPlaceholders())`\n\n"
+    var facts = ["effect: \(effect(descriptor))"]
+    if let network = network(descriptor) { facts.append("network: \(network)") }
+    if descriptor.requiresConfirmation { facts.append("always asks for confirmation") }
+    out += facts.joined(separator: "; ").capitalizedFirst + ".\n\n"
+    if !descriptor.parameters.isEmpty {
+      out += "| parameter | type | | title | notes |\n|---|---|---|---|---|\n"
+      for parameter in descriptor.parameters {
+        var notes = [parameter.description, self.notes(parameter)].compactMap { $0 }.joined(separator: " ")
+        if notes.isEmpty { notes = " " }
+        out +=
+          "| `\(parameter.key)` | \(parameter.type.name) | \(requirement(parameter)) | \(parameter.title) | \(escape(notes)) |\n"
+      }
+      out += "\n"
+    }
+    out += "Output: \(descriptor.outputType?.name ?? "nothing")"
+    if let output = descriptor.outputType, case .entity = output.elementType {
+      out += ", with " + output.elementType.properties.map { "`\($0.key)` (\($0.type.name))" }.joined(separator: ", ")
+    }
+    out += ".\n\n```yaml\n\(example(descriptor))\n```\n"
+    return out
+  }
+
+  // MARK: - Parts
+
+  /// "required (primary)", "default '30s'", "optional".
+  static func requirement(_ parameter: ParameterDescriptor) -> String {
+    var text: String
+    if let value = parameter.defaultValue {
+      text = "default \(literal(value))"
+    } else {
+      text = parameter.isRequired ? "required" : "optional"
+    }
+    if parameter.isPrimary { text += " (primary)" }
+    return text
+  }
+
+  /// The range or the choices of a parameter.
+  static func notes(_ parameter: ParameterDescriptor) -> String? {
+    if let range = parameter.range {
+      return "from \(FlowValue.formatNumber(range.lowerBound)) to \(FlowValue.formatNumber(range.upperBound))"
+    }
+    if let choices = parameter.choices {
+      return "one of " + choices.map { "\($0.id) (\($0.title))" }.joined(separator: ", ")
+    }
+    return nil
+  }
+
+  static func effect(_ descriptor: IntentDescriptor) -> String {
+    let usual = descriptor.sideEffect(for: [:])
+    if usual != descriptor.sideEffect {
+      return "\(words(usual)) with its defaults, \(words(descriptor.sideEffect)) otherwise"
+    }
+    return words(descriptor.sideEffect)
+  }
+
+  private static func words(_ effect: SideEffect) -> String {
+    switch effect {
+    case .readOnly: "read-only"
+    case .changes: "may change things"
+    case .destructive: "destructive: deletes or overwrites"
+    }
+  }
+
+  static func network(_ descriptor: IntentDescriptor) -> String? {
+    switch descriptor.networkAccess {
+    case .none: nil
+    case .hosts(let hosts): hosts.joined(separator: ", ")
+    case .hostOfParameter(let key): "the host of '\(key)'"
+    }
+  }
+
+  /// An example step in workflow YAML: the primary parameter alone when it is the only one needed,
+  /// otherwise a mapping of the required parameters.
+  public static func example(_ descriptor: IntentDescriptor) -> String {
+    let required = descriptor.parameters.filter(\.isRequired)
+    if descriptor.parameters.isEmpty { return "- \(descriptor.id)" }
+    if let primary = descriptor.primaryParameter, required.allSatisfy({ $0.key == primary.key }) {
+      return "- \(descriptor.id): \(sample(primary))"
+    }
+    let shown = required.isEmpty ? Array(descriptor.parameters.prefix(1)) : required
+    return "- \(descriptor.id):\n" + shown.map { "    \($0.key): \(sample($0))" }.joined(separator: "\n")
+  }
+
+  /// A plausible value for a parameter, in YAML.
+  static func sample(_ parameter: ParameterDescriptor) -> String {
+    switch parameter.type {
+    case .text: parameter.key == "expression" ? "\"${count} * 2\"" : "\"\(parameter.title)\""
+    case .number: "1.5"
+    case .integer: parameter.range.map { FlowValue.formatNumber($0.lowerBound) } ?? "1"
+    case .boolean: "true"
+    case .date: "2026-11-21"
+    case .url: "https://example.com"
+    case .duration: "30s"
+    case .enumeration(let type): type.cases.first?.id ?? "\"\""
+    case .any: "\"Hello\""
+    case .list(.text), .list(.any): "[first, second]"
+    case .entity, .list, .dictionary, .nothing: "${previous}"
+    }
+  }
+
+  /// A default as a person writes it: text quoted, numbers and booleans bare.
+  static func literal(_ value: FlowValue) -> String {
+    switch value {
+    case .number, .boolean: value.text
+    default: "'\(value.text)'"
+    }
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+
+  private static func anchor(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "") }
+
+  private static func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+}
+
+extension String {
+  fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}
