@@ -114,7 +114,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowCLITests",
-      dependencies: ["FlowCLI", "FlowTestSupport"],
+      dependencies: ["FlowCLI", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer"],
       exclude: ["Corpus", "Goldens"],
       swiftSettings: swiftSettings
     ),

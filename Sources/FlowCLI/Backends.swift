@@ -73,30 +73,29 @@ struct Backends {
     return choice
   }
 
-  /// Opens the chosen backend as the service the Raindrop intents use.
-  func open(_ choice: BackendChoice) throws(Diagnostic) -> IntentService {
-    switch choice {
-    case .local:
-      do {
-        return IntentService(backend: try LocalBackend(directory: dataDirectory))
-      } catch {
-        throw Diagnostic(.error, .backendUnavailable, "cannot open the local store in \(dataDirectory.path): \(error)", file: nil)
+  /// The service the Raindrop intents use, over the chosen backend, opened on first use; `announce`
+  /// is called then.
+  func service(_ choice: BackendChoice, announce: @escaping @Sendable () -> Void) -> IntentService {
+    let (dataDirectory, token, environment, transport) = (dataDirectory, token(), context.environment, context.transport)
+    let backend = LazyBackend(name: choice.rawValue, announce: announce) { () throws(RaindropError) -> any BookmarkBackend in
+      switch choice {
+      case .local:
+        return try LocalBackend(directory: dataDirectory)
+      case .raindrop:
+        guard let (token, _) = token else { throw .notAuthenticated(reason: "no token is configured") }
+        var baseURL = RaindropClient.defaultBaseURL
+        if let custom = environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
+          baseURL = url
+        }
+        return RaindropClient(token: token, baseURL: baseURL, transport: transport)
       }
-    case .raindrop:
-      guard let (token, _) = token() else {
-        throw Diagnostic(.error, .backendUnavailable, "Please log in to Raindrop.io first", file: nil)
-          .help("run 'flow auth login' or set RAINDROP_TOKEN; use '--backend local' to work offline")
-      }
-      var baseURL = RaindropClient.defaultBaseURL
-      if let custom = context.environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
-        baseURL = url
-      }
-      return IntentService(backend: RaindropClient(token: token, baseURL: baseURL, transport: context.transport))
     }
+    return IntentService(backend: backend)
   }
 }
 
 extension BackendChoice: ExpressibleByArgument {}
+
 
 extension DiagnosticCode {
   /// The backend cannot be opened, reached, or refuses the credentials (exit 5).

@@ -4,5 +4,18 @@ import RaindropIntents
 
 /// The action catalogues this build of flow ships, in the order `flow actions` lists them.
 enum Catalogs {
-  static let registry = IntentRegistry(catalogs: [BasicsCatalog.self, RaindropCatalog.self])
+  static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
+
+  static let registry = IntentRegistry(catalogs: all)
+
+  /// Every app shortcut phrase, lower-cased, with its short title and the full id of its intent: what
+  /// `flow do` matches.
+  static var phrases: [(phrase: String, shortTitle: String, intentID: String)] {
+    all.flatMap { catalog in
+      (catalog.shortcuts?.phrases ?? []).map { entry in
+        let shortID = entry.shortcut.intentType.identifier
+        return (entry.phrase, entry.shortcut.shortTitle, catalog.namespace.map { "\($0).\(shortID)" } ?? shortID)
+      }
+    }
+  }
 }

@@ -10,6 +10,8 @@ public struct FlowCommand: AsyncParsableCommand {
       """,
     subcommands: [
       RunCommand.self,
+      DoCommand.self,
+      AuthCommand.self,
       ValidateCommand.self,
       ActionsCommand.self,
     ]

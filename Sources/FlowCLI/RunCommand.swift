@@ -7,6 +7,8 @@ import FlowModel
 import FlowRuntime
 import FlowYAML
 import Foundation
+import RaindropIntents
+import RaindropModel
 
 /// `flow run WORKFLOW`: checks a workflow, resolves its inputs and runs it.
 struct RunCommand: AsyncParsableCommand {
@@ -42,6 +44,9 @@ struct RunCommand: AsyncParsableCommand {
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
 
+  @Option(help: ArgumentHelp("The bookmark backend: 'local' (the embedded store) or 'raindrop' (the API).", valueName: "local|raindrop"))
+  var backend: BackendChoice?
+
   func run() async throws {
     let context = CLIContext.current
     let registry = Catalogs.registry
@@ -59,6 +64,18 @@ struct RunCommand: AsyncParsableCommand {
     if yes || dryRun || loaded.confirmations == .auto && !interactive { prompter = ConfirmingPrompter(base: prompter) }
 
     let reporter = RunReporter(console: context.console, json: json)
+    let backends = Backends(context: context)
+    let backendChoice: (BackendChoice, String)
+    do {
+      backendChoice = try backends.choose(flag: backend)
+    } catch {
+      return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
+    }
+    let (console, json) = (context.console, json)
+    let service = backends.service(backendChoice.0) {
+      reporter.backend = backendChoice.1
+      if !json { console.write(backendChoice.1 + "\n", to: .error) }
+    }
     do {
       let given = try givenInputs(for: loaded, context: context)
       let inputs = try await InputResolver.resolve(loaded, given: given, registry: registry, prompter: prompter)
@@ -69,6 +86,7 @@ struct RunCommand: AsyncParsableCommand {
       let services = IntentContext(prompter: prompter, clock: context.clock)
         .with(context.transport, as: (any HTTPTransport).self)
         .with(XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher, as: (any URLLauncher).self)
+        .with(service)
       let interpreter = Interpreter(registry: registry, context: services, loader: locator, observer: reporter, options: options)
       let result = try await interpreter.run(loaded, inputs: inputs)
       try finish(.success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter, context: context)
@@ -92,7 +110,8 @@ struct RunCommand: AsyncParsableCommand {
     if json {
       try context.printJSON(
         RunReport(
-          status: status.name, exitCode: status.rawValue, output: output.map(JSONValue.init), shown: reporter?.shown ?? [],
+          status: status.name, exitCode: status.rawValue, backend: reporter?.backend, output: output.map(JSONValue.init),
+          shown: reporter?.shown ?? [],
           steps: reporter?.records ?? [], diagnostics: diagnostics.sorted()))
     } else {
       if let output, output != .nothing {
@@ -151,6 +170,8 @@ struct RunCommand: AsyncParsableCommand {
 private struct RunReport: Encodable {
   var status: String
   var exitCode: Int32
+  /// Which backend the run used, and why; absent when it used none.
+  var backend: String?
   var output: JSONValue?
   var shown: [String]
   var steps: [StepRecord]

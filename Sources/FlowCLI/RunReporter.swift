@@ -11,6 +11,12 @@ final class RunReporter: RunObserver, @unchecked Sendable {
   private let progress: Bool
   private let lock = NSLock()
   private(set) var records: [StepRecord] = []
+  /// The backend announcement ("backend: local (…)"), once a step has used it.
+  var backend: String? {
+    get { lock.withLock { announced } }
+    set { lock.withLock { announced = newValue } }
+  }
+  private var announced: String?
   private(set) var shown: [String] = []
 
   init(console: any Console, json: Bool) {

@@ -34,6 +34,8 @@ public struct Interpreter: Sendable {
     observer: any RunObserver = SilentObserver(), options: Options = Options()
   ) {
     self.registry = registry
+    var context = context
+    context.prompter = BlockConfirmingPrompter(base: context.prompter)
     self.context = context
     self.loader = loader
     self.observer = observer
@@ -99,7 +101,18 @@ public struct Interpreter: Sendable {
       guard confirmed else {
         throw RunError(.cancelled, Diagnostic(.error, .cancelled, "cancelled at \(info.description)", at: confirmation.span))
       }
+      if !isAction(step) {
+        // One answer covers the block: a confirmed `for-each` of deletions asks once, not per item.
+        try await BlockConfirmingPrompter.$confirmed.withValue(true) {
+          try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+        }
+        return
+      }
     }
+    try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+  }
+
+  private func runConfirmed(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
     observer.record(.started(info))
     let output: FlowValue
     do {
@@ -379,6 +392,11 @@ public struct Interpreter: Sendable {
     observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
   }
 
+  private func isAction(_ step: Step) -> Bool {
+    if case .action = step.kind { return true }
+    return false
+  }
+
   private func isForEach(_ step: Step) -> Bool {
     if case .forEach = step.kind { return true }
     return false
@@ -407,7 +425,7 @@ public struct Interpreter: Sendable {
     _ error: any Error, info: StepInfo, span: SourceSpan, parameter: String? = nil, help: String? = nil
   ) -> RunError {
     if let error = error as? RunError { return error }
-    let kind = RunError.kind(of: error)
+    let kind = RunError.classify(error)
     let (message, ownHelp) = AppIntentError.describe(error)
     let code: DiagnosticCode =
       switch kind {
@@ -416,6 +434,20 @@ public struct Interpreter: Sendable {
       default: .stepFailed
       }
     return RunError(kind, Diagnostic(.error, code, "\(info.description): \(message)", at: span).help(ownHelp ?? help))
+  }
+}
+
+/// Answers the confirmations that actions ask (delete-bookmark's) with yes inside a block the person
+/// already confirmed with `confirm:`; everything else goes to the real prompter.
+struct BlockConfirmingPrompter: Prompter {
+  @TaskLocal static var confirmed = false
+  let base: any Prompter
+
+  func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
+  func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }
+  func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+    if Self.confirmed, request.kind == .intent { return true }
+    return try await base.requestConfirmation(request)
   }
 }
 

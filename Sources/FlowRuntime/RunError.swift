@@ -30,7 +30,7 @@ public struct RunError: Error, Sendable {
   }
 
   /// The class of an intent's error.
-  static func kind(of error: any Error) -> Kind {
+  public static func classify(_ error: any Error) -> Kind {
     switch error {
     case let error as AppIntentError:
       switch error.kind {

@@ -56,7 +56,7 @@ public enum InputResolver {
         throw error
       } catch {
         let (message, help) = AppIntentError.describe(error)
-        let kind = RunError.kind(of: error)
+        let kind = RunError.classify(error)
         // A prompter's refusal already names the input; a value that does not fit gets it added.
         let text = kind == .needsInput ? message : "input '\(name)': \(message)"
         throw RunError(

@@ -1,0 +1,173 @@
+import FlowCLI
+import FlowTestSupport
+import Foundation
+import RaindropLocal
+import RaindropModel
+import RaindropStubServer
+import Testing
+
+/// The workflows gallery and the Raindrop commands, on the embedded local store and against the
+/// loopback stand-in that speaks Raindrop's REST protocol.
+struct RaindropWorkflowTests {
+  static let workflows = testDirectory().appendingPathComponent("../../workflows").standardizedFileURL
+
+  /// A fresh machine: empty XDG folders, no token.
+  struct Machine {
+    let home: URL
+    var environment: [String: String]
+
+    init() throws {
+      home = try temporaryDirectory()
+      environment = [
+        "NO_COLOR": "1", "HOME": home.path,
+        "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+        "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+      ]
+    }
+
+    var store: URL { home.appendingPathComponent("data/flow") }
+
+    func run(_ arguments: [String], terminal: Bool = false, lines: [String] = [], piped: String? = nil) async -> (
+      status: Int32, output: String, error: String
+    ) {
+      await runFlow(arguments, in: RaindropWorkflowTests.workflows, environment: environment, terminal: terminal, lines: lines, piped: piped)
+    }
+  }
+
+  @Test func saveAndTagOnAFreshMachine() async throws {
+    let machine = try Machine()
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    #expect(result.status == 0)
+    assertGolden(transcript(result), named: "workflow-save-and-tag.txt")
+    #expect(FileManager.default.fileExists(atPath: machine.store.path))
+    // The bookmark is really there: a second workflow finds it, starred and tagged.
+    let digest = await machine.run(["run", "favourites-digest.yml"])
+    #expect(digest.output.contains("https://swift.org [inbox, later]"))
+  }
+
+  @Test func galleryRunsAsItsGoldensSay() async throws {
+    let machine = try Machine()
+    for (link, tags) in [("https://github.com/apple/swift", ["lang"]), ("https://www.github.com/swiftlang/swift-format", []),
+      ("https://swift.org/blog", ["news"]), ("https://example.com/recipes", [])] as [(String, [String])]
+    {
+      _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=\(link)", "--input", "tags=\(tags.first ?? "inbox")"])
+    }
+    _ = await machine.run(["do", "save", "to", "raindrop", "https://github.com/apple/swift-nio"])
+    var transcripts = ""
+    for (arguments, lines) in [
+      (["run", "triage-unsorted.yml", "--input", "domain=github.com", "--input", "collection=Code"], []),
+      (["run", "bulk-tag.yml", "--input", "search=swift", "--input", "tag=swift", "--yes"], []),
+      (["run", "favourites-digest.yml", "--input", "limit=2"], []),
+      (["do", "search", "raindrop", "#swift"], []),
+      (["run", "empty-trash.yml"], []),
+    ] as [([String], [String])] {
+      let result = await machine.run(arguments, terminal: !lines.isEmpty, lines: lines)
+      transcripts += "$ flow \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"
+    }
+    assertGolden(transcripts, named: "workflow-gallery.txt")
+  }
+
+  @Test func emptyTrashAsksOnceForTheLot() async throws {
+    let machine = try Machine()
+    _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://a.example"])
+    _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://b.example"])
+    let trash = "flow: 1\nsteps:\n  - get-bookmarks: example\n  - for-each: ${previous}\n    do:\n      - delete-bookmark: ${item}\n"
+    let file = machine.home.appendingPathComponent("trash-them.yml")
+    try trash.write(to: file, atomically: true, encoding: .utf8)
+    let moved = await machine.run(["run", file.path, "--yes"])
+    #expect(moved.status == 0)
+    let unattended = await machine.run(["run", "empty-trash.yml"])
+    #expect(unattended.status == 4)
+    #expect(unattended.error.contains("= help: pass --yes to confirm unattended"))
+    let declined = await machine.run(["run", "empty-trash.yml"], terminal: true, lines: ["n"])
+    #expect(declined.status == 3)
+    let confirmed = await machine.run(["run", "empty-trash.yml"], terminal: true, lines: ["y"])
+    #expect(confirmed.status == 0)
+    #expect(confirmed.output.hasSuffix("Deleted 2 bookmarks.\n"))
+    // One question for the lot, not one per bookmark.
+    #expect(confirmed.error.components(separatedBy: "[y/N]").count == 2)
+  }
+
+  @Test func restBackendAgainstTheStandIn() async throws {
+    var machine = try Machine()
+    let server = try RaindropStubServer(store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let url = try await server.start()
+    defer { Task { await server.stop() } }
+    machine.environment["RAINDROP_API_URL"] = url.absoluteString
+    machine.environment["RAINDROP_TOKEN"] = "test-token"
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    await server.stop()
+    #expect(result.status == 0)
+    #expect(result.error == "backend: raindrop (a Raindrop.io token is configured)\n")
+    #expect(result.output == "Saved “https://swift.org” (swift.org)\n")
+    #expect(!result.output.contains("test-token") && !result.error.contains("test-token"))
+    let saved = try await server.store.bookmarks(BookmarkListQuery())
+    #expect(saved.items.map(\.tags) == [["inbox", "later"]])
+    #expect(saved.items.first?.important == true)
+  }
+
+  @Test func wrongTokenIsABackendError() async throws {
+    var machine = try Machine()
+    let server = try RaindropStubServer(store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let url = try await server.start()
+    machine.environment["RAINDROP_API_URL"] = url.absoluteString
+    machine.environment["RAINDROP_TOKEN"] = "wrong-token"
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    await server.stop()
+    #expect(result.status == 5)
+    #expect(result.error.contains("Please log in to Raindrop.io first"))
+    #expect(result.error.contains("= help: run 'flow auth login' or set RAINDROP_TOKEN"))
+    #expect(!result.error.contains("wrong-token"))
+  }
+
+  @Test func raindropBackendWithoutATokenSaysHowToLogIn() async throws {
+    let machine = try Machine()
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--backend", "raindrop"])
+    #expect(result.status == 5)
+    #expect(result.error.contains("Please log in to Raindrop.io first"))
+  }
+
+  @Test func authLoginStatusLogout() async throws {
+    var machine = try Machine()
+    let server = try RaindropStubServer(store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let url = try await server.start()
+    machine.environment["RAINDROP_API_URL"] = url.absoluteString
+    let login = await machine.run(["auth", "login"], piped: nil)
+    #expect(login.status == 2)
+    let saved = await runFlowWithInput(["auth", "login"], machine: machine, line: "test-token")
+    #expect(saved.status == 0)
+    let tokenFile = machine.home.appendingPathComponent("config/flow/raindrop-token").path
+    let attributes = try FileManager.default.attributesOfItem(atPath: tokenFile)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect(!saved.output.contains("test-token"))
+    let status = await machine.run(["auth", "status"])
+    #expect(status.status == 0)
+    #expect(status.output.hasPrefix("Logged in to Raindrop.io as "))
+    #expect(!status.output.contains("test-token"))
+    // With a token saved, runs choose Raindrop.io by themselves.
+    let run = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    #expect(run.error.hasPrefix("backend: raindrop (a Raindrop.io token is configured)"))
+    let logout = await machine.run(["auth", "logout"])
+    #expect(logout.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: tokenFile))
+    await server.stop()
+  }
+
+  @Test func configFileChoosesTheBackend() async throws {
+    let machine = try Machine()
+    let config = machine.home.appendingPathComponent("config/flow")
+    try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+    try "backend: raindrop\n".write(to: config.appendingPathComponent("config.yml"), atomically: true, encoding: .utf8)
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    #expect(result.status == 5)
+    #expect(result.error.hasPrefix("backend: raindrop (config file)"))
+    let flag = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--backend", "local"])
+    #expect(flag.status == 0)
+    #expect(flag.error == "backend: local (--backend)\n")
+  }
+
+  /// `flow auth login` reads one line from standard input.
+  private func runFlowWithInput(_ arguments: [String], machine: Machine, line: String) async -> (status: Int32, output: String, error: String) {
+    await runFlow(arguments, in: Self.workflows, environment: machine.environment, lines: [line])
+  }
+}
