@@ -71,7 +71,7 @@ struct GetURLIntent: AppIntent {
     }
     let response: HTTPResponse
     do {
-      response = try await Self.send(request, through: transport)
+      response = try await transport.send(request)
     } catch {
       throw AppIntentError.failed("\(verb) \(url.absoluteString) failed: \(Self.describe(error))")
     }
@@ -94,45 +94,6 @@ struct GetURLIntent: AppIntent {
       }
     }
     return .result(value: .text(text))
-  }
-
-  /// Sends `request`, giving up after exactly its timeout.
-  ///
-  /// The deadline is kept here rather than left to the transport: Linux's URLSession truncates its
-  /// timeout to whole seconds, so '200ms' failed at once and '1.5s' after one second. The transport gets
-  /// the timeout rounded up as a backstop.
-  static func send(_ request: HTTPRequest, through transport: any HTTPTransport) async throws(HTTPTransportError)
-    -> HTTPResponse
-  {
-    var widened = request
-    widened.timeout = .seconds((DurationParsing.seconds(of: request.timeout)).rounded(.up) + 1)
-    let backstop = widened
-    let outcome = await withTaskGroup(of: Result<HTTPResponse, HTTPTransportError>?.self) { group in
-      group.addTask {
-        do {
-          return .success(try await transport.send(backstop))
-        } catch let error as HTTPTransportError {
-          return .failure(error)
-        } catch {
-          return .failure(.other(String(describing: error)))
-        }
-      }
-      group.addTask {
-        // Cancelled (and so returning nil) as soon as the answer comes.
-        guard (try? await Task.sleep(for: request.timeout)) != nil else { return nil }
-        return .failure(.timedOut(after: request.timeout))
-      }
-      var first: Result<HTTPResponse, HTTPTransportError>?
-      for await result in group {
-        if let result {
-          first = result
-          break
-        }
-      }
-      group.cancelAll()
-      return first ?? .failure(.cancelled)
-    }
-    return try outcome.get()
   }
 
   /// Why a request got no answer, with durations written as workflows write them.
