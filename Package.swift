@@ -146,6 +146,14 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "RaindropIntentsTests",
+      dependencies: [
+        "FlowHTTP", "FlowIntents", "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
+        "RaindropStubServer",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "RaindropLocalTests",
       dependencies: ["RaindropLocal", "RaindropModel"],
       swiftSettings: swiftSettings

@@ -1,0 +1,195 @@
+import FlowHTTP
+import FlowIntents
+import Foundation
+import RaindropIntents
+import RaindropLocal
+import RaindropModel
+import RaindropREST
+import RaindropStubServer
+import Testing
+
+/// A local store in a fresh folder, and a way to run the Raindrop intents against it.
+struct Harness {
+  let store: LocalBackend
+  let registry = IntentRegistry(catalogs: [RaindropCatalog.self])
+
+  init() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raindrop-intents-\(UUID().uuidString)")
+    store = try LocalBackend(directory: directory)
+  }
+
+  func run(
+    _ id: String, _ values: [String: FlowValue] = [:], answers: [ScriptedPrompter.Answer] = [],
+    backend: (any BookmarkBackend)? = nil
+  ) async throws -> FlowValue {
+    let context = IntentContext(prompter: ScriptedPrompter(answers))
+      .with(IntentService(backend: backend ?? store))
+    return try await registry.descriptor(for: id).run(values: values, context: context).value
+  }
+
+  func save(_ link: String, tags: [String] = [], collection: Int? = nil) async throws -> Bookmark {
+    try await store.createBookmark(NewBookmark(link: link, tags: tags, collectionId: collection))
+  }
+}
+
+extension FlowValue {
+  var entity: EntityValue? { if case .entity(let entity) = self { entity } else { nil } }
+  var items: [FlowValue] { if case .list(let items) = self { items } else { [] } }
+  subscript(property: String) -> FlowValue? { self.property(named: property) }
+}
+
+struct RaindropCatalogTests {
+  @Test func everyDeclarationIsValid() {
+    #expect(CatalogValidator.validate([RaindropCatalog.self]).map(\.description) == [])
+  }
+
+  @Test func parametersMatchTheSpec() throws {
+    let registry = IntentRegistry(catalogs: [RaindropCatalog.self])
+    let keys = { (id: String) in try registry.descriptor(for: id).parameters.map(\.key) }
+    #expect(try keys("save-bookmark") == ["url", "title", "collection", "tags", "skip-if-exists"])
+    #expect(try keys("get-bookmarks") == ["collection", "search-text", "sort-by", "max-results"])
+    #expect(try keys("get-collections") == [])
+    #expect(try keys("create-collection") == ["title"])
+    #expect(try keys("update-bookmark") == ["bookmark", "add-tags", "remove-tags", "favorite"])
+    #expect(try keys("delete-bookmark") == ["bookmark"])
+    let delete = try registry.descriptor(for: "raindrop.delete-bookmark")
+    #expect(delete.requiresConfirmation && delete.sideEffect == .destructive)
+    let sort = try #require(try registry.descriptor(for: "get-bookmarks").parameter("sort-by")?.choices)
+    #expect(sort.map(\.id) == ["newest-first", "oldest-first", "title-a-z", "title-z-a"])
+    #expect(sort.map(\.title) == ["Newest First", "Oldest First", "Title (A to Z)", "Title (Z to A)"])
+  }
+
+  @Test func bookmarkEntityHasEverySeedPropertyAndMore() throws {
+    let registry = IntentRegistry(catalogs: [RaindropCatalog.self])
+    let output = try #require(try registry.descriptor(for: "save-bookmark").outputType)
+    #expect(output.properties.map(\.key) == [
+      "id", "title", "link", "note", "tags", "collection-id", "favorite", "created", "excerpt", "domain", "type", "cover",
+      "last-update",
+    ])
+  }
+}
+
+struct RaindropIntentTests {
+  @Test func saveDefaultsToUnsortedAndTitlesWithTheLink() async throws {
+    let harness = try Harness()
+    let saved = try await harness.run("save-bookmark", ["url": "https://www.swift.org/blog", "tags": ["a"]])
+    #expect(saved["collection-id"] == .number(-1))
+    #expect(saved["title"] == .text("https://www.swift.org/blog"))
+    #expect(saved["domain"] == .text("swift.org"))
+    #expect(saved["tags"] == .list(["a"]))
+  }
+
+  @Test func saveIntoACollectionFoundByTitle() async throws {
+    let harness = try Harness()
+    _ = try await harness.run("create-collection", ["title": "Reading List"])
+    _ = try await harness.run("create-collection", ["title": "Reading"])
+    // An exact title wins over titles that merely contain the text.
+    let saved = try await harness.run("save-bookmark", ["url": "https://a.example", "collection": "reading"])
+    let collections = try await harness.store.collections()
+    #expect(saved["collection-id"] == .number(Double(collections.first { $0.title == "Reading" }?.id ?? 0)))
+  }
+
+  @Test func severalMatchingCollectionsAskWhichOne() async throws {
+    let harness = try Harness()
+    _ = try await harness.run("create-collection", ["title": "Work Notes"])
+    _ = try await harness.run("create-collection", ["title": "Work Links"])
+    let saved = try await harness.run("save-bookmark", ["url": "https://a.example", "collection": "work"], answers: [.choice(1)])
+    let links = try await harness.store.collections().first { $0.title == "Work Links" }
+    #expect(saved["collection-id"] == .number(Double(links?.id ?? 0)))
+    await #expect(throws: AppIntentError.self) {
+      _ = try await harness.run("save-bookmark", ["url": "https://b.example", "collection": "work"])
+    }
+  }
+
+  @Test func unknownCollectionNamesTheClosest() async throws {
+    let harness = try Harness()
+    _ = try await harness.run("create-collection", ["title": "Recipes"])
+    do {
+      _ = try await harness.run("save-bookmark", ["url": "https://a.example", "collection": "Recipies"])
+      Issue.record("expected an error")
+    } catch let error as AppIntentError {
+      #expect(error.kind == .entityNotFound)
+      #expect(error.help == "did you mean 'Recipes'?")
+    }
+  }
+
+  @Test func skipIfExistsReturnsTheSavedBookmark() async throws {
+    let harness = try Harness()
+    let first = try await harness.save("https://swift.org")
+    let again = try await harness.run("save-bookmark", ["url": "https://swift.org", "skip-if-exists": true])
+    #expect(again["id"] == .number(Double(first.id)))
+    #expect(try await harness.store.bookmarks(BookmarkListQuery()).count == 1)
+  }
+
+  @Test func getBookmarksSortsSearchesAndPaginates() async throws {
+    let harness = try Harness()
+    for index in 1...60 { _ = try await harness.save("https://example.com/\(index)", tags: index % 2 == 0 ? ["even"] : []) }
+    #expect(try await harness.run("get-bookmarks").items.count == 25)
+    let oldest = try await harness.run("get-bookmarks", ["sort-by": "Oldest First", "max-results": 3])
+    #expect(oldest.items.compactMap { $0["link"]?.text } == ["https://example.com/1", "https://example.com/2", "https://example.com/3"])
+    #expect(try await harness.run("get-bookmarks", ["max-results": 55]).items.count == 55)
+    #expect(try await harness.run("get-bookmarks", ["max-results": "all"]).items.count == 60)
+    #expect(try await harness.run("get-bookmarks", ["search-text": "#even", "max-results": "all"]).items.count == 30)
+    await #expect(throws: AppIntentError.self) { _ = try await harness.run("get-bookmarks", ["max-results": 0]) }
+  }
+
+  @Test func updateAddsAndRemovesTagsWithoutRegardToCase() async throws {
+    let harness = try Harness()
+    let bookmark = try await harness.save("https://swift.org", tags: ["Inbox", "keep"])
+    let updated = try await harness.run(
+      "update-bookmark", ["bookmark": .number(Double(bookmark.id)), "add-tags": ["KEEP", "later"], "remove-tags": ["inbox"], "favorite": true])
+    #expect(updated["tags"] == .list(["keep", "later"]))
+    #expect(updated["favorite"] == .boolean(true))
+  }
+
+  @Test func deleteMovesToTrashAfterConfirmingThenRemoves() async throws {
+    let harness = try Harness()
+    let bookmark = try await harness.save("https://swift.org")
+    let id = FlowValue.number(Double(bookmark.id))
+    await #expect(throws: AppIntentError.self) { _ = try await harness.run("delete-bookmark", ["bookmark": id]) }
+    _ = try await harness.run("delete-bookmark", ["bookmark": id], answers: [.confirmation(true)])
+    #expect(try await harness.store.bookmark(id: bookmark.id).collectionId == -99)
+    _ = try await harness.run("delete-bookmark", ["bookmark": id], answers: [.confirmation(true)])
+    await #expect(throws: RaindropError.self) { _ = try await harness.store.bookmark(id: bookmark.id) }
+  }
+
+  @Test func collectionsListSystemAndUserCollections() async throws {
+    let harness = try Harness()
+    _ = try await harness.run("create-collection", ["title": "Code"])
+    let titles = try await harness.run("get-collections").items.compactMap { $0["title"]?.text }
+    #expect(titles.prefix(3) == ["All bookmarks", "Unsorted", "Trash"])
+    #expect(titles.last == "Code")
+  }
+}
+
+/// Requests per operation, counted at the stand-in server.
+struct RaindropRequestTests {
+  @Test func updateOneCostsAGetAndAPutAndBulkCostsOnePerHundred() async throws {
+    let harness = try Harness()
+    let server = try RaindropStubServer(store: harness.store)
+    let url = try await server.start()
+    let client = RaindropClient(token: "test-token", baseURL: url)
+    let ids = try await (1...250).asyncMap { try await harness.save("https://example.com/\($0)").id }
+    await server.resetCounts()
+    _ = try await harness.run("update-bookmark", ["bookmark": .number(Double(ids[0])), "add-tags": ["x"]], backend: client)
+    // One check of the login for the run, one GET for the bookmark (entity), one GET to diff, one PUT.
+    let single = await server.totalRequests
+    await server.resetCounts()
+    let updated = try await harness.run("update-bookmarks", ["bookmarks": .list(ids.map { .number(Double($0)) }), "add-tags": ["bulk"]], backend: client)
+    let bulk = await server.totalRequests
+    await server.stop()
+    #expect(single <= 4)
+    #expect(updated == .number(250))
+    // ⌈250/100⌉ = 3 bulk requests, plus the login check.
+    #expect(bulk == 4)
+    #expect(try await harness.store.bookmarks(BookmarkListQuery(search: "#bulk", perPage: 50)).count == 250)
+  }
+}
+
+extension ClosedRange where Bound == Int {
+  func asyncMap<T>(_ transform: (Int) async throws -> T) async rethrows -> [T] {
+    var results: [T] = []
+    for value in self { results.append(try await transform(value)) }
+    return results
+  }
+}
