@@ -227,7 +227,7 @@ public final class RaindropClient: BookmarkBackend {
     do {
       return try JSONEncoder().encode(body)
     } catch {
-      throw .malformedResponse("cannot encode the request: \(error)")
+      throw .invalidRequest(message: "cannot encode the request: \(error)")
     }
   }
 
