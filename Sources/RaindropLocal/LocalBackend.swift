@@ -185,13 +185,44 @@ public actor LocalBackend: BookmarkBackend {
   public func currentUser() async throws(RaindropError) -> RaindropUser { Self.localUser }
 
   public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
-    let matches = try matching(collectionId: query.collectionId, search: query.search, nested: query.nested)
     let search = SearchQuery(parsing: query.search ?? "")
+    if search.isEmpty, let order = Self.sqlOrder(query.sort) {
+      return try page(query, order: order)
+    }
+    let matches = try matching(collectionId: query.collectionId, search: query.search, nested: query.nested)
     let sorted = Self.sorted(matches, by: query.sort, search: search)
     let perPage = query.effectivePerPage
     let start = max(query.page, 0) * perPage
     let items = start < sorted.count ? Array(sorted[start..<min(start + perPage, sorted.count)]) : []
     return BookmarkPage(items: items, count: sorted.count)
+  }
+
+  /// The orders SQLite can do exactly as ``sorted(_:by:search:)`` does; titles and domains are not among them,
+  /// because they compare with `localizedStandardCompare`.
+  private static func sqlOrder(_ sort: BookmarkSort) -> String? {
+    switch sort {
+    case .newestFirst, .relevance: "created DESC, id DESC"
+    case .oldestFirst: "created ASC, id ASC"
+    case .manual: "sort DESC, id DESC"
+    case .titleAscending, .titleDescending, .domainAscending, .domainDescending: nil
+    }
+  }
+
+  /// A page without a search, straight from SQLite: the common case (the newest 25) reads 25 rows, not all.
+  private func page(_ query: BookmarkListQuery, order: String) throws(RaindropError) -> BookmarkPage {
+    let (condition, parameters) = try scope(query.collectionId, nested: query.nested)
+    let perPage = query.effectivePerPage
+    let offset = max(query.page, 0) * perPage
+    return try store { () throws(SQLiteError) in
+      try database.transaction(write: false) { () throws(SQLiteError) in
+        let count = try database.query("SELECT COUNT(*) FROM bookmarks WHERE \(condition)", parameters).first?.first?.int ?? 0
+        let rows = try database.query(
+          "SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?",
+          parameters + [.integer(Int64(perPage)), .integer(Int64(offset))]
+        )
+        return BookmarkPage(items: rows.map(Self.bookmark), count: count)
+      }
+    }
   }
 
   /// Every bookmark in the collection that matches the search, unsorted.

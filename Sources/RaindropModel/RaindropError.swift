@@ -55,6 +55,31 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// A stable code per case, for diagnostics and for the CLI's mapping to exit statuses.
+  public var code: String {
+    switch self {
+    case .notAuthenticated: "raindrop.not-authenticated"
+    case .notFound: "raindrop.not-found"
+    case .invalidRequest: "raindrop.invalid-request"
+    case .tooLarge: "raindrop.too-large"
+    case .unknownEndpoint: "raindrop.unknown-endpoint"
+    case .rateLimited: "raindrop.rate-limited"
+    case .serverError: "raindrop.server-error"
+    case .network: "raindrop.network"
+    case .malformedResponse: "raindrop.malformed-response"
+    case .storage: "raindrop.storage"
+    }
+  }
+
+  /// Whether the backend could not be reached or would not let us in (SPEC's "backend unreachable or
+  /// unauthorised" exit class), as opposed to a request that failed on its own merits.
+  public var isBackendUnavailable: Bool {
+    switch self {
+    case .notAuthenticated, .unknownEndpoint, .rateLimited, .serverError, .network, .malformedResponse, .storage: true
+    case .notFound, .invalidRequest, .tooLarge: false
+    }
+  }
+
   /// A hint for the person, where one helps.
   public var help: String? {
     switch self {

@@ -227,7 +227,7 @@ public final class RaindropClient: BookmarkBackend {
     do {
       return try JSONEncoder().encode(body)
     } catch {
-      throw .malformedResponse("cannot encode the request: \(error)")
+      throw .invalidRequest(message: "cannot encode the request: \(error)")
     }
   }
 
@@ -297,8 +297,9 @@ public final class RaindropClient: BookmarkBackend {
     var attempt = 1
     var rateLimitWaits = 0
     while true {
+      let ticket: Int
       do {
-        try await limiter.acquire()
+        ticket = try await limiter.acquire()
       } catch {
         throw .final(.network(HTTPTransportError.cancelled.description))
       }
@@ -311,7 +312,7 @@ public final class RaindropClient: BookmarkBackend {
         try await retryOrFail(.network(error.description), idempotent: idempotent, attempt: &attempt)
         continue
       }
-      await limiter.record(response.headers)
+      await limiter.record(response.headers, ticket: ticket)
       switch response.status {
       case 429:
         rateLimitWaits += 1

@@ -9,11 +9,12 @@ import RaindropModel
 /// `x-ratelimit-reset` (epoch seconds). Until a response has told it the limit, the limiter lets everything
 /// through.
 ///
-/// The estimate of what is left is "the lowest `remaining` the server reported in this window, minus the
-/// requests still in flight". The server's count only grows within a window, so its lowest figure is its
-/// latest; every request not in it is either in flight (subtracted) or answered (and then its own, lower figure
-/// would be the lowest). So the estimate never exceeds the truth, whatever the order answers arrive in, and it
-/// is short only by in-flight requests the server has already counted.
+/// The estimate of what is left is the lowest of the server's `remaining` figures in this window, each less the
+/// requests lost without an answer that it may not include, minus the requests still in flight. The server's
+/// count only grows within a window, so every request missing from a figure is in flight (subtracted), lost
+/// (subtracted unless its loss was seen before the figure's request went out, when the server must have counted
+/// it first) or answered with a lower figure of its own. So the estimate never exceeds the truth, whatever the
+/// order answers arrive in; it is short only by requests the server has already counted.
 public actor RateLimiter {
   private let clock: any BackendClock
   private let margin: TimeInterval
@@ -30,6 +31,11 @@ public actor RateLimiter {
   /// Set by a 429: nothing goes out before this.
   public private(set) var blockedUntil: Date?
   private var inFlight = 0
+  /// Requests let out so far; each gets this number as its ticket.
+  private var admitted = 0
+  /// Requests lost without an answer since shortly before the last reset: when, and how many requests had
+  /// been let out when the loss was seen.
+  private var unanswered: [(time: Date, seenAfter: Int)] = []
   /// Requests waiting for an answer to arrive (see ``acquire()``).
   private var answerWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -44,8 +50,9 @@ public actor RateLimiter {
     return (serverRemaining ?? limit) - inFlight
   }
 
-  /// Waits until a request may go out, and counts it as in flight.
-  public func acquire() async throws {
+  /// Waits until a request may go out, counts it as in flight, and returns its ticket for ``record(_:ticket:)``.
+  @discardableResult
+  public func acquire() async throws -> Int {
     while true {
       let now = clock.now
       if let blocked = blockedUntil {
@@ -57,10 +64,12 @@ public actor RateLimiter {
       }
       if let reset = resetAt, now >= reset.addingTimeInterval(margin) {
         // The window is over. Until an answer describes the next one, assume a full window that the requests
-        // still in flight may land in.
+        // still in flight may land in, and so may those lost close to the reset (they may have arrived after
+        // it).
         finishedReset = reset
         resetAt = nil
-        serverRemaining = nil
+        unanswered.removeAll { $0.time < reset.addingTimeInterval(-1) }
+        serverRemaining = unanswered.isEmpty ? nil : limit.map { $0 - unanswered.count }
       }
       if let left = estimatedRemaining, left <= 0 {
         if inFlight > 0 {
@@ -73,12 +82,13 @@ public actor RateLimiter {
         continue
       }
       inFlight += 1
-      return
+      admitted += 1
+      return admitted
     }
   }
 
-  /// Takes in the headers of the answer to a request that ``acquire()`` let out.
-  public func record(_ headers: [String: String]) {
+  /// Takes in the headers of the answer to the request with this ticket.
+  public func record(_ headers: [String: String], ticket: Int) {
     inFlight = max(inFlight - 1, 0)
     defer { wakeWaiters() }
     if let value = Self.integer(headers, "x-ratelimit-limit", "ratelimit-limit") { limit = value }
@@ -87,20 +97,31 @@ public actor RateLimiter {
     else { return }
     let reset = Self.resetDate(resetValue, now: clock.now)
     if let finished = finishedReset, reset.timeIntervalSince(finished) < 1 { return }  // a late answer from an old window
+    // Losses seen before this request went out were counted before it, so they are in the figure; later ones
+    // may not be.
+    let figure = { (lost: [(time: Date, seenAfter: Int)]) in remaining - lost.filter { $0.seenAfter >= ticket }.count }
     if let current = resetAt, abs(current.timeIntervalSince(reset)) < 1 {
-      serverRemaining = min(serverRemaining ?? remaining, remaining)
+      serverRemaining = min(serverRemaining ?? remaining, figure(unanswered))
     } else if let current = resetAt, reset < current {
       return
     } else {
+      // A new window. Requests lost near the old reset may have landed in it: only those count here.
+      let previous = resetAt ?? finishedReset
       if let current = resetAt { finishedReset = current }
+      unanswered.removeAll { $0.time < (previous?.addingTimeInterval(-1) ?? .distantPast) }
       resetAt = reset
-      serverRemaining = remaining
+      serverRemaining = figure(unanswered)
     }
   }
 
-  /// A request came back without an answer (it may or may not have been counted).
+  /// A request came back without an answer. The server may well have counted it (a connection reset after
+  /// the request arrived), and no later figure will show it, so it is counted here.
   public func recordNoAnswer() {
     inFlight = max(inFlight - 1, 0)
+    if let limit {
+      serverRemaining = (serverRemaining ?? limit) - 1
+      unanswered.append((clock.now, admitted))
+    }
     wakeWaiters()
   }
 

@@ -92,6 +92,29 @@ public final class RaindropStubServer: Sendable {
   public func resetCounts() async { await state.resetCounts() }
 }
 
+extension RaindropStubServer {
+  /// Starts a stand-in over `store`, runs `body` with it and its base URL (for `RAINDROP_API_URL`), and stops it
+  /// whether `body` succeeds or throws.
+  public static func withRunning<T>(
+    store: LocalBackend,
+    tokens: Set<String> = ["test-token"],
+    rateLimit: RateWindow = .raindrop,
+    clock: any BackendClock = SystemBackendClock(),
+    _ body: (RaindropStubServer, URL) async throws -> T
+  ) async throws -> T {
+    let server = try RaindropStubServer(store: store, tokens: tokens, rateLimit: rateLimit, clock: clock)
+    let url = try await server.start()
+    do {
+      let result = try await body(server, url)
+      await server.stop()
+      return result
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+}
+
 /// Why the stand-in could not start.
 public enum StubServerError: Error, CustomStringConvertible {
   case noAddress

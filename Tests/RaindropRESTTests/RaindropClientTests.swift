@@ -244,6 +244,24 @@ struct RateLimiterTests {
     #expect(clock.now.timeIntervalSince(start) == waited)
   }
 
+  @Test("a request lost without an answer counts against the window")
+  func lostRequestsCount() async throws {
+    let clock = ManualBackendClock()
+    let reset = String(Int(clock.now.timeIntervalSince1970) + 60)
+    func answer(_ remaining: Int) -> Result<HTTPResponse, HTTPTransportError> {
+      json(userBody, headers: ["x-ratelimit-limit": "3", "x-ratelimit-remaining": String(remaining), "x-ratelimit-reset": reset])
+    }
+    // One left after the first answer; the second request is lost after the server counted it, so its retry
+    // must wait for the reset instead of meeting a 429.
+    let transport = ScriptedTransport([answer(1), .failure(.connectionLost), answer(2)])
+    let api = client(transport, clock: clock, policy: RetryPolicy(baseDelay: .zero))
+    _ = try await api.currentUser()
+    #expect(clock.now.timeIntervalSince1970 < Double(Int(reset) ?? 0))
+    _ = try await api.currentUser()
+    #expect(clock.now.timeIntervalSince1970 >= Double(Int(reset) ?? 0))
+    #expect(transport.requests.count == 3)
+  }
+
   @Test("no headers: no limiting")
   func noHeaders() async throws {
     let clock = ManualBackendClock()
