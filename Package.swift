@@ -98,6 +98,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowHTTPTests",
+      dependencies: ["FlowHTTP", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowIntentsTests",
       dependencies: ["FlowIntents", "FlowTestSupport"],
       swiftSettings: swiftSettings

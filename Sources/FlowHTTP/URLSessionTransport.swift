@@ -15,7 +15,7 @@ public struct URLSessionTransport: HTTPTransport {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpCookieStorage = nil
     configuration.urlCache = nil
-    return URLSession(configuration: configuration)
+    return URLSession(configuration: configuration, delegate: SameHostRedirects(), delegateQueue: nil)
   }()
 
   public init() {}
@@ -81,5 +81,22 @@ public struct URLSessionTransport: HTTPTransport {
     case .cancelled: .cancelled
     default: .other(error.localizedDescription)
     }
+  }
+}
+
+/// Follows redirects only within one host and scheme.
+///
+/// Linux URLSession copies every request header, `Authorization` included, onto a redirected request;
+/// a redirect elsewhere would hand the Raindrop.io token to another host. Such a redirect is not
+/// followed: the 3xx answer comes back as it is.
+private final class SameHostRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    let from = task.originalRequest?.url
+    let to = request.url
+    let sameHost = from?.host?.lowercased() == to?.host?.lowercased() && from?.scheme == to?.scheme && from?.port == to?.port
+    completionHandler(sameHost ? request : nil)
   }
 }

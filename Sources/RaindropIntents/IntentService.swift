@@ -34,10 +34,11 @@ public final class IntentService: Sendable {
     switch error {
     case .notAuthenticated:
       AppIntentError.insufficientAccount(IntentServiceError.notAuthenticated.localizedStringResource.key, help: error.help)
-    case .network, .rateLimited:
-      AppIntentError.insufficientAccount(error.description, help: error.help)
     case .notFound:
       AppIntentError(.entityNotFound, error.description, help: error.help)
+    // Unreachable, refusing or broken backends end the run with the backend's exit status.
+    case _ where error.isBackendUnavailable:
+      AppIntentError.insufficientAccount(error.description, help: error.help)
     default:
       AppIntentError.failed(error.description, help: error.help)
     }

@@ -38,14 +38,9 @@ struct UpdateBookmarkIntent: AppIntent {
     let updated = try await service.perform { backend throws(RaindropError) in
       let original = try await backend.bookmark(id: id)
       var modified = original
-      if let addTags, !addTags.isEmpty {
-        let existingLower = Set(modified.tags.map { $0.lowercased() })
-        modified.tags += addTags.filter { !existingLower.contains($0.lowercased()) }
-      }
-      if let removeTags, !removeTags.isEmpty {
-        let removeLower = Set(removeTags.map { $0.lowercased() })
-        modified.tags = modified.tags.filter { !removeLower.contains($0.lowercased()) }
-      }
+      // The seed's tag edits, shared with the bulk endpoint: add what is missing and remove, both
+      // without regard to case.
+      modified.tags = TagEditor.edit(modified.tags, adding: addTags ?? [], removing: removeTags ?? [])
       if let important {
         modified.important = important
       }
