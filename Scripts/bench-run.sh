@@ -5,8 +5,10 @@
 #   2. a 1,000-step loop against an Ansible loop of 1,000 set_fact;
 #   3. 1,000,000 trivial steps (`set`) and 100,000 action steps, as steps per second.
 # Installs hyperfine (apt) and rust-just, go-task-bin and ansible-core (PyPI, into a temporary
-# virtualenv) when missing. Usage: Scripts/bench-run.sh [--static]   (--static: static Swift stdlib,
-# which needs libcurl4-openssl-dev for FoundationNetworking)
+# virtualenv) when missing. Usage: Scripts/bench-run.sh [--dynamic]
+# flow is measured as it ships: a release build with the static Swift standard library (which needs
+# libcurl4-openssl-dev for FoundationNetworking; installed when missing). --dynamic measures the
+# dynamically linked build instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -21,7 +23,7 @@ python3 -m venv "$work/venv"
 export PATH="$work/venv/bin:$PATH"
 
 flags=(-c release --product flow)
-if [ "${1:-}" = "--static" ]; then
+if [ "${1:-}" != "--dynamic" ]; then
   dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || apt-get install -y -q libcurl4-openssl-dev >/dev/null
   flags+=(--static-swift-stdlib --scratch-path .build-static)
 fi

@@ -8,11 +8,13 @@ import FlowModel
 /// wanted. Every problem is reported, in one pass.
 public struct Checker {
   let registry: IntentRegistry
-  /// Entity types the catalogues know, by lower-cased name, for input declarations like `type: bookmark`.
-  private let entityTypes: [String: ValueType]
-
   public init(registry: IntentRegistry) {
     self.registry = registry
+  }
+
+  /// Entity types the catalogues know, by lower-cased name, for input declarations like `type: bookmark`.
+  /// Computed only when an input names a type that is not built in: it describes every intent.
+  private var entityTypes: [String: ValueType] {
     var types: [String: ValueType] = [:]
     for descriptor in registry.descriptors {
       for type in descriptor.parameters.map(\.type) + [descriptor.outputType].compactMap({ $0 }) {
@@ -22,7 +24,7 @@ public struct Checker {
         }
       }
     }
-    entityTypes = types
+    return types
   }
 
   public func check(_ workflow: Workflow) -> Diagnostics {

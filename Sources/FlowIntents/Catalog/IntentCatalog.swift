@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import Synchronization
 
 /// A named set of intents: the basics, Raindrop.io. Each keeps an explicit list, sorted by id, so that
 /// adding an intent is one file and one line (CatalogValidator checks the order).
@@ -22,6 +23,10 @@ extension IntentCatalog {
 }
 
 /// All catalogues of a run, with lookup by id.
+///
+/// Descriptors are built on first lookup and kept: building one reflects over the intent, and at
+/// start-up that cost a third of `flow run`'s time when every intent was described, though a workflow
+/// uses a few.
 public struct IntentRegistry: Sendable {
   /// One catalogue's title and intents.
   public struct Group: Sendable {
@@ -30,35 +35,81 @@ public struct IntentRegistry: Sendable {
     public let descriptors: [IntentDescriptor]
   }
 
-  public let groups: [Group]
+  /// An intent's ids, known without describing it.
+  private struct Entry: Sendable {
+    let id: String
+    let shortID: String
+    let namespace: String?
+    let catalogTitle: String
+    let type: any AppIntent.Type
+  }
+
+  private let catalogs: [(title: String, namespace: String?)]
+  private let entries: [Entry]
+  private let cache = DescriptorCache()
 
   public init(catalogs: [any IntentCatalog.Type]) {
-    groups = catalogs.map { Group(title: $0.title, namespace: $0.namespace, descriptors: $0.descriptors) }
+    self.catalogs = catalogs.map { ($0.title, $0.namespace) }
+    entries = catalogs.flatMap { catalog in
+      catalog.intents.map { type in
+        let shortID = type.identifier
+        return Entry(
+          id: catalog.namespace.map { "\($0).\(shortID)" } ?? shortID, shortID: shortID, namespace: catalog.namespace,
+          catalogTitle: catalog.title, type: type)
+      }
+    }
+  }
+
+  /// Every catalogue with its intents described, in order.
+  public var groups: [Group] {
+    catalogs.map { catalog in
+      Group(
+        title: catalog.title, namespace: catalog.namespace,
+        descriptors: entries.filter { $0.catalogTitle == catalog.title }.map(describe))
+    }
   }
 
   /// Every intent, catalogue by catalogue.
-  public var descriptors: [IntentDescriptor] { groups.flatMap(\.descriptors) }
+  public var descriptors: [IntentDescriptor] { entries.map(describe) }
 
   /// Every full id.
-  public var ids: [String] { descriptors.map(\.id) }
+  public var ids: [String] { entries.map(\.id) }
+
+  private func describe(_ entry: Entry) -> IntentDescriptor {
+    cache.descriptor(for: entry.id) {
+      IntentDescriptor(entry.type, namespace: entry.namespace, catalogTitle: entry.catalogTitle)
+    }
+  }
 
   /// The intent with this id: the full id (`raindrop.save-bookmark`), or the short one
   /// (`save-bookmark`) when only one catalogue has it.
   public func descriptor(for id: String) throws(IntentLookupError) -> IntentDescriptor {
-    if let exact = descriptors.first(where: { $0.id == id }) { return exact }
-    let short = descriptors.filter { $0.shortID == id }
-    if short.count == 1 { return short[0] }
+    if let exact = entries.first(where: { $0.id == id }) { return describe(exact) }
+    let short = entries.filter { $0.shortID == id }
+    if short.count == 1 { return describe(short[0]) }
     if short.count > 1 {
       throw IntentLookupError(
         kind: .ambiguous, id: id, message: "action '\(id)' is ambiguous",
         help: "write it with its catalogue: \(List.or(short.map { "'\($0.id)'" }))", candidates: short.map(\.id))
     }
-    let names = ids + descriptors.filter { $0.namespace != nil }.map(\.shortID)
+    let names = ids + entries.filter { $0.namespace != nil }.map(\.shortID)
     throw IntentLookupError(
       kind: .unknown, id: id, message: "unknown action '\(id)'",
       help: Suggestion.closest(to: id, among: names).map { "did you mean '\($0)'?" }
         ?? "run 'flow actions' to list them",
       candidates: names)
+  }
+}
+
+/// Descriptors built so far, by id; shared by copies of a registry.
+private final class DescriptorCache: Sendable {
+  private let built = Mutex<[String: IntentDescriptor]>([:])
+
+  func descriptor(for id: String, _ make: () -> IntentDescriptor) -> IntentDescriptor {
+    if let known = built.withLock({ $0[id] }) { return known }
+    let descriptor = make()
+    built.withLock { $0[id] = descriptor }
+    return descriptor
   }
 }
 

@@ -59,7 +59,9 @@ extension AppIntent {
   public static var networkAccess: NetworkAccess { .none }
   public static var requiresConfirmation: Bool { false }
   public static var openAppWhenRun: Bool { false }
-  public static var identifier: String { Naming.intentID(forTypeName: String(describing: Self.self)) }
+  // `_typeName` rather than `String(describing:)`, which searches every protocol conformance in the
+  // binary for the first few types it meets: a measurable part of start-up.
+  public static var identifier: String { Naming.intentID(forTypeName: _typeName(Self.self, qualified: false)) }
   public static func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffect }
 
   /// Inside the struct, `Summary("…") { … }` builds this intent's summary.
