@@ -21,14 +21,7 @@ struct DoCommand: AsyncParsableCommand {
   @Argument(parsing: .captureForPassthrough, help: "A phrase, then the value for the action.")
   var words: [String] = []
 
-  @Flag(help: "Confirm every confirmation without asking.")
-  var yes = false
-
-  @Flag(help: "Never ask; fail where an answer is needed.")
-  var noInput = false
-
-  @Option(help: ArgumentHelp("The bookmark backend.", valueName: "local|raindrop"))
-  var backend: BackendChoice?
+  @OptionGroup var options: ActionOptions
 
   func run() async throws {
     let context = CLIContext.current
@@ -55,22 +48,16 @@ struct DoCommand: AsyncParsableCommand {
       values[primary.key] = .text(match.rest)
     }
 
-    let interactive = !noInput && context.console.isTerminal(.input) && context.console.isTerminal(.error)
-    var prompter: any Prompter = interactive ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: [])
-    if yes { prompter = ConfirmingPrompter(base: prompter) }
-    let backends = Backends(context: context)
-    let choice: (BackendChoice, String)
+    let console = context.console
+    let services: IntentContext
     do {
-      choice = try backends.choose(flag: backend)
+      services = try options.intentContext(context, prompter: options.prompter(context)) { reason in
+        console.write(reason + "\n", to: .error)
+      }
     } catch {
       context.report(Diagnostics([error]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
-    let console = context.console
-    let service = backends.service(choice.0) { console.write(choice.1 + "\n", to: .error) }
-    let services = IntentContext(prompter: prompter, clock: context.clock)
-      .with(context.transport, as: (any HTTPTransport).self)
-      .with(service)
     do {
       let output = try await descriptor.run(values: values, context: services)
       if let dialog = output.dialog { context.print(dialog) }

@@ -32,20 +32,13 @@ struct RunCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Read inputs from a YAML or JSON mapping.", valueName: "FILE"))
   var inputFile: String?
 
-  @Flag(help: "Confirm every confirmation without asking.")
-  var yes = false
-
-  @Flag(help: "Never ask; fail where an answer is needed.")
-  var noInput = false
+  @OptionGroup var options: ActionOptions
 
   @Flag(help: "Perform nothing that changes anything; show those steps with their parameters.")
   var dryRun = false
 
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
-
-  @Option(help: ArgumentHelp("The bookmark backend: 'local' (the embedded store) or 'raindrop' (the API).", valueName: "local|raindrop"))
-  var backend: BackendChoice?
 
   func run() async throws {
     let context = CLIContext.current
@@ -57,24 +50,19 @@ struct RunCommand: AsyncParsableCommand {
     }
     if !diagnostics.isEmpty, !json { context.report(diagnostics) }
 
-    let interactive = !noInput && !json && context.console.isTerminal(.input) && context.console.isTerminal(.error)
-    var prompter: any Prompter =
-      interactive
-      ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: Set(loaded.inputs.map(\.name.value)))
-    if yes || dryRun || loaded.confirmations == .auto && !interactive { prompter = ConfirmingPrompter(base: prompter) }
-
+    let prompter = options.prompter(
+      context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
+      confirmUnattended: loaded.confirmations == .auto)
     let reporter = RunReporter(console: context.console, json: json)
-    let backends = Backends(context: context)
-    let backendChoice: (BackendChoice, String)
+    let (console, json) = (context.console, json)
+    let services: IntentContext
     do {
-      backendChoice = try backends.choose(flag: backend)
+      services = try options.intentContext(context, prompter: prompter) { reason in
+        reporter.backend = reason
+        if !json { console.write(reason + "\n", to: .error) }
+      }
     } catch {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
-    }
-    let (console, json) = (context.console, json)
-    let service = backends.service(backendChoice.0) {
-      reporter.backend = backendChoice.1
-      if !json { console.write(backendChoice.1 + "\n", to: .error) }
     }
     do {
       let given = try givenInputs(for: loaded, context: context)
@@ -83,10 +71,6 @@ struct RunCommand: AsyncParsableCommand {
       options.dryRun = dryRun
       options.environment = context.environment
       options.runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-      let services = IntentContext(prompter: prompter, clock: context.clock)
-        .with(context.transport, as: (any HTTPTransport).self)
-        .with(XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher, as: (any URLLauncher).self)
-        .with(service)
       let interpreter = Interpreter(registry: registry, context: services, loader: locator, observer: reporter, options: options)
       let result = try await interpreter.run(loaded, inputs: inputs)
       try finish(.success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter, context: context)

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FlowBasics
+import FlowDiagnostics
+import FlowHTTP
+import FlowIntents
+import RaindropModel
+
+/// The options every command that performs actions takes (`flow run`, `flow do`).
+struct ActionOptions: ParsableArguments {
+  @Flag(help: "Confirm every confirmation without asking.")
+  var yes = false
+
+  @Flag(help: "Never ask; fail where an answer is needed.")
+  var noInput = false
+
+  @Option(help: ArgumentHelp("The bookmark backend: 'local' (the embedded store) or 'raindrop' (the API).", valueName: "local|raindrop"))
+  var backend: BackendChoice?
+
+  /// Who answers questions (SPEC §5): the terminal when standard input and standard error both are one
+  /// and `--no-input` is not given, otherwise nobody. Confirmations are answered yes with `--yes`, with
+  /// `confirmAll` (dry runs), and when nobody is there if `confirmUnattended` (`confirmations: auto`).
+  func prompter(
+    _ context: CLIContext, inputNames: Set<String> = [], quiet: Bool = false, confirmAll: Bool = false,
+    confirmUnattended: Bool = false
+  ) -> any Prompter {
+    let interactive = !noInput && !quiet && context.console.isTerminal(.input) && context.console.isTerminal(.error)
+    let prompter: any Prompter =
+      interactive ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: inputNames)
+    let confirms = yes || confirmAll || confirmUnattended && !interactive
+    return confirms ? ConfirmingPrompter(base: prompter) : prompter
+  }
+
+  /// The services intents use: HTTP, the URL launcher, and the bookmarks on the chosen backend, opened on
+  /// first use, when `announce` is told which backend it is and why.
+  func intentContext(
+    _ context: CLIContext, prompter: any Prompter, announce: @escaping @Sendable (String) -> Void
+  ) throws(Diagnostic) -> IntentContext {
+    let backends = Backends(context: context)
+    let (choice, reason) = try backends.choose(flag: backend)
+    return IntentContext(prompter: prompter, clock: context.clock)
+      .with(context.transport, as: (any HTTPTransport).self)
+      .with(XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher, as: (any URLLauncher).self)
+      .with(backends.service(choice) { announce(reason) })
+  }
+}
