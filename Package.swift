@@ -47,9 +47,11 @@ let package = Package(
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowIntents", dependencies: ["FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowHTTP", swiftSettings: swiftSettings),
-    .target(name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowRuntime", dependencies: ["FlowModel", "FlowIntents", "FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
+      name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    .target(
+      name: "FlowRuntime", dependencies: ["FlowModel", "FlowIntents", "FlowYAML", "FlowDiagnostics"],
+      swiftSettings: swiftSettings),
 
     // MARK: - Command line
 

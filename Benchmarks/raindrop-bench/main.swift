@@ -73,7 +73,8 @@ func taggingScenario(count: Int) async throws {
       }
       let tagged = try await server.store.bookmarks(BookmarkListQuery(search: "#benchmark")).count
       guard tagged == count else { throw BenchError(description: "only \(tagged) of \(count) tagged") }
-      let counts = await server.requestCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+      let counts = await server.requestCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+        separator: ", ")
       let virtual = clock.now.timeIntervalSince(virtualStart)
       print(
         "| \(bulk ? "update-bookmarks (bulk)" : "for-each + update-bookmark") | \(await server.totalRequests) | \(counts) "
@@ -121,7 +122,8 @@ func format(_ value: Double, digits: Int = 2) -> String {
 func writeStore(directory: String, count: Int, name: String) async throws {
   let store = try LocalBackend(directory: URL(fileURLWithPath: directory))
   for index in 0..<count {
-    _ = try await store.createBookmark(NewBookmark(link: "https://\(name).example/\(index)", tags: [name], parse: false))
+    _ = try await store.createBookmark(
+      NewBookmark(link: "https://\(name).example/\(index)", tags: [name], parse: false))
   }
 }
 
@@ -143,7 +145,8 @@ func run(_ arguments: [String]) async throws {
     try await rateScenario(requests: 500, window: RateWindow(limit: 25, seconds: 2), realClock: true, workers: 4)
   } else {
     for workers in [1, 4] {
-      try await rateScenario(requests: 500, window: RateWindow(limit: 20, seconds: 10), realClock: false, workers: workers)
+      try await rateScenario(
+        requests: 500, window: RateWindow(limit: 20, seconds: 10), realClock: false, workers: workers)
       try await rateScenario(requests: 500, window: .raindrop, realClock: false, workers: workers)
     }
   }

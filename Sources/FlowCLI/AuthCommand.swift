@@ -24,7 +24,11 @@ struct AuthCommand: AsyncParsableCommand {
       let backends = Backends(context: context)
       if context.console.isTerminal(.input) { context.console.write("Raindrop.io token: ", to: .error) }
       guard let line = context.console.readLine()?.trimmingCharacters(in: .whitespacesAndNewlines), !line.isEmpty else {
-        context.report(Diagnostics([Diagnostic(.error, .invalidInput, "no token given", file: nil).help("pipe it in: flow auth login < token.txt")]))
+        context.report(
+          Diagnostics([
+            Diagnostic(.error, .invalidInput, "no token given", file: nil).help(
+              "pipe it in: flow auth login < token.txt")
+          ]))
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
       do {
@@ -35,10 +39,16 @@ struct AuthCommand: AsyncParsableCommand {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         try Data((line + "\n").utf8).write(to: backends.tokenFile)
       } catch {
-        context.report(Diagnostics([Diagnostic(.error, .fileNotFound, "cannot save the token: \(error.localizedDescription)", file: backends.tokenFile.path)]))
+        context.report(
+          Diagnostics([
+            Diagnostic(
+              .error, .fileNotFound, "cannot save the token: \(error.localizedDescription)",
+              file: backends.tokenFile.path)
+          ]))
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
-      context.print("Saved the token in \(backends.tokenFile.path). Runs now use Raindrop.io; 'flow auth status' checks it.")
+      context.print(
+        "Saved the token in \(backends.tokenFile.path). Runs now use Raindrop.io; 'flow auth status' checks it.")
     }
   }
 
@@ -54,7 +64,9 @@ struct AuthCommand: AsyncParsableCommand {
       }
       let origin = source == .environment ? "RAINDROP_TOKEN" : backends.tokenFile.path
       var baseURL = RaindropClient.defaultBaseURL
-      if let custom = context.environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil { baseURL = url }
+      if let custom = context.environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
+        baseURL = url
+      }
       let client = RaindropClient(token: token, baseURL: baseURL, transport: context.transport)
       do {
         let user = try await client.currentUser()
@@ -62,8 +74,10 @@ struct AuthCommand: AsyncParsableCommand {
       } catch {
         context.report(
           Diagnostics([
-            Diagnostic(.error, .backendUnavailable, "the token from \(origin) does not work: \(error.description)", file: nil)
-              .help(error.help)
+            Diagnostic(
+              .error, .backendUnavailable, "the token from \(origin) does not work: \(error.description)", file: nil
+            )
+            .help(error.help)
           ]))
         throw ExitCode(ExitStatus.backendUnavailable.rawValue)
       }

@@ -43,7 +43,9 @@ struct Backends {
 
   /// `RAINDROP_TOKEN`, else the token saved by `flow auth login`.
   func token() -> (token: String, source: TokenSource)? {
-    if let token = context.environment["RAINDROP_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty {
+    if let token = context.environment["RAINDROP_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines),
+      !token.isEmpty
+    {
       return (token, .environment)
     }
     guard let data = FileManager.default.contents(atPath: tokenFile.path) else { return nil }
@@ -55,7 +57,8 @@ struct Backends {
 
   /// The backend for this run and the sentence that says why, or a diagnostic when the choice is invalid.
   func choose(flag: BackendChoice?) throws(Diagnostic) -> (BackendChoice, String) {
-    let (choice, reason) = BackendChoice.resolve(flag: flag, configured: try configured(), tokenConfigured: token() != nil)
+    let (choice, reason) = BackendChoice.resolve(
+      flag: flag, configured: try configured(), tokenConfigured: token() != nil)
     return (choice, BackendChoice.describe(choice, reason))
   }
 
@@ -67,8 +70,10 @@ struct Backends {
     if let problem = document.diagnostics.all.first { throw problem }
     guard let entry = document.root?.mapping?["backend"] else { return nil }
     guard let choice = BackendChoice(rawValue: entry.value.scalar?.value ?? "") else {
-      throw Diagnostic(.error, .unknownValue, "unknown backend '\(entry.value.scalar?.value ?? "")'", at: entry.value.span)
-        .help("expected 'local' or 'raindrop'")
+      throw Diagnostic(
+        .error, .unknownValue, "unknown backend '\(entry.value.scalar?.value ?? "")'", at: entry.value.span
+      )
+      .help("expected 'local' or 'raindrop'")
     }
     return choice
   }
@@ -76,8 +81,11 @@ struct Backends {
   /// The service the Raindrop intents use, over the chosen backend, opened on first use; `announce`
   /// is called then.
   func service(_ choice: BackendChoice, announce: @escaping @Sendable () -> Void) -> IntentService {
-    let (dataDirectory, token, environment, transport) = (dataDirectory, token(), context.environment, context.transport)
-    let backend = LazyBackend(name: choice.rawValue, announce: announce) { () throws(RaindropError) -> any BookmarkBackend in
+    let (dataDirectory, token, environment, transport) = (
+      dataDirectory, token(), context.environment, context.transport
+    )
+    let backend = LazyBackend(name: choice.rawValue, announce: announce) {
+      () throws(RaindropError) -> any BookmarkBackend in
       switch choice {
       case .local:
         return try LocalBackend(directory: dataDirectory)
@@ -95,7 +103,6 @@ struct Backends {
 }
 
 extension BackendChoice: ExpressibleByArgument {}
-
 
 extension DiagnosticCode {
   /// The backend cannot be opened, reached, or refuses the credentials (exit 5).

@@ -54,6 +54,7 @@ public struct CLIContext: Sendable {
 
   /// A path as given, resolved against the working directory when relative.
   public func url(for path: String) -> URL {
-    path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path)
+    path.hasPrefix("/")
+      ? URL(fileURLWithPath: path) : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path)
   }
 }

@@ -34,7 +34,9 @@ struct DoCommand: AsyncParsableCommand {
     }
     let typed = words.joined(separator: " ")
     guard let match = Self.match(typed, in: phrases) else {
-      let help = Suggestion.closest(to: typed.lowercased(), among: phrases.map(\.phrase)).map { "did you mean '\($0)'?" }
+      let help = Suggestion.closest(to: typed.lowercased(), among: phrases.map(\.phrase)).map {
+        "did you mean '\($0)'?"
+      }
       context.report(
         Diagnostics([
           Diagnostic(.error, .unknownPhrase, "no action answers to '\(typed)'", file: nil)
@@ -68,7 +70,8 @@ struct DoCommand: AsyncParsableCommand {
       }
     } catch {
       let (message, help) = AppIntentError.describe(error)
-      context.report(Diagnostics([Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)]))
+      context.report(
+        Diagnostics([Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)]))
       let status: ExitStatus =
         switch RunError.classify(error) {
         case .needsInput: .needsInput

@@ -25,7 +25,9 @@ enum Interrupts {
   }
 
   /// Runs `operation` with Ctrl-C cancelling it.
-  static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async -> Int32 {
+  static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async
+    -> Int32
+  {
     let task = Task { await operation() }
     signal(SIGINT, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())

@@ -11,7 +11,10 @@ actor LazyBackend: BookmarkBackend {
 
   nonisolated let name: String
 
-  init(name: String, announce: @escaping @Sendable () -> Void, open: @escaping @Sendable () throws(RaindropError) -> any BookmarkBackend) {
+  init(
+    name: String, announce: @escaping @Sendable () -> Void,
+    open: @escaping @Sendable () throws(RaindropError) -> any BookmarkBackend
+  ) {
     self.name = name
     self.announce = announce
     self.open = open
@@ -32,17 +35,25 @@ actor LazyBackend: BookmarkBackend {
   }
 
   func currentUser() async throws(RaindropError) -> RaindropUser { try await backend().currentUser() }
-  func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage { try await backend().bookmarks(query) }
+  func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+    try await backend().bookmarks(query)
+  }
   func bookmark(id: Int) async throws(RaindropError) -> Bookmark { try await backend().bookmark(id: id) }
-  func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark { try await backend().createBookmark(new) }
+  func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+    try await backend().createBookmark(new)
+  }
   func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
     try await backend().updateBookmark(id: id, changes)
   }
   func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int {
     try await backend().updateBookmarks(ids: ids, in: collectionId, change)
   }
-  func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome { try await backend().deleteBookmark(id: id) }
-  func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] { try await backend().existingBookmarkIDs(link: link) }
+  func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+    try await backend().deleteBookmark(id: id)
+  }
+  func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+    try await backend().existingBookmarkIDs(link: link)
+  }
   func collections() async throws(RaindropError) -> [BookmarkCollection] { try await backend().collections() }
   func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
     try await backend().createCollection(new)

@@ -31,7 +31,8 @@ struct TerminalPrompter: Prompter {
     let range = request.options.count == 1 ? "1" : "1-\(request.options.count)"
     while true {
       let line = Interrupts.whileReadingInput {
-        console.write(request.allowsMultiple ? "Choose \(range), separated by commas: " : "Choose \(range): ", to: .error)
+        console.write(
+          request.allowsMultiple ? "Choose \(range), separated by commas: " : "Choose \(range): ", to: .error)
         return console.readLine()
       }
       guard let line else { throw AppIntentError.userCancelled }
@@ -51,7 +52,10 @@ struct TerminalPrompter: Prompter {
 
   /// An answer by number, or by the option's exact text.
   static func parse(_ line: String, options: [String], multiple: Bool) -> [Int]? {
-    let parts = multiple ? line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [line.trimmingCharacters(in: .whitespaces)]
+    let parts =
+      multiple
+      ? line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      : [line.trimmingCharacters(in: .whitespaces)]
     var chosen: [Int] = []
     for part in parts {
       if let number = Int(part), (1...options.count).contains(number) {

@@ -26,7 +26,8 @@ struct RunCommand: AsyncParsableCommand {
   @Argument(help: "The workflow: a path or a name.")
   var workflow: String
 
-  @Option(name: .customLong("input"), help: ArgumentHelp("Give an input a value (repeatable).", valueName: "NAME=VALUE"))
+  @Option(
+    name: .customLong("input"), help: ArgumentHelp("Give an input a value (repeatable).", valueName: "NAME=VALUE"))
   var inputs: [String] = []
 
   @Option(help: ArgumentHelp("Read inputs from a YAML or JSON mapping.", valueName: "FILE"))
@@ -71,9 +72,12 @@ struct RunCommand: AsyncParsableCommand {
       options.dryRun = dryRun
       options.environment = context.environment
       options.runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-      let interpreter = Interpreter(registry: registry, context: services, loader: locator, observer: reporter, options: options)
+      let interpreter = Interpreter(
+        registry: registry, context: services, loader: locator, observer: reporter, options: options)
       let result = try await interpreter.run(loaded, inputs: inputs)
-      try finish(.success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter, context: context)
+      try finish(
+        .success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter,
+        context: context)
     } catch let error as RunError {
       let status: ExitStatus =
         switch error.kind {
@@ -94,7 +98,8 @@ struct RunCommand: AsyncParsableCommand {
     if json {
       try context.printJSON(
         RunReport(
-          status: status.name, exitCode: status.rawValue, backend: reporter?.backend, output: output.map(JSONValue.init),
+          status: status.name, exitCode: status.rawValue, backend: reporter?.backend,
+          output: output.map(JSONValue.init),
           shown: reporter?.shown ?? [],
           steps: reporter?.records ?? [], diagnostics: diagnostics.sorted()))
     } else {
@@ -123,7 +128,9 @@ struct RunCommand: AsyncParsableCommand {
       }
       given[String(assignment[..<equals])] = .text(String(assignment[assignment.index(after: equals)...]))
     }
-    if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil, let piped = context.console.readAllInput() {
+    if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil,
+      let piped = context.console.readAllInput()
+    {
       given[workflow.inputs[0].name.value] = .text(piped.hasSuffix("\n") ? String(piped.dropLast()) : piped)
     }
     return given
@@ -141,8 +148,10 @@ struct RunCommand: AsyncParsableCommand {
     guard let mapping = document.root?.mapping else {
       throw RunError(
         .invalid,
-        Diagnostic(.error, .invalidInput, "an input file holds a mapping of input names to values", at: document.root?.span)
-          .help("write one 'name: value' per line"))
+        Diagnostic(
+          .error, .invalidInput, "an input file holds a mapping of input names to values", at: document.root?.span
+        )
+        .help("write one 'name: value' per line"))
     }
     var given: [String: FlowValue] = [:]
     for entry in mapping.entries { given[entry.key.value] = FlowValue(yaml: entry.value) }
@@ -229,7 +238,11 @@ struct JSONValue: Encodable {
       var container = encoder.singleValueContainer()
       switch value {
       case .number(let number):
-        if number == number.rounded(), abs(number) < 1e15 { try container.encode(Int64(number)) } else { try container.encode(number) }
+        if number == number.rounded(), abs(number) < 1e15 {
+          try container.encode(Int64(number))
+        } else {
+          try container.encode(number)
+        }
       case .boolean(let bool): try container.encode(bool)
       case .nothing: try container.encodeNil()
       default: try container.encode(value.text)

@@ -33,7 +33,8 @@ final class RunReporter: RunObserver, @unchecked Sendable {
       case .finished(let record):
         records.append(record)
         if record.status == .dryRun, !json {
-          console.write("dry run: step \(record.step) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
+          console.write(
+            "dry run: step \(record.step) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
         }
       case .dialog(let text, _):
         shown.append(text)

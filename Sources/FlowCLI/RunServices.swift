@@ -13,7 +13,9 @@ struct ActionOptions: ParsableArguments {
   @Flag(help: "Never ask; fail where an answer is needed.")
   var noInput = false
 
-  @Option(help: ArgumentHelp("The bookmark backend: 'local' (the embedded store) or 'raindrop' (the API).", valueName: "local|raindrop"))
+  @Option(
+    help: ArgumentHelp(
+      "The bookmark backend: 'local' (the embedded store) or 'raindrop' (the API).", valueName: "local|raindrop"))
   var backend: BackendChoice?
 
   /// Who answers questions (SPEC §5): the terminal when standard input and standard error both are one
@@ -39,7 +41,10 @@ struct ActionOptions: ParsableArguments {
     let (choice, reason) = try backends.choose(flag: backend)
     return IntentContext(prompter: prompter, clock: context.clock)
       .with(context.transport, as: (any HTTPTransport).self)
-      .with(XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher, as: (any URLLauncher).self)
+      .with(
+        XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
+        as: (any URLLauncher).self
+      )
       .with(backends.service(choice) { announce(reason) })
   }
 }

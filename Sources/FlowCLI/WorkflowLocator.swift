@@ -20,7 +20,9 @@ struct WorkflowLocator: WorkflowLoading {
 
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
   func locate(_ reference: String, relativeTo directory: String? = nil) -> String? {
-    let names = reference.hasSuffix(".yml") || reference.hasSuffix(".yaml") ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
+    let names =
+      reference.hasSuffix(".yml") || reference.hasSuffix(".yaml")
+      ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
     var candidates: [String] = []
     if let directory { candidates += names.map { directory.isEmpty ? $0 : "\(directory)/\($0)" } }
     candidates += names
@@ -30,7 +32,8 @@ struct WorkflowLocator: WorkflowLoading {
     }
     return candidates.first { path in
       var isDirectory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: context.url(for: path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+      return FileManager.default.fileExists(atPath: context.url(for: path).path, isDirectory: &isDirectory)
+        && !isDirectory.boolValue
     }
   }
 

@@ -96,7 +96,8 @@ private final class SameHostRedirects: NSObject, URLSessionTaskDelegate, Sendabl
   ) {
     let from = task.originalRequest?.url
     let to = request.url
-    let sameHost = from?.host?.lowercased() == to?.host?.lowercased() && from?.scheme == to?.scheme && from?.port == to?.port
+    let sameHost =
+      from?.host?.lowercased() == to?.host?.lowercased() && from?.scheme == to?.scheme && from?.port == to?.port
     completionHandler(sameHost ? request : nil)
   }
 }

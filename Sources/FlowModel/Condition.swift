@@ -250,7 +250,8 @@ private struct ConditionParser {
       case "$" where index + 1 < scalars.count && scalars[index + 1] == "{":
         guard let close = scalars[index...].firstIndex(of: "}") else {
           throw Failure(
-            diagnostic: Diagnostic(.error, .malformedReference, "'${' is not closed by '}'", at: locator.span(start, start + 2)))
+            diagnostic: Diagnostic(
+              .error, .malformedReference, "'${' is not closed by '}'", at: locator.span(start, start + 2)))
         }
         index = close + 1
         tokens.append(Token(kind: .reference, text: text(start, index), start: start, end: index))
@@ -258,7 +259,8 @@ private struct ConditionParser {
         guard let close = scalars[(index + 1)...].firstIndex(of: scalar) else {
           throw Failure(
             diagnostic: Diagnostic(
-              .error, .malformedCondition, "quoted text in the condition is not closed", at: locator.span(start, start + 1)))
+              .error, .malformedCondition, "quoted text in the condition is not closed",
+              at: locator.span(start, start + 1)))
         }
         index = close + 1
         tokens.append(Token(kind: .quoted, text: text(start, index), start: start, end: index))
@@ -268,8 +270,10 @@ private struct ConditionParser {
         let symbol = text(start, index)
         guard Condition.Comparison(rawValue: symbol) != nil else {
           throw Failure(
-            diagnostic: Diagnostic(.error, .malformedCondition, "unknown operator '\(symbol)'", at: locator.span(start, index))
-              .help(symbol == "=" ? "compare with '=='" : "use '==', '!=', '<', '<=', '>' or '>='"))
+            diagnostic: Diagnostic(
+              .error, .malformedCondition, "unknown operator '\(symbol)'", at: locator.span(start, index)
+            )
+            .help(symbol == "=" ? "compare with '=='" : "use '==', '!=', '<', '<=', '>' or '>='"))
         }
         tokens.append(Token(kind: .symbol, text: symbol, start: start, end: index))
       default:

@@ -63,12 +63,13 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
 
   /// As written, without `${}`: `saved.link.host`.
   public var description: String {
-    root + path.map { component in
-      switch component {
-      case .property(let name): ".\(name)"
-      case .index(let index): "[\(index)]"
-      }
-    }.joined()
+    root
+      + path.map { component in
+        switch component {
+        case .property(let name): ".\(name)"
+        case .index(let index): "[\(index)]"
+        }
+      }.joined()
   }
 }
 

@@ -52,8 +52,10 @@ public struct WorkflowDecoder {
     }
     for key in WorkflowFormat.keys where key.isRequired && mapping[key.name] == nil {
       report(
-        Diagnostic(.error, .missingKey, "missing required key '\(key.name)'", at: SourceSpan(file: file, at: mapping.span.start))
-          .help(key.name == "flow" ? "add 'flow: \(WorkflowFormat.version)' as the first line" : "add '\(key.name):'"))
+        Diagnostic(
+          .error, .missingKey, "missing required key '\(key.name)'", at: SourceSpan(file: file, at: mapping.span.start)
+        )
+        .help(key.name == "flow" ? "add 'flow: \(WorkflowFormat.version)' as the first line" : "add '\(key.name):'"))
     }
 
     let stem = file.path.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "workflow"
@@ -78,7 +80,8 @@ public struct WorkflowDecoder {
   /// Reports a top-level value of the wrong kind.
   private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
     func wrongKind(_ expected: String) {
-      report(Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span))
+      report(
+        Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span))
     }
     switch key.shape {
     case .version:
@@ -106,7 +109,8 @@ public struct WorkflowDecoder {
     case .textList:
       guard let sequence = node.sequence else { return wrongKind("a sequence of names") }
       if let item = sequence.items.first(where: { $0.scalar == nil || $0.scalar?.resolved == .null }) {
-        report(Diagnostic(.error, .wrongKind, "expected a name in '\(key.name)', found \(item.kindName)", at: item.span))
+        report(
+          Diagnostic(.error, .wrongKind, "expected a name in '\(key.name)', found \(item.kindName)", at: item.span))
       }
     }
   }
@@ -137,7 +141,8 @@ public struct WorkflowDecoder {
         }
       case .sequence:
         report(
-          Diagnostic(.error, .wrongKind, "expected a type or a mapping for input '\(name.value)', found a sequence",
+          Diagnostic(
+            .error, .wrongKind, "expected a type or a mapping for input '\(name.value)', found a sequence",
             at: entry.value.span
           ).help("write 'type: \"[text]\"' for a list input"))
       }
@@ -216,7 +221,9 @@ public struct WorkflowDecoder {
     guard let head = heads.first else {
       if let stray = mapping.entries.first(where: { Self.companions[$0.key.value] != nil }) {
         report(
-          Diagnostic(.error, .misplacedKey, "'\(stray.key.value)' belongs to \(Self.companions[stray.key.value] ?? "a block") step",
+          Diagnostic(
+            .error, .misplacedKey,
+            "'\(stray.key.value)' belongs to \(Self.companions[stray.key.value] ?? "a block") step",
             at: stray.key.span))
       } else {
         report(
@@ -228,7 +235,8 @@ public struct WorkflowDecoder {
     if heads.count > 1 {
       let others = heads.dropFirst().map { "'\($0.key.value)'" }
       report(
-        Diagnostic(.error, .multipleActions, "a step runs one action, but this one also has \(List.and(others))",
+        Diagnostic(
+          .error, .multipleActions, "a step runs one action, but this one also has \(List.and(others))",
           at: heads[1].key.span
         ).help(
           "indent parameters under '\(head.key.value):', or split the actions into separate steps"))
@@ -237,7 +245,9 @@ public struct WorkflowDecoder {
     let allowed = Self.blocks[keyword] ?? []
     for entry in mapping.entries where Self.companions[entry.key.value] != nil && !allowed.contains(entry.key.value) {
       report(
-        Diagnostic(.error, .misplacedKey, "'\(entry.key.value)' belongs to \(Self.companions[entry.key.value] ?? "a block") step, not '\(keyword)'",
+        Diagnostic(
+          .error, .misplacedKey,
+          "'\(entry.key.value)' belongs to \(Self.companions[entry.key.value] ?? "a block") step, not '\(keyword)'",
           at: entry.key.span))
     }
     guard let kind = kind(keyword: head, in: mapping) else { return nil }
@@ -256,9 +266,11 @@ public struct WorkflowDecoder {
         then: body(mapping["then"]?.value, of: "if", key: "then", at: keySpan),
         otherwise: mapping["else"].map { body($0.value, of: "if", key: "else", at: keySpan) } ?? [])
     case "repeat":
-      return .repeatBlock(count: value(head.value), body: body(mapping["do"]?.value, of: "repeat", key: "do", at: keySpan))
+      return .repeatBlock(
+        count: value(head.value), body: body(mapping["do"]?.value, of: "repeat", key: "do", at: keySpan))
     case "for-each":
-      return .forEach(items: value(head.value), body: body(mapping["do"]?.value, of: "for-each", key: "do", at: keySpan))
+      return .forEach(
+        items: value(head.value), body: body(mapping["do"]?.value, of: "for-each", key: "do", at: keySpan))
     case "menu":
       return menu(head, in: mapping)
     case "stop":
@@ -269,7 +281,8 @@ public struct WorkflowDecoder {
     case "set", "append":
       guard let variable = variableName(head.value) else { return nil }
       let assigned = mapping["value"].map { value($0.value) }
-      return head.key.value == "set" ? .set(variable: variable, value: assigned) : .append(variable: variable, value: assigned)
+      return head.key.value == "set"
+        ? .set(variable: variable, value: assigned) : .append(variable: variable, value: assigned)
     default:
       guard let id = actionID(head.key) else { return nil }
       let arguments: ActionCall.Arguments =
@@ -288,12 +301,15 @@ public struct WorkflowDecoder {
     case .mapping(let choices)?:
       for choice in choices.entries {
         let label = Located(choice.key.value, at: choice.key.span)
-        options.append(MenuOption(label: label, steps: body(choice.value, of: "menu", key: choice.key.value, at: choice.key.span)))
+        options.append(
+          MenuOption(label: label, steps: body(choice.value, of: "menu", key: choice.key.value, at: choice.key.span)))
       }
     case let other?:
       report(
-        Diagnostic(.error, .wrongKind, "expected a mapping of choices for 'options', found \(other.kindName)", at: other.span)
-          .help("write each choice as 'Label: [steps]'"))
+        Diagnostic(
+          .error, .wrongKind, "expected a mapping of choices for 'options', found \(other.kindName)", at: other.span
+        )
+        .help("write each choice as 'Label: [steps]'"))
     case nil:
       break
     }
@@ -343,7 +359,9 @@ public struct WorkflowDecoder {
             step.confirm = Step.Confirmation(message: Template.parse(scalar, into: &diagnostics), span: node.span)
           }
         default:
-          report(Diagnostic(.error, .wrongKind, "expected a question or true for 'confirm', found \(node.kindName)", at: node.span))
+          report(
+            Diagnostic(
+              .error, .wrongKind, "expected a question or true for 'confirm', found \(node.kindName)", at: node.span))
         }
       case "on-error":
         guard let policy = text(node, for: "on-error") else { continue }
@@ -358,10 +376,13 @@ public struct WorkflowDecoder {
         step.retry = retry(node)
       case "timeout":
         step.timeout = duration(node, for: "timeout")
-        if case .action = step.kind {} else {
+        if case .action = step.kind {
+        } else {
           report(
-            Diagnostic(.error, .misplacedKey, "'timeout' limits one action, not a '\(step.label)' block", at: entry.key.span)
-              .help("put 'timeout' on the steps inside"))
+            Diagnostic(
+              .error, .misplacedKey, "'timeout' limits one action, not a '\(step.label)' block", at: entry.key.span
+            )
+            .help("put 'timeout' on the steps inside"))
         }
       default:
         continue
@@ -384,7 +405,8 @@ public struct WorkflowDecoder {
         }
       }
     case .sequence:
-      report(Diagnostic(.error, .wrongKind, "expected a number or a mapping for 'retry', found a sequence", at: node.span))
+      report(
+        Diagnostic(.error, .wrongKind, "expected a number or a mapping for 'retry', found a sequence", at: node.span))
       return nil
     }
     return retry
@@ -426,7 +448,8 @@ public struct WorkflowDecoder {
 
   private mutating func bool(_ node: YAMLNode, for key: String) -> Bool? {
     guard case .bool(let value)? = node.scalar?.resolved else {
-      report(Diagnostic(.error, .wrongKind, "expected true or false for '\(key)', found \(node.kindName)", at: node.span))
+      report(
+        Diagnostic(.error, .wrongKind, "expected true or false for '\(key)', found \(node.kindName)", at: node.span))
       return nil
     }
     return value
@@ -435,7 +458,9 @@ public struct WorkflowDecoder {
   private mutating func positiveInteger(_ node: YAMLNode, for key: String) -> Int? {
     guard case .int(let value)? = node.scalar?.resolved, value >= 1 else {
       report(
-        Diagnostic(.error, .wrongKind, "expected a whole number of at least 1 for '\(key)', found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)",
+        Diagnostic(
+          .error, .wrongKind,
+          "expected a whole number of at least 1 for '\(key)', found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)",
           at: node.span))
       return nil
     }
@@ -464,13 +489,17 @@ public struct WorkflowDecoder {
       Reference.parse(name, span: scalar.span).map({ $0.path.isEmpty }) == true
     else {
       report(
-        Diagnostic(.error, .invalidName, "expected a name, found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)", at: node.span)
-          .help("a name is letters, digits, '_' and '-', starting with a letter"))
+        Diagnostic(
+          .error, .invalidName, "expected a name, found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)",
+          at: node.span
+        )
+        .help("a name is letters, digits, '_' and '-', starting with a letter"))
       return nil
     }
     if Self.builtInNames.contains(name) {
       report(
-        Diagnostic(.error, .invalidName, "'\(name)' is a built-in variable and cannot be reused as a name", at: scalar.span))
+        Diagnostic(
+          .error, .invalidName, "'\(name)' is a built-in variable and cannot be reused as a name", at: scalar.span))
       return nil
     }
     return Located(name, at: scalar.span)
@@ -481,7 +510,8 @@ public struct WorkflowDecoder {
 
   /// Action ids are kebab-case, with an optional catalogue namespace: `show`, `raindrop.save-bookmark`.
   private mutating func actionID(_ scalar: YAMLNode.Scalar) -> Located<String>? {
-    let valid = scalar.value.split(separator: ".", omittingEmptySubsequences: false).count <= 2
+    let valid =
+      scalar.value.split(separator: ".", omittingEmptySubsequences: false).count <= 2
       && scalar.value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
         guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
         return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
@@ -517,7 +547,8 @@ public enum DurationSyntax {
       let digits = rest.prefix { $0.isASCII && $0.isNumber }
       guard !digits.isEmpty, let amount = Int64(digits) else { return nil }
       rest = rest.dropFirst(digits.count)
-      guard let (unit, factor) = units.first(where: { rest.hasPrefix($0.0) && !(($0.0 == "m") && rest.hasPrefix("ms")) })
+      guard
+        let (unit, factor) = units.first(where: { rest.hasPrefix($0.0) && !(($0.0 == "m") && rest.hasPrefix("ms")) })
       else { return nil }
       rest = rest.dropFirst(unit.count)
       let (product, overflow) = amount.multipliedReportingOverflow(by: factor)

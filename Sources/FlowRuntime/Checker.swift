@@ -73,13 +73,18 @@ private struct Pass {
         type = checker.type(named: spelling.value)
         if type == nil {
           report(
-            Diagnostic(.error, .unknownType, "unknown type '\(spelling.value)' for input '\(input.name.value)'", at: spelling.span)
-              .help(Suggestion.help(for: spelling.value, among: checker.typeSpellings)))
+            Diagnostic(
+              .error, .unknownType, "unknown type '\(spelling.value)' for input '\(input.name.value)'",
+              at: spelling.span
+            )
+            .help(Suggestion.help(for: spelling.value, among: checker.typeSpellings)))
         }
       }
       inputs[input.name.value] = type
       if let defaultValue = input.defaultValue, let type {
-        check(defaultValue, against: type, parameter: input.name.value, range: nil, description: "input '\(input.name.value)'")
+        check(
+          defaultValue, against: type, parameter: input.name.value, range: nil,
+          description: "input '\(input.name.value)'")
       }
     }
     collectDefinitions(workflow.steps)
@@ -174,8 +179,10 @@ private struct Pass {
     case .primary(let value):
       guard let primary = descriptor.primaryParameter else {
         report(
-          Diagnostic(.error, .noPrimaryParameter, "'\(descriptor.id)' takes named parameters, not a single value", at: value.span)
-            .help("name the parameter: \(List.or(keys.map { "'\($0)'" }))"))
+          Diagnostic(
+            .error, .noPrimaryParameter, "'\(descriptor.id)' takes named parameters, not a single value", at: value.span
+          )
+          .help("name the parameter: \(List.or(keys.map { "'\($0)'" }))"))
         _ = type(of: value)
         break
       }
@@ -190,8 +197,10 @@ private struct Pass {
       for entry in entries {
         guard let parameter = descriptor.parameter(entry.key.value) else {
           report(
-            Diagnostic(.error, .unknownParameter, "'\(descriptor.id)' has no parameter '\(entry.key.value)'", at: entry.key.span)
-              .help(Suggestion.help(for: entry.key.value, among: keys, listUpTo: 8) ?? "it takes no parameters"))
+            Diagnostic(
+              .error, .unknownParameter, "'\(descriptor.id)' has no parameter '\(entry.key.value)'", at: entry.key.span
+            )
+            .help(Suggestion.help(for: entry.key.value, among: keys, listUpTo: 8) ?? "it takes no parameters"))
           _ = type(of: entry.value)
           continue
         }
@@ -202,7 +211,9 @@ private struct Pass {
   }
 
   private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of descriptor: IntentDescriptor) {
-    check(value, against: parameter.type, parameter: parameter.key, range: parameter.range, description: "'\(parameter.key)'")
+    check(
+      value, against: parameter.type, parameter: parameter.key, range: parameter.range,
+      description: "'\(parameter.key)'")
   }
 
   /// Checks a value against the type a parameter (or input) wants: literals by coercion and range,
@@ -218,9 +229,11 @@ private struct Pass {
         guard let actual = self.type(of: reference) else { return }
         if actual.isList, !type.isList, !Self.acceptsAnything(type) {
           report(
-            Diagnostic(.error, .listWhereOneExpected,
-              "\(description) takes one \(type.name), but '${\(reference)}' is a \(actual.name)", at: reference.span)
-              .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
+            Diagnostic(
+              .error, .listWhereOneExpected,
+              "\(description) takes one \(type.name), but '${\(reference)}' is a \(actual.name)", at: reference.span
+            )
+            .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
         }
         return
       }
@@ -239,13 +252,16 @@ private struct Pass {
       guard checkLiteral(.number(number), against: type, span: value.span, description: description) else { return }
       if let range, !range.contains(number) {
         report(
-          Diagnostic(.error, .outOfRange,
+          Diagnostic(
+            .error, .outOfRange,
             "\(description) must be between \(FlowValue.formatNumber(range.lowerBound)) and \(FlowValue.formatNumber(range.upperBound)), got \(FlowValue.formatNumber(number))",
             at: value.span))
       }
     case .list(let items, let span):
       if case .list(let element) = type {
-        for item in items { check(item, against: element, parameter: parameter, range: range, description: description) }
+        for item in items {
+          check(item, against: element, parameter: parameter, range: range, description: description)
+        }
       } else if !Self.acceptsAnything(type) {
         report(
           Diagnostic(.error, .listWhereOneExpected, "\(description) takes one \(type.name), not a list", at: span)
@@ -256,21 +272,27 @@ private struct Pass {
       switch type {
       case .dictionary, .any, .text, .list(.any), .list(.dictionary): break
       default:
-        report(Diagnostic(.error, .invalidValue, "expected \(CoercionError.article(for: type)) for \(description), got a dictionary", at: span))
+        report(
+          Diagnostic(
+            .error, .invalidValue, "expected \(CoercionError.article(for: type)) for \(description), got a dictionary",
+            at: span))
       }
     }
   }
 
   /// Checks a literal by the coercion table; false when it cannot be coerced.
   @discardableResult
-  private mutating func checkLiteral(_ literal: FlowValue, against type: ValueType, span: SourceSpan, description: String) -> Bool {
+  private mutating func checkLiteral(
+    _ literal: FlowValue, against type: ValueType, span: SourceSpan, description: String
+  ) -> Bool {
     // Entities are found through their queries at run time; text naming one is checked then.
     if case .entity = type.elementType { return true }
     do {
       _ = try Coercion.coerce(literal, to: type)
       return true
     } catch {
-      let message = error.expected.map { "expected \($0) for \(description), got \(error.got ?? literal.quoted)" } ?? error.message
+      let message =
+        error.expected.map { "expected \($0) for \(description), got \(error.got ?? literal.quoted)" } ?? error.message
       report(Diagnostic(.error, .invalidValue, message, at: span).help(error.help))
       return false
     }
@@ -322,7 +344,9 @@ private struct Pass {
     case "item", "index":
       guard let loop = loops.last else {
         report(
-          Diagnostic(.error, .undefinedName, "'\(reference.root)' is only defined inside 'repeat' and 'for-each'", at: reference.span))
+          Diagnostic(
+            .error, .undefinedName, "'\(reference.root)' is only defined inside 'repeat' and 'for-each'",
+            at: reference.span))
         return nil
       }
       current = reference.root == "item" ? loop.itemType : .integer
@@ -397,7 +421,9 @@ private struct Pass {
         }
       case .index:
         guard type.isList || type == .any else {
-          report(Diagnostic(.error, .notAList, "'${\(reference)}' indexes \(type.name), which is not a list", at: reference.span))
+          report(
+            Diagnostic(
+              .error, .notAList, "'${\(reference)}' indexes \(type.name), which is not a list", at: reference.span))
           return nil
         }
         current = type.isList ? type.elementType : nil

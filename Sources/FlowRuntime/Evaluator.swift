@@ -61,7 +61,8 @@ enum Evaluator {
       }
     case "workflow", "run", "env":
       guard case .property(let name)? = path.first else {
-        throw RunFailure("'\(reference.root)' needs a property, like '${\(Self.example(reference.root))}'", at: reference.span)
+        throw RunFailure(
+          "'\(reference.root)' needs a property, like '${\(Self.example(reference.root))}'", at: reference.span)
       }
       path = path.dropFirst()
       switch (reference.root, name) {

@@ -99,7 +99,8 @@ public struct Interpreter: Sendable {
           ConfirmationRequest(kind: .alert, origin: PromptOrigin(intentID: info.label), dialog: question))
       }
       guard confirmed else {
-        throw RunError(.cancelled, Diagnostic(.error, .cancelled, "cancelled at \(info.description)", at: confirmation.span))
+        throw RunError(
+          .cancelled, Diagnostic(.error, .cancelled, "cancelled at \(info.description)", at: confirmation.span))
       }
       if !isAction(step) {
         // One answer covers the block: a confirmed `for-each` of deletions asks once, not per item.
@@ -112,7 +113,9 @@ public struct Interpreter: Sendable {
     try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
   }
 
-  private func runConfirmed(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
+  private func runConfirmed(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int)
+    async throws
+  {
     observer.record(.started(info))
     let output: FlowValue
     do {
@@ -161,7 +164,9 @@ public struct Interpreter: Sendable {
       guard let first = try await group.next(), let output = first else {
         throw RunError(
           .stepFailed,
-          Diagnostic(.error, .stepFailed, "\(info.description) took longer than its timeout of \(timeout.value)", at: timeout.span))
+          Diagnostic(
+            .error, .stepFailed, "\(info.description) took longer than its timeout of \(timeout.value)",
+            at: timeout.span))
       }
       return output
     }
@@ -184,14 +189,20 @@ public struct Interpreter: Sendable {
 
     case .repeatBlock(let countValue, let body):
       let value = try evaluate { try Evaluator.evaluate(countValue, in: scope) }
-      guard let count = (try? Coercion.coerce(value, to: .number)).flatMap({ if case .number(let n) = $0 { n } else { nil } }),
+      guard
+        let count = (try? Coercion.coerce(value, to: .number)).flatMap({
+          if case .number(let n) = $0 { n } else { nil }
+        }),
         count >= 0, count == count.rounded()
       else {
         throw RunError(
           .stepFailed,
-          Diagnostic(.error, .stepFailed, "\(info.description): expected a whole number of times, got \(value.quoted)", at: countValue.span))
+          Diagnostic(
+            .error, .stepFailed, "\(info.description): expected a whole number of times, got \(value.quoted)",
+            at: countValue.span))
       }
-      let outputs = try await loop(Array(repeating: FlowValue.nothing, count: Int(count)), itemName: nil, isRepeat: true,
+      let outputs = try await loop(
+        Array(repeating: FlowValue.nothing, count: Int(count)), itemName: nil, isRepeat: true,
         body: body, info: info, scope: &scope, workflow: workflow, depth: depth)
       return outputs
 
@@ -203,7 +214,8 @@ public struct Interpreter: Sendable {
         case .nothing: []
         default: [value]
         }
-      return try await loop(items, itemName: step.name?.value, isRepeat: false, body: body, info: info, scope: &scope,
+      return try await loop(
+        items, itemName: step.name?.value, isRepeat: false, body: body, info: info, scope: &scope,
         workflow: workflow, depth: depth)
 
     case .menu(let promptValue, let menuOptions, let defaultOption):
@@ -217,7 +229,9 @@ public struct Interpreter: Sendable {
         chosen = first
       } catch let error as AppIntentError where error.kind == .needsChoice {
         guard let defaultOption, let index = labels.firstIndex(of: defaultOption.value) else {
-          throw failure(error, info: info, span: step.span, help: "give the menu a 'default:' for unattended runs, or run at a terminal")
+          throw failure(
+            error, info: info, span: step.span,
+            help: "give the menu a 'default:' for unattended runs, or run at a terminal")
         }
         chosen = index
       } catch {
@@ -228,7 +242,8 @@ public struct Interpreter: Sendable {
       return scope.previous
 
     case .stop(let outputValue):
-      let output = try outputValue.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? .nothing
+      let output =
+        try outputValue.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? .nothing
       finish(info, output: output)
       throw Stop(output: output)
 
@@ -236,7 +251,8 @@ public struct Interpreter: Sendable {
       return try await runWorkflow(reference, input: inputValue, info: info, scope: scope, from: workflow, depth: depth)
 
     case .set(let variable, let value):
-      let assigned = try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
+      let assigned =
+        try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
       scope.names[variable.value] = assigned
       finish(info, output: assigned)
       return assigned
@@ -268,7 +284,8 @@ public struct Interpreter: Sendable {
     for (offset, item) in items.enumerated() {
       try Task.checkCancellation()
       observer.record(.loopProgress(info, pass: offset + 1, total: items.count))
-      scope.loop = Scope.Loop(item: isRepeat ? .number(Double(offset + 1)) : item, index: offset + 1, itemName: itemName)
+      scope.loop = Scope.Loop(
+        item: isRepeat ? .number(Double(offset + 1)) : item, index: offset + 1, itemName: itemName)
       try await run(body, prefix: info.position + ".", scope: &scope, workflow: workflow, depth: depth)
       outputs.append(scope.previous)
     }
@@ -332,7 +349,8 @@ public struct Interpreter: Sendable {
       guard let primary = descriptor.primaryParameter else {
         throw RunError(
           .invalid,
-          Diagnostic(.error, .stepFailed, "'\(descriptor.id)' takes named parameters, not a single value", at: value.span))
+          Diagnostic(
+            .error, .stepFailed, "'\(descriptor.id)' takes named parameters, not a single value", at: value.span))
       }
       return [(primary.key, value)]
     case .named(let entries, let span):
@@ -354,8 +372,11 @@ public struct Interpreter: Sendable {
     guard depth < options.maxWorkflowDepth else {
       throw RunError(
         .stepFailed,
-        Diagnostic(.error, .stepFailed, "\(info.description): workflows nest deeper than \(options.maxWorkflowDepth) levels", at: reference.span)
-          .help("a workflow that runs itself needs a condition that ends it"))
+        Diagnostic(
+          .error, .stepFailed, "\(info.description): workflows nest deeper than \(options.maxWorkflowDepth) levels",
+          at: reference.span
+        )
+        .help("a workflow that runs itself needs a condition that ends it"))
     }
     let child: Workflow
     do {
@@ -389,7 +410,8 @@ public struct Interpreter: Sendable {
   // MARK: - Helpers
 
   private func finish(_ info: StepInfo, output: FlowValue) {
-    observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
+    observer.record(
+      .finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
   }
 
   private func isAction(_ step: Step) -> Bool {

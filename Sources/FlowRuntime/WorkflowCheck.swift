@@ -7,7 +7,9 @@ import FlowYAML
 /// `flow validate` reports and what every `flow run` checks before its first step.
 public enum WorkflowCheck {
   /// The workflow, and every problem found. The workflow is usable only when there are no errors.
-  public static func load(_ file: SourceFile, registry: IntentRegistry) -> (workflow: Workflow?, diagnostics: Diagnostics) {
+  public static func load(_ file: SourceFile, registry: IntentRegistry) -> (
+    workflow: Workflow?, diagnostics: Diagnostics
+  ) {
     let document = YAMLDocument.load(file)
     var diagnostics = document.diagnostics
     // After a YAML error the tree is partial; checking it would only add noise.
@@ -77,7 +79,8 @@ public enum InputResolver {
 extension Scope {
   /// A scope with nothing in it, for literal defaults.
   static var empty: Scope {
-    Scope(inputs: FlowDictionary(), builtIns: BuiltIns(workflowName: "", runID: "", environment: [:], clock: SystemClock()))
+    Scope(
+      inputs: FlowDictionary(), builtIns: BuiltIns(workflowName: "", runID: "", environment: [:], clock: SystemClock()))
   }
 }
 

@@ -34,7 +34,9 @@ public final class PseudoTerminal {
   }
 
   /// Starts `executable` with the terminal as its standard input, output and error.
-  public func spawn(_ executable: URL, arguments: [String], environment: [String: String], directory: URL) throws -> Process {
+  public func spawn(_ executable: URL, arguments: [String], environment: [String: String], directory: URL) throws
+    -> Process
+  {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -66,7 +68,8 @@ public final class PseudoTerminal {
       let remaining = deadline - ContinuousClock.now
       guard remaining > .zero else { throw Timeout(expected: text, transcript: transcript) }
       var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-      let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+      let milliseconds = Int32(
+        remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
       guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 4096)
       let count = read(master, &chunk, chunk.count)

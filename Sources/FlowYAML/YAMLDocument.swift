@@ -100,7 +100,8 @@ private struct TreeBuilder: ~Copyable {
       let start = location(event.start_mark)
       guard stack.count < limits.maxDepth else {
         return fatal(
-          Diagnostic(.error, .nestingTooDeep, "nesting is deeper than \(limits.maxDepth) levels",
+          Diagnostic(
+            .error, .nestingTooDeep, "nesting is deeper than \(limits.maxDepth) levels",
             at: SourceSpan(file: file, at: start)))
       }
       let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
@@ -250,7 +251,8 @@ private struct TreeBuilder: ~Copyable {
         sources.append(contentsOf: sequence.items.compactMap(\.mapping))
       default:
         return fatal(
-          Diagnostic(.error, .invalidMerge, "'<<' merges a mapping or a list of mappings, found \(value.kindName)",
+          Diagnostic(
+            .error, .invalidMerge, "'<<' merges a mapping or a list of mappings, found \(value.kindName)",
             at: value.span
           ).help("write '<<: *name' where '&name' marks a mapping"))
       }

@@ -33,7 +33,8 @@ public final class IntentService: Sendable {
   static func intentError(_ error: RaindropError) -> AppIntentError {
     switch error {
     case .notAuthenticated:
-      AppIntentError.insufficientAccount(IntentServiceError.notAuthenticated.localizedStringResource.key, help: error.help)
+      AppIntentError.insufficientAccount(
+        IntentServiceError.notAuthenticated.localizedStringResource.key, help: error.help)
     case .notFound:
       AppIntentError(.entityNotFound, error.description, help: error.help)
     // Unreachable, refusing or broken backends end the run with the backend's exit status.

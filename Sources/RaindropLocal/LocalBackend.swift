@@ -102,12 +102,16 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   private static func encodeTags(_ tags: [String]) -> String {
-    guard let data = try? JSONEncoder().encode(tags), let text = String(data: data, encoding: .utf8) else { return "[]" }
+    guard let data = try? JSONEncoder().encode(tags), let text = String(data: data, encoding: .utf8) else {
+      return "[]"
+    }
     return text
   }
 
   private static func decodeTags(_ text: String?) -> [String] {
-    guard let data = text?.data(using: .utf8), let tags = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+    guard let data = text?.data(using: .utf8), let tags = try? JSONDecoder().decode([String].self, from: data) else {
+      return []
+    }
     return tags
   }
 
@@ -215,7 +219,8 @@ public actor LocalBackend: BookmarkBackend {
     let offset = max(query.page, 0) * perPage
     return try store { () throws(SQLiteError) in
       try database.transaction(write: false) { () throws(SQLiteError) in
-        let count = try database.query("SELECT COUNT(*) FROM bookmarks WHERE \(condition)", parameters).first?.first?.int ?? 0
+        let count =
+          try database.query("SELECT COUNT(*) FROM bookmarks WHERE \(condition)", parameters).first?.first?.int ?? 0
         let rows = try database.query(
           "SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?",
           parameters + [.integer(Int64(perPage)), .integer(Int64(offset))]
@@ -329,7 +334,8 @@ public actor LocalBackend: BookmarkBackend {
         """,
         [
           .text(bookmark.link), .text(LinkNormalizer.comparable(bookmark.link)), .text(bookmark.title),
-          .text(bookmark.excerpt), .text(bookmark.note), .text(bookmark.type.rawValue), .text(Self.encodeTags(bookmark.tags)),
+          .text(bookmark.excerpt), .text(bookmark.note), .text(bookmark.type.rawValue),
+          .text(Self.encodeTags(bookmark.tags)),
           .integer(bookmark.important ? 1 : 0), .integer(Int64(bookmark.collectionId)),
           .text(LinkNormalizer.domain(of: bookmark.link)), .integer(Self.milliseconds(bookmark.lastUpdate)),
           .integer(Int64(bookmark.id)),
@@ -338,14 +344,17 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int {
+  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int
+  {
     guard !ids.isEmpty else { return 0 }
     return try bulkUpdate(collectionId: collectionId, ids: ids, search: nil, change)
   }
 
   /// `PUT /raindrops/{collectionId}`: the bookmarks in the collection with one of `ids` (all of them when `ids`
   /// is nil) that match `search`, changed at once. Returns how many matched.
-  public func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError) -> Int {
+  public func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError)
+    -> Int
+  {
     var targets = try matching(collectionId: collectionId, search: search, nested: false)
     if let ids {
       let wanted = Set(ids)
@@ -357,7 +366,8 @@ public actor LocalBackend: BookmarkBackend {
     try store { () throws(SQLiteError) in
       try database.transaction { () throws(SQLiteError) in
         for var bookmark in changed {
-          bookmark.tags = TagEditor.edit(bookmark.tags, adding: change.addTags, removing: change.removeTags, clearing: change.clearTags)
+          bookmark.tags = TagEditor.edit(
+            bookmark.tags, adding: change.addTags, removing: change.removeTags, clearing: change.clearTags)
           if let important = change.important { bookmark.important = important }
           if let moveTo { bookmark.collectionId = moveTo }
           bookmark.lastUpdate = now
@@ -410,7 +420,10 @@ public actor LocalBackend: BookmarkBackend {
           } else {
             try database.query(
               "UPDATE bookmarks SET collection = ?, last_update = ? WHERE id = ?",
-              [.integer(Int64(SystemCollection.trash.rawValue)), .integer(Self.milliseconds(now)), .integer(Int64(bookmark.id))]
+              [
+                .integer(Int64(SystemCollection.trash.rawValue)), .integer(Self.milliseconds(now)),
+                .integer(Int64(bookmark.id)),
+              ]
             )
           }
         }
@@ -515,7 +528,9 @@ public actor LocalBackend: BookmarkBackend {
       }
       return
     }
-    guard SystemCollection(rawValue: id) == nil else { throw .invalidRequest(message: "system collections cannot be removed") }
+    guard SystemCollection(rawValue: id) == nil else {
+      throw .invalidRequest(message: "system collections cannot be removed")
+    }
     let (condition, parameters) = try scope(id, nested: true)
     let now = Self.milliseconds(clock.now)
     try store { () throws(SQLiteError) in

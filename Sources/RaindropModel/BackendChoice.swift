@@ -13,7 +13,9 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
     case noToken
   }
 
-  public static func resolve(flag: BackendChoice?, configured: BackendChoice?, tokenConfigured: Bool) -> (BackendChoice, Reason) {
+  public static func resolve(flag: BackendChoice?, configured: BackendChoice?, tokenConfigured: Bool) -> (
+    BackendChoice, Reason
+  ) {
     if let flag { return (flag, .flag) }
     if let configured { return (configured, .configFile) }
     return tokenConfigured ? (.raindrop, .tokenConfigured) : (.local, .noToken)

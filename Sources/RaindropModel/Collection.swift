@@ -14,7 +14,9 @@ public struct BookmarkCollection: Sendable, Hashable, Codable {
   public var created: Date?
   public var lastUpdate: Date?
 
-  public init(id: Int, title: String, count: Int = 0, parentId: Int? = nil, created: Date? = nil, lastUpdate: Date? = nil) {
+  public init(
+    id: Int, title: String, count: Int = 0, parentId: Int? = nil, created: Date? = nil, lastUpdate: Date? = nil
+  ) {
     self.id = id
     self.title = title
     self.count = count

@@ -165,7 +165,10 @@ public struct BulkChange: Sendable, Hashable {
   /// Move into this collection.
   public var moveTo: Int?
 
-  public init(addTags: [String] = [], removeTags: [String] = [], clearTags: Bool = false, important: Bool? = nil, moveTo: Int? = nil) {
+  public init(
+    addTags: [String] = [], removeTags: [String] = [], clearTags: Bool = false, important: Bool? = nil,
+    moveTo: Int? = nil
+  ) {
     self.addTags = addTags
     self.removeTags = removeTags
     self.clearTags = clearTags

@@ -36,11 +36,13 @@ struct RaindropDTO: Decodable {
   init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: AnyKey.self)
     guard let id = c.lenient("_id", as: Int.self) else {
-      throw DecodingError.keyNotFound(AnyKey("_id"), .init(codingPath: c.codingPath, debugDescription: "a raindrop without _id"))
+      throw DecodingError.keyNotFound(
+        AnyKey("_id"), .init(codingPath: c.codingPath, debugDescription: "a raindrop without _id"))
     }
     let link = c.lenient("link", as: String.self) ?? ""
     let created = c.date("created") ?? Date(timeIntervalSince1970: 0)
-    let collectionId = c.reference("collection") ?? c.lenient("collectionId", as: Int.self) ?? SystemCollection.unsorted.rawValue
+    let collectionId =
+      c.reference("collection") ?? c.lenient("collectionId", as: Int.self) ?? SystemCollection.unsorted.rawValue
     bookmark = Bookmark(
       id: id,
       link: link,
@@ -69,7 +71,8 @@ struct CollectionDTO: Decodable {
   init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: AnyKey.self)
     guard let id = c.lenient("_id", as: Int.self) else {
-      throw DecodingError.keyNotFound(AnyKey("_id"), .init(codingPath: c.codingPath, debugDescription: "a collection without _id"))
+      throw DecodingError.keyNotFound(
+        AnyKey("_id"), .init(codingPath: c.codingPath, debugDescription: "a collection without _id"))
     }
     collection = BookmarkCollection(
       id: id,

@@ -53,7 +53,9 @@ public final class RaindropClient: BookmarkBackend {
     var items = [
       ("sort", query.sort.rawValue), ("page", String(max(query.page, 0))), ("perpage", String(query.effectivePerPage)),
     ]
-    if let search = query.search, !search.trimmingCharacters(in: .whitespaces).isEmpty { items.append(("search", search)) }
+    if let search = query.search, !search.trimmingCharacters(in: .whitespaces).isEmpty {
+      items.append(("search", search))
+    }
     if query.nested { items.append(("nested", "true")) }
     let envelope = try await call(
       "GET", "raindrops/\(query.collectionId)", query: items, notFound: .collection(id: query.collectionId),
@@ -64,7 +66,8 @@ public final class RaindropClient: BookmarkBackend {
   }
 
   public func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
-    let envelope = try await call("GET", "raindrop/\(id)", notFound: .bookmark(id: id), as: ItemEnvelope<RaindropDTO>.self)
+    let envelope = try await call(
+      "GET", "raindrop/\(id)", notFound: .bookmark(id: id), as: ItemEnvelope<RaindropDTO>.self)
     guard let item = envelope.item else { throw .malformedResponse("no item in the answer for bookmark \(id)") }
     return item.bookmark
   }
@@ -124,7 +127,8 @@ public final class RaindropClient: BookmarkBackend {
     return item.bookmark
   }
 
-  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int {
+  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int
+  {
     // No ids would mean "every bookmark in the collection" to the server: never send that by accident.
     guard !ids.isEmpty, !change.isEmpty else { return 0 }
     var modified = 0
@@ -150,7 +154,8 @@ public final class RaindropClient: BookmarkBackend {
     var attempt = 1
     while true {
       let sentAt = clock.now
-      let result = await perform("DELETE", "raindrop/\(id)", notFound: .bookmark(id: id), as: ItemEnvelope<RaindropDTO>.self)
+      let result = await perform(
+        "DELETE", "raindrop/\(id)", notFound: .bookmark(id: id), as: ItemEnvelope<RaindropDTO>.self)
       switch result {
       case .success(let envelope):
         return envelope.item.map { .movedToTrash($0.bookmark) } ?? .removedPermanently
@@ -317,11 +322,14 @@ public final class RaindropClient: BookmarkBackend {
       case 429:
         rateLimitWaits += 1
         let retryAfter = response[header: "retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard rateLimitWaits <= policy.maxRateLimitWaits else { throw .final(.rateLimited(retryAfterSeconds: retryAfter)) }
+        guard rateLimitWaits <= policy.maxRateLimitWaits else {
+          throw .final(.rateLimited(retryAfterSeconds: retryAfter))
+        }
         // A 429 was not acted on, so any call may be sent again.
         await limiter.block(until: rateLimitEnd(response, retryAfter: retryAfter))
       case 500...599:
-        let failure = RaindropError.serverError(status: response.status, message: Self.errorMessage(response) ?? "server error")
+        let failure = RaindropError.serverError(
+          status: response.status, message: Self.errorMessage(response) ?? "server error")
         try await retryOrFail(failure, idempotent: idempotent, attempt: &attempt)
       case 200...299:
         let decoded: Result<T, RaindropError> = decode(
@@ -374,7 +382,8 @@ public final class RaindropClient: BookmarkBackend {
     return HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: policy.requestTimeout)
   }
 
-  private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+  private static let unreserved = CharacterSet(
+    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
   private static func escape(_ text: String) -> String {
     text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
@@ -383,7 +392,9 @@ public final class RaindropClient: BookmarkBackend {
   private func decode<T: Decodable>(
     _ response: HTTPResponse, method: String, path: String, falseResultIsError: Bool, notFound: RaindropError.Resource?
   ) -> Result<T, RaindropError> {
-    if falseResultIsError, let error = try? JSONDecoder().decode(ErrorBody.self, from: response.body), error.result == false {
+    if falseResultIsError, let error = try? JSONDecoder().decode(ErrorBody.self, from: response.body),
+      error.result == false
+    {
       // The vendor's clients treat `result:false` as a failure even with HTTP 200 (reference §2).
       var failed = response
       failed.status = error.status ?? (error.auth == false ? 401 : 400)
@@ -400,7 +411,8 @@ public final class RaindropClient: BookmarkBackend {
     switch error {
     case DecodingError.dataCorrupted: "not valid JSON"
     case DecodingError.keyNotFound(let key, _): "'\(key.stringValue)' is missing"
-    case DecodingError.typeMismatch(_, let context): "unexpected type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+    case DecodingError.typeMismatch(_, let context):
+      "unexpected type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
     default: String(describing: error)
     }
   }
@@ -409,7 +421,9 @@ public final class RaindropClient: BookmarkBackend {
     (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.errorMessage
   }
 
-  private func mapError(_ response: HTTPResponse, method: String, path: String, notFound: RaindropError.Resource?) -> RaindropError {
+  private func mapError(_ response: HTTPResponse, method: String, path: String, notFound: RaindropError.Resource?)
+    -> RaindropError
+  {
     let message = Self.errorMessage(response)
     switch response.status {
     case 401, 403: return .notAuthenticated(reason: message ?? "Unauthorized")

@@ -96,7 +96,8 @@ public actor RateLimiter {
       let resetValue = Self.integer(headers, "x-ratelimit-reset", "ratelimit-reset")
     else { return }
     let reset = Self.resetDate(resetValue, now: clock.now)
-    if let finished = finishedReset, reset.timeIntervalSince(finished) < 1 { return }  // a late answer from an old window
+    // A late answer from an old window.
+    if let finished = finishedReset, reset.timeIntervalSince(finished) < 1 { return }
     // Losses seen before this request went out were counted before it, so they are in the figure; later ones
     // may not be.
     let figure = { (lost: [(time: Date, seenAfter: Int)]) in remaining - lost.filter { $0.seenAfter >= ticket }.count }
@@ -139,7 +140,8 @@ public actor RateLimiter {
   /// An epoch second, as Raindrop sends; a small number is a delay in seconds, as the IETF draft's
   /// `RateLimit-Reset` is.
   static func resetDate(_ value: Int, now: Date) -> Date {
-    value > 1_000_000_000 ? Date(timeIntervalSince1970: TimeInterval(value)) : now.addingTimeInterval(TimeInterval(value))
+    value > 1_000_000_000
+      ? Date(timeIntervalSince1970: TimeInterval(value)) : now.addingTimeInterval(TimeInterval(value))
   }
 
   private static func integer(_ headers: [String: String], _ names: String...) -> Int? {

@@ -168,10 +168,13 @@ struct Router: Sendable {
     let authorization = request.headers[.authorization] ?? ""
     let (rateHeaders, allowed) = await state.admit()
     if !authorization.hasPrefix("Bearer ") {
-      return finish(.json(401, ["result": false, "status": 401, "errorMessage": "Unauthorized", "auth": false]), rateHeaders)
+      return finish(
+        .json(401, ["result": false, "status": 401, "errorMessage": "Unauthorized", "auth": false]), rateHeaders)
     }
     if !tokens.contains(String(authorization.dropFirst("Bearer ".count))) {
-      return finish(.json(401, ["result": false, "status": 401, "errorMessage": "Incorrect access_token", "auth": false]), rateHeaders)
+      return finish(
+        .json(401, ["result": false, "status": 401, "errorMessage": "Incorrect access_token", "auth": false]),
+        rateHeaders)
     }
     if !allowed {
       return finish(rateLimitedAnswer(retryAfter: await state.secondsToReset()), rateHeaders)
@@ -187,7 +190,9 @@ struct Router: Sendable {
     case .resetConnection?:
       return FlyingFox.HTTPResponse(webSocket: DroppingHandler())
     case .unauthorized?:
-      return finish(.json(401, ["result": false, "status": 401, "errorMessage": "Incorrect access_token", "auth": false]), rateHeaders)
+      return finish(
+        .json(401, ["result": false, "status": 401, "errorMessage": "Incorrect access_token", "auth": false]),
+        rateHeaders)
     default:
       break
     }

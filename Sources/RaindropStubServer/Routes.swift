@@ -88,17 +88,23 @@ extension Router {
 
   private static let tooManyIDs = RaindropError.tooLarge(message: "ids array is larger than max 100 or empty")
 
-  private func answer(_ route: Route, parameters: [String: String], json: [String: Any]) async throws(RaindropError) -> StubAnswer {
+  private func answer(_ route: Route, parameters: [String: String], json: [String: Any]) async throws(RaindropError)
+    -> StubAnswer
+  {
     switch route {
     case .user:
       let user = try await store.currentUser()
       return .json(200, ["result": true, "user": Self.userJSON(user)])
     case .userStats:
       let system = try await store.systemCollections()
-      return .json(200, [
-        "result": true, "items": system.map { ["_id": $0.id, "count": $0.count] },
-        "meta": ["_id": LocalBackend.localUser.id, "pro": false, "changedBookmarksDate": RaindropDate.format(Date())],
-      ])
+      return .json(
+        200,
+        [
+          "result": true, "items": system.map { ["_id": $0.id, "count": $0.count] },
+          "meta": [
+            "_id": LocalBackend.localUser.id, "pro": false, "changedBookmarksDate": RaindropDate.format(Date()),
+          ],
+        ])
     case .collections:
       let roots = try await store.userCollections().filter { $0.parentId == nil }
       return .json(200, ["result": true, "items": roots.map(Self.collectionJSON)])
@@ -110,7 +116,8 @@ extension Router {
       return .json(200, ["result": true, "item": Self.collectionJSON(try await store.collection(id: id))])
     case .createCollection:
       let title = json["title"] as? String ?? ""
-      let created = try await store.createCollection(NewCollection(title: title, parentId: Self.reference(json["parent"])))
+      let created = try await store.createCollection(
+        NewCollection(title: title, parentId: Self.reference(json["parent"])))
       return .json(200, ["result": true, "item": Self.collectionJSON(created)])
     case .deleteCollection(let id):
       try await store.deleteCollection(id: id)
@@ -129,7 +136,8 @@ extension Router {
       change.removeTags = json["deleteTags"] as? [String] ?? []
       change.important = json["important"] as? Bool
       change.moveTo = Self.reference(json["collection"])
-      let modified = try await store.bulkUpdate(collectionId: collectionId, ids: ids, search: parameters["search"], change)
+      let modified = try await store.bulkUpdate(
+        collectionId: collectionId, ids: ids, search: parameters["search"], change)
       return .json(200, ["result": true, "modified": modified])
     case .bulkDelete(let collectionId):
       let ids = json["ids"].map(Self.integers)
@@ -197,12 +205,15 @@ extension Router {
       count = items.count
     } else {
       let result = try await store.bookmarks(
-        BookmarkListQuery(collectionId: collectionId, search: parameters["search"], sort: sort, page: page, perPage: perPage, nested: nested)
+        BookmarkListQuery(
+          collectionId: collectionId, search: parameters["search"], sort: sort, page: page, perPage: perPage,
+          nested: nested)
       )
       items = result.items
       count = result.count
     }
-    return .json(200, ["result": true, "items": items.map(Self.bookmarkJSON), "count": count, "collectionId": collectionId])
+    return .json(
+      200, ["result": true, "items": items.map(Self.bookmarkJSON), "count": count, "collectionId": collectionId])
   }
 
   // MARK: - JSON
@@ -224,7 +235,8 @@ extension Router {
     return NewBookmark(
       link: link, title: json["title"] as? String, excerpt: json["excerpt"] as? String, note: json["note"] as? String,
       tags: json["tags"] as? [String] ?? [], important: json["important"] as? Bool ?? false,
-      collectionId: reference(json["collection"]), type: (json["type"] as? String).flatMap(BookmarkType.init(rawValue:)),
+      collectionId: reference(json["collection"]),
+      type: (json["type"] as? String).flatMap(BookmarkType.init(rawValue:)),
       created: (json["created"] as? String).flatMap(RaindropDate.parse), parse: json["pleaseParse"] != nil
     )
   }
@@ -244,7 +256,8 @@ extension Router {
   static func bookmarkJSON(_ bookmark: Bookmark) -> [String: Any] {
     var object: [String: Any] = [
       "_id": bookmark.id, "link": bookmark.link, "title": bookmark.title, "excerpt": bookmark.excerpt,
-      "note": bookmark.note, "type": bookmark.type.rawValue, "user": ["$ref": "users", "$id": LocalBackend.localUser.id],
+      "note": bookmark.note, "type": bookmark.type.rawValue,
+      "user": ["$ref": "users", "$id": LocalBackend.localUser.id],
       "cover": bookmark.cover, "tags": bookmark.tags, "removed": bookmark.removed,
       "collection": ["$ref": "collections", "$id": bookmark.collectionId, "oid": bookmark.collectionId],
       "media": [Any](), "created": RaindropDate.format(bookmark.created),
@@ -258,7 +271,8 @@ extension Router {
 
   static func collectionJSON(_ collection: BookmarkCollection) -> [String: Any] {
     let created = RaindropDate.format(collection.created ?? Date(timeIntervalSince1970: 0))
-    let slug = collection.title.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
+    let slug = collection.title.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(
+      separator: "-")
     return [
       "_id": collection.id, "title": collection.title, "description": "", "count": collection.count,
       "user": ["$ref": "users", "$id": LocalBackend.localUser.id], "public": false, "view": "list", "cover": [String](),

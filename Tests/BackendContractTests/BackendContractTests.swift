@@ -28,7 +28,9 @@ struct BackendContractTests {
     try await withBackend(kind) { fixture in
       let reading = try await fixture.backend.createCollection(NewCollection(title: "Reading"))
       let made = try await fixture.backend.createBookmark(
-        NewBookmark(link: "https://swift.org", title: "Swift", note: "n", tags: ["a", "B", "a"], important: true, collectionId: reading.id)
+        NewBookmark(
+          link: "https://swift.org", title: "Swift", note: "n", tags: ["a", "B", "a"], important: true,
+          collectionId: reading.id)
       )
       #expect(made.title == "Swift")
       #expect(made.tags == ["a", "B"])
@@ -68,7 +70,9 @@ struct BackendContractTests {
       #expect(trashed.collectionId == SystemCollection.trash.rawValue)
       #expect(trashed.removed)
       #expect(try await backend.bookmarks(BookmarkListQuery()).count == 0)
-      #expect(try await backend.bookmarks(BookmarkListQuery(collectionId: SystemCollection.trash.rawValue)).items.map(\.id) == [made.id])
+      #expect(
+        try await backend.bookmarks(BookmarkListQuery(collectionId: SystemCollection.trash.rawValue)).items.map(\.id)
+          == [made.id])
       #expect(try await backend.deleteBookmark(id: made.id) == .removedPermanently)
       await expectError(.notFound(.bookmark(id: made.id))) { () async throws(RaindropError) in
         try await backend.bookmark(id: made.id)
@@ -97,7 +101,8 @@ struct BackendContractTests {
       #expect(try await backend.collection(titled: "reading")?.id == reading.id)
       #expect(try await backend.collection(titled: "TRASH")?.id == -99)
       #expect(try await backend.collection(titled: "nope") == nil)
-      await expectError(.invalidRequest(message: "title: Path `title` is required.")) { () async throws(RaindropError) in
+      await expectError(.invalidRequest(message: "title: Path `title` is required.")) {
+        () async throws(RaindropError) in
         try await backend.createCollection(NewCollection(title: "  "))
       }
     }
@@ -160,17 +165,26 @@ struct BackendContractTests {
       func titles(_ sort: BookmarkSort) async throws -> [String] {
         try await fixture.backend.bookmarks(BookmarkListQuery(sort: sort)).items.map(\.title)
       }
-      let newest = ["Raindrop help", "https://news.ycombinator.com", "Argument Parser", "Swift Documentation", "Concurrency talk", "Bread recipe"]
+      let newest = [
+        "Raindrop help", "https://news.ycombinator.com", "Argument Parser", "Swift Documentation", "Concurrency talk",
+        "Bread recipe",
+      ]
       #expect(try await titles(.newestFirst) == newest)
       #expect(try await titles(.oldestFirst) == newest.reversed())
       #expect(try await titles(.relevance) == newest)  // no search: newest first
       let byID = library.values.sorted { $0.id > $1.id }.map(\.title)
       #expect(try await titles(.manual) == byID)
-      let alphabetical = ["Argument Parser", "Bread recipe", "Concurrency talk", "https://news.ycombinator.com", "Raindrop help", "Swift Documentation"]
+      let alphabetical = [
+        "Argument Parser", "Bread recipe", "Concurrency talk", "https://news.ycombinator.com", "Raindrop help",
+        "Swift Documentation",
+      ]
       #expect(try await titles(.titleAscending) == alphabetical)
       #expect(try await titles(.titleDescending) == alphabetical.reversed())
       // Domains: example.com, github.com, news.ycombinator.com, raindrop.io, swift.org, youtube.com
-      let byDomain = ["Bread recipe", "Argument Parser", "https://news.ycombinator.com", "Raindrop help", "Swift Documentation", "Concurrency talk"]
+      let byDomain = [
+        "Bread recipe", "Argument Parser", "https://news.ycombinator.com", "Raindrop help", "Swift Documentation",
+        "Concurrency talk",
+      ]
       #expect(try await titles(.domainAscending) == byDomain)
       #expect(try await titles(.domainDescending) == byDomain.reversed())
     }
@@ -181,7 +195,9 @@ struct BackendContractTests {
     try await withBackend(kind) { fixture in
       let backend = fixture.backend
       for index in 0..<60 {
-        _ = try await backend.createBookmark(NewBookmark(link: "https://example.com/\(index)", created: .utc(2024, 1, 1).addingTimeInterval(Double(index))))
+        _ = try await backend.createBookmark(
+          NewBookmark(link: "https://example.com/\(index)", created: .utc(2024, 1, 1).addingTimeInterval(Double(index)))
+        )
       }
       let first = try await backend.bookmarks(BookmarkListQuery())
       #expect(first.items.count == 25)
@@ -204,7 +220,8 @@ struct BackendContractTests {
   func update(kind: BackendKind) async throws {
     try await withBackend(kind) { fixture in
       let backend = fixture.backend
-      let original = try await backend.createBookmark(NewBookmark(link: "https://a.example", title: "A", tags: ["one", "Two"]))
+      let original = try await backend.createBookmark(
+        NewBookmark(link: "https://a.example", title: "A", tags: ["one", "Two"]))
       var modified = original
       modified.tags = TagEditor.edit(original.tags, adding: ["TWO", "three"], removing: ["ONE"])
       modified.important = true
@@ -234,10 +251,14 @@ struct BackendContractTests {
       let backend = fixture.backend
       var ids: [Int] = []
       for index in 0..<5 {
-        ids.append(try await backend.createBookmark(NewBookmark(link: "https://bulk.example/\(index)", tags: index == 0 ? ["Old"] : [])).id)
+        ids.append(
+          try await backend.createBookmark(
+            NewBookmark(link: "https://bulk.example/\(index)", tags: index == 0 ? ["Old"] : [])
+          ).id)
       }
       _ = try await backend.deleteBookmark(id: ids[4])
-      let modified = try await backend.updateBookmarks(ids: ids, in: 0, BulkChange(addTags: ["new", "OLD"], important: true))
+      let modified = try await backend.updateBookmarks(
+        ids: ids, in: 0, BulkChange(addTags: ["new", "OLD"], important: true))
       #expect(modified == 4)
       #expect(try await backend.bookmark(id: ids[0]).tags == ["Old", "new"])
       #expect(try await backend.bookmark(id: ids[1]).tags == ["new", "OLD"])
@@ -259,7 +280,8 @@ struct BackendContractTests {
     try await withBackend(kind) { fixture in
       var ids: [Int] = []
       for index in 0..<230 {
-        ids.append(try await fixture.backend.createBookmark(NewBookmark(link: "https://many.example/\(index)", parse: false)).id)
+        ids.append(
+          try await fixture.backend.createBookmark(NewBookmark(link: "https://many.example/\(index)", parse: false)).id)
       }
       await fixture.server?.resetCounts()
       #expect(try await fixture.backend.updateBookmarks(ids: ids, in: 0, BulkChange(addTags: ["batch"])) == 230)
@@ -270,7 +292,9 @@ struct BackendContractTests {
     }
   }
 
-  @Test("exists: the same link, ignoring scheme, www, trailing slash and fragment; not in Trash", arguments: BackendKind.allCases)
+  @Test(
+    "exists: the same link, ignoring scheme, www, trailing slash and fragment; not in Trash",
+    arguments: BackendKind.allCases)
   func exists(kind: BackendKind) async throws {
     try await withBackend(kind) { fixture in
       let backend = fixture.backend

@@ -60,9 +60,11 @@ struct FaultTests {
     }
   }
 
-  @Test("5xx, resets and broken JSON are retried for reads", arguments: [
-    StubFault.serverError, .resetConnection, .malformedJSON, .serverErrorAfterHandling,
-  ])
+  @Test(
+    "5xx, resets and broken JSON are retried for reads",
+    arguments: [
+      StubFault.serverError, .resetConnection, .malformedJSON, .serverErrorAfterHandling,
+    ])
   func retriesReads(fault: StubFault) async throws {
     try await withBackend(.rest) { fixture in
       let made = try await fixture.backend.createBookmark(NewBookmark(link: "https://retry.example"))
@@ -82,9 +84,11 @@ struct FaultTests {
     }
   }
 
-  @Test("a create whose answer is lost is not made twice", arguments: [
-    StubFault.resetAfterHandling, .serverErrorAfterHandling, .malformedJSON, .resetConnection, .serverError,
-  ])
+  @Test(
+    "a create whose answer is lost is not made twice",
+    arguments: [
+      StubFault.resetAfterHandling, .serverErrorAfterHandling, .malformedJSON, .resetConnection, .serverError,
+    ])
   func createNotDuplicated(fault: StubFault) async throws {
     try await withBackend(.rest) { fixture in
       await fixture.server?.failNext(fault)
@@ -124,7 +128,9 @@ struct FaultTests {
       do {
         _ = try await fixture.backend.currentUser()
       } catch {
-        Issue.record("\(error) after \(Date().timeIntervalSince(start)) s, \(await fixture.server?.totalRequests ?? -1) requests, sleeps \(fixture.clock.sleepCount)")
+        Issue.record(
+          "\(error) after \(Date().timeIntervalSince(start)) s, \(await fixture.server?.totalRequests ?? -1) requests, sleeps \(fixture.clock.sleepCount)"
+        )
       }
       #expect(await fixture.server?.totalRequests == 2)
     }
@@ -175,7 +181,10 @@ struct FaultTests {
       let backend = fixture.backend
       await server.injectRandomFaults(
         rate: 0.2,
-        from: [.serverError, .serverErrorAfterHandling, .resetConnection, .resetAfterHandling, .malformedJSON, .rateLimited(retryAfter: 2)],
+        from: [
+          .serverError, .serverErrorAfterHandling, .resetConnection, .resetAfterHandling, .malformedJSON,
+          .rateLimited(retryAfter: 2),
+        ],
         seed: 2026
       )
       let links = (0..<500).map { "https://job.example/item/\($0)" }

@@ -92,7 +92,8 @@ extension Date {
   static func utc(_ year: Int, _ month: Int, _ day: Int, hour: Int = 12) -> Date {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour)) ?? Date(timeIntervalSince1970: 0)
+    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour))
+      ?? Date(timeIntervalSince1970: 0)
   }
 }
 
@@ -100,16 +101,22 @@ extension Date {
 func seedLibrary(_ backend: any BookmarkBackend) async throws -> [String: Bookmark] {
   let reading = try await backend.createCollection(NewCollection(title: "Reading"))
   let specs: [NewBookmark] = [
-    NewBookmark(link: "https://www.swift.org/documentation/", title: "Swift Documentation", excerpt: "The Swift programming language",
-                tags: ["swift", "docs"], important: true, collectionId: reading.id, type: .article, created: .utc(2024, 1, 15)),
-    NewBookmark(link: "https://github.com/apple/swift-argument-parser", title: "Argument Parser",
-                tags: ["swift", "cli tools"], created: .utc(2024, 3, 2)),
-    NewBookmark(link: "https://www.youtube.com/watch?v=abc", title: "Concurrency talk", note: "watch later",
-                tags: ["video", "Swift"], type: .video, created: .utc(2023, 11, 20)),
-    NewBookmark(link: "https://raindrop.io/help", title: "Raindrop help", excerpt: "How to use search",
-                collectionId: reading.id, created: .utc(2024, 3, 20)),
-    NewBookmark(link: "https://example.com/recipes/bread", title: "Bread recipe", tags: ["cooking"],
-                important: true, type: .article, created: .utc(2022, 6, 1)),
+    NewBookmark(
+      link: "https://www.swift.org/documentation/", title: "Swift Documentation",
+      excerpt: "The Swift programming language",
+      tags: ["swift", "docs"], important: true, collectionId: reading.id, type: .article, created: .utc(2024, 1, 15)),
+    NewBookmark(
+      link: "https://github.com/apple/swift-argument-parser", title: "Argument Parser",
+      tags: ["swift", "cli tools"], created: .utc(2024, 3, 2)),
+    NewBookmark(
+      link: "https://www.youtube.com/watch?v=abc", title: "Concurrency talk", note: "watch later",
+      tags: ["video", "Swift"], type: .video, created: .utc(2023, 11, 20)),
+    NewBookmark(
+      link: "https://raindrop.io/help", title: "Raindrop help", excerpt: "How to use search",
+      collectionId: reading.id, created: .utc(2024, 3, 20)),
+    NewBookmark(
+      link: "https://example.com/recipes/bread", title: "Bread recipe", tags: ["cooking"],
+      important: true, type: .article, created: .utc(2022, 6, 1)),
     NewBookmark(link: "https://news.ycombinator.com", created: .utc(2024, 3, 5)),
   ]
   var byTitle: [String: Bookmark] = [:]

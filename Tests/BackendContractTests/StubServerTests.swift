@@ -30,7 +30,8 @@ struct StubServerTests {
     var headers: [String: String] = [:]
     if let token { headers["Authorization"] = "Bearer \(token)" }
     if json != nil { headers["Content-Type"] = "application/json" }
-    let response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: json.map { Data($0.utf8) }))
+    let response = try await transport.send(
+      HTTPRequest(method: method, url: url, headers: headers, body: json.map { Data($0.utf8) }))
     let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
     return (response, object)
   }
@@ -67,7 +68,8 @@ struct StubServerTests {
   @Test("a raindrop's shape: collection object and collectionId, important only when true, sort = id")
   func raindropShape() async throws {
     try await withServer { url, _, transport in
-      let (created, body) = try await send(transport, "POST", url.appendingPathComponent("raindrop"), json: #"{"link":"https://www.example.com/a"}"#)
+      let (created, body) = try await send(
+        transport, "POST", url.appendingPathComponent("raindrop"), json: #"{"link":"https://www.example.com/a"}"#)
       #expect(created.status == 200)
       let item = try #require(body["item"] as? [String: Any])
       let id = try #require(item["_id"] as? Int)
@@ -80,7 +82,9 @@ struct StubServerTests {
       #expect(item["important"] == nil)
       #expect(item["creatorRef"] is [String: Any])
       // A collection that is not {"$id": N} is ignored: the item lands in Unsorted.
-      let (_, loose) = try await send(transport, "POST", url.appendingPathComponent("raindrop"), json: #"{"link":"https://b.example","collection":5,"important":true}"#)
+      let (_, loose) = try await send(
+        transport, "POST", url.appendingPathComponent("raindrop"),
+        json: #"{"link":"https://b.example","collection":5,"important":true}"#)
       let looseItem = try #require(loose["item"] as? [String: Any])
       #expect(looseItem["collectionId"] as? Int == -1)
       #expect(looseItem["important"] as? Bool == true)
@@ -93,19 +97,24 @@ struct StubServerTests {
   @Test("bulk: 413 for no ids or more than 100; `tags` appends; exists answers result:false when absent")
   func bulkAndExists() async throws {
     try await withServer { url, server, transport in
-      let (empty, emptyBody) = try await send(transport, "PUT", url.appendingPathComponent("raindrops/0"), json: #"{"ids":[]}"#)
+      let (empty, emptyBody) = try await send(
+        transport, "PUT", url.appendingPathComponent("raindrops/0"), json: #"{"ids":[]}"#)
       #expect(empty.status == 413)
       #expect(emptyBody["errorMessage"] as? String == "ids array is larger than max 100 or empty")
       let tooMany = "{\"ids\":[\((1...101).map(String.init).joined(separator: ","))]}"
-      #expect(try await send(transport, "PUT", url.appendingPathComponent("raindrops/0"), json: tooMany).0.status == 413)
+      #expect(
+        try await send(transport, "PUT", url.appendingPathComponent("raindrops/0"), json: tooMany).0.status == 413)
       let made = try await server.store.createBookmark(NewBookmark(link: "https://x.example", tags: ["a"]))
-      let (_, bulk) = try await send(transport, "PUT", url.appendingPathComponent("raindrops/0"), json: "{\"ids\":[\(made.id)],\"tags\":[\"b\"]}")
+      let (_, bulk) = try await send(
+        transport, "PUT", url.appendingPathComponent("raindrops/0"), json: "{\"ids\":[\(made.id)],\"tags\":[\"b\"]}")
       #expect(bulk["modified"] as? Int == 1)
       #expect(try await server.store.bookmark(id: made.id).tags == ["a", "b"])
-      let (_, missing) = try await send(transport, "POST", url.appendingPathComponent("import/url/exists"), json: #"{"urls":["https://nope.example"]}"#)
+      let (_, missing) = try await send(
+        transport, "POST", url.appendingPathComponent("import/url/exists"), json: #"{"urls":["https://nope.example"]}"#)
       #expect(missing["result"] as? Bool == false)
       #expect((missing["ids"] as? [Int]) == [])
-      let (_, found) = try await send(transport, "POST", url.appendingPathComponent("import/url/exists"), json: #"{"urls":["https://x.example"]}"#)
+      let (_, found) = try await send(
+        transport, "POST", url.appendingPathComponent("import/url/exists"), json: #"{"urls":["https://x.example"]}"#)
       #expect(found["id"] as? Int == made.id)
       #expect((found["duplicates"] as? [[String: Any]])?.first?["_id"] as? Int == made.id)
     }
@@ -135,7 +144,8 @@ struct StubServerTests {
     defer { directory.remove() }
     let clock = ManualBackendClock()
     let server = try RaindropStubServer(
-      store: try LocalBackend(directory: directory.url, clock: clock), rateLimit: RateWindow(limit: 2, seconds: 30), clock: clock
+      store: try LocalBackend(directory: directory.url, clock: clock), rateLimit: RateWindow(limit: 2, seconds: 30),
+      clock: clock
     )
     let url = try await server.start()
     let transport = URLSessionTransport()

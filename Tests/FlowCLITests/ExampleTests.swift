@@ -9,7 +9,8 @@ struct ExampleTests {
   static let invalid = examples.appendingPathComponent("invalid")
 
   static func files(in directory: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".yml") }.sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".yml") }
+      .sorted()
   }
 
   /// How each example runs in its golden: arguments, whether at a terminal, and what the person types.
@@ -37,7 +38,9 @@ struct ExampleTests {
     Run(example: "menu", variant: "unattended"),
     Run(example: "prompts", variant: "terminal", terminal: true, lines: ["Ada", "lots", "2", "5", "coffee"]),
     Run(example: "prompts", variant: "unattended", expectedStatus: 4),
-    Run(example: "prompts", variant: "no-input", arguments: ["--no-input", "--input", "name=Ada"], terminal: true, expectedStatus: 4),
+    Run(
+      example: "prompts", variant: "no-input", arguments: ["--no-input", "--input", "name=Ada"], terminal: true,
+      expectedStatus: 4),
     Run(example: "confirmation", variant: "yes-at-terminal", terminal: true, lines: ["y"]),
     Run(example: "confirmation", variant: "declined", terminal: true, lines: ["n"], expectedStatus: 3),
     Run(example: "confirmation", variant: "unattended", expectedStatus: 4),

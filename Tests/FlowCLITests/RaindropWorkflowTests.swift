@@ -30,7 +30,9 @@ struct RaindropWorkflowTests {
     func run(_ arguments: [String], terminal: Bool = false, lines: [String] = [], piped: String? = nil) async -> (
       status: Int32, output: String, error: String
     ) {
-      await runFlow(arguments, in: RaindropWorkflowTests.workflows, environment: environment, terminal: terminal, lines: lines, piped: piped)
+      await runFlow(
+        arguments, in: RaindropWorkflowTests.workflows, environment: environment, terminal: terminal, lines: lines,
+        piped: piped)
     }
   }
 
@@ -47,10 +49,13 @@ struct RaindropWorkflowTests {
 
   @Test func galleryRunsAsItsGoldensSay() async throws {
     let machine = try Machine()
-    for (link, tags) in [("https://github.com/apple/swift", ["lang"]), ("https://www.github.com/swiftlang/swift-format", []),
-      ("https://swift.org/blog", ["news"]), ("https://example.com/recipes", [])] as [(String, [String])]
-    {
-      _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=\(link)", "--input", "tags=\(tags.first ?? "inbox")"])
+    for (link, tags) in [
+      ("https://github.com/apple/swift", ["lang"]), ("https://www.github.com/swiftlang/swift-format", []),
+      ("https://swift.org/blog", ["news"]), ("https://example.com/recipes", []),
+    ] as [(String, [String])] {
+      _ = await machine.run([
+        "run", "save-and-tag.yml", "--input", "url=\(link)", "--input", "tags=\(tags.first ?? "inbox")",
+      ])
     }
     _ = await machine.run(["do", "save", "to", "raindrop", "https://github.com/apple/swift-nio"])
     var transcripts = ""
@@ -71,7 +76,8 @@ struct RaindropWorkflowTests {
     let machine = try Machine()
     _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://a.example"])
     _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://b.example"])
-    let trash = "flow: 1\nsteps:\n  - get-bookmarks: example\n  - for-each: ${previous}\n    do:\n      - delete-bookmark: ${item}\n"
+    let trash =
+      "flow: 1\nsteps:\n  - get-bookmarks: example\n  - for-each: ${previous}\n    do:\n      - delete-bookmark: ${item}\n"
     let file = machine.home.appendingPathComponent("trash-them.yml")
     try trash.write(to: file, atomically: true, encoding: .utf8)
     let moved = await machine.run(["run", file.path, "--yes"])
@@ -90,7 +96,8 @@ struct RaindropWorkflowTests {
 
   @Test func restBackendAgainstTheStandIn() async throws {
     var machine = try Machine()
-    let server = try RaindropStubServer(store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let server = try RaindropStubServer(
+      store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
     defer { Task { await server.stop() } }
     machine.environment["RAINDROP_API_URL"] = url.absoluteString
@@ -108,7 +115,8 @@ struct RaindropWorkflowTests {
 
   @Test func wrongTokenIsABackendError() async throws {
     var machine = try Machine()
-    let server = try RaindropStubServer(store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let server = try RaindropStubServer(
+      store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
     machine.environment["RAINDROP_API_URL"] = url.absoluteString
     machine.environment["RAINDROP_TOKEN"] = "wrong-token"
@@ -122,14 +130,17 @@ struct RaindropWorkflowTests {
 
   @Test func raindropBackendWithoutATokenSaysHowToLogIn() async throws {
     let machine = try Machine()
-    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--backend", "raindrop"])
+    let result = await machine.run([
+      "run", "save-and-tag.yml", "--input", "url=https://swift.org", "--backend", "raindrop",
+    ])
     #expect(result.status == 5)
     #expect(result.error.contains("Please log in to Raindrop.io first"))
   }
 
   @Test func authLoginStatusLogout() async throws {
     var machine = try Machine()
-    let server = try RaindropStubServer(store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let server = try RaindropStubServer(
+      store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
     machine.environment["RAINDROP_API_URL"] = url.absoluteString
     let login = await machine.run(["auth", "login"], piped: nil)
@@ -167,7 +178,9 @@ struct RaindropWorkflowTests {
   }
 
   /// `flow auth login` reads one line from standard input.
-  private func runFlowWithInput(_ arguments: [String], machine: Machine, line: String) async -> (status: Int32, output: String, error: String) {
+  private func runFlowWithInput(_ arguments: [String], machine: Machine, line: String) async -> (
+    status: Int32, output: String, error: String
+  ) {
     await runFlow(arguments, in: Self.workflows, environment: machine.environment, lines: [line])
   }
 }

@@ -19,7 +19,8 @@ struct RunCommandTests {
     let workflow = Self.examples.appendingPathComponent("if-else.yml").path
     let fromFile = await runFlow(["run", workflow, "--input-file", "in.yml"], in: directory)
     #expect(fromFile.output == "It is hot at 30°.\n")
-    let overridden = await runFlow(["run", workflow, "--input-file", "in.yml", "--input", "temperature=5"], in: directory)
+    let overridden = await runFlow(
+      ["run", workflow, "--input-file", "in.yml", "--input", "temperature=5"], in: directory)
     #expect(overridden.output == "It is cold at 5°.\n")
   }
 

@@ -6,13 +6,15 @@ import Testing
 @Suite(.serialized)
 struct TerminalTests {
   /// The `flow` executable, built beside the test bundle.
-  static let flow = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("flow")
+  static let flow = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+    "flow")
   static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
   static let environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "TERM": "dumb"]
 
   @Test func valuePromptChoiceListAndConfirmation() throws {
     let terminal = try PseudoTerminal()
-    let prompts = try terminal.spawn(Self.flow, arguments: ["run", "prompts.yml"], environment: Self.environment, directory: Self.examples)
+    let prompts = try terminal.spawn(
+      Self.flow, arguments: ["run", "prompts.yml"], environment: Self.environment, directory: Self.examples)
     try terminal.expect("What is your name?: ")
     terminal.send("Ada\n")
     try terminal.expect("How many cups? (Number): ")
@@ -26,7 +28,8 @@ struct TerminalTests {
     prompts.waitUntilExit()
     #expect(prompts.terminationStatus == 0)
 
-    let confirm = try terminal.spawn(Self.flow, arguments: ["run", "confirmation.yml"], environment: Self.environment, directory: Self.examples)
+    let confirm = try terminal.spawn(
+      Self.flow, arguments: ["run", "confirmation.yml"], environment: Self.environment, directory: Self.examples)
     try terminal.expect("Run tidy-up now? [y/N] ")
     terminal.send("y\n")
     try terminal.expect("done\n")
@@ -37,7 +40,8 @@ struct TerminalTests {
 
   @Test func ctrlCAtAPromptCancelsWithStatus3() throws {
     let terminal = try PseudoTerminal()
-    let process = try terminal.spawn(Self.flow, arguments: ["run", "prompts.yml"], environment: Self.environment, directory: Self.examples)
+    let process = try terminal.spawn(
+      Self.flow, arguments: ["run", "prompts.yml"], environment: Self.environment, directory: Self.examples)
     try terminal.expect("What is your name?: ")
     process.interrupt()
     try terminal.expect("cancelled\n")
@@ -47,7 +51,8 @@ struct TerminalTests {
 
   @Test func declinedConfirmationDoesNothingFurther() throws {
     let terminal = try PseudoTerminal()
-    let process = try terminal.spawn(Self.flow, arguments: ["run", "confirmation.yml"], environment: Self.environment, directory: Self.examples)
+    let process = try terminal.spawn(
+      Self.flow, arguments: ["run", "confirmation.yml"], environment: Self.environment, directory: Self.examples)
     try terminal.expect("[y/N] ")
     terminal.send("\n")
     try terminal.expect("found 1 error\n")

@@ -21,7 +21,8 @@ func transcript(_ result: (status: Int32, output: String, error: String)) -> Str
 
 struct ValidateCommandTests {
   static let corpus = testDirectory().appendingPathComponent("Corpus")
-  static let corpusFiles = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?
+  static let corpusFiles =
+    (try? FileManager.default.contentsOfDirectory(atPath: corpus.path))?
     .filter { $0.hasSuffix(".yml") }.sorted() ?? []
 
   @Test func corpusIsComplete() {

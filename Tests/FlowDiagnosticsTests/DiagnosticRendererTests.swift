@@ -17,8 +17,10 @@ struct DiagnosticRendererTests {
 
   @Test func specFormatWithHelp() {
     let file = SourceFile(path: "save-and-tag.yml", text: "steps:\n  - show: \"Saved ${saved.titel}\"\n")
-    let diagnostic = Diagnostic(.error, "unknown-property", "unknown property 'titel' of Bookmark", at: span(file, 2, 25, 30))
-      .help("did you mean 'title'?")
+    let diagnostic = Diagnostic(
+      .error, "unknown-property", "unknown property 'titel' of Bookmark", at: span(file, 2, 25, 30)
+    )
+    .help("did you mean 'title'?")
     #expect(
       renderer.render(diagnostic) == """
         save-and-tag.yml:2:25: error: unknown property 'titel' of Bookmark
@@ -90,9 +92,10 @@ struct DiagnosticRendererTests {
     diagnostics.append(Diagnostic(.error, "x", "first", at: span(file, 1, 1, 2)))
     diagnostics.append(Diagnostic(.error, "x", "third", at: span(file, 2, 4, 5)))
     let output = renderer.render(diagnostics)
-    #expect(output.components(separatedBy: "\n").filter { $0.hasPrefix("s.yml") }.map { String($0.prefix(9)) } == [
-      "s.yml:1:1", "s.yml:2:1", "s.yml:2:4",
-    ])
+    #expect(
+      output.components(separatedBy: "\n").filter { $0.hasPrefix("s.yml") }.map { String($0.prefix(9)) } == [
+        "s.yml:1:1", "s.yml:2:1", "s.yml:2:4",
+      ])
     #expect(output.hasSuffix("found 2 errors and 1 warning\n"))
     #expect(DiagnosticRenderer.summary(of: Diagnostics()) == nil)
   }
@@ -106,7 +109,8 @@ struct DiagnosticRendererTests {
 
   @Test func jsonForm() throws {
     let file = SourceFile(path: "j.yml", text: "a: 1\n")
-    let diagnostic = Diagnostic(.error, "unknown-key", "unknown key 'a'", at: span(file, 1, 1, 2)).help("did you mean 'b'?")
+    let diagnostic = Diagnostic(.error, "unknown-key", "unknown key 'a'", at: span(file, 1, 1, 2)).help(
+      "did you mean 'b'?")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let json = String(decoding: try encoder.encode(diagnostic), as: UTF8.self)

@@ -14,14 +14,19 @@ struct URLSessionTransportTests {
       // 'localhost' is another host name than the 127.0.0.1 the request went to.
       default:
         LoopbackServer.Response(
-          status: 302, headers: ["Location": target.url("/stolen").absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")])
+          status: 302,
+          headers: [
+            "Location": target.url("/stolen").absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+          ])
       }
     }
     let transport = URLSessionTransport()
-    let same = try await transport.send(HTTPRequest(url: server.url("/same"), headers: ["Authorization": "Bearer secret"]))
+    let same = try await transport.send(
+      HTTPRequest(url: server.url("/same"), headers: ["Authorization": "Bearer secret"]))
     #expect(same.status == 200)
     #expect(String(decoding: same.body, as: UTF8.self) == "landed")
-    let elsewhere = try await transport.send(HTTPRequest(url: server.url("/away"), headers: ["Authorization": "Bearer secret"]))
+    let elsewhere = try await transport.send(
+      HTTPRequest(url: server.url("/away"), headers: ["Authorization": "Bearer secret"]))
     #expect(elsewhere.status == 302)
     #expect(await target.requests.isEmpty)
   }

@@ -35,8 +35,10 @@ private func shape(_ condition: Condition?) -> String {
 
 struct ConditionTests {
   @Test(arguments: [
-    ("${bookmark.tags} contains \"inbox\" and not ${bookmark.favorite}",
-     "[($bookmark.tags contains 'inbox') and not $bookmark.favorite]"),
+    (
+      "${bookmark.tags} contains \"inbox\" and not ${bookmark.favorite}",
+      "[($bookmark.tags contains 'inbox') and not $bookmark.favorite]"
+    ),
     ("${a} == 1 or ${b} != 'x' and ${c}", "[($a == 1.0) or [($b != 'x') and $c]]"),
     ("(${a} or ${b}) and ${c}", "[[$a or $b] and $c]"),
     ("${n} >= 10", "($n >= 10.0)"),

@@ -4,16 +4,17 @@ import Testing
 
 @testable import FlowModel
 
-private func template(_ yamlValue: String) -> (Template, Diagnostics) {
+/// Parses the value of `v:` in a one-line document as a template.
+private func template(_ yamlValue: String) throws -> (Template, Diagnostics) {
   let document = YAMLDocument.load(SourceFile(path: "t.yml", text: "v: \(yamlValue)\n"))
   var diagnostics = Diagnostics()
-  guard let scalar = document.root?.mapping?["v"]?.value.scalar else { return (Template(parts: [], span: document.root!.span), diagnostics) }
+  let scalar = try #require(document.root?.mapping?["v"]?.value.scalar)
   return (Template.parse(scalar, into: &diagnostics), diagnostics)
 }
 
 struct TemplateTests {
   @Test func wholeReferenceKeepsItsPathAndSpan() throws {
-    let (parsed, diagnostics) = template("${saved.link.host}")
+    let (parsed, diagnostics) = try template("${saved.link.host}")
     #expect(diagnostics.isEmpty)
     let reference = try #require(parsed.wholeReference)
     #expect(reference.root == "saved")
@@ -23,7 +24,7 @@ struct TemplateTests {
   }
 
   @Test func referencesInsideTextHaveExactSpans() throws {
-    let (parsed, _) = template("\"Saved “${saved.title}” (${items[2].name})\"")
+    let (parsed, _) = try template("\"Saved “${saved.title}” (${items[2].name})\"")
     #expect(parsed.wholeReference == nil)
     let references = parsed.references
     #expect(references.map(\.description) == ["saved.title", "items[2].name"])
@@ -33,19 +34,19 @@ struct TemplateTests {
     #expect(references[1].path == [.index(2), .property("name")])
   }
 
-  @Test func dollarDollarIsALiteral() {
-    let (parsed, diagnostics) = template("'costs $${price}'")
+  @Test func dollarDollarIsALiteral() throws {
+    let (parsed, diagnostics) = try template("'costs $${price}'")
     #expect(diagnostics.isEmpty)
     #expect(parsed.literal == "costs ${price}")
   }
 
-  @Test func unclosedAndMalformedReferencesAreReported() {
-    let (_, unclosed) = template("\"Hi ${name\"")
+  @Test func unclosedAndMalformedReferencesAreReported() throws {
+    let (_, unclosed) = try template("\"Hi ${name\"")
     #expect(unclosed.all.map(\.code) == [.malformedReference])
     #expect(unclosed.all.first?.span?.start == at(1, 8))
-    let (_, malformed) = template("${a..b}")
+    let (_, malformed) = try template("${a..b}")
     #expect(malformed.all.map(\.code) == [.malformedReference])
-    let (_, empty) = template("${}")
+    let (_, empty) = try template("${}")
     #expect(empty.all.map(\.code) == [.malformedReference])
   }
 

@@ -68,7 +68,8 @@ struct WorkflowDecoderTests {
   }
 
   @Test func valuesKeepTheirTypesAndAsk() throws {
-    let (steps, _) = decodeSteps("  - x:\n      a: 3\n      b: 1.5\n      c: true\n      d: ask\n      e: 'ask'\n      f: ~\n")
+    let (steps, _) = decodeSteps(
+      "  - x:\n      a: 3\n      b: 1.5\n      c: true\n      d: ask\n      e: 'ask'\n      f: ~\n")
     guard case .action(let call) = steps.first?.kind, case .named(let entries, _) = call.arguments else {
       return fail("expected named arguments")
     }
@@ -110,7 +111,8 @@ struct WorkflowDecoderTests {
         - stop:
       """)
     #expect(diagnostics.isEmpty)
-    #expect(steps.map(\.label) == ["if", "repeat", "for-each", "menu", "set", "append", "run-workflow", "stop", "stop"])
+    #expect(
+      steps.map(\.label) == ["if", "repeat", "for-each", "menu", "set", "append", "run-workflow", "stop", "stop"])
     guard case .ifBlock(_, let then, let otherwise) = steps[0].kind else { return fail("if") }
     #expect(then.count == 1 && otherwise.count == 1)
     #expect(steps[2].name?.value == "item_name")

@@ -51,9 +51,11 @@ struct StalledClock: FlowClock {
 
 func run(
   _ steps: String, inputs: String = "", answers: [ScriptedPrompter.Answer] = [], clock: any FlowClock = ManualClock(),
-  loader: MemoryLoader = MemoryLoader(), options: Interpreter.Options = Interpreter.Options(), log: EventLog = EventLog()
+  loader: MemoryLoader = MemoryLoader(), options: Interpreter.Options = Interpreter.Options(),
+  log: EventLog = EventLog()
 ) async -> Result<Interpreter.Result, RunError> {
-  let text = "flow: 1\nname: Test\nenv: [FLOW_TEST]\n" + (inputs.isEmpty ? "" : "input:\n\(inputs)") + "steps:\n" + steps
+  let text =
+    "flow: 1\nname: Test\nenv: [FLOW_TEST]\n" + (inputs.isEmpty ? "" : "input:\n\(inputs)") + "steps:\n" + steps
   let (workflow, diagnostics) = WorkflowCheck.load(SourceFile(path: "test.yml", text: text), registry: registry)
   guard let workflow, !diagnostics.hasErrors else {
     return .failure(RunError(.invalid, diagnostics))

@@ -14,7 +14,8 @@ struct Harness {
   let registry = IntentRegistry(catalogs: [RaindropCatalog.self])
 
   init() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("raindrop-intents-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "raindrop-intents-\(UUID().uuidString)")
     store = try LocalBackend(directory: directory)
   }
 
@@ -62,10 +63,12 @@ struct RaindropCatalogTests {
   @Test func bookmarkEntityHasEverySeedPropertyAndMore() throws {
     let registry = IntentRegistry(catalogs: [RaindropCatalog.self])
     let output = try #require(try registry.descriptor(for: "save-bookmark").outputType)
-    #expect(output.properties.map(\.key) == [
-      "id", "title", "link", "note", "tags", "collection-id", "favorite", "created", "excerpt", "domain", "type", "cover",
-      "last-update",
-    ])
+    #expect(
+      output.properties.map(\.key) == [
+        "id", "title", "link", "note", "tags", "collection-id", "favorite", "created", "excerpt", "domain", "type",
+        "cover",
+        "last-update",
+      ])
   }
 }
 
@@ -93,7 +96,8 @@ struct RaindropIntentTests {
     let harness = try Harness()
     _ = try await harness.run("create-collection", ["title": "Work Notes"])
     _ = try await harness.run("create-collection", ["title": "Work Links"])
-    let saved = try await harness.run("save-bookmark", ["url": "https://a.example", "collection": "work"], answers: [.choice(1)])
+    let saved = try await harness.run(
+      "save-bookmark", ["url": "https://a.example", "collection": "work"], answers: [.choice(1)])
     let links = try await harness.store.collections().first { $0.title == "Work Links" }
     #expect(saved["collection-id"] == .number(Double(links?.id ?? 0)))
     await #expect(throws: AppIntentError.self) {
@@ -123,10 +127,15 @@ struct RaindropIntentTests {
 
   @Test func getBookmarksSortsSearchesAndPaginates() async throws {
     let harness = try Harness()
-    for index in 1...60 { _ = try await harness.save("https://example.com/\(index)", tags: index % 2 == 0 ? ["even"] : []) }
+    for index in 1...60 {
+      _ = try await harness.save("https://example.com/\(index)", tags: index % 2 == 0 ? ["even"] : [])
+    }
     #expect(try await harness.run("get-bookmarks").items.count == 25)
     let oldest = try await harness.run("get-bookmarks", ["sort-by": "Oldest First", "max-results": 3])
-    #expect(oldest.items.compactMap { $0["link"]?.text } == ["https://example.com/1", "https://example.com/2", "https://example.com/3"])
+    #expect(
+      oldest.items.compactMap { $0["link"]?.text } == [
+        "https://example.com/1", "https://example.com/2", "https://example.com/3",
+      ])
     #expect(try await harness.run("get-bookmarks", ["max-results": 55]).items.count == 55)
     #expect(try await harness.run("get-bookmarks", ["max-results": "all"]).items.count == 60)
     #expect(try await harness.run("get-bookmarks", ["search-text": "#even", "max-results": "all"]).items.count == 30)
@@ -137,7 +146,11 @@ struct RaindropIntentTests {
     let harness = try Harness()
     let bookmark = try await harness.save("https://swift.org", tags: ["Inbox", "keep"])
     let updated = try await harness.run(
-      "update-bookmark", ["bookmark": .number(Double(bookmark.id)), "add-tags": ["KEEP", "later"], "remove-tags": ["inbox"], "favorite": true])
+      "update-bookmark",
+      [
+        "bookmark": .number(Double(bookmark.id)), "add-tags": ["KEEP", "later"], "remove-tags": ["inbox"],
+        "favorite": true,
+      ])
     #expect(updated["tags"] == .list(["keep", "later"]))
     #expect(updated["favorite"] == .boolean(true))
   }
@@ -171,11 +184,13 @@ struct RaindropRequestTests {
     let client = RaindropClient(token: "test-token", baseURL: url)
     let ids = try await (1...250).asyncMap { try await harness.save("https://example.com/\($0)").id }
     await server.resetCounts()
-    _ = try await harness.run("update-bookmark", ["bookmark": .number(Double(ids[0])), "add-tags": ["x"]], backend: client)
+    _ = try await harness.run(
+      "update-bookmark", ["bookmark": .number(Double(ids[0])), "add-tags": ["x"]], backend: client)
     // One check of the login for the run, one GET for the bookmark (entity), one GET to diff, one PUT.
     let single = await server.totalRequests
     await server.resetCounts()
-    let updated = try await harness.run("update-bookmarks", ["bookmarks": .list(ids.map { .number(Double($0)) }), "add-tags": ["bulk"]], backend: client)
+    let updated = try await harness.run(
+      "update-bookmarks", ["bookmarks": .list(ids.map { .number(Double($0)) }), "add-tags": ["bulk"]], backend: client)
     let bulk = await server.totalRequests
     await server.stop()
     #expect(single <= 4)

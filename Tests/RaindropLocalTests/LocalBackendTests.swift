@@ -50,7 +50,9 @@ struct LocalBackendStorageTests {
         group.addTask {
           for index in 0..<150 {
             let made = try await store.createBookmark(NewBookmark(link: "https://\(name).example/\(index)"))
-            if index % 3 == 0 { _ = try await store.updateBookmarks(ids: [made.id], in: 0, BulkChange(addTags: [name])) }
+            if index % 3 == 0 {
+              _ = try await store.updateBookmarks(ids: [made.id], in: 0, BulkChange(addTags: [name]))
+            }
           }
         }
       }
@@ -95,9 +97,11 @@ struct LocalBackendStorageTests {
     #expect(try await store.bookmarks(BookmarkListQuery(collectionId: -99)).count == 0)
   }
 
-  @Test("pages without a search (read by SQLite) order exactly as pages with one (sorted in Swift)", arguments: [
-    BookmarkSort.newestFirst, .oldestFirst, .manual,
-  ])
+  @Test(
+    "pages without a search (read by SQLite) order exactly as pages with one (sorted in Swift)",
+    arguments: [
+      BookmarkSort.newestFirst, .oldestFirst, .manual,
+    ])
   func sqlAndSwiftOrdersAgree(sort: BookmarkSort) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -105,11 +109,13 @@ struct LocalBackendStorageTests {
     let base = Date(timeIntervalSince1970: 1_700_000_000)
     for index in 0..<40 {
       // Repeated timestamps, so that the id tie-break matters.
-      _ = try await store.createBookmark(NewBookmark(link: "https://order.example/\(index)", created: base.addingTimeInterval(Double(index % 7))))
+      _ = try await store.createBookmark(
+        NewBookmark(link: "https://order.example/\(index)", created: base.addingTimeInterval(Double(index % 7))))
     }
     for page in 0..<3 {
       let plain = try await store.bookmarks(BookmarkListQuery(sort: sort, page: page, perPage: 15))
-      let searched = try await store.bookmarks(BookmarkListQuery(search: "order.example", sort: sort, page: page, perPage: 15))
+      let searched = try await store.bookmarks(
+        BookmarkListQuery(search: "order.example", sort: sort, page: page, perPage: 15))
       #expect(plain == searched)
     }
   }

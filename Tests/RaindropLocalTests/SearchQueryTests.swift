@@ -7,7 +7,8 @@ struct SearchQueryTests {
   @Test("parsing every operator")
   func parsing() {
     let query = SearchQuery(
-      parsing: #"apple "exact phrase" -word #tag #"multi word" -#old match:OR type:video important:true ❤️ notag:true created:>2024-05 title:"a b" link:x.com file:true"#
+      parsing:
+        #"apple "exact phrase" -word #tag #"multi word" -#old match:OR type:video important:true ❤️ notag:true created:>2024-05 title:"a b" link:x.com file:true"#
     )
     #expect(query.matchAny)
     let kinds = query.terms.map(\.kind)
@@ -38,16 +39,18 @@ struct SearchQueryTests {
     #expect(SearchQuery(parsing: "   ").isEmpty)
   }
 
-  @Test("date filters: a day, a month, a year; on, before, after", arguments: [
-    ("2024-03-02", Date.utcDay(2024, 3, 2), true),
-    ("2024-03", Date.utcDay(2024, 3, 31), true),
-    ("2024", Date.utcDay(2024, 12, 31), true),
-    ("2024", Date.utcDay(2025, 1, 1), false),
-    ("<2024-03", Date.utcDay(2024, 2, 29), true),
-    ("<2024-03", Date.utcDay(2024, 3, 1), false),
-    (">2024-03", Date.utcDay(2024, 4, 1), true),
-    (">2024-03", Date.utcDay(2024, 3, 31), false),
-  ])
+  @Test(
+    "date filters: a day, a month, a year; on, before, after",
+    arguments: [
+      ("2024-03-02", Date.utcDay(2024, 3, 2), true),
+      ("2024-03", Date.utcDay(2024, 3, 31), true),
+      ("2024", Date.utcDay(2024, 12, 31), true),
+      ("2024", Date.utcDay(2025, 1, 1), false),
+      ("<2024-03", Date.utcDay(2024, 2, 29), true),
+      ("<2024-03", Date.utcDay(2024, 3, 1), false),
+      (">2024-03", Date.utcDay(2024, 4, 1), true),
+      (">2024-03", Date.utcDay(2024, 3, 31), false),
+    ])
   func dateFilters(text: String, date: Date, expected: Bool) throws {
     let filter = try #require(SearchQuery.DateFilter(text))
     #expect(filter.matches(date) == expected)
@@ -62,10 +65,12 @@ struct SearchQueryTests {
 
 @Suite("Links and tags")
 struct LinkAndTagTests {
-  @Test("the domain drops www. and is lower-case", arguments: [
-    ("https://www.Google.com/", "google.com"), ("http://news.ycombinator.com/item?id=1", "news.ycombinator.com"),
-    ("not a url", ""), ("https://wwwexample.com", "wwwexample.com"),
-  ])
+  @Test(
+    "the domain drops www. and is lower-case",
+    arguments: [
+      ("https://www.Google.com/", "google.com"), ("http://news.ycombinator.com/item?id=1", "news.ycombinator.com"),
+      ("not a url", ""), ("https://wwwexample.com", "wwwexample.com"),
+    ])
   func domain(link: String, expected: String) {
     #expect(LinkNormalizer.domain(of: link) == expected)
   }
@@ -74,7 +79,8 @@ struct LinkAndTagTests {
   func comparable() {
     #expect(LinkNormalizer.comparable("https://www.Swift.org/blog/#top") == "swift.org/blog")
     #expect(LinkNormalizer.comparable("http://swift.org/blog") == "swift.org/blog")
-    #expect(LinkNormalizer.comparable("https://swift.org/blog?page=2") != LinkNormalizer.comparable("https://swift.org/blog"))
+    #expect(
+      LinkNormalizer.comparable("https://swift.org/blog?page=2") != LinkNormalizer.comparable("https://swift.org/blog"))
   }
 
   @Test("tags are added and removed ignoring case, keeping the first spelling")
@@ -97,6 +103,7 @@ extension Date {
   static func utcDay(_ year: Int, _ month: Int, _ day: Int) -> Date {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 10)) ?? Date(timeIntervalSince1970: 0)
+    return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 10))
+      ?? Date(timeIntervalSince1970: 0)
   }
 }

@@ -4,13 +4,15 @@ import RaindropModel
 import Testing
 
 /// `raindrop-bench`, built beside the test bundle by `swift build --build-tests`.
-private let writer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("raindrop-bench")
+private let writer = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+  "raindrop-bench")
 
 @Suite("LocalBackend across processes")
 struct TwoProcessTests {
   @Test(
     "two processes writing one store at once: nothing lost, nothing corrupt",
-    .enabled(if: FileManager.default.isExecutableFile(atPath: writer.path), "needs raindrop-bench (swift build --build-tests)")
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: writer.path), "needs raindrop-bench (swift build --build-tests)")
   )
   func twoProcesses() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flow-two-\(UUID().uuidString)")

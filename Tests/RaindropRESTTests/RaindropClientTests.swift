@@ -6,13 +6,17 @@ import Testing
 
 private let base = RaindropClient.defaultBaseURL
 
-private func client(_ transport: ScriptedTransport, clock: ManualBackendClock = ManualBackendClock(), policy: RetryPolicy = .default) -> RaindropClient {
+private func client(
+  _ transport: ScriptedTransport, clock: ManualBackendClock = ManualBackendClock(), policy: RetryPolicy = .default
+) -> RaindropClient {
   RaindropClient(token: "tok-123", baseURL: base, transport: transport, clock: clock, policy: policy)
 }
 
 @Suite("RaindropClient decoding")
 struct DecodingTests {
-  @Test("tolerant: unknown keys, important absent, creatorRef as int or object, dates with and without ms, collectionId alone")
+  @Test(
+    "tolerant: unknown keys, important absent, creatorRef as int or object, dates with and without ms, collectionId alone"
+  )
   func tolerantDecoding() async throws {
     let body = #"""
       {"result":true,"items":[
@@ -47,15 +51,21 @@ struct DecodingTests {
   func collections() async throws {
     let transport = ScriptedTransport([
       json(#"{"result":true,"items":[{"_id":0,"count":3},{"_id":-1,"count":1},{"_id":-99,"count":2}],"meta":{}}"#),
-      json(#"{"result":true,"items":[{"_id":10,"title":"Root","count":2,"parent":null,"cover":[],"access":{"level":4}}]}"#),
-      json(#"{"result":true,"items":[{"_id":10,"title":"Root","count":2,"parent":null},{"_id":11,"title":"Kid","count":0,"parent":{"$ref":"collections","$id":10}}]}"#),
+      json(
+        #"{"result":true,"items":[{"_id":10,"title":"Root","count":2,"parent":null,"cover":[],"access":{"level":4}}]}"#),
+      json(
+        #"{"result":true,"items":[{"_id":10,"title":"Root","count":2,"parent":null},{"_id":11,"title":"Kid","count":0,"parent":{"$ref":"collections","$id":10}}]}"#
+      ),
     ])
     let all = try await client(transport).collections()
     #expect(all.map(\.id) == [0, -1, -99, 10, 11])
     #expect(all.map(\.count) == [3, 1, 2, 2, 0])
     #expect(all[3].parentId == nil)
     #expect(all[4].parentId == 10)
-    #expect(transport.requests.map(\.url.path) == ["/rest/v1/user/stats", "/rest/v1/collections", "/rest/v1/collections/childrens"])
+    #expect(
+      transport.requests.map(\.url.path) == [
+        "/rest/v1/user/stats", "/rest/v1/collections", "/rest/v1/collections/childrens",
+      ])
   }
 
   @Test("the user comes from the `user` key")
@@ -94,7 +104,8 @@ struct RequestTests {
   @Test("search is fully percent-encoded: # is %23 and + is %2B")
   func queryEncoding() async throws {
     let transport = ScriptedTransport([json(#"{"result":true,"items":[],"count":0}"#)])
-    _ = try await client(transport).bookmarks(BookmarkListQuery(collectionId: -1, search: "#c++ \"a b\" ❤️", sort: .relevance, page: 2, perPage: 80))
+    _ = try await client(transport).bookmarks(
+      BookmarkListQuery(collectionId: -1, search: "#c++ \"a b\" ❤️", sort: .relevance, page: 2, perPage: 80))
     let url = try #require(transport.requests.first?.url.absoluteString)
     #expect(url.hasPrefix("https://api.raindrop.io/rest/v1/raindrops/-1?"))
     #expect(url.contains("search=%23c%2B%2B%20%22a%20b%22%20%E2%9D%A4%EF%B8%8F"))
@@ -109,10 +120,12 @@ struct RequestTests {
     let api = client(transport)
     #expect(try await api.updateBookmarks(ids: [], in: 0, BulkChange(addTags: ["a"])) == 0)
     #expect(transport.requests.isEmpty)
-    let modified = try await api.updateBookmarks(ids: Array(1...250), in: 0, BulkChange(addTags: ["a"], removeTags: ["b"]))
+    let modified = try await api.updateBookmarks(
+      ids: Array(1...250), in: 0, BulkChange(addTags: ["a"], removeTags: ["b"]))
     #expect(modified == 300)
     #expect(transport.requests.count == 3)
-    let first = try #require(try JSONSerialization.jsonObject(with: transport.requests[0].body ?? Data()) as? [String: Any])
+    let first = try #require(
+      try JSONSerialization.jsonObject(with: transport.requests[0].body ?? Data()) as? [String: Any])
     #expect((first["ids"] as? [Int])?.count == 100)
     #expect(first["addTags"] as? [String] == ["a"])
     #expect(first["deleteTags"] as? [String] == ["b"])
@@ -121,7 +134,9 @@ struct RequestTests {
 
   @Test("exists: result false is an empty answer, not an error")
   func existsNotFound() async throws {
-    let transport = ScriptedTransport([json(#"{"result":false,"ids":[]}"#), json(#"{"result":true,"ids":[9,3],"duplicates":[],"id":9}"#)])
+    let transport = ScriptedTransport([
+      json(#"{"result":false,"ids":[]}"#), json(#"{"result":true,"ids":[9,3],"duplicates":[],"id":9}"#),
+    ])
     let api = client(transport)
     #expect(try await api.existingBookmarkIDs(link: "https://x") == [])
     #expect(try await api.existingBookmarkIDs(link: "https://x") == [3, 9])
@@ -131,11 +146,23 @@ struct RequestTests {
 @Suite("RaindropClient errors")
 struct ErrorTests {
   static let cases: [(Int, String, [String: String], RaindropError)] = [
-    (401, #"{"result":false,"status":401,"errorMessage":"Unauthorized","auth":false}"#, [:], .notAuthenticated(reason: "Unauthorized")),
+    (
+      401, #"{"result":false,"status":401,"errorMessage":"Unauthorized","auth":false}"#, [:],
+      .notAuthenticated(reason: "Unauthorized")
+    ),
     (404, #"{"result":false,"status":404,"errorMessage":"Not found"}"#, [:], .notFound(.bookmark(id: 5))),
-    (404, "<pre>Cannot GET /rest/v1/raindrop/5</pre>", ["content-type": "text/html"], .unknownEndpoint(method: "GET", path: "/raindrop/5")),
-    (400, #"{"result":false,"error":"view","errorMessage":"Collection validation failed"}"#, [:], .invalidRequest(message: "Collection validation failed")),
-    (413, #"{"result":false,"status":413,"errorMessage":"ids array is larger than max 100 or empty"}"#, [:], .tooLarge(message: "ids array is larger than max 100 or empty")),
+    (
+      404, "<pre>Cannot GET /rest/v1/raindrop/5</pre>", ["content-type": "text/html"],
+      .unknownEndpoint(method: "GET", path: "/raindrop/5")
+    ),
+    (
+      400, #"{"result":false,"error":"view","errorMessage":"Collection validation failed"}"#, [:],
+      .invalidRequest(message: "Collection validation failed")
+    ),
+    (
+      413, #"{"result":false,"status":413,"errorMessage":"ids array is larger than max 100 or empty"}"#, [:],
+      .tooLarge(message: "ids array is larger than max 100 or empty")
+    ),
     (200, #"{"result":false,"status":404,"errorMessage":"Not found"}"#, [:], .notFound(.bookmark(id: 5))),
   ]
 
@@ -165,7 +192,8 @@ struct ErrorTests {
     let clock = ManualBackendClock()
     let start = clock.now
     let transport = ScriptedTransport([
-      json(#"{"result":false,"errorMessage":"busy"}"#, status: 503), .failure(.connectionLost), .failure(.timedOut(after: .seconds(30))),
+      json(#"{"result":false,"errorMessage":"busy"}"#, status: 503), .failure(.connectionLost),
+      .failure(.timedOut(after: .seconds(30))),
       json("bad gateway", status: 502), json(#"{"result":false,"errorMessage":"boom"}"#, status: 500),
     ])
     do throws(RaindropError) {
@@ -190,9 +218,10 @@ struct ErrorTests {
     ])
     let made = try await client(transport, clock: clock).createBookmark(NewBookmark(link: "https://n.example"))
     #expect(made.id == 77)
-    #expect(transport.requests.map { "\($0.method) \($0.url.path)" } == [
-      "POST /rest/v1/raindrop", "POST /rest/v1/import/url/exists", "GET /rest/v1/raindrop/77",
-    ])
+    #expect(
+      transport.requests.map { "\($0.method) \($0.url.path)" } == [
+        "POST /rest/v1/raindrop", "POST /rest/v1/import/url/exists", "GET /rest/v1/raindrop/77",
+      ])
   }
 
   @Test("an old bookmark with the same link does not count as the lost create")
@@ -212,7 +241,9 @@ struct ErrorTests {
 
 @Suite("Rate limiter")
 struct RateLimiterTests {
-  @Test("waits for the reset when the window is used up, in either header spelling", arguments: ["x-ratelimit-remaining", "ratelimit-remaining"])
+  @Test(
+    "waits for the reset when the window is used up, in either header spelling",
+    arguments: ["x-ratelimit-remaining", "ratelimit-remaining"])
   func waitsForReset(remainingHeader: String) async throws {
     let clock = ManualBackendClock()
     let reset = Int(clock.now.timeIntervalSince1970) + 40
@@ -249,7 +280,9 @@ struct RateLimiterTests {
     let clock = ManualBackendClock()
     let reset = String(Int(clock.now.timeIntervalSince1970) + 60)
     func answer(_ remaining: Int) -> Result<HTTPResponse, HTTPTransportError> {
-      json(userBody, headers: ["x-ratelimit-limit": "3", "x-ratelimit-remaining": String(remaining), "x-ratelimit-reset": reset])
+      json(
+        userBody,
+        headers: ["x-ratelimit-limit": "3", "x-ratelimit-remaining": String(remaining), "x-ratelimit-reset": reset])
     }
     // One left after the first answer; the second request is lost after the server counted it, so its retry
     // must wait for the reset instead of meeting a 429.
@@ -274,6 +307,9 @@ struct RateLimiterTests {
   @Test("backoff doubles and is capped")
   func backoff() {
     let policy = RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(5))
-    #expect((1...5).map { policy.backoff(beforeRetry: $0) } == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+    #expect(
+      (1...5).map { policy.backoff(beforeRetry: $0) } == [
+        .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5),
+      ])
   }
 }

@@ -23,7 +23,9 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// A JSON answer with Raindrop's headers.
-func json(_ body: String, status: Int = 200, headers: [String: String] = [:]) -> Result<HTTPResponse, HTTPTransportError> {
+func json(_ body: String, status: Int = 200, headers: [String: String] = [:]) -> Result<
+  HTTPResponse, HTTPTransportError
+> {
   var all = ["content-type": "application/json; charset=utf-8"]
   for (name, value) in headers { all[name] = value }
   return .success(HTTPResponse(status: status, headers: all, body: Data(body.utf8)))

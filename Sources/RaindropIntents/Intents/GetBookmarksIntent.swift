@@ -12,7 +12,8 @@ struct GetBookmarksIntent: AppIntent {
   @Parameter(title: "Collection")
   var collection: CollectionEntity?
 
-  @Parameter(title: "Search Text", description: "Raindrop's search syntax: words, \"a phrase\", -word, #tag, …", primary: true)
+  @Parameter(
+    title: "Search Text", description: "Raindrop's search syntax: words, \"a phrase\", -word, #tag, …", primary: true)
   var searchText: String?
 
   @Parameter(title: "Sort By", default: .newestFirst)

@@ -44,7 +44,8 @@ struct SaveBookmarkIntent: AppIntent {
       if skipIfExists, let existing = try await backend.existingBookmark(link: url.absoluteString) {
         return existing
       }
-      var raindrop = NewBookmark(link: url.absoluteString, collectionId: collection?.id ?? SystemCollection.unsorted.rawValue)
+      var raindrop = NewBookmark(
+        link: url.absoluteString, collectionId: collection?.id ?? SystemCollection.unsorted.rawValue)
       if let title, !title.isEmpty { raindrop.title = title }
       if let tags, !tags.isEmpty { raindrop.tags = tags }
       return try await backend.createBookmark(raindrop)

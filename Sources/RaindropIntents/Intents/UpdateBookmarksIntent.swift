@@ -39,7 +39,8 @@ struct UpdateBookmarksIntent: AppIntent {
 
   func perform() async throws -> some ReturnsValue<Int> {
     let ids = try bookmarks.map(Self.id(of:))
-    let change = BulkChange(addTags: addTags ?? [], removeTags: removeTags ?? [], important: important, moveTo: moveTo?.id)
+    let change = BulkChange(
+      addTags: addTags ?? [], removeTags: removeTags ?? [], important: important, moveTo: moveTo?.id)
     guard !ids.isEmpty, !change.isEmpty else { return .result(value: 0) }
     let updated = try await service.perform { backend throws(RaindropError) in
       var count = 0
