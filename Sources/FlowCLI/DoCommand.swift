@@ -72,14 +72,7 @@ struct DoCommand: AsyncParsableCommand {
       let (message, help) = AppIntentError.describe(error)
       context.report(
         Diagnostics([Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)]))
-      let status: ExitStatus =
-        switch RunError.classify(error) {
-        case .needsInput: .needsInput
-        case .cancelled: .cancelled
-        case .backendUnavailable: .backendUnavailable
-        default: .stepFailed
-        }
-      throw ExitCode(status.rawValue)
+      throw ExitCode(ExitStatus(RunError.classify(error)).rawValue)
     }
   }
 

@@ -1,3 +1,5 @@
+import FlowRuntime
+
 /// Every exit status flow uses, in one place (SPEC §6; documented in `Documentation/ExitCodes.md`).
 ///
 /// Small families in the spirit of go-task: each class of outcome a script may want to branch on has
@@ -25,6 +27,19 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case .cancelled: "cancelled by the person"
     case .needsInput: "input or confirmation needed where nobody can answer"
     case .backendUnavailable: "backend unreachable or unauthorised"
+    }
+  }
+}
+
+extension ExitStatus {
+  /// The status of a run that ended early: where run errors become exit codes.
+  init(_ kind: RunError.Kind) {
+    switch kind {
+    case .stepFailed: self = .stepFailed
+    case .cancelled: self = .cancelled
+    case .needsInput: self = .needsInput
+    case .backendUnavailable: self = .backendUnavailable
+    case .invalid: self = .invalid
     }
   }
 }

@@ -79,15 +79,8 @@ struct RunCommand: AsyncParsableCommand {
         .success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter,
         context: context)
     } catch let error as RunError {
-      let status: ExitStatus =
-        switch error.kind {
-        case .stepFailed: .stepFailed
-        case .cancelled: .cancelled
-        case .needsInput: .needsInput
-        case .backendUnavailable: .backendUnavailable
-        case .invalid: .invalid
-        }
-      try finish(status, diagnostics: error.diagnostics, output: nil, reporter: reporter, context: context)
+      try finish(
+        ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, context: context)
     }
   }
 

@@ -128,6 +128,23 @@ struct RaindropWorkflowTests {
     #expect(!result.error.contains("wrong-token"))
   }
 
+  @Test func doMatchesPhrasesAndAsksForWhatIsMissing() async throws {
+    let machine = try Machine()
+    let listed = await machine.run(["do"])
+    #expect(listed.output.contains("save to raindrop"))
+    let saved = await machine.run(["do", "save", "to", "raindrop", "https://swift.org"])
+    #expect(saved.status == 0)
+    #expect(saved.output == "https://swift.org — swift.org\n")
+    let asked = await machine.run(["do", "save", "to", "raindrop"], terminal: true, lines: ["https://example.com"])
+    #expect(asked.status == 0)
+    #expect(asked.error.contains("URL (URL): https://example.com"))
+    let unattended = await machine.run(["do", "save", "to", "raindrop"])
+    #expect(unattended.status == 4)
+    let typo = await machine.run(["do", "sve", "to", "raindrop", "x"])
+    #expect(typo.status == 2)
+    #expect(typo.error.contains("= help: did you mean 'save to raindrop'?"))
+  }
+
   @Test func raindropBackendWithoutATokenSaysHowToLogIn() async throws {
     let machine = try Machine()
     let result = await machine.run([
