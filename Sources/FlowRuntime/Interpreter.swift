@@ -480,19 +480,25 @@ public protocol WorkflowLoading: Sendable {
   func load(_ reference: String, from file: SourceFile) throws -> Workflow
 }
 
-/// Typed stand-ins for the outputs of steps a dry run does not perform.
+/// Typed stand-ins for the outputs of steps a dry run does not perform, so that the steps after them
+/// still run: an entity has every property of its type, with stand-in values.
 enum Placeholder {
   static func value(of type: ValueType?) -> FlowValue {
     switch type {
     case nil, .nothing?: .nothing
-    case .text?: .text("")
+    case .text?: .text("(dry run)")
     case .number?, .integer?: .number(0)
     case .boolean?: .boolean(false)
     case .date?: .date(Date(timeIntervalSince1970: 0))
-    case .url?: .url(URL(fileURLWithPath: "/"))
+    // The .invalid top-level domain is reserved: it can never be a real site.
+    case .url?: .url(URL(string: "https://dry-run.invalid/") ?? URL(fileURLWithPath: "/"))
     case .list?: .list([])
     case .entity(let entity)?:
-      .entity(EntityValue(typeName: entity.name, id: .nothing, title: "(dry run)", properties: FlowDictionary()))
+      .entity(
+        EntityValue(
+          typeName: entity.name, id: .nothing, title: "(dry run)",
+          properties: FlowDictionary(
+            entity.properties.filter { $0.key != "id" }.map { (key: $0.key, value: value(of: $0.type)) })))
     default: .nothing
     }
   }

@@ -47,6 +47,15 @@ struct RaindropWorkflowTests {
     #expect(digest.output.contains("https://swift.org [inbox, later]"))
   }
 
+  @Test func dryRunChangesNothingAndStillRunsEveryStep() async throws {
+    let machine = try Machine()
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--dry-run"])
+    #expect(result.status == 0)
+    assertGolden(transcript(result), named: "workflow-save-and-tag.dry-run.txt")
+    let after = await machine.run(["run", "favourites-digest.yml"])
+    #expect(after.output == "No favourites yet.\n")
+  }
+
   @Test func galleryRunsAsItsGoldensSay() async throws {
     let machine = try Machine()
     for (link, tags) in [
