@@ -25,6 +25,9 @@ final class RunReporter: RunObserver, @unchecked Sendable {
     self.progress = !json && console.isTerminal(.error)
   }
 
+  /// Only the JSON report lists every step.
+  var recordsSteps: Bool { json }
+
   func record(_ event: RunEvent) {
     lock.withLock {
       switch event {

@@ -410,6 +410,8 @@ public struct Interpreter: Sendable {
   // MARK: - Helpers
 
   private func finish(_ info: StepInfo, output: FlowValue) {
+    // Describing the output costs more than many a step; only a report that lists steps needs it.
+    guard observer.recordsSteps else { return }
     observer.record(
       .finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
   }

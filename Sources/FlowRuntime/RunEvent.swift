@@ -45,10 +45,18 @@ public struct StepRecord: Sendable, Hashable, Encodable {
 /// Receives run events; the command line renders them.
 public protocol RunObserver: Sendable {
   func record(_ event: RunEvent)
+  /// Whether it wants a ``RunEvent/finished(_:)`` for every step that ran, as a report listing the
+  /// steps does; dry-run, skipped and failed steps are always reported.
+  var recordsSteps: Bool { get }
+}
+
+extension RunObserver {
+  public var recordsSteps: Bool { true }
 }
 
 /// An observer that ignores everything.
 public struct SilentObserver: RunObserver {
   public init() {}
   public func record(_ event: RunEvent) {}
+  public var recordsSteps: Bool { false }
 }

@@ -164,16 +164,29 @@ enum IntentReflection {
 
   /// The `@Parameter`s of an intent, in declaration order, with their keys.
   static func parameters(of intent: some AppIntent) -> [Reflected] {
-    Mirror(reflecting: intent).children.compactMap { child in
-      guard let label = child.label, let parameter = child.value as? any AnyParameter else { return nil }
-      let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
-      return Reflected(key: parameter.explicitKey ?? Naming.kebabCase(name), label: name, parameter: parameter)
-    }
+    reflect(intent).parameters
   }
 
   /// The types of an intent's `@Dependency`s.
   static func dependencies(of intent: some AppIntent) -> [Any.Type] {
-    Mirror(reflecting: intent).children.compactMap { ($0.value as? any AnyDependency)?.dependencyType }
+    reflect(intent).dependencies
+  }
+
+  /// Parameters and dependencies in one pass: every action step reflects a fresh intent, and a `Mirror`
+  /// is the costliest part of running a simple action.
+  static func reflect(_ intent: some AppIntent) -> (parameters: [Reflected], dependencies: [Any.Type]) {
+    var parameters: [Reflected] = []
+    var dependencies: [Any.Type] = []
+    for child in Mirror(reflecting: intent).children {
+      if let label = child.label, let parameter = child.value as? any AnyParameter {
+        let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+        parameters.append(
+          Reflected(key: parameter.explicitKey ?? Naming.kebabCase(name), label: name, parameter: parameter))
+      } else if let dependency = child.value as? any AnyDependency {
+        dependencies.append(dependency.dependencyType)
+      }
+    }
+    return (parameters, dependencies)
   }
 
   static func summaryLayout<I: AppIntent>(of intent: I, parameters: [Reflected]) -> SummaryLayout {

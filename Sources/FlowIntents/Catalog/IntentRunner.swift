@@ -7,13 +7,13 @@ enum IntentRunner {
     _ type: I.Type, id: String, values: [String: FlowValue], asking: Set<String>, context: IntentContext
   ) async throws -> IntentOutput {
     let intent = I()
-    let parameters = IntentReflection.parameters(of: intent)
+    let (parameters, dependencies) = IntentReflection.reflect(intent)
     let keys = parameters.map(\.key)
     for key in values.keys.sorted() where !keys.contains(key) {
       throw AppIntentError(
         .unknownParameter, "'\(id)' has no parameter '\(key)'", help: Suggestion.help(for: key, among: keys))
     }
-    for dependency in IntentReflection.dependencies(of: intent) where !context.hasDependency(dependency) {
+    for dependency in dependencies where !context.hasDependency(dependency) {
       let name = String(describing: dependency).replacingOccurrences(of: "any ", with: "")
       throw AppIntentError(.missingDependency, "'\(id)' needs a service this run does not provide: \(name)")
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one rule that turns Swift names into the kebab-case users write (SPEC §1).
 public enum Naming {
   /// `addTags` → `add-tags`, `SaveBookmark` → `save-bookmark`, `GetURL` → `get-url`,
@@ -6,6 +8,17 @@ public enum Naming {
   /// A run of capitals is one word (an acronym) except for its last letter when a lowercase letter
   /// follows, which starts the next word. Digits stay with the word before them.
   public static func kebabCase(_ name: String) -> String {
+    if let known = converted.withLock({ $0[name] }) { return known }
+    let result = convert(name)
+    converted.withLock { $0[name] = result }
+    return result
+  }
+
+  /// Names converted so far: every action step reflects its intent anew, and the same few property names
+  /// come back each time.
+  private static let converted = Mutex<[String: String]>([:])
+
+  private static func convert(_ name: String) -> String {
     let characters = Array(name.drop { $0 == "_" })
     var words: [String] = []
     var current = ""
