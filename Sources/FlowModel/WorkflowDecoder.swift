@@ -472,7 +472,7 @@ public struct WorkflowDecoder {
       report(Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found \(node.kindName)", at: node.span))
       return nil
     }
-    guard let duration = DurationSyntax.parse(scalar.value) else {
+    guard let duration = DurationParsing.parse(scalar.value) else {
       report(
         Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found '\(scalar.value)'", at: scalar.span)
           .help("write a number of seconds, or a duration like '30s', '2m', '1h30m' or '500ms'"))
@@ -533,28 +533,5 @@ public struct WorkflowDecoder {
 
   private mutating func report(_ diagnostic: Diagnostic) {
     diagnostics.append(diagnostic)
-  }
-}
-
-/// Durations as written in workflows: a number of seconds, or `500ms`, `30s`, `2m`, `1h30m`, `1d`.
-public enum DurationSyntax {
-  public static func parse(_ text: String) -> Duration? {
-    if let seconds = Double(text), seconds >= 0 { return .milliseconds(Int64((seconds * 1000).rounded())) }
-    let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-    var rest = Substring(text)
-    var total: Int64 = 0
-    while !rest.isEmpty {
-      let digits = rest.prefix { $0.isASCII && $0.isNumber }
-      guard !digits.isEmpty, let amount = Int64(digits) else { return nil }
-      rest = rest.dropFirst(digits.count)
-      guard
-        let (unit, factor) = units.first(where: { rest.hasPrefix($0.0) && !(($0.0 == "m") && rest.hasPrefix("ms")) })
-      else { return nil }
-      rest = rest.dropFirst(unit.count)
-      let (product, overflow) = amount.multipliedReportingOverflow(by: factor)
-      guard !overflow else { return nil }
-      total += product
-    }
-    return text.isEmpty ? nil : .milliseconds(total)
   }
 }

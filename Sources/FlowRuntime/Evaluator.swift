@@ -165,14 +165,14 @@ enum Evaluator {
     throws -> Bool
   {
     switch comparison {
-    case .equal: return order(lhs, rhs) == .orderedSame
-    case .notEqual: return order(lhs, rhs) != .orderedSame
-    case .less: return order(lhs, rhs) == .orderedAscending
-    case .lessOrEqual: return order(lhs, rhs) != .orderedDescending
-    case .greater: return order(lhs, rhs) == .orderedDescending
-    case .greaterOrEqual: return order(lhs, rhs) != .orderedAscending
+    case .equal: return ValueComparison.compare(lhs, rhs) == .orderedSame
+    case .notEqual: return ValueComparison.compare(lhs, rhs) != .orderedSame
+    case .less: return ValueComparison.compare(lhs, rhs) == .orderedAscending
+    case .lessOrEqual: return ValueComparison.compare(lhs, rhs) != .orderedDescending
+    case .greater: return ValueComparison.compare(lhs, rhs) == .orderedDescending
+    case .greaterOrEqual: return ValueComparison.compare(lhs, rhs) != .orderedAscending
     case .contains:
-      if case .list(let items) = lhs { return items.contains { order($0, rhs) == .orderedSame } }
+      if case .list(let items) = lhs { return items.contains { ValueComparison.compare($0, rhs) == .orderedSame } }
       return lhs.text.range(of: rhs.text, options: .caseInsensitive) != nil
     case .startsWith: return lhs.text.lowercased().hasPrefix(rhs.text.lowercased())
     case .endsWith: return lhs.text.lowercased().hasSuffix(rhs.text.lowercased())
@@ -182,31 +182,6 @@ enum Evaluator {
       } catch {
         throw RunFailure("'\(rhs.text)' is not a valid regular expression", at: span)
       }
-    }
-  }
-
-  /// Numbers (and text that reads as a number) compare as numbers, dates as dates, booleans as
-  /// booleans; everything else as text, ignoring case.
-  static func order(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
-    switch (lhs, rhs) {
-    case (.date(let a), .date(let b)): return a.compare(b)
-    case (.boolean(let a), .boolean(let b)): return a == b ? .orderedSame : a ? .orderedDescending : .orderedAscending
-    case (.nothing, .nothing): return .orderedSame
-    case (.nothing, _): return rhs.isEmpty ? .orderedSame : .orderedAscending
-    case (_, .nothing): return lhs.isEmpty ? .orderedSame : .orderedDescending
-    default:
-      if let a = number(lhs), let b = number(rhs) {
-        return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
-      }
-      return lhs.text.compare(rhs.text, options: [.caseInsensitive])
-    }
-  }
-
-  private static func number(_ value: FlowValue) -> Double? {
-    switch value {
-    case .number(let number): number
-    case .text(let text): Coercion.parseNumber(text)
-    default: nil
     }
   }
 }

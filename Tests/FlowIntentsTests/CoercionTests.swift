@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowModel
 import Foundation
 import Testing
 

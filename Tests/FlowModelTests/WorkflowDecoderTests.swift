@@ -187,12 +187,12 @@ struct WorkflowDecoderTests {
     ("1.5", .milliseconds(1500)), ("1d", .seconds(86400)),
   ])
   func durations(text: String, expected: Duration) {
-    #expect(DurationSyntax.parse(text) == expected)
+    #expect(DurationParsing.parse(text) == expected)
   }
 
   @Test(arguments: ["", "s", "3x", "-1", "1m-", "ms"])
   func badDurations(text: String) {
-    #expect(DurationSyntax.parse(text) == nil)
+    #expect(DurationParsing.parse(text) == nil)
   }
 }
 

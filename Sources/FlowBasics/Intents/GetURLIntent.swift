@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowIntents
+import FlowModel
 import Foundation
 
 /// Sends an HTTP request and passes on the answer (Shortcuts' Get Contents of URL): a dictionary or a

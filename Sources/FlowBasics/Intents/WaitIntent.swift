@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowModel
 
 /// Pauses the workflow for a while.
 struct WaitIntent: AppIntent {

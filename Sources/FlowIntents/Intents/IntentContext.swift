@@ -1,3 +1,4 @@
+import FlowModel
 import Foundation
 
 /// What an intent runs with: who answers questions, what time it is, where randomness comes from, and

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowModel
 import Foundation
 
 /// The coercion table of SPEC §3, Shortcuts' content graph, in one place.

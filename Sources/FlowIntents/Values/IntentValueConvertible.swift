@@ -1,3 +1,4 @@
+import FlowModel
 import Foundation
 
 /// A Swift type that parameters and properties may have: it names its ``ValueType`` and converts to and

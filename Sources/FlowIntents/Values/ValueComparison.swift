@@ -1,29 +1,31 @@
 import FlowDiagnostics
-import FlowIntents
 import Foundation
 
-/// How `filter` and `sort` compare values: numbers as numbers, dates as dates, the rest as text without
+/// How `filter`, `sort` and conditions compare values: numbers as numbers, dates as dates, the rest as text without
 /// regard to case, with digits in text compared as numbers ("item 2" before "item 10").
-enum ValueComparison {
-  static func compare(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
+public enum ValueComparison {
+  public static func compare(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
     switch (lhs, rhs) {
+    case (.boolean(let a), .boolean(let b)):
+      return a == b ? .orderedSame : a ? .orderedDescending : .orderedAscending
     case (.number(let a), .number(let b)):
       return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
     case (.date(let a), .date(let b)):
       return a.compare(b)
     case (.nothing, .nothing):
       return .orderedSame
+    // Missing values sort first, and equal an empty text or list: `${x} == ""` holds when x is nothing.
     case (.nothing, _):
-      return .orderedAscending  // missing values sort first
+      return rhs.isEmpty ? .orderedSame : .orderedAscending
     case (_, .nothing):
-      return .orderedDescending
+      return lhs.isEmpty ? .orderedSame : .orderedDescending
     default:
       if let a = number(lhs), let b = number(rhs) { return compare(.number(a), .number(b)) }
       return lhs.text.compare(rhs.text, options: [.caseInsensitive, .numeric])
     }
   }
 
-  static func equals(_ lhs: FlowValue, _ rhs: FlowValue) -> Bool {
+  public static func equals(_ lhs: FlowValue, _ rhs: FlowValue) -> Bool {
     compare(lhs, rhs) == .orderedSame
   }
 
@@ -37,7 +39,7 @@ enum ValueComparison {
   }
 
   /// The value `filter` or `sort` looks at: the item itself, or one of its properties.
-  static func subject(of item: FlowValue, property: String?) throws -> FlowValue {
+  public static func subject(of item: FlowValue, property: String?) throws -> FlowValue {
     guard let property else { return item }
     if let value = item.property(named: property) { return value }
     if case .dictionary = item { return .nothing }  // a key that some records lack
