@@ -48,7 +48,9 @@ let package = Package(
     .target(name: "FlowYAML", dependencies: ["CLibYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowIntents", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
-    .target(name: "FlowHTTP", swiftSettings: swiftSettings),
+    /// libcurl, loaded with dlopen on the first request (not linked: see CurlTransport).
+    .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
       name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
     .target(

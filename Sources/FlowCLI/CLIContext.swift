@@ -19,7 +19,7 @@ public struct CLIContext: Sendable {
 
   public init(
     console: any Console, environment: [String: String], workingDirectory: String,
-    clock: any FlowClock = SystemClock(), transport: any HTTPTransport = URLSessionTransport()
+    clock: any FlowClock = SystemClock(), transport: any HTTPTransport = CurlTransport()
   ) {
     self.console = console
     self.environment = environment

@@ -4,9 +4,9 @@ import Foundation
 /// A real HTTP server on 127.0.0.1 at a free port, for tests that must go over a socket (`get-url`, a
 /// backend's REST client). Every request is recorded; one closure answers them all.
 ///
-/// Answers always carry `Connection: close`: FlyingFox otherwise keeps the connection open and
-/// URLSession waits about 40 ms per request for it. Clients need `no_proxy=127.0.0.1,localhost` on
-/// Linux, where URLSession honours proxies even for loopback.
+/// Answers always carry `Connection: close`: FlyingFox otherwise keeps the connection open and a client
+/// waits about 40 ms per request for it (Nagle and delayed ACKs). Clients need
+/// `no_proxy=127.0.0.1,localhost`: libcurl honours `http_proxy` even for loopback.
 public final class LoopbackServer: Sendable {
   /// A request as the server saw it.
   public struct Request: Sendable, Hashable {

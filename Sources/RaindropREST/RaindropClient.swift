@@ -29,7 +29,7 @@ public final class RaindropClient: BookmarkBackend {
   public init(
     token: String,
     baseURL: URL = RaindropClient.defaultBaseURL,
-    transport: any HTTPTransport = URLSessionTransport(),
+    transport: any HTTPTransport = CurlTransport(),
     clock: any BackendClock = SystemBackendClock(),
     policy: RetryPolicy = .default
   ) {

@@ -120,7 +120,7 @@ struct FaultTests {
 
   @Test("a slow answer times out and is retried")
   func slowAnswer() async throws {
-    // Linux URLSession times out at once below one second, so the timeout is 1 s and the answer 2 s late.
+    // The timeout is 1 s and the stand-in's slow answer 2 s late.
     let policy = RetryPolicy(maxAttempts: 3, requestTimeout: .seconds(1))
     try await withBackend(.rest, policy: policy) { fixture in
       await fixture.server?.failNext(.slow(.seconds(2)))

@@ -49,7 +49,7 @@ func withBackend(
   policy: RetryPolicy = testPolicy,
   _ body: (Fixture) async throws -> Void
 ) async throws {
-  // Linux URLSession honours http_proxy even for loopback.
+  // libcurl honours http_proxy even for loopback.
   setenv("no_proxy", "127.0.0.1,localhost", 1)
   setenv("NO_PROXY", "127.0.0.1,localhost", 1)
   let directory = try TemporaryDirectory()

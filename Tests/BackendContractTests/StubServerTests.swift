@@ -8,7 +8,7 @@ import Testing
 /// The stand-in's wire format, checked raw against reference §10.
 @Suite("Stand-in server protocol")
 struct StubServerTests {
-  private func withServer(_ body: (URL, RaindropStubServer, URLSessionTransport) async throws -> Void) async throws {
+  private func withServer(_ body: (URL, RaindropStubServer, CurlTransport) async throws -> Void) async throws {
     setenv("no_proxy", "127.0.0.1,localhost", 1)
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -16,7 +16,7 @@ struct StubServerTests {
     let server = try RaindropStubServer(store: try LocalBackend(directory: directory.url, clock: clock), clock: clock)
     let url = try await server.start()
     do {
-      try await body(url, server, URLSessionTransport())
+      try await body(url, server, CurlTransport())
     } catch {
       await server.stop()
       throw error
@@ -25,7 +25,7 @@ struct StubServerTests {
   }
 
   private func send(
-    _ transport: URLSessionTransport, _ method: String, _ url: URL, token: String? = "test-token", json: String? = nil
+    _ transport: CurlTransport, _ method: String, _ url: URL, token: String? = "test-token", json: String? = nil
   ) async throws -> (HTTPResponse, [String: Any]) {
     var headers: [String: String] = [:]
     if let token { headers["Authorization"] = "Bearer \(token)" }
@@ -148,7 +148,7 @@ struct StubServerTests {
       clock: clock
     )
     let url = try await server.start()
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
     _ = try await send(transport, "GET", url.appendingPathComponent("user"))
     _ = try await send(transport, "GET", url.appendingPathComponent("user"))
     let (limited, body) = try await send(transport, "GET", url.appendingPathComponent("user"))

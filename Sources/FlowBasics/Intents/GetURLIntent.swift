@@ -51,7 +51,7 @@ struct GetURLIntent: AppIntent {
 
   func perform() async throws -> some ReturnsValue<FlowValue> {
     let verb = method.displayName
-    // Only the web: URLSession would also read file:// URLs, which a shared workflow must not reach.
+    // Only the web: libcurl would also read file:// URLs, which a shared workflow must not reach.
     guard let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
       throw AppIntentError.failed(
         "'get-url' fetches only http and https URLs, not '\(url.absoluteString)'")

@@ -3,8 +3,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
-/// The URLSession transport against a real loopback server.
-struct URLSessionTransportTests {
+/// The libcurl transport against a real loopback server.
+struct CurlTransportTests {
   @Test func followsRedirectsOnTheSameHostOnly() async throws {
     let target = try await LoopbackServer.start { request in .text("reached \(request.path)") }
     let server = try await LoopbackServer.start { request in
@@ -20,7 +20,7 @@ struct URLSessionTransportTests {
           ])
       }
     }
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
     let same = try await transport.send(
       HTTPRequest(url: server.url("/same"), headers: ["Authorization": "Bearer secret"]))
     #expect(same.status == 200)
@@ -33,12 +33,12 @@ struct URLSessionTransportTests {
 
   @Test func timeoutsBelowASecondAreKept() async throws {
     let server = try await LoopbackServer.start { _ in LoopbackServer.Response(status: 200, delay: .seconds(5)) }
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
     let started = ContinuousClock.now
     await #expect(throws: HTTPTransportError.timedOut(after: .milliseconds(300))) {
       _ = try await transport.send(HTTPRequest(url: server.url("/slow"), timeout: .milliseconds(300)))
     }
-    // Not a timed assertion of speed: only that the deadline was not stretched to URLSession's whole seconds.
+    // Not a timed assertion of speed: only that the deadline is kept to the millisecond, not stretched.
     #expect(ContinuousClock.now - started < .seconds(3))
   }
 }
