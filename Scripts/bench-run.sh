@@ -6,9 +6,8 @@
 #   3. 1,000,000 trivial steps (`set`) and 100,000 action steps, as steps per second.
 # Installs hyperfine (apt) and rust-just, go-task-bin and ansible-core (PyPI, into a temporary
 # virtualenv) when missing. Usage: Scripts/bench-run.sh [--dynamic]
-# flow is measured as it ships: a release build with the static Swift standard library (which needs
-# libcurl4-openssl-dev for FoundationNetworking; installed when missing). --dynamic measures the
-# dynamically linked build instead.
+# flow is measured as it ships: a release build with the static Swift standard library. --dynamic
+# measures the dynamically linked build instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -24,7 +23,6 @@ export PATH="$work/venv/bin:$PATH"
 
 flags=(-c release --product flow)
 if [ "${1:-}" != "--dynamic" ]; then
-  dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || apt-get install -y -q libcurl4-openssl-dev >/dev/null
   flags+=(--static-swift-stdlib --scratch-path .build-static)
 fi
 swift build "${flags[@]}" >/dev/null
