@@ -37,8 +37,19 @@ final class SQLiteConnection {
     }
     handle = db
     sqlite3_busy_timeout(db, Int32(busyTimeout.components.seconds * 1000))
-    // journal_mode=WAL needs a lock itself; the busy timeout above covers a second process doing the same.
-    try execute("PRAGMA journal_mode = WAL")
+    // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
+    // the busy handler, while another process opens the same new file: try again for the busy timeout.
+    // WAL is kept in the file, so a second opener usually finds it already set.
+    var waited = 0
+    while true {
+      do {
+        try execute("PRAGMA journal_mode = WAL")
+        break
+      } catch where error.code == SQLITE_BUSY && waited < busyTimeout.components.seconds * 1000 {
+        sqlite3_sleep(10)
+        waited += 10
+      }
+    }
     try execute("PRAGMA synchronous = NORMAL")
     try execute("PRAGMA foreign_keys = ON")
   }
@@ -56,7 +67,7 @@ final class SQLiteConnection {
     if status != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
       sqlite3_free(message)
-      throw SQLiteError(code: status, message: text)
+      throw SQLiteError(code: status, message: "\(text) (in '\(sql.prefix(40))')")
     }
   }
 
