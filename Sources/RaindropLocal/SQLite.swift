@@ -45,7 +45,7 @@ final class SQLiteConnection {
       do {
         try execute("PRAGMA journal_mode = WAL")
         break
-      } catch where error.code == SQLITE_BUSY && waited < busyTimeout.components.seconds * 1000 {
+      } catch  where error.code == SQLITE_BUSY && waited < busyTimeout.components.seconds * 1000 {
         sqlite3_sleep(10)
         waited += 10
       }
