@@ -8,6 +8,7 @@ public struct FlowCommand: AsyncParsableCommand {
     discussion: """
       Exit status: \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")).
       """,
+    version: "0.1.0",
     subcommands: [
       RunCommand.self,
       DoCommand.self,

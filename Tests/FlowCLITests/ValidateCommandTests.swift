@@ -97,6 +97,16 @@ struct ValidateCommandTests {
     #expect(!piped.error.contains("\u{1B}["))
   }
 
+  @Test func versionAndHelpGoToStandardOutputAndSucceed() async {
+    let version = await runFlow(["--version"], in: Self.corpus)
+    #expect(version.status == 0)
+    #expect(version.output == "0.1.0\n")
+    let help = await runFlow(["--help"], in: Self.corpus)
+    #expect(help.status == 0)
+    #expect(help.output.contains("USAGE: flow <subcommand>"))
+    #expect(help.error == "")
+  }
+
   @Test func usageErrorsExitWithTheInvalidStatus() async {
     let result = await runFlow(["validate"], in: Self.corpus)
     #expect(result.status == 2)
