@@ -11,10 +11,14 @@ struct TerminalTests {
   static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
   static let environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "TERM": "dumb"]
 
+  /// Starts `flow run WORKFLOW` from `examples/` at `terminal`.
+  static func run(_ workflow: String, at terminal: PseudoTerminal) throws -> Process {
+    try terminal.spawn(flow, arguments: ["run", workflow], environment: environment, directory: examples)
+  }
+
   @Test func valuePromptChoiceListAndConfirmation() throws {
     let terminal = try PseudoTerminal()
-    let prompts = try terminal.spawn(
-      Self.flow, arguments: ["run", "prompts.yml"], environment: Self.environment, directory: Self.examples)
+    let prompts = try Self.run("prompts.yml", at: terminal)
     try terminal.expect("What is your name?: ")
     terminal.send("Ada\n")
     try terminal.expect("How many cups? (Number): ")
@@ -28,8 +32,7 @@ struct TerminalTests {
     prompts.waitUntilExit()
     #expect(prompts.terminationStatus == 0)
 
-    let confirm = try terminal.spawn(
-      Self.flow, arguments: ["run", "confirmation.yml"], environment: Self.environment, directory: Self.examples)
+    let confirm = try Self.run("confirmation.yml", at: terminal)
     try terminal.expect("Run tidy-up now? [y/N] ")
     terminal.send("y\n")
     try terminal.expect("done\n")
@@ -40,8 +43,7 @@ struct TerminalTests {
 
   @Test func ctrlCAtAPromptCancelsWithStatus3() throws {
     let terminal = try PseudoTerminal()
-    let process = try terminal.spawn(
-      Self.flow, arguments: ["run", "prompts.yml"], environment: Self.environment, directory: Self.examples)
+    let process = try Self.run("prompts.yml", at: terminal)
     try terminal.expect("What is your name?: ")
     process.interrupt()
     try terminal.expect("cancelled\n")
@@ -51,8 +53,7 @@ struct TerminalTests {
 
   @Test func declinedConfirmationDoesNothingFurther() throws {
     let terminal = try PseudoTerminal()
-    let process = try terminal.spawn(
-      Self.flow, arguments: ["run", "confirmation.yml"], environment: Self.environment, directory: Self.examples)
+    let process = try Self.run("confirmation.yml", at: terminal)
     try terminal.expect("[y/N] ")
     terminal.send("\n")
     try terminal.expect("found 1 error\n")
