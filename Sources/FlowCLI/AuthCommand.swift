@@ -21,7 +21,6 @@ struct AuthCommand: AsyncParsableCommand {
 
     func run() async throws {
       let context = CLIContext.current
-      let backends = Backends(context: context)
       if context.console.isTerminal(.input) { context.console.write("Raindrop.io token: ", to: .error) }
       guard let line = context.console.readLine()?.trimmingCharacters(in: .whitespacesAndNewlines), !line.isEmpty else {
         context.report(
@@ -32,23 +31,23 @@ struct AuthCommand: AsyncParsableCommand {
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
       do {
-        try FileManager.default.createDirectory(at: backends.configDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: context.paths.config, withIntermediateDirectories: true)
         // Created with mode 0600 before anything is written, so the token is never readable by others.
-        let path = backends.tokenFile.path
+        let path = context.paths.tokenFile.path
         _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        try Data((line + "\n").utf8).write(to: backends.tokenFile)
+        try Data((line + "\n").utf8).write(to: context.paths.tokenFile)
       } catch {
         context.report(
           Diagnostics([
             Diagnostic(
               .error, .fileNotFound, "cannot save the token: \(error.localizedDescription)",
-              file: backends.tokenFile.path)
+              file: context.paths.tokenFile.path)
           ]))
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
       context.print(
-        "Saved the token in \(backends.tokenFile.path). Runs now use Raindrop.io; 'flow auth status' checks it.")
+        "Saved the token in \(context.paths.tokenFile.path). Runs now use Raindrop.io; 'flow auth status' checks it.")
     }
   }
 
@@ -62,7 +61,7 @@ struct AuthCommand: AsyncParsableCommand {
         context.print("Not logged in: no RAINDROP_TOKEN and no saved token. Runs use the local store.")
         return
       }
-      let origin = source == .environment ? "RAINDROP_TOKEN" : backends.tokenFile.path
+      let origin = source == .environment ? "RAINDROP_TOKEN" : context.paths.tokenFile.path
       var baseURL = RaindropClient.defaultBaseURL
       if let custom = context.environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
         baseURL = url
@@ -89,10 +88,9 @@ struct AuthCommand: AsyncParsableCommand {
 
     func run() async throws {
       let context = CLIContext.current
-      let backends = Backends(context: context)
-      if FileManager.default.fileExists(atPath: backends.tokenFile.path) {
-        try FileManager.default.removeItem(at: backends.tokenFile)
-        context.print("Logged out: removed \(backends.tokenFile.path).")
+      if FileManager.default.fileExists(atPath: context.paths.tokenFile.path) {
+        try FileManager.default.removeItem(at: context.paths.tokenFile)
+        context.print("Logged out: removed \(context.paths.tokenFile.path).")
       } else {
         context.print("No saved token to remove.")
       }

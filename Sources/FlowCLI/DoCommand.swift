@@ -52,16 +52,34 @@ struct DoCommand: AsyncParsableCommand {
 
     let console = context.console
     let services: IntentContext
+    let session: RunSession
+    do {
+      session = try RunSession(
+        context, action: descriptor.id, runID: context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased())
+    } catch {
+      context.report(Diagnostics([error]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    // Recorded as a one-step run: the action is step 1.
+    session.beginAction()
     do {
       services = try options.intentContext(context, prompter: options.prompter(context)) { reason in
         console.write(reason + "\n", to: .error)
       }
     } catch {
+      session.finish(.invalid, diagnostics: Diagnostics([error]))
       context.report(Diagnostics([error]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
+    let (observer, step) = (session.observer(SilentObserver()), StepInfo(position: "1", label: descriptor.id))
+    observer.record(.started(step))
     do {
       let output = try await descriptor.run(values: values, context: services)
+      observer.record(
+        .finished(
+          StepRecord(step: "1", action: descriptor.id, status: .ran, output: output.value.typeName, value: output.value)
+        ))
+      session.finish(.success, diagnostics: Diagnostics())
       if let dialog = output.dialog { context.print(dialog) }
       switch output.value {
       case .nothing: break
@@ -70,9 +88,13 @@ struct DoCommand: AsyncParsableCommand {
       }
     } catch {
       let (message, help) = AppIntentError.describe(error)
-      context.report(
-        Diagnostics([Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)]))
-      throw ExitCode(ExitStatus(RunError.classify(error)).rawValue)
+      let diagnostics = Diagnostics([
+        Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)
+      ])
+      let status = ExitStatus(RunError.classify(error))
+      session.finish(status, diagnostics: diagnostics)
+      context.report(diagnostics)
+      throw ExitCode(status.rawValue)
     }
   }
 

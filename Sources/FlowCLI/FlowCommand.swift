@@ -12,6 +12,7 @@ public struct FlowCommand: AsyncParsableCommand {
     subcommands: [
       RunCommand.self,
       DoCommand.self,
+      RunsCommand.self,
       AuthCommand.self,
       ValidateCommand.self,
       ActionsCommand.self,

@@ -5,18 +5,11 @@ import FlowRuntime
 import Foundation
 
 /// Finds workflows by what a person types (SPEC §6): a path, or a name looked up in the library
-/// (`$XDG_CONFIG_HOME/flow/workflows`) and then in `./workflows/`, with or without `.yml`.
+/// (`$XDG_DATA_HOME/flow/workflows`, see ``FlowPaths/workflows``) and then in `./workflows/`, with or
+/// without `.yml`.
 struct WorkflowLocator: WorkflowLoading {
   let context: CLIContext
   let registry: IntentRegistry
-
-  /// The library folder: `$XDG_CONFIG_HOME/flow/workflows`, or `~/.config/flow/workflows`.
-  var libraryDirectory: URL? {
-    if let config = context.environment["XDG_CONFIG_HOME"], !config.isEmpty {
-      return URL(fileURLWithPath: config).appendingPathComponent("flow/workflows")
-    }
-    return context.environment["HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent(".config/flow/workflows") }
-  }
 
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
   func locate(_ reference: String, relativeTo directory: String? = nil) -> String? {
@@ -27,7 +20,8 @@ struct WorkflowLocator: WorkflowLoading {
     if let directory { candidates += names.map { directory.isEmpty ? $0 : "\(directory)/\($0)" } }
     candidates += names
     if !reference.contains("/") {
-      if let library = libraryDirectory { candidates += names.map { library.appendingPathComponent($0).path } }
+      let library = context.paths.workflows
+      candidates += names.map { library.appendingPathComponent($0).path }
       candidates += names.map { "workflows/\($0)" }
     }
     return candidates.first { path in

@@ -90,6 +90,8 @@ public struct Interpreter: Sendable {
       observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .skipped)))
       return
     }
+    // Started before its confirmation: a declined or unanswerable one ends the run in this step.
+    observer.record(.started(info))
     if let confirmation = step.confirm, !options.dryRun {
       let question =
         try confirmation.message.map { message in try evaluate { try Evaluator.evaluate(message, in: scope).text } }
@@ -116,7 +118,6 @@ public struct Interpreter: Sendable {
   private func runConfirmed(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int)
     async throws
   {
-    observer.record(.started(info))
     let output: FlowValue
     do {
       output = try await attempt(step, info: info) { () async throws -> FlowValue in
@@ -413,7 +414,8 @@ public struct Interpreter: Sendable {
     // Describing the output costs more than many a step; only a report that lists steps needs it.
     guard observer.recordsSteps else { return }
     observer.record(
-      .finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
+      .finished(
+        StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName, value: output)))
   }
 
   private func isAction(_ step: Step) -> Bool {

@@ -17,6 +17,11 @@ public struct StepInfo: Sendable, Hashable {
   public var position: String
   public var label: String
 
+  public init(position: String, label: String) {
+    self.position = position
+    self.label = label
+  }
+
   /// "step 3 'show'", for messages.
   public var description: String { "step \(position) '\(label)'" }
 }
@@ -40,6 +45,25 @@ public struct StepRecord: Sendable, Hashable, Encodable {
   /// The parameter summary with resolved values, for dry runs.
   public var summary: String?
   public var error: String?
+  /// The output itself, for run history's summary of it; not part of the `--json` report.
+  public var value: FlowValue?
+
+  public init(
+    step: String, action: String, status: Status, output: String? = nil, summary: String? = nil,
+    error: String? = nil, value: FlowValue? = nil
+  ) {
+    self.step = step
+    self.action = action
+    self.status = status
+    self.output = output
+    self.summary = summary
+    self.error = error
+    self.value = value
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case step, action, status, output, summary, error
+  }
 }
 
 /// Receives run events; the command line renders them.
