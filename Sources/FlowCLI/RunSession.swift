@@ -171,7 +171,7 @@ final class RunSession: Sendable {
 
   /// " (run 3f2a9c1e, pid 4242, since 09:00:01)".
   private func describe(_ holder: WorkflowLock.Holder) -> String {
-    " (run \(holder.runID.prefix(8)), pid \(holder.pid), since \(LocalTime(context).format(holder.started)))"
+    " (run \(holder.runID.prefix(8)), pid \(holder.process.pid), since \(LocalTime(context).format(holder.started)))"
   }
 
   /// The values history must never hold: the token, `secret: true` inputs' defaults (their given

@@ -32,8 +32,6 @@ public struct Redactor: Sendable {
   /// Redacts nothing.
   public static let none = Redactor(secrets: [])
 
-  public var isEmpty: Bool { secrets.isEmpty }
-
   /// `text` with every secret masked.
   public func callAsFunction(_ text: String) -> String {
     guard !secrets.isEmpty else { return text }

@@ -15,23 +15,18 @@ public final class WorkflowLock: Sendable {
   public struct Holder: Sendable, Hashable {
     public var runID: String
     public var started: Date
-    public var pid: Int32
-    public var bootID: String
-    public var startTime: UInt64
+    public var process: ProcessIdentity
 
     public init(runID: String, started: Date, process: ProcessIdentity) {
       self.runID = runID
       self.started = started
-      pid = process.pid
-      bootID = process.bootID
-      startTime = process.startTime
+      self.process = process
     }
-
-    public var process: ProcessIdentity { ProcessIdentity(pid: pid, bootID: bootID, startTime: startTime) }
 
     /// The line written into the lock file. Plain text rather than JSON: it is written on every run.
     var line: String {
-      "\(pid) \(startTime) \(Int64((started.timeIntervalSince1970 * 1000).rounded())) \(bootID) \(runID)\n"
+      let milliseconds = Int64((started.timeIntervalSince1970 * 1000).rounded())
+      return "\(process.pid) \(process.startTime) \(milliseconds) \(process.bootID) \(runID)\n"
     }
 
     init?(line: String) {

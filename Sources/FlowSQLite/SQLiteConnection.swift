@@ -127,9 +127,6 @@ public final class SQLiteConnection {
   /// The rowid of the last insert on this connection.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-  /// How many rows the last INSERT, UPDATE or DELETE changed.
-  public var changes: Int { Int(sqlite3_changes(handle)) }
-
   /// Runs `body` in a transaction. Writers use `BEGIN IMMEDIATE`, which takes the write lock up front: two
   /// processes then queue on the busy timeout instead of one failing with SQLITE_BUSY halfway through.
   @discardableResult
