@@ -18,11 +18,12 @@ extension CronExpression {
     return ["\(weekdays.map { $0 + " " } ?? "")*-\(month)-\(days) \(time)"]
   }
 
-  /// The weekdays as systemd writes them (`Mon..Fri`, `Sat,Sun`); nil for every day.
+  /// The weekdays as systemd writes them (`Mon..Fri`, `Sat,Sun`); nil for every day. systemd's week
+  /// starts on Monday, and its ranges may not wrap, so Sunday comes last.
   private var weekdayList: String? {
-    let weekdays = values(.dayOfWeek)
+    let weekdays = values(.dayOfWeek).map { ($0 + 6) % 7 }.sorted()
     guard weekdays.count < 7 else { return nil }
-    let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     return Self.runs(weekdays).map { run in
       run.count >= 3 ? "\(names[run[0]])..\(names[run[run.count - 1]])" : run.map { names[$0] }.joined(separator: ",")
     }.joined(separator: ",")
