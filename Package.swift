@@ -144,7 +144,7 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: ["FlowCLI", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer"],
-      exclude: ["Corpus", "Goldens"],
+      exclude: ["Corpus", "Goldens", "Schedules"],
       swiftSettings: swiftSettings
     ),
 

@@ -148,6 +148,13 @@ private struct CronParser {
       report(
         .cronFieldCount, "a schedule has \(rule); this one has \(fields.count)", fields[0].start,
         fields[fields.count - 1].end, help: "add \(List.and(missing.map { "the \($0)" })), or '*' for any")
+    } else if let command = fields.dropFirst(5).first, let first = scalars[command.start...].first,
+      "/~.$".unicodeScalars.contains(first) || text(command.start, command.end).count > 3
+    {
+      report(
+        .cronFieldCount, "a schedule has \(rule); this one has \(fields.count)", command.start,
+        fields[fields.count - 1].end,
+        help: "a schedule holds the time only: the workflow is what runs, so there is no command to write")
     } else if fields.count == 6 {
       report(
         .cronFieldCount, "a schedule has \(rule); this one has 6", fields[0].start, fields[5].end,
@@ -155,9 +162,9 @@ private struct CronParser {
           "six-field forms (seconds first, or a year last) are not cron's; the finest step is one minute")
     } else {
       report(
-        .cronFieldCount, "a schedule has \(rule); this one has \(fields.count)", fields[5].start,
+        .cronFieldCount, "a schedule has \(rule); this one has \(fields.count)", fields[0].start,
         fields[fields.count - 1].end,
-        help: "a schedule holds the time only: the workflow is what runs, so there is no command to write")
+        help: "seven-field forms (seconds first and a year last, as Quartz writes them) are not cron's")
     }
   }
 
