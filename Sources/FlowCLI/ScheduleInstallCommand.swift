@@ -206,7 +206,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
         if let problem = KubernetesManifest.problem(with: entry.expression) {
           problems.append(
             Diagnostic(.error, .unsupportedByEngine, problem, at: written.cron.span)
-              .help("write the days the schedule means as a list in one field, or use systemd or cron"))
+              .help("install it with systemd or cron, which read it as flow does"))
         }
       }
     }

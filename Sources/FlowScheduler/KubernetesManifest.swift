@@ -25,13 +25,14 @@ public enum KubernetesManifest {
   /// Why an expression cannot become a CronJob schedule, if it cannot.
   ///
   /// The controller reads schedules with robfig/cron, which treats `*/2` in a day field as restricted:
-  /// with the other day field restricted too it fires when either matches, where cron needs both.
+  /// with the other day field restricted too it fires when either matches, where cron needs both. No
+  /// CronJob says "odd days that are Mondays", so such a schedule is refused rather than changed.
   public static func problem(with expression: CronExpression) -> String? {
     let days = expression.values(.dayOfMonth).count, weekdays = expression.values(.dayOfWeek).count
     let stepped = (expression.dayOfMonthStar && days < 31 && weekdays < 7)
       || (expression.dayOfWeekStar && weekdays < 7 && days < 31)
     return stepped
-      ? "'\(expression.text)' combines a stepped day field with the other day field, which a Kubernetes CronJob reads differently from cron"
+      ? "a Kubernetes CronJob would fire '\(expression.text)' when either day field matches; cron, and flow, need both"
       : nil
   }
 
