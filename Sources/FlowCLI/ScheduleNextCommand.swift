@@ -22,7 +22,8 @@ struct ScheduleNextCommand: AsyncParsableCommand {
   @Option(help: "How many fire times to print per workflow.")
   var count = 5
 
-  @Option(help: ArgumentHelp("Start after this time (ISO 8601; without an offset, UTC). Default: now.", valueName: "TIME"))
+  @Option(
+    help: ArgumentHelp("Start after this time (ISO 8601; without an offset, UTC). Default: now.", valueName: "TIME"))
   var from: String?
 
   @Flag(help: "Print the fire times as JSON on standard output.")

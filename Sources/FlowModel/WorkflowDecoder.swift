@@ -177,7 +177,8 @@ public struct WorkflowDecoder {
         default:
           report(
             Diagnostic(
-              .error, .wrongKind, "expected a cron expression or a list of them for 'cron', found \(entry.value.kindName)",
+              .error, .wrongKind,
+              "expected a cron expression or a list of them for 'cron', found \(entry.value.kindName)",
               at: entry.value.span))
         }
       case "timezone":

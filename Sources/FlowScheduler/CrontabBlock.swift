@@ -2,7 +2,8 @@
 /// `CRON_TZ=` before lines whose zone differs from the machine's, replaced whole on each install and
 /// never touching a line outside it.
 public enum CrontabBlock {
-  public static let begin = "# BEGIN flow schedule (written by 'flow schedule install cron --apply'; edits inside are replaced)"
+  public static let begin =
+    "# BEGIN flow schedule (written by 'flow schedule install cron --apply'; edits inside are replaced)"
   public static let end = "# END flow schedule"
 
   /// The block for `workflows`, markers included.
@@ -63,10 +64,12 @@ public enum CrontabBlock {
   /// A word for `/bin/sh`: bare when plain, else in single quotes; `%`, which cron turns into a line
   /// break, escaped either way.
   static func shellQuote(_ word: String) -> String {
-    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-        || "/._-+:@=,".unicodeScalars.contains(scalar)
-    }
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+          || "/._-+:@=,".unicodeScalars.contains(scalar)
+      }
     if plain { return word }
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'"
   }

@@ -29,7 +29,8 @@ public enum KubernetesManifest {
   /// CronJob says "odd days that are Mondays", so such a schedule is refused rather than changed.
   public static func problem(with expression: CronExpression) -> String? {
     let days = expression.values(.dayOfMonth).count, weekdays = expression.values(.dayOfWeek).count
-    let stepped = (expression.dayOfMonthStar && days < 31 && weekdays < 7)
+    let stepped =
+      (expression.dayOfMonthStar && days < 31 && weekdays < 7)
       || (expression.dayOfWeekStar && weekdays < 7 && days < 31)
     return stepped
       ? "a Kubernetes CronJob would fire '\(expression.text)' when either day field matches; cron, and flow, need both"
@@ -117,7 +118,9 @@ public enum KubernetesManifest {
   private static func metadata(name: String, options: Options) -> String {
     var lines = ["  name: \(quote(name))"]
     if let namespace = options.namespace { lines.append("  namespace: \(quote(namespace))") }
-    lines += ["  labels:", "    app.kubernetes.io/name: flow", "    app.kubernetes.io/managed-by: flow-schedule-install"]
+    lines += [
+      "  labels:", "    app.kubernetes.io/name: flow", "    app.kubernetes.io/managed-by: flow-schedule-install",
+    ]
     return lines.joined(separator: "\n")
   }
 
@@ -174,7 +177,8 @@ public enum KubernetesManifest {
       case "\n": quoted += "\\n"
       case "\t": quoted += "\\t"
       case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        quoted += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+        quoted +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
           + String(scalar.value, radix: 16)
       default: quoted.unicodeScalars.append(scalar)
       }

@@ -55,18 +55,18 @@ public struct Schedule: Sendable {
 
   /// The first fire strictly after the instant `after` (seconds since 1970).
   public func nextFire(after instant: Int64) -> Fire? {
-    var best: Int64?
+    var best = Int64.max
     var firing: [Int] = []
     for (index, entry) in entries.enumerated() {
       guard let next = entry.next(after: instant) else { continue }
-      if best == nil || next < best! {
+      if next < best {
         best = next
         firing = [index]
       } else if next == best {
         firing.append(index)
       }
     }
-    guard let best, let first = firing.first else { return nil }
+    guard let first = firing.first else { return nil }
     return Fire(instant: best, entries: firing, utcOffset: Int(entries[first].rules.offset(at: best)))
   }
 
@@ -127,7 +127,8 @@ public enum ISO8601Text {
     let second = Int(local - day * CivilTime.secondsPerDay)
     let (year, month, dayOfMonth) = CivilTime.date(days: day)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    var text = "\(year)-\(two(month))-\(two(dayOfMonth))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+    var text =
+      "\(year)-\(two(month))-\(two(dayOfMonth))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
     let magnitude = abs(utcOffset) / 60
     text += "\(utcOffset < 0 ? "-" : "+")\(two(magnitude / 60)):\(two(magnitude % 60))"
     return text

@@ -50,10 +50,12 @@ public enum SystemdUnits {
   /// One word of `ExecStart=`: bare when it is plain, else double-quoted with `\` and `"` escaped;
   /// `%` (specifiers) and `$` (variables) are doubled either way, so paths arrive as written.
   static func quote(_ word: String) -> String {
-    let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-        || "/._-+:@=,".unicodeScalars.contains(scalar)
-    }
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+          || "/._-+:@=,".unicodeScalars.contains(scalar)
+      }
     if plain { return word }
     var quoted = "\""
     for character in word {

@@ -41,15 +41,16 @@ public enum TimeZoneName {
   /// The diagnostic for an unknown zone written at `span`.
   public static func unknown(_ name: String, at span: SourceSpan?) -> Diagnostic {
     // "GMT+2", "UTC-05:00", "+0100": an offset, which would not follow daylight saving.
-    let isOffset = name.contains { $0 == "+" || $0 == "-" } && name.contains { $0.isNumber }
+    let isOffset =
+      name.contains { $0 == "+" || $0 == "-" } && name.contains { $0.isNumber }
       && !name.contains("/")
     let close = isOffset ? [] : suggestions(for: name)
     let help =
       isOffset
       ? "an offset is not a zone: use the IANA name of the place, like 'Europe/Berlin', which follows its daylight saving"
       : close.isEmpty
-      ? "use an IANA name such as 'UTC', 'Europe/Berlin' or 'America/New_York' ('timedatectl list-timezones')"
-      : "did you mean \(List.or(close.map { "'\($0)'" }))?"
+        ? "use an IANA name such as 'UTC', 'Europe/Berlin' or 'America/New_York' ('timedatectl list-timezones')"
+        : "did you mean \(List.or(close.map { "'\($0)'" }))?"
     return Diagnostic(.error, .unknownTimeZone, "unknown time zone '\(name)'", at: span).help(help)
   }
 }

@@ -38,7 +38,8 @@ struct ScheduleCommandTests {
 
   @Test func everyBadFieldHasItsDiagnostic() async {
     let result = await runFlow(["validate", "--json", "bad-fields.yml"], in: Self.schedules)
-    let lines = (try? String(contentsOf: Self.schedules.appendingPathComponent("bad-fields.yml"), encoding: .utf8))?
+    let lines =
+      (try? String(contentsOf: Self.schedules.appendingPathComponent("bad-fields.yml"), encoding: .utf8))?
       .split(separator: "\n", omittingEmptySubsequences: false) ?? []
     let expressions = lines.filter { $0.hasPrefix("  - ") && !$0.hasPrefix("  - show") }.count
     #expect(expressions == 24)
@@ -90,8 +91,10 @@ struct ScheduleCommandTests {
 
         """)
     let json = await runFlow(
-      ["schedule", "next", "two-zones.yml", "stepped-days.yml", "--from", "2027-03-31T12:00:00Z", "--count", "2",
-       "--json"],
+      [
+        "schedule", "next", "two-zones.yml", "stepped-days.yml", "--from", "2027-03-31T12:00:00Z", "--count", "2",
+        "--json",
+      ],
       in: Self.schedules, environment: Self.environment(home))
     #expect(json.status == 0)
     assertGolden(json.output, named: "schedule-next.json.txt")
@@ -111,13 +114,16 @@ struct ScheduleCommandTests {
   @Test func nextRefusesWhatItCannotAnswer() async throws {
     let home = try temporaryDirectory()
     let env = Self.environment(home)
-    let unscheduled = await runFlow(["schedule", "next", "unscheduled.yml", "zones.yml"], in: Self.schedules, environment: env)
+    let unscheduled = await runFlow(
+      ["schedule", "next", "unscheduled.yml", "zones.yml"], in: Self.schedules, environment: env)
     #expect(unscheduled.status == 2)
     assertGolden(transcript(unscheduled), named: "schedule-next-refused.txt")
-    let count = await runFlow(["schedule", "next", "two-zones.yml", "--count", "0"], in: Self.schedules, environment: env)
+    let count = await runFlow(
+      ["schedule", "next", "two-zones.yml", "--count", "0"], in: Self.schedules, environment: env)
     #expect(count.status == 2)
     #expect(count.error.contains("--count must be 1–100000"))
-    let from = await runFlow(["schedule", "next", "two-zones.yml", "--from", "monday"], in: Self.schedules, environment: env)
+    let from = await runFlow(
+      ["schedule", "next", "two-zones.yml", "--from", "monday"], in: Self.schedules, environment: env)
     #expect(from.status == 2)
     #expect(from.error.contains("--from 'monday' is not an ISO 8601 time"))
   }

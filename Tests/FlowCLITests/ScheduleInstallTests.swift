@@ -75,19 +75,20 @@ struct ScheduleInstallTests {
     let crontab = home.appendingPathComponent("crontab.txt")
     let script = bin.appendingPathComponent("crontab")
     try """
-      #!/bin/sh
-      # A stand-in for crontab(1) that keeps the table in $CRONTAB_FILE.
-      case "$1" in
-        -l) [ -f "$CRONTAB_FILE" ] || { echo "no crontab for $(id -un)" >&2; exit 1; }; cat "$CRONTAB_FILE" ;;
-        -) cat > "$CRONTAB_FILE" ;;
-        *) echo "usage: crontab -l | crontab -" >&2; exit 2 ;;
-      esac
+    #!/bin/sh
+    # A stand-in for crontab(1) that keeps the table in $CRONTAB_FILE.
+    case "$1" in
+      -l) [ -f "$CRONTAB_FILE" ] || { echo "no crontab for $(id -un)" >&2; exit 1; }; cat "$CRONTAB_FILE" ;;
+      -) cat > "$CRONTAB_FILE" ;;
+      *) echo "usage: crontab -l | crontab -" >&2; exit 2 ;;
+    esac
 
-      """.write(to: script, atomically: true, encoding: .utf8)
+    """.write(to: script, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
     let environment = ["PATH": "\(bin.path):/usr/bin:/bin", "CRONTAB_FILE": crontab.path]
 
-    let first = await run(["schedule", "install", "cron", "--apply", "stepped-days.yml"], home: home, extra: environment)
+    let first = await run(
+      ["schedule", "install", "cron", "--apply", "stepped-days.yml"], home: home, extra: environment)
     #expect(first.status == 0, "\(first.error)")
     #expect(first.output == "installed 1 workflow into your crontab ('crontab -l' shows it)\n")
     let fresh = try String(contentsOf: crontab, encoding: .utf8)
@@ -119,8 +120,10 @@ struct ScheduleInstallTests {
   @Test func kubernetesObjectsValidate() async throws {
     let home = try temporaryDirectory()
     let result = await run(
-      ["schedule", "install", "kubernetes", "two-zones.yml", "--image", "registry.example/flow:1.0", "--namespace",
-       "automation"],
+      [
+        "schedule", "install", "kubernetes", "two-zones.yml", "--image", "registry.example/flow:1.0", "--namespace",
+        "automation",
+      ],
       home: home)
     #expect(result.status == 0, "\(result.error)")
     assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule-install-kubernetes.txt")

@@ -93,8 +93,10 @@ struct NextFireTests {
       Schedule.Entry(try cron("0 9 * * MON"), timeZone: try zone("UTC")),
       Schedule.Entry(try cron("0 9,17 * * *"), timeZone: try zone("UTC")),
     ])
-    let fires = schedule.fires(after: Date(timeIntervalSince1970: TimeInterval(try instant("2026-01-04T12:00:00Z"))), count: 3)
-    #expect(fires.map(\.iso8601) == ["2026-01-04T17:00:00+00:00", "2026-01-05T09:00:00+00:00", "2026-01-05T17:00:00+00:00"])
+    let fires = schedule.fires(
+      after: Date(timeIntervalSince1970: TimeInterval(try instant("2026-01-04T12:00:00Z"))), count: 3)
+    #expect(
+      fires.map(\.iso8601) == ["2026-01-04T17:00:00+00:00", "2026-01-05T09:00:00+00:00", "2026-01-05T17:00:00+00:00"])
     #expect(fires.map(\.entries) == [[1], [0, 1], [1]])
   }
 

@@ -40,9 +40,10 @@ struct WordsAndUnitsTests {
       ])
     // Either day field matching every day makes every day match.
     #expect(try cron("0 0 1-31 * MON").onCalendar(zone: "UTC") == ["*-*-* 00:00:00 UTC"])
-    #expect(try cron("*/20 8-18 * 1-3,12 SUN,SAT").onCalendar(zone: "Europe/Berlin") == [
-      "Sat,Sun *-01..03,12-* 08..18:00,20,40:00 Europe/Berlin"
-    ])
+    #expect(
+      try cron("*/20 8-18 * 1-3,12 SUN,SAT").onCalendar(zone: "Europe/Berlin") == [
+        "Sat,Sun *-01..03,12-* 08..18:00,20,40:00 Europe/Berlin"
+      ])
   }
 
   @Test func execStartWordsAreQuotedForSystemd() {
@@ -62,7 +63,8 @@ struct WordsAndUnitsTests {
     #expect(CrontabBlock.merge(block, into: before) == "A=1\n\(block.joined(separator: "\n"))\n# mine\n")
     #expect(CrontabBlock.merge(block, into: "") == block.joined(separator: "\n") + "\n")
     #expect(CrontabBlock.merge(block, into: "A=1") == "A=1\n" + block.joined(separator: "\n") + "\n")
-    #expect(CrontabBlock.zoneBeforeBlock(in: "CRON_TZ=Asia/Tokyo\n\(CrontabBlock.begin)\nCRON_TZ=UTC\n") == "Asia/Tokyo")
+    #expect(
+      CrontabBlock.zoneBeforeBlock(in: "CRON_TZ=Asia/Tokyo\n\(CrontabBlock.begin)\nCRON_TZ=UTC\n") == "Asia/Tokyo")
   }
 
   @Test func unitNamesAreDNSLabelsFromTheFileName() throws {
@@ -127,8 +129,10 @@ struct WordsAndUnitsTests {
     let schedule = try #require(WorkflowSchedule.schedule(of: workflow, machineZone: machine))
     #expect(schedule.entries.map(\.zoneName) == ["Asia/Tokyo", "UTC"])
     let bare = try #require(
-      WorkflowDecoder.decode(YAMLDocument.load(SourceFile(path: "b.yml", text: "flow: 1\nschedule: '@daily'\nsteps: []\n")))
-        .workflow)
+      WorkflowDecoder.decode(
+        YAMLDocument.load(SourceFile(path: "b.yml", text: "flow: 1\nschedule: '@daily'\nsteps: []\n"))
+      )
+      .workflow)
     #expect(WorkflowSchedule.schedule(of: bare, machineZone: machine)?.entries.map(\.zoneName) == ["Europe/Berlin"])
   }
 
