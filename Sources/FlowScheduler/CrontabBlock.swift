@@ -64,13 +64,7 @@ public enum CrontabBlock {
   /// A word for `/bin/sh`: bare when plain, else in single quotes; `%`, which cron turns into a line
   /// break, escaped either way.
   static func shellQuote(_ word: String) -> String {
-    let plain =
-      !word.isEmpty
-      && word.unicodeScalars.allSatisfy { scalar in
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-          || "/._-+:@=,".unicodeScalars.contains(scalar)
-      }
-    if plain { return word }
+    if SystemdUnits.isPlain(word) { return word }
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'"
   }
 }

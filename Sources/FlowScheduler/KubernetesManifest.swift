@@ -1,3 +1,5 @@
+import Foundation
+
 /// Kubernetes objects that run workflows on a cluster's schedule: per workflow a ConfigMap holding the
 /// file and a `batch/v1` CronJob per cron expression, printed as one YAML stream for `kubectl apply -f -`.
 ///
@@ -167,23 +169,11 @@ public enum KubernetesManifest {
     return shortest == .max ? 86_400 : shortest
   }
 
-  /// A YAML double-quoted string (JSON's escapes are YAML's).
+  /// A YAML double-quoted string: JSON's string escapes are YAML's.
   static func quote(_ text: String) -> String {
-    var quoted = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": quoted += "\\\""
-      case "\\": quoted += "\\\\"
-      case "\n": quoted += "\\n"
-      case "\t": quoted += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        quoted +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: quoted.unicodeScalars.append(scalar)
-      }
-    }
-    return quoted + "\""
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
   }
 
   /// The file as a literal block (`|`), readable in the manifest; a quoted string when a block cannot

@@ -50,13 +50,7 @@ public enum SystemdUnits {
   /// One word of `ExecStart=`: bare when it is plain, else double-quoted with `\` and `"` escaped;
   /// `%` (specifiers) and `$` (variables) are doubled either way, so paths arrive as written.
   static func quote(_ word: String) -> String {
-    let plain =
-      !word.isEmpty
-      && word.unicodeScalars.allSatisfy { scalar in
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-          || "/._-+:@=,".unicodeScalars.contains(scalar)
-      }
-    if plain { return word }
+    if isPlain(word) { return word }
     var quoted = "\""
     for character in word {
       switch character {
@@ -68,6 +62,15 @@ public enum SystemdUnits {
       }
     }
     return quoted + "\""
+  }
+
+  /// Whether `word` needs no quoting for systemd nor for `/bin/sh`: letters, digits and `/._-+:@=,`.
+  static func isPlain(_ word: String) -> Bool {
+    !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+          || "/._-+:@=,".unicodeScalars.contains(scalar)
+      }
   }
 
   /// Text where systemd expands `%` specifiers (`Description=`).
