@@ -99,4 +99,12 @@ struct DaylightSavingTests {
       }
     }
   }
+
+  /// The zone's table reaches far ahead: summer and winter still differ in 2399.
+  @Test func transitionsAreKnownFarAhead() throws {
+    #expect(
+      try fires("0 12 1 1,7 *", in: "Europe/Berlin", after: "2399-01-01T00:00:00Z", count: 2) == [
+        "2399-01-01T12:00:00+01:00", "2399-07-01T12:00:00+02:00",
+      ])
+  }
 }
