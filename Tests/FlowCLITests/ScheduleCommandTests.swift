@@ -111,6 +111,16 @@ struct ScheduleCommandTests {
     )
   }
 
+  /// The machine's zone comes from TZ in each of the forms it takes.
+  @Test(arguments: ["Asia/Tokyo", ":Asia/Tokyo", "/usr/share/zoneinfo/Asia/Tokyo"])
+  func theMachineZoneIsReadFromTZ(tz: String) async throws {
+    let home = try temporaryDirectory()
+    let result = await runFlow(
+      ["schedule", "next", "stepped-days.yml", "--from", "2027-01-01T00:00:00Z", "--count", "1"], in: Self.schedules,
+      environment: Self.environment(home, zone: tz))
+    #expect(result.output == "2027-01-11T09:00:00+09:00\n", "\(result.error)")
+  }
+
   @Test func nextRefusesWhatItCannotAnswer() async throws {
     let home = try temporaryDirectory()
     let env = Self.environment(home)
