@@ -184,7 +184,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       for line in CrontabBlock.block(for: scheduled, machineZone: machine) { context.print(line) }
       return
     }
-    let store = CrontabCommand(environment: context.environment)
+    let store: any CrontabStore = CrontabCommand(environment: context.environment)
     do {
       let current = try store.read()
       let block = CrontabBlock.block(
