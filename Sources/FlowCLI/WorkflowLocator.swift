@@ -51,6 +51,11 @@ struct WorkflowLocator: WorkflowFiles {
     return check.check(path: path)
   }
 
+  /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.
+  func load(_ reference: String) -> WorkflowCheck.Result {
+    check(reference, with: WorkflowCheck(registry: Catalogs.registry, files: self))
+  }
+
   // MARK: - WorkflowFiles
 
   /// `run-workflow`: a path relative to the running workflow's folder, or a library name.

@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
+import FlowScheduler
 import FlowYAML
 import Foundation
 
@@ -128,6 +129,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     let (decoded, structural) = WorkflowDecoder.decode(document)
     own.append(contentsOf: structural)
     guard let workflow = decoded else { return remember(Entry(diagnostics: own), at: key) }
+    own.append(contentsOf: WorkflowSchedule.check(workflow))
 
     // The workflows it runs first, so that their inputs and results are known when its steps are checked.
     var visits: [StepWalk.Visit] = []
