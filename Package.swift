@@ -4,7 +4,8 @@
 // Import direction (arrows read "imports"), kept acyclic and easy to see:
 //
 //   flow → FlowCLI → everything below + ArgumentParser
-//   FlowRuntime → FlowIntents (catalogues are injected, never imported)
+//   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
+//   FlowScheduler → FlowModel (cron grammar, next fires, words, unit emitters)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowLibrary → FlowRuntime, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
@@ -55,8 +56,12 @@ let package = Package(
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
       name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    /// Cron expressions, next fire times with cronie's daylight-saving rules, their words, and the units
+    /// for systemd, cron and Kubernetes. Pure: Foundation's TimeZone is its only outside knowledge.
+    .target(name: "FlowScheduler", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowRuntime", dependencies: ["FlowModel", "FlowIntents", "FlowYAML", "FlowDiagnostics"],
+      name: "FlowRuntime",
+      dependencies: ["FlowModel", "FlowIntents", "FlowScheduler", "FlowYAML", "FlowDiagnostics"],
       swiftSettings: swiftSettings),
 
     /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by FlowSQLite.
@@ -78,7 +83,8 @@ let package = Package(
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowRuntime", "FlowYAML",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowRuntime", "FlowScheduler",
+        "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -92,6 +98,14 @@ let package = Package(
       name: "flow-bench",
       dependencies: ["CLibYAML", "FlowYAML"],
       path: "Sources/FlowBenchmarks",
+      swiftSettings: swiftSettings
+    ),
+
+    /// Next-fire computations per second against a minute-by-minute search (Scripts/bench-cron.sh).
+    .executableTarget(
+      name: "cron-bench",
+      dependencies: ["FlowScheduler"],
+      path: "Benchmarks/cron-bench",
       swiftSettings: swiftSettings
     ),
 
@@ -117,6 +131,11 @@ let package = Package(
     .testTarget(
       name: "FlowModelTests",
       dependencies: ["FlowModel", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowSchedulerTests",
+      dependencies: ["FlowScheduler", "FlowModel", "FlowYAML", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -150,7 +169,7 @@ let package = Package(
         "FlowCLI", "FlowIntents", "FlowLibrary", "FlowTestSupport", "RaindropLocal", "RaindropModel",
         "RaindropStubServer",
       ],
-      exclude: ["Corpus", "Goldens"],
+      exclude: ["Corpus", "Goldens", "Schedules"],
       swiftSettings: swiftSettings
     ),
 

@@ -16,6 +16,7 @@ public struct FlowCommand: AsyncParsableCommand {
       AuthCommand.self,
       ValidateCommand.self,
       ActionsCommand.self,
+      ScheduleCommand.self,
     ]
   )
 

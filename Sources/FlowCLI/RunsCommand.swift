@@ -47,7 +47,7 @@ struct RunsCommand: AsyncParsableCommand {
       var query = RunHistory.Query(status: status, limit: limit)
       if let workflow {
         query.workflow = workflow
-        query.path = WorkflowLocator(context: context, registry: Catalogs.registry).locate(workflow).map {
+        query.path = WorkflowLocator(context: context).locate(workflow).map {
           context.url(for: $0).standardized.resolvingSymlinksInPath().path
         }
       }

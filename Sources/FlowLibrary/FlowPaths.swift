@@ -50,6 +50,11 @@ public struct FlowPaths: Sendable, Hashable {
   public var tokenFile: URL { file(config, "raindrop-token") }
   /// Signing keys (`flow keys generate`).
   public var keys: URL { config.appending(path: "keys", directoryHint: .isDirectory) }
+  /// `$XDG_CONFIG_HOME/systemd/user`, where `flow schedule install systemd` writes user units: systemd's
+  /// folder, beside flow's own.
+  public var systemdUserUnits: URL {
+    config.deletingLastPathComponent().appending(path: "systemd/user", directoryHint: .isDirectory)
+  }
 
   // MARK: - Data
 
