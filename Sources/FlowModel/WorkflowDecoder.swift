@@ -117,7 +117,7 @@ public struct WorkflowDecoder {
 
   // MARK: - Inputs
 
-  private static let inputKeys = ["type", "prompt", "default", "ask-on-import"]
+  private static let inputKeys = WorkflowFormat.inputKeys.map(\.name)
 
   private mutating func inputs(_ mapping: YAMLNode.Mapping) -> [Workflow.Input] {
     mapping.entries.map { entry in
@@ -153,19 +153,10 @@ public struct WorkflowDecoder {
   // MARK: - Steps
 
   /// Keys any step may carry besides what it does.
-  static let stepKeys = ["as", "when", "confirm", "on-error", "retry", "timeout"]
+  static let stepKeys = WorkflowFormat.stepKeys.map(\.name)
 
   /// The block keywords and the keys that belong to each.
-  static let blocks: [String: [String]] = [
-    "if": ["then", "else"],
-    "repeat": ["do"],
-    "for-each": ["do"],
-    "menu": ["options", "default"],
-    "stop": [],
-    "run-workflow": ["input"],
-    "set": ["value"],
-    "append": ["value"],
-  ]
+  static let blocks = Dictionary(uniqueKeysWithValues: WorkflowFormat.blocks.map { ($0.keyword, $0.keys.map(\.name)) })
 
   /// For each key that belongs to blocks, how to name its owners: "an 'if'", "a 'set' or 'append'".
   private static let companions: [String: String] = {
