@@ -5,6 +5,7 @@
 //
 //   flow → FlowCLI → everything below + ArgumentParser
 //   FlowRuntime → FlowIntents (catalogues are injected, never imported)
+//   FlowPresentation → FlowRuntime, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   RaindropLocal → RaindropModel, CSQLite ; RaindropREST → RaindropModel, FlowHTTP
@@ -56,13 +57,18 @@ let package = Package(
     .target(
       name: "FlowRuntime", dependencies: ["FlowModel", "FlowIntents", "FlowYAML", "FlowDiagnostics"],
       swiftSettings: swiftSettings),
+    /// What `flow show`, `flow list`, `flow schema` and the import card present: the outline of a
+    /// workflow, what it may do, their terminal rendering, and the editor schema. Builds strings only.
+    .target(
+      name: "FlowPresentation", dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowRuntime"],
+      swiftSettings: swiftSettings),
 
     // MARK: - Command line
 
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -124,9 +130,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowPresentationTests",
+      dependencies: [
+        "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
+        "RaindropIntents",
+      ],
+      exclude: ["Goldens"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowCLITests",
-      dependencies: ["FlowCLI", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer"],
-      exclude: ["Corpus", "Goldens"],
+      dependencies: [
+        "FlowCLI", "FlowPresentation", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
+      ],
+      exclude: ["Corpus", "Goldens", "Hostile", "SchemaCorpus"],
       swiftSettings: swiftSettings
     ),
 

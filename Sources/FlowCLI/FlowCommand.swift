@@ -14,7 +14,12 @@ public struct FlowCommand: AsyncParsableCommand {
       DoCommand.self,
       AuthCommand.self,
       ValidateCommand.self,
+      ShowCommand.self,
+      ListCommand.self,
+      NewCommand.self,
+      RemoveCommand.self,
       ActionsCommand.self,
+      SchemaCommand.self,
     ]
   )
 

@@ -9,12 +9,13 @@ struct ValidateCommand: AsyncParsableCommand {
     commandName: "validate",
     abstract: "Check workflow files without running them.",
     discussion: """
+      Each workflow is a path, or a name looked up in the library and then in ./workflows, as for 'flow run'.
       Reports every problem found in every file, in the form 'file:line:column: error: message'.
       Exits with status 0 when all files are valid and 2 when any is not.
       """
   )
 
-  @Argument(help: "The workflow files to check.")
+  @Argument(help: "The workflows to check: paths, or names looked up as 'flow run' does.")
   var files: [String]
 
   @Flag(help: "Print the result as JSON on standard output.")
@@ -24,7 +25,8 @@ struct ValidateCommand: AsyncParsableCommand {
     let context = CLIContext.current
     var all = Diagnostics()
     var results: [FileResult] = []
-    for path in files {
+    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
+    for path in files.map({ locator.locate($0) ?? $0 }) {
       let diagnostics: Diagnostics
       switch SourceReader.read(path, in: context) {
       case .success(let file): diagnostics = WorkflowCheck.load(file, registry: Catalogs.registry).diagnostics

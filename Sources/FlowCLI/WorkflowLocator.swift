@@ -18,6 +18,20 @@ struct WorkflowLocator: WorkflowLoading {
     return context.environment["HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent(".config/flow/workflows") }
   }
 
+  /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
+  /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
+  var backupDirectory: URL? { libraryDirectory?.appendingPathComponent(".backup") }
+
+  /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
+  var libraryWorkflows: [(name: String, url: URL)] {
+    guard let library = libraryDirectory,
+      let files = try? FileManager.default.contentsOfDirectory(at: library, includingPropertiesForKeys: nil)
+    else { return [] }
+    return files.filter { ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".") }
+      .map { ($0.deletingPathExtension().lastPathComponent, $0) }
+      .sorted { $0.name < $1.name }
+  }
+
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
   func locate(_ reference: String, relativeTo directory: String? = nil) -> String? {
     let names =
