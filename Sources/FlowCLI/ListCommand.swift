@@ -9,7 +9,7 @@ struct ListCommand: AsyncParsableCommand {
     commandName: "list",
     abstract: "List the workflows in the library.",
     discussion: """
-      Shows each workflow's name (what 'flow run NAME' takes), number of actions, schedule, signature,
+      Shows each workflow's name (what 'flow run NAME' takes), number of actions, schedule, signature, \
       last run and description. A file that does not load says how many errors 'flow validate' finds.
       """
   )

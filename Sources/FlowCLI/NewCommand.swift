@@ -9,8 +9,8 @@ struct NewCommand: AsyncParsableCommand {
     commandName: "new",
     abstract: "Start a workflow in the library from a commented skeleton.",
     discussion: """
-      Writes NAME.yml into the library (never over an existing workflow) and prints its path. The file
-      starts with the modeline that points editors at the JSON Schema, which is written beside it as
+      Writes NAME.yml into the library (never over an existing workflow) and prints its path. The file \
+      starts with the modeline that points editors at the JSON Schema, which is written beside it as \
       flow.schema.json (see 'flow schema').
       """
   )

@@ -8,7 +8,7 @@ struct RemoveCommand: AsyncParsableCommand {
     commandName: "remove",
     abstract: "Remove a workflow from the library, keeping a backup.",
     discussion: """
-      Moves NAME.yml from the library into the library's .backup folder, with the time of removal in its
+      Moves NAME.yml from the library into the library's .backup folder, with the time of removal in its \
       name (NAME-20261123T091500Z.yml), and prints where. Moving it back restores it.
       """
   )

@@ -9,9 +9,9 @@ struct SchemaCommand: AsyncParsableCommand {
     commandName: "schema",
     abstract: "Print the JSON Schema of workflow files, for editors to complete and check them.",
     discussion: """
-      Generated from the workflow format and the action catalogue (JSON Schema draft 2020-12), for
-      yaml-language-server in VS Code, Neovim and Helix. Point a workflow at it with the modeline
-      '# yaml-language-server: $schema=flow.schema.json' (a path relative to the file, or a URL).
+      Generated from the workflow format and the action catalogue (JSON Schema draft 2020-12), for \
+      yaml-language-server in VS Code, Neovim and Helix. Point a workflow at it with the modeline \
+      '# yaml-language-server: $schema=flow.schema.json' (a path relative to the file, or a URL). \
       See Documentation/Editors.md.
       """
   )

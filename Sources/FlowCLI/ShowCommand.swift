@@ -10,10 +10,10 @@ struct ShowCommand: AsyncParsableCommand {
     commandName: "show",
     abstract: "Draw a workflow: its steps as nested blocks, and what it may do.",
     discussion: """
-      WORKFLOW is a path, or a name looked up in the library and then in ./workflows, as for 'flow run'.
-      Shows the name, the summary line (actions, dates, signature), the inputs, the schedule, every step
-      as a sentence with its values, magic variables as ⟨chips⟩ and the conversions they go through, and
-      in the margin what each step may change, delete or contact. Fits the terminal's width (COLUMNS);
+      WORKFLOW is a path, or a name looked up in the library and then in ./workflows, as for 'flow run'. \
+      Shows the name, the summary line (actions, dates, signature), the inputs, the schedule, every step \
+      as a sentence with its values, magic variables as ⟨chips⟩ and the conversions they go through, and \
+      in the margin what each step may change, delete or contact. Fits the terminal's width (COLUMNS); \
       colour only at a terminal without NO_COLOR. An invalid workflow is reported as 'flow validate' does.
       """
   )
