@@ -20,6 +20,7 @@ public struct FlowCommand: AsyncParsableCommand {
       RemoveCommand.self,
       ActionsCommand.self,
       SchemaCommand.self,
+      ScheduleCommand.self,
     ]
   )
 

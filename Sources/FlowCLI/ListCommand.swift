@@ -39,14 +39,14 @@ struct ListCommand: AsyncParsableCommand {
     let (workflow, diagnostics) = locator.load(url.path)
     guard let workflow, !diagnostics.hasErrors else {
       return LibraryEntry(
-        name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: nil,
+        name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: [],
         signature: .unsigned, lastRun: Self.lastRun(of: url), errors: max(1, diagnostics.errorCount))
     }
     let provenance = Presentation.provenance(of: workflow, in: locator.context)
     return LibraryEntry(
       name: name, file: url.path, title: workflow.name, description: workflow.description,
       actions: workflow.actionCount,
-      schedule: .init(of: workflow, wording: Presentation.scheduleWording), signature: provenance.signature,
+      schedule: Capabilities.Schedule.entries(of: workflow), signature: provenance.signature,
       lastRun: Self.lastRun(of: url), errors: 0)
   }
 

@@ -4,10 +4,6 @@ import Foundation
 
 /// What the presenting commands (`show`, `list`) learn about a workflow beyond its steps, in one place.
 enum Presentation {
-  /// The schedule in words. TODO(#8): FlowScheduler's words once branch `cron` lands; until then
-  /// schedules are shown as written.
-  static let scheduleWording = ScheduleWording.asWritten
-
   /// Dates and signature for the summary line. A file that was never shared says when it was last
   /// modified (its modification time); the signature is `unsigned` until signing lands (issue 9).
   static func provenance(of workflow: Workflow, in context: CLIContext) -> Provenance {

@@ -33,9 +33,8 @@ struct ShowCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     if !diagnostics.isEmpty { context.report(diagnostics) }
-    let outline = OutlineBuilder(
-      registry: Catalogs.registry, loader: locator, scheduleWording: Presentation.scheduleWording
-    ).outline(of: loaded, provenance: Presentation.provenance(of: loaded, in: context), now: context.clock.now)
+    let outline = OutlineBuilder(registry: Catalogs.registry, loader: locator).outline(
+      of: loaded, provenance: Presentation.provenance(of: loaded, in: context), now: context.clock.now)
     if json {
       try context.printJSON(outline)
     } else {

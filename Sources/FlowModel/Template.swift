@@ -172,12 +172,21 @@ extension Reference {
 /// Exact where the value is the text as written: plain and quoted scalars on one line without escapes.
 /// Elsewhere (block scalars, folded lines, escapes) every position maps to the whole scalar, which is
 /// still the right place, only less precise.
-struct ScalarLocator {
-  let whole: SourceSpan
+///
+/// Cron expressions in `schedule:` use it too, so that a bad field is shown where it is written.
+public struct ScalarLocator: Sendable {
+  public let whole: SourceSpan
   /// The file column of the value's first character, when offsets map exactly.
   private var firstColumn: Int?
 
-  init(_ scalar: YAMLNode.Scalar) {
+  /// A locator for text written on one line of `whole.file` from `firstColumn` on, such as a
+  /// command-line argument shown as a file of its own.
+  public init(whole: SourceSpan, firstColumn: Int?) {
+    self.whole = whole
+    self.firstColumn = firstColumn
+  }
+
+  public init(_ scalar: YAMLNode.Scalar) {
     whole = scalar.span
     let written = scalar.span.end.column - scalar.span.start.column
     let length = scalar.value.unicodeScalars.count
@@ -201,7 +210,7 @@ struct ScalarLocator {
   }
 
   /// The span of the value's Unicode scalars `start..<end`.
-  func span(_ start: Int, _ end: Int) -> SourceSpan {
+  public func span(_ start: Int, _ end: Int) -> SourceSpan {
     guard let firstColumn else { return whole }
     let line = whole.start.line
     return SourceSpan(

@@ -69,7 +69,7 @@ public struct WorkflowDecoder {
       environment: mapping["env"]?.value.sequence?.items.compactMap { item in
         item.scalar.map { Located($0.value, at: $0.span) }
       } ?? [],
-      schedule: mapping["schedule"]?.value.scalar.map { Located($0.value, at: $0.span) },
+      schedule: mapping["schedule"].map { schedule($0.value) } ?? [],
       timezone: mapping["timezone"]?.value.scalar.map { Located($0.value, at: $0.span) },
       confirmations: mapping["confirmations"]?.value.scalar.flatMap { Workflow.ConfirmationPolicy(rawValue: $0.value) }
         ?? .ask,
@@ -106,12 +106,94 @@ public struct WorkflowDecoder {
       if node.mapping == nil { wrongKind("a mapping") }
     case .sequence:
       if node.sequence == nil { wrongKind("a sequence") }
+    case .schedule:
+      // Read, and reported, by schedule(_:).
+      break
     case .textList:
       guard let sequence = node.sequence else { return wrongKind("a sequence of names") }
       if let item = sequence.items.first(where: { $0.scalar == nil || $0.scalar?.resolved == .null }) {
         report(
           Diagnostic(.error, .wrongKind, "expected a name in '\(key.name)', found \(item.kindName)", at: item.span))
       }
+    }
+  }
+
+  // MARK: - Schedule
+
+  private static let scheduleKeys = ["cron", "timezone"]
+
+  /// `schedule:` in its three forms: `"0 9 * * *"`, a list, `{cron: …, timezone: …}` (whose `cron` may be
+  /// a list too); a list may mix expressions and mappings.
+  private mutating func schedule(_ node: YAMLNode) -> [ScheduleEntry] {
+    let help = "write a cron expression like '0 9 * * MON-FRI', a list of them, or 'cron:' with 'timezone:'"
+    switch node {
+    case .scalar(let scalar) where scalar.resolved != .null:
+      return [ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar))]
+    case .sequence(let sequence) where !sequence.items.isEmpty:
+      return sequence.items.flatMap { item -> [ScheduleEntry] in
+        switch item {
+        case .scalar(let scalar) where scalar.resolved != .null:
+          return [ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar))]
+        case .mapping(let mapping):
+          return scheduleMapping(mapping)
+        default:
+          report(
+            Diagnostic(
+              .error, .wrongKind, "expected a cron expression or a mapping in 'schedule', found \(item.kindName)",
+              at: item.span
+            ).help(help))
+          return []
+        }
+      }
+    case .mapping(let mapping):
+      return scheduleMapping(mapping)
+    default:
+      let found = node.sequence != nil ? "an empty list" : node.kindName
+      report(
+        Diagnostic(.error, .wrongKind, "expected a cron expression for 'schedule', found \(found)", at: node.span)
+          .help(help))
+      return []
+    }
+  }
+
+  private mutating func scheduleMapping(_ mapping: YAMLNode.Mapping) -> [ScheduleEntry] {
+    var expressions: [YAMLNode.Scalar] = []
+    var timezone: Located<String>?
+    for entry in mapping.entries {
+      switch entry.key.value {
+      case "cron":
+        switch entry.value {
+        case .scalar(let scalar) where scalar.resolved != .null:
+          expressions = [scalar]
+        case .sequence(let sequence) where !sequence.items.isEmpty:
+          for item in sequence.items {
+            if let scalar = item.scalar, scalar.resolved != .null {
+              expressions.append(scalar)
+            } else {
+              report(
+                Diagnostic(.error, .wrongKind, "expected a cron expression, found \(item.kindName)", at: item.span))
+            }
+          }
+        default:
+          report(
+            Diagnostic(
+              .error, .wrongKind,
+              "expected a cron expression or a list of them for 'cron', found \(entry.value.kindName)",
+              at: entry.value.span))
+        }
+      case "timezone":
+        timezone = text(entry.value, for: "timezone")
+      default:
+        unknownKey(entry.key, among: Self.scheduleKeys, in: "a schedule")
+      }
+    }
+    if mapping["cron"] == nil {
+      report(
+        Diagnostic(.error, .missingKey, "this schedule has no 'cron'", at: mapping.span)
+          .help("add 'cron:' with an expression like '0 9 * * MON-FRI'"))
+    }
+    return expressions.map { scalar in
+      ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar), timezone: timezone)
     }
   }
 

@@ -20,6 +20,9 @@ public enum WorkflowFormat {
     case textList
     /// A sequence (its items are checked by later stages).
     case sequence
+    /// `schedule:`: a cron expression, a list of them, or a mapping with `cron` and `timezone`, or a list
+    /// mixing expressions and such mappings.
+    case schedule
   }
 
   public struct Key: Sendable, Hashable {
@@ -44,8 +47,12 @@ public enum WorkflowFormat {
     Key(name: "color", shape: .choice(colors), isRequired: false, summary: "a palette colour"),
     Key(name: "input", shape: .mapping, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
-    Key(name: "schedule", shape: .text, isRequired: false, summary: "when to run unattended, as a cron expression"),
-    Key(name: "timezone", shape: .text, isRequired: false, summary: "the time zone of 'schedule'; default local"),
+    Key(
+      name: "schedule", shape: .schedule, isRequired: false,
+      summary: "when to run unattended: a cron expression, a list of them, or 'cron' with 'timezone'"),
+    Key(
+      name: "timezone", shape: .text, isRequired: false,
+      summary: "the IANA time zone of 'schedule'; default the machine's"),
     Key(
       name: "confirmations", shape: .choice(["ask", "auto"]), isRequired: false,
       summary: "'auto' confirms steps unattended; shown when the workflow is imported"),

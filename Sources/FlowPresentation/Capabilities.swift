@@ -1,4 +1,5 @@
 import FlowModel
+import FlowScheduler
 
 /// What a workflow may do, worked out from its file before it runs: what `flow show` lists, and what the
 /// import card and the share page put in front of a person deciding whether to trust a file.
@@ -71,11 +72,12 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var deletes: Bool
   }
 
-  /// The schedule, as written and in words.
+  /// One cron expression of the schedule, as written and in words.
   public struct Schedule: Sendable, Hashable, Encodable {
     public var cron: String
+    /// Its own `timezone`, else the workflow's; nil for the machine's zone.
     public var timezone: String?
-    /// nil until a wording is plugged in (see ``ScheduleWording``).
+    /// FlowScheduler's words ("at 09:00, on Monday"); nil when the expression does not read as cron.
     public var words: String?
 
     public init(cron: String, timezone: String?, words: String?) {
@@ -84,12 +86,13 @@ public struct Capabilities: Sendable, Hashable, Encodable {
       self.words = words
     }
 
-    /// The schedule of `workflow`, if it has one.
-    public init?(of workflow: Workflow, wording: ScheduleWording) {
-      guard let schedule = workflow.schedule else { return nil }
-      cron = schedule.value
-      timezone = workflow.timezone?.value
-      words = wording.words(cron, timezone)
+    /// The schedule of `workflow`: one entry per cron expression, none without `schedule:`.
+    public static func entries(of workflow: Workflow) -> [Schedule] {
+      workflow.schedule.map { entry in
+        let expression = CronExpression.parse(entry.cron.value, locate: { _, _ in nil }).expression
+        return Schedule(
+          cron: entry.cron.value, timezone: (entry.timezone ?? workflow.timezone)?.value, words: expression?.words)
+      }
     }
   }
 
@@ -105,7 +108,8 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
   public var environment: [String] = []
   public var workflows: [WorkflowRun] = []
-  public var schedule: Schedule?
+  /// When it runs unattended: one entry per cron expression.
+  public var schedule: [Schedule] = []
   /// `ask` or `auto`: how confirmations are answered when nobody is at a terminal.
   public var confirmations: String = "ask"
   /// What acts without asking: every confirmation `confirmations: auto` answers by itself.
@@ -118,20 +122,4 @@ public struct Capabilities: Sendable, Hashable, Encodable {
 
   /// Whether anything deletes without the person being asked: the card's red line.
   public var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
-}
-
-/// Says a cron expression in words ("at 09:00, Monday through Friday").
-///
-/// The seam for the scheduler's wording: branch `cron` adds `FlowScheduler` with the words function, and
-/// `flow show`, `flow list` and the card pass it here. Until then ``asWritten`` has no words, and the
-/// schedule is shown as written.
-public struct ScheduleWording: Sendable {
-  public var words: @Sendable (_ cron: String, _ timezone: String?) -> String?
-
-  public init(_ words: @escaping @Sendable (_ cron: String, _ timezone: String?) -> String?) {
-    self.words = words
-  }
-
-  /// No words: the expression is shown as written.
-  public static let asWritten = ScheduleWording { _, _ in nil }
 }

@@ -10,13 +10,11 @@ import FlowRuntime
 public struct CapabilityAnalysis: Sendable {
   let registry: IntentRegistry
   let loader: (any WorkflowLoading)?
-  let scheduleWording: ScheduleWording
 
   /// - Parameter loader: finds the workflows `run-workflow` names; nil leaves them unexamined.
-  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?, scheduleWording: ScheduleWording = .asWritten) {
+  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
     self.registry = registry
     self.loader = loader
-    self.scheduleWording = scheduleWording
   }
 
   public func analyze(_ workflow: Workflow) -> Capabilities {
@@ -25,7 +23,7 @@ public struct CapabilityAnalysis: Sendable {
     var capabilities = walk.capabilities
     capabilities.file = workflow.file.path
     capabilities.confirmations = workflow.confirmations.rawValue
-    capabilities.schedule = Capabilities.Schedule(of: workflow, wording: scheduleWording)
+    capabilities.schedule = Capabilities.Schedule.entries(of: workflow)
     return capabilities
   }
 

@@ -61,8 +61,8 @@ public enum CapabilityLines {
       if let problem = run.problem { text.append(.text, ": \(problem)") }
       lines.append(Line(text: text, tone: run.problem == nil ? .plain : .changes))
     }
-    if schedule, let plan = capabilities.schedule {
-      lines.append(Line(text: "runs on a schedule: " + OutlineRenderer.words(plan), tone: .plain))
+    if schedule, let plan = OutlineRenderer.summary(capabilities.schedule) {
+      lines.append(Line(text: "runs on a schedule: " + StyledText([.init(.value, plan)]), tone: .plain))
     }
     for unattended in capabilities.unattended {
       var text = StyledText(

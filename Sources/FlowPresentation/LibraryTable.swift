@@ -11,7 +11,8 @@ public struct LibraryEntry: Sendable, Encodable {
   public var description: String?
   /// nil for a file that does not load.
   public var actions: Int?
-  public var schedule: Capabilities.Schedule?
+  /// When it runs unattended; empty when it has no schedule.
+  public var schedule: [Capabilities.Schedule]
   public var signature: SignatureStatus
   /// The last run's outcome; nil when it never ran, or while run history is not there to ask.
   public var lastRun: LastRun?
@@ -20,7 +21,7 @@ public struct LibraryEntry: Sendable, Encodable {
 
   public init(
     name: String, file: String, title: String?, description: String?, actions: Int?,
-    schedule: Capabilities.Schedule?, signature: SignatureStatus, lastRun: LastRun?, errors: Int
+    schedule: [Capabilities.Schedule], signature: SignatureStatus, lastRun: LastRun?, errors: Int
   ) {
     self.name = name
     self.file = file
@@ -72,7 +73,7 @@ public struct LibraryTable: Sendable {
         TerminalText.Run(text: entry.name, style: .bold),
         TerminalText.Run(text: entry.actions.map(String.init) ?? "—", style: .plain),
         TerminalText.Run(
-          text: entry.schedule.map { $0.words ?? $0.cron + ($0.timezone.map { " (\($0))" } ?? "") } ?? "—",
+          text: OutlineRenderer.summary(entry.schedule) ?? "—",
           style: .plain),
         TerminalText.Run(text: entry.signature.words, style: entry.signature.isAlarming ? .alarm : .plain),
         TerminalText.Run(
@@ -92,8 +93,11 @@ public struct LibraryTable: Sendable {
         widths[column] = max(widths[column], DisplayWidth.of(cell.text))
       }
     }
-    let fixed = widths.dropLast().reduce(0) { $0 + $1 + 2 }
-    let descriptionWidth = width - fixed
+    // A long schedule gives up columns to the description first, down to what still says something.
+    let schedule = 2
+    let shortfall = Self.comfortableDescription - (width - widths.dropLast().reduce(0) { $0 + $1 + 2 })
+    if shortfall > 0 { widths[schedule] = max(Self.minimumSchedule, widths[schedule] - shortfall) }
+    let descriptionWidth = width - widths.dropLast().reduce(0) { $0 + $1 + 2 }
     // Too narrow for a useful description: leave the column out rather than wrap the table.
     let columns = descriptionWidth >= 12 ? header.count : header.count - 1
     var lines: [TerminalText.Line] = []
@@ -108,6 +112,7 @@ public struct LibraryTable: Sendable {
       for column in 0..<columns {
         var cell = row[column]
         if column == header.count - 1 { cell.text = Self.truncated(cell.text, to: descriptionWidth) }
+        if column == schedule { cell.text = Self.truncated(cell.text, to: widths[schedule]) }
         line.append(cell.text, cell.style)
         if column < columns - 1 { line.pad(to: widths[0...column].reduce(0) { $0 + $1 + 2 }) }
       }
@@ -115,6 +120,11 @@ public struct LibraryTable: Sendable {
     }
     return lines.map { $0.painted(colors: colors) }.joined(separator: "\n") + "\n"
   }
+
+  /// The description's width below which the schedule column is shortened.
+  static let comfortableDescription = 30
+  /// The narrowest the schedule column gets.
+  static let minimumSchedule = 16
 
   /// `text` cut to `width` columns, with `…` where it was cut.
   static func truncated(_ text: String, to width: Int) -> String {

@@ -11,7 +11,8 @@ public struct Outline: Sendable, Encodable {
   public var file: String
   public var summary: SummaryLine
   public var inputs: [InputLine]
-  public var schedule: Capabilities.Schedule?
+  /// When it runs unattended: one entry per cron expression.
+  public var schedule: [Capabilities.Schedule]
   public var steps: [OutlineStep]
   public var capabilities: Capabilities
 

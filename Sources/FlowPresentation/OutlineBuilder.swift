@@ -25,14 +25,11 @@ public struct OutlineBuilder: Sendable {
   let registry: IntentRegistry
   let analysis: CapabilityAnalysis
 
-  /// - Parameters:
-  ///   - loader: finds the workflows `run-workflow` names, as `flow run` does; nil leaves them unexamined.
-  ///   - scheduleWording: says the schedule in words (see ``ScheduleWording``).
-  public init(
-    registry: IntentRegistry, loader: (any WorkflowLoading)?, scheduleWording: ScheduleWording = .asWritten
-  ) {
+  /// - Parameter loader: finds the workflows `run-workflow` names, as `flow run` does; nil leaves them
+  ///   unexamined.
+  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
     self.registry = registry
-    self.analysis = CapabilityAnalysis(registry: registry, loader: loader, scheduleWording: scheduleWording)
+    self.analysis = CapabilityAnalysis(registry: registry, loader: loader)
   }
 
   /// The outline of `workflow`, which should have passed the checker: an unknown action is shown by its id.

@@ -28,10 +28,10 @@ public struct OutlineRenderer: Sendable {
       lines.append(TerminalText.Line())
       lines += inputs(outline.inputs)
     }
-    if let schedule = outline.schedule {
+    if !outline.schedule.isEmpty {
       lines.append(TerminalText.Line())
       lines.append(title("Schedule"))
-      lines += wrapped(Self.runs(Self.words(schedule)), indent: 2)
+      for entry in outline.schedule { lines += wrapped(Self.runs(Self.words(entry)), indent: 2, hanging: 2) }
     }
     lines.append(TerminalText.Line())
     lines.append(title("Steps"))
@@ -129,12 +129,20 @@ public struct OutlineRenderer: Sendable {
     return out
   }
 
-  /// The schedule as a person reads it: its words when known, with the expression and zone.
+  /// A schedule entry as a person reads it: its words, then the expression and zone as written.
   static func words(_ schedule: Capabilities.Schedule) -> StyledText {
     var written = schedule.cron
     if let timezone = schedule.timezone { written += " (\(timezone))" }
     guard let words = schedule.words else { return StyledText([.init(.value, written)]) }
     return StyledText([.init(.value, words)]) + StyledText([.init(.placeholder, " · \(written)")])
+  }
+
+  /// The whole schedule on one line, for `flow list` and the card: "at 09:00, on Monday (Europe/Berlin)".
+  static func summary(_ schedule: [Capabilities.Schedule]) -> String? {
+    guard !schedule.isEmpty else { return nil }
+    return schedule.map { entry in
+      (entry.words ?? entry.cron) + (entry.timezone.map { " (\($0))" } ?? "")
+    }.joined(separator: "; ")
   }
 
   /// Styled text as terminal runs: each kind of part in its style.

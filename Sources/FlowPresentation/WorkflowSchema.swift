@@ -67,6 +67,8 @@ public enum WorkflowSchema {
       "type": ["string", "boolean", "number"],
     ]
     definitions["duration"] = duration
+    definitions["cron"] = cron
+    definitions["cron-zone"] = cronZone
     definitions["name"] = [
       "description": "A name: letters, digits, '_' and '-', starting with a letter.",
       "type": "string",
@@ -108,9 +110,32 @@ public enum WorkflowSchema {
       schema["items"] = ["type": scalar]
     case (_, .sequence):
       schema["type"] = "array"
+    case (_, .schedule):
+      schema["anyOf"] = [
+        ref("cron"), ["type": "array", "minItems": 1, "items": ["anyOf": [ref("cron"), ref("cron-zone")]]],
+        ref("cron-zone"),
+      ]
     }
     return .dictionary(schema)
   }
+
+  /// A cron expression, and the mapping that gives expressions a zone of their own (`schedule:`).
+  private static let cron: FlowValue = [
+    "description":
+      "A cron expression: five fields (minute hour day-of-month month day-of-week) with names, ranges, steps and lists, or a macro; checked by 'flow validate'.",
+    "type": ["string", "number"],
+    "examples": ["0 9 * * MON-FRI", "*/15 * * * *", "@hourly", "@daily", "@weekly", "@monthly", "@yearly"],
+  ]
+  private static let cronZone: FlowValue = [
+    "description": "Cron expressions in a time zone of their own.",
+    "type": "object",
+    "properties": [
+      "cron": ["anyOf": [ref("cron"), ["type": "array", "minItems": 1, "items": ref("cron")]]],
+      "timezone": ["description": "An IANA time zone, such as Europe/Berlin.", "type": "string"],
+    ],
+    "required": ["cron"],
+    "additionalProperties": false,
+  ]
 
   private static func input(_ descriptors: [IntentDescriptor]) -> FlowValue {
     var entityNames: [String] = []

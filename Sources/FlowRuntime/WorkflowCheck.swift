@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
+import FlowScheduler
 import FlowYAML
 
 /// Reads a workflow file all the way: YAML, structure, then the catalogue (SPEC §4). What
@@ -17,6 +18,7 @@ public enum WorkflowCheck {
     let (workflow, structural) = WorkflowDecoder.decode(document)
     diagnostics.append(contentsOf: structural)
     if let workflow {
+      diagnostics.append(contentsOf: WorkflowSchedule.check(workflow))
       diagnostics.append(contentsOf: Checker(registry: registry).check(workflow))
     }
     return (workflow, diagnostics)

@@ -5,10 +5,8 @@ import Testing
 /// What a workflow may do, from declarations alone: app data, hosts, environment, nested workflows,
 /// the schedule, and what acts without asking.
 struct CapabilityTests {
-  func capabilities(_ yaml: String, loader: MemoryLoader? = nil, wording: ScheduleWording = .asWritten) throws
-    -> Capabilities
-  {
-    CapabilityAnalysis(registry: registry, loader: loader, scheduleWording: wording).analyze(try workflow(yaml))
+  func capabilities(_ yaml: String, loader: MemoryLoader? = nil) throws -> Capabilities {
+    CapabilityAnalysis(registry: registry, loader: loader).analyze(try workflow(yaml))
   }
 
   @Test func appAccessIsCountedFromDeclaredSideEffects() throws {
@@ -118,11 +116,25 @@ struct CapabilityTests {
     #expect(asked.unattended.isEmpty)
   }
 
-  @Test func scheduleIsSaidThroughTheWordingSeam() throws {
-    let yaml = "flow: 1\nschedule: 0 9 * * 1\ntimezone: Europe/Berlin\nsteps:\n  - show: hi\n"
-    #expect(try capabilities(yaml).schedule == .init(cron: "0 9 * * 1", timezone: "Europe/Berlin", words: nil))
-    let worded = try capabilities(yaml, wording: ScheduleWording { cron, zone in "words for \(cron) in \(zone ?? "")" })
-    #expect(worded.schedule?.words == "words for 0 9 * * 1 in Europe/Berlin")
+  /// Every cron expression of the schedule, in FlowScheduler's words, with the zone it runs in.
+  @Test func scheduleIsSaidInWords() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      timezone: Europe/Berlin
+      schedule:
+        - 0 9 * * MON-FRI
+        - cron: "@daily"
+          timezone: Asia/Tokyo
+      steps:
+        - show: hi
+      """)
+    #expect(
+      found.schedule == [
+        .init(cron: "0 9 * * MON-FRI", timezone: "Europe/Berlin", words: "at 09:00, Monday through Friday"),
+        .init(cron: "@daily", timezone: "Asia/Tokyo", words: "at 00:00"),
+      ])
+    #expect(try capabilities("flow: 1\nsteps:\n  - show: hi\n").schedule.isEmpty)
   }
 
   @Test func linesSayItAll() throws {

@@ -37,8 +37,8 @@ struct MemoryLoader: WorkflowLoading {
 }
 
 /// The outline of `yaml`, with a fixed clock and no file dates.
-func outline(_ yaml: String, loader: MemoryLoader? = nil, wording: ScheduleWording = .asWritten) throws -> Outline {
-  OutlineBuilder(registry: registry, loader: loader, scheduleWording: wording)
+func outline(_ yaml: String, loader: MemoryLoader? = nil) throws -> Outline {
+  OutlineBuilder(registry: registry, loader: loader)
     .outline(of: try workflow(yaml), provenance: Provenance(), now: Date(timeIntervalSince1970: 1_795_000_000))
 }
 
