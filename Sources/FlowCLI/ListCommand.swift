@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowPresentation
+import FlowRuntime
 import Foundation
 
 /// `flow list`: the workflows in the library.
@@ -19,8 +20,10 @@ struct ListCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
-    let entries = locator.libraryWorkflows.map { entry(name: $0.name, url: $0.url, locator: locator) }
+    let locator = WorkflowLocator(context: context)
+    // One check for the library: a workflow that several others run is read once.
+    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
+    let entries = locator.libraryWorkflows.map { entry(name: $0.name, url: $0.url, locator: locator, check: check) }
     if json {
       try context.printJSON(Listing(library: locator.libraryDirectory?.path, workflows: entries))
     } else if entries.isEmpty {
@@ -35,8 +38,8 @@ struct ListCommand: AsyncParsableCommand {
     }
   }
 
-  private func entry(name: String, url: URL, locator: WorkflowLocator) -> LibraryEntry {
-    let (workflow, diagnostics) = locator.load(url.path)
+  private func entry(name: String, url: URL, locator: WorkflowLocator, check: WorkflowCheck) -> LibraryEntry {
+    let (workflow, diagnostics) = locator.check(url.path, with: check)
     guard let workflow, !diagnostics.hasErrors else {
       return LibraryEntry(
         name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: [],

@@ -20,7 +20,7 @@ struct NewCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
+    let locator = WorkflowLocator(context: context)
     let name = Library.stripExtension(name)
     guard Library.isValidName(name) else {
       throw Library.fail(

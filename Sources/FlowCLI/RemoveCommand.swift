@@ -18,7 +18,7 @@ struct RemoveCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
+    let locator = WorkflowLocator(context: context)
     guard let library = locator.libraryDirectory, let backups = locator.backupDirectory else {
       throw Library.fail(Library.noLibrary, context)
     }

@@ -80,7 +80,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
   /// The workflows named, or every scheduled one of the library and ./workflows; all checked.
   private func load(_ context: CLIContext) throws -> [LoadedSchedule] {
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
+    let locator = WorkflowLocator(context: context)
     var problems = Diagnostics()
     var loaded: [LoadedSchedule] = []
     let references = workflows.isEmpty ? libraryWorkflows(locator, context: context) : workflows

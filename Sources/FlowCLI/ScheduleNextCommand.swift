@@ -38,7 +38,7 @@ struct ScheduleNextCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
+    let locator = WorkflowLocator(context: context)
     let start = from.flatMap(DateParsing.parse) ?? context.clock.now
     var problems = Diagnostics()
     var reports: [Report] = []

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowModel
 import FlowPresentation
+import FlowRuntime
 import Foundation
 
 /// `flow show WORKFLOW`: draws a workflow the way the Shortcuts editor does, and says what it may do.
@@ -26,14 +27,16 @@ struct ShowCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
-    let (loaded, diagnostics) = locator.load(workflow)
+    let locator = WorkflowLocator(context: context)
+    // The check reads every workflow the file runs; the outline then finds them in its cache.
+    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
+    let (loaded, diagnostics) = locator.check(workflow, with: check)
     guard let loaded, !diagnostics.hasErrors else {
       context.report(diagnostics)
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     if !diagnostics.isEmpty { context.report(diagnostics) }
-    let outline = OutlineBuilder(registry: Catalogs.registry, loader: locator).outline(
+    let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
       of: loaded, provenance: Presentation.provenance(of: loaded, in: context), now: context.clock.now)
     if json {
       try context.printJSON(outline)

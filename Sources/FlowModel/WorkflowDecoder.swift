@@ -80,8 +80,14 @@ public struct WorkflowDecoder {
   /// Reports a top-level value of the wrong kind.
   private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
     func wrongKind(_ expected: String) {
+      if key.name == "steps", node.scalar?.resolved == .null {
+        return report(
+          Diagnostic(.error, .wrongKind, "'steps' is empty", at: node.span)
+            .help("list the steps under it, each on its own line starting with '- ', like '  - show: Hello'"))
+      }
       report(
-        Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span))
+        Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span)
+          .help(Self.shapeHelp(for: key.name, node)))
     }
     switch key.shape {
     case .version:
@@ -115,6 +121,20 @@ public struct WorkflowDecoder {
         report(
           Diagnostic(.error, .wrongKind, "expected a name in '\(key.name)', found \(item.kindName)", at: item.span))
       }
+    }
+  }
+
+  /// How to write a top-level value that has the wrong kind, for the keys people get wrong.
+  private static func shapeHelp(for key: String, _ node: YAMLNode) -> String? {
+    switch key {
+    case "steps":
+      return "write each step on its own line, starting with '- ', like '  - show: Hello'"
+    case "input":
+      // `input: [url]` lists names: show the mapping those names make.
+      let name = node.sequence?.items.first?.scalar?.value ?? "url"
+      return "declare each input by name with its type, one per line, like '  \(name): text'"
+    default:
+      return nil
     }
   }
 
@@ -240,6 +260,16 @@ public struct WorkflowDecoder {
   /// The block keywords and the keys that belong to each.
   static let blocks = Dictionary(uniqueKeysWithValues: WorkflowFormat.blocks.map { ($0.keyword, $0.keys.map(\.name)) })
 
+  /// How each block is written, for a block keyword that stands alone (`- repeat`).
+  static let blockExamples = [
+    "if": "if: ${ready}", "repeat": "repeat: 3", "for-each": "for-each: ${items}", "menu": "menu: What next?",
+    "stop": "stop", "run-workflow": "run-workflow: other.yml", "set": "set: name", "append": "append: name",
+  ]
+
+  /// Step keys that are also actions: `confirm` asks before a step runs, and is the basic action that asks
+  /// a question. In a step whose only other keys are step keys, it is the action (`- confirm: Sure?`).
+  static let actionStepKeys: Set<String> = ["confirm"]
+
   /// For each key that belongs to blocks, how to name its owners: "an 'if'", "a 'set' or 'append'".
   private static let companions: [String: String] = {
     var owners: [String: [String]] = [:]
@@ -259,7 +289,10 @@ public struct WorkflowDecoder {
   /// The steps of a block body (`then`, `else`, `do`, a menu option).
   private mutating func body(_ node: YAMLNode?, of block: String, key: String, at span: SourceSpan) -> [Step] {
     guard let node else {
-      report(Diagnostic(.error, .missingKey, "'\(block)' needs '\(key):' with its steps", at: span))
+      let purpose = block == "if" ? "to run when the condition holds" : "to run on each pass"
+      report(
+        Diagnostic(.error, .missingKey, "'\(block)' needs '\(key):' with its steps", at: span)
+          .help("add '\(key):' beside '\(block)', with the steps \(purpose) as a list under it"))
       return []
     }
     switch node {
@@ -276,6 +309,16 @@ public struct WorkflowDecoder {
   private mutating func step(_ node: YAMLNode) -> Step? {
     switch node {
     case .scalar(let scalar) where scalar.resolved != .null:
+      if let example = Self.blockExamples[scalar.value] {
+        // `- stop` ends the run; every other block needs its value.
+        guard scalar.value == "stop" else {
+          report(
+            Diagnostic(.error, .missingKey, "'\(scalar.value)' needs a value", at: scalar.span)
+              .help("write it as '\(example)'"))
+          return nil
+        }
+        return Step(kind: .stop(output: nil), span: node.span, onError: .stop)
+      }
       // `- raindrop.get-collections`: an action without parameters.
       guard let id = actionID(scalar) else { return nil }
       return Step(kind: .action(ActionCall(id: id, arguments: .none)), span: node.span, onError: .stop)
@@ -290,7 +333,10 @@ public struct WorkflowDecoder {
   }
 
   private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
-    let heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
+    var heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
+    if heads.isEmpty, let action = mapping.entries.first(where: { Self.actionStepKeys.contains($0.key.value) }) {
+      heads = [action]
+    }
     guard let head = heads.first else {
       if let stray = mapping.entries.first(where: { Self.companions[$0.key.value] != nil }) {
         report(
@@ -325,7 +371,7 @@ public struct WorkflowDecoder {
     }
     guard let kind = kind(keyword: head, in: mapping) else { return nil }
     var step = Step(kind: kind, span: mapping.span, onError: .stop)
-    decodeStepKeys(mapping, into: &step)
+    decodeStepKeys(mapping, into: &step, action: head.key.value)
     return step
   }
 
@@ -406,8 +452,9 @@ public struct WorkflowDecoder {
 
   // MARK: - Step keys
 
-  private mutating func decodeStepKeys(_ mapping: YAMLNode.Mapping, into step: inout Step) {
-    for entry in mapping.entries {
+  /// Decodes the step keys beside `action`, the key that says what the step does.
+  private mutating func decodeStepKeys(_ mapping: YAMLNode.Mapping, into step: inout Step, action: String) {
+    for entry in mapping.entries where entry.key.value != action {
       let node = entry.value
       switch entry.key.value {
       case "as":

@@ -62,11 +62,9 @@ public struct CapabilityAnalysis: Sendable {
     guard case .text(let template) = reference, let name = template.literal else { return .computed }
     guard let loader else { return .failed("not examined") }
     do {
-      return .loaded(try loader.load(name, from: workflow.file))
-    } catch let error as RunError {
-      return .failed(error.diagnostics.all.first?.message ?? "cannot be read")
+      return .loaded(try loader.load(name, from: workflow))
     } catch {
-      return .failed("\(error)")
+      return .failed(error.message)
     }
   }
 }
@@ -93,13 +91,16 @@ private struct Walk {
     visit(workflow.steps, prefix: "", in: workflow)
   }
 
-  private mutating func visit(_ steps: [Step], prefix: String, in workflow: Workflow) {
+  /// - Parameter confirmed: inside a block whose `confirm:` answers its actions' confirmations, as a run
+  ///   does: those are not asked on their own.
+  private mutating func visit(_ steps: [Step], prefix: String, in workflow: Workflow, confirmed: Bool = false) {
     for (offset, step) in steps.enumerated() {
-      visit(step, position: prefix + String(offset + 1), in: workflow)
+      visit(step, position: prefix + String(offset + 1), in: workflow, confirmed: confirmed)
     }
   }
 
-  private mutating func visit(_ step: Step, position: String, in workflow: Workflow) {
+  private mutating func visit(_ step: Step, position: String, in workflow: Workflow, confirmed: Bool) {
+    let inner = confirmed || step.confirm != nil
     let reference = Capabilities.StepReference(file: workflow.file.path, position: position, action: step.label)
     let sub = position + "."
     // A block's own confirmation is listed before what is inside it.
@@ -111,16 +112,18 @@ private struct Walk {
       let effect = StepEffect(call, descriptor: descriptor)
       record(effect, of: descriptor, at: reference)
       deletes = effect.effect == .destructive
-      if autoConfirm, descriptor.requiresConfirmation, step.confirm == nil {
+      if autoConfirm, descriptor.requiresConfirmation, step.confirm == nil, !confirmed {
         capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
       }
     case .ifBlock(_, let then, let otherwise):
-      let thenDeletes = visitBody(then, prefix: sub, in: workflow)
-      deletes = visitBody(otherwise, prefix: sub, in: workflow) || thenDeletes
+      let thenDeletes = visitBody(then, prefix: sub, in: workflow, confirmed: inner)
+      deletes = visitBody(otherwise, prefix: sub, in: workflow, confirmed: inner) || thenDeletes
     case .repeatBlock(_, let body), .forEach(_, let body):
-      deletes = visitBody(body, prefix: sub, in: workflow)
+      deletes = visitBody(body, prefix: sub, in: workflow, confirmed: inner)
     case .menu(_, let options, _):
-      for option in options { deletes = visitBody(option.steps, prefix: sub, in: workflow) || deletes }
+      for option in options {
+        deletes = visitBody(option.steps, prefix: sub, in: workflow, confirmed: inner) || deletes
+      }
     case .runWorkflow(let value, _):
       deletes = visitNested(value, from: workflow, at: reference)
     case .stop, .set, .append:
@@ -134,9 +137,9 @@ private struct Walk {
   }
 
   /// Visits a block's body; true when something in it deletes.
-  private mutating func visitBody(_ steps: [Step], prefix: String, in workflow: Workflow) -> Bool {
+  private mutating func visitBody(_ steps: [Step], prefix: String, in workflow: Workflow, confirmed: Bool) -> Bool {
     let before = effects.count
-    visit(steps, prefix: prefix, in: workflow)
+    visit(steps, prefix: prefix, in: workflow, confirmed: confirmed)
     return effects[before...].contains { $0.effect == .destructive }
   }
 

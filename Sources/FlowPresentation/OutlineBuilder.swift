@@ -90,12 +90,18 @@ private struct Pass {
     self.words = words
   }
 
-  func steps(_ steps: [Step], prefix: String) -> [OutlineStep] {
-    steps.enumerated().map { offset, step in self.step(step, position: prefix + String(offset + 1)) }
+  /// - Parameter confirmedBy: the position of the enclosing block whose `confirm:` answers the
+  ///   confirmations its actions ask (one question for the lot), as a run does.
+  func steps(_ steps: [Step], prefix: String, confirmedBy: String? = nil) -> [OutlineStep] {
+    steps.enumerated().map { offset, step in
+      self.step(step, position: prefix + String(offset + 1), confirmedBy: confirmedBy)
+    }
   }
 
-  private func step(_ step: Step, position: String) -> OutlineStep {
+  private func step(_ step: Step, position: String, confirmedBy: String?) -> OutlineStep {
     let sub = position + "."
+    let inner = confirmedBy ?? (step.confirm != nil ? position : nil)
+    func steps(_ body: [Step], prefix: String) -> [OutlineStep] { self.steps(body, prefix: prefix, confirmedBy: inner) }
     var outline = OutlineStep(
       position: position, kind: .action, action: nil, sentence: StyledText(), annotations: [], mark: nil,
       branches: [], end: nil)
@@ -157,7 +163,7 @@ private struct Pass {
         "Add " + (value.map { words.words($0, wanted: .any) } ?? previous) + " to variable "
         + StyledText([.init(.value, variable.value)])
     }
-    outline.annotations = annotations(of: step, descriptor: descriptor)
+    outline.annotations = annotations(of: step, descriptor: descriptor, confirmedBy: confirmedBy)
     if let effect = builder.analysis.effect(of: step, in: workflow), let text = effect.margin {
       outline.mark = OutlineStep.Mark(
         effect: effect.unknown ? "unknown" : effect.effect.rawValue, hosts: effect.hosts, anyHost: effect.anyHost,
@@ -211,7 +217,9 @@ private struct Pass {
 
   // MARK: - Annotations
 
-  private func annotations(of step: Step, descriptor: IntentDescriptor?) -> [OutlineStep.Annotation] {
+  private func annotations(of step: Step, descriptor: IntentDescriptor?, confirmedBy: String?)
+    -> [OutlineStep.Annotation]
+  {
     var notes: [OutlineStep.Annotation] = []
     if let name = step.name, !isForEach(step) {
       var text: StyledText = "→ " + StyledText([.init(.variable, "⟨\(name.value)⟩")])
@@ -221,16 +229,20 @@ private struct Pass {
     if let condition = step.when {
       notes.append(.init(kind: .when, text: "only if " + words.words(condition)))
     }
-    let asks = step.confirm != nil || descriptor?.requiresConfirmation == true
-    if asks, workflow.confirmations == .auto {
+    // An action that always asks is answered by the question of a confirmed block around it.
+    let intentAsks = descriptor?.requiresConfirmation == true && confirmedBy == nil
+    if step.confirm != nil || intentAsks, workflow.confirmations == .auto {
       notes.append(.init(kind: .unattended, text: "confirmed without asking (confirmations: auto)"))
     } else if let confirm = step.confirm {
       notes.append(
         .init(
           kind: .confirm,
           text: confirm.message.map { "asks first: " + words.words($0, wanted: .text, quoted: true) } ?? "asks first"))
-    } else if descriptor?.requiresConfirmation == true {
+    } else if intentAsks {
       notes.append(.init(kind: .confirm, text: "always asks first"))
+    } else if let confirmedBy, descriptor?.requiresConfirmation == true {
+      notes.append(
+        .init(kind: .confirm, text: StyledText(stringLiteral: "confirmed by the question of step \(confirmedBy)")))
     }
     if let retry = step.retry {
       notes.append(

@@ -35,7 +35,8 @@ public enum WorkflowSchema {
       definitions["block-\(block.keyword)"] = self.block(block)
       alternatives.append(ref("block-\(block.keyword)"))
     }
-    var bareNames: [FlowValue] = []
+    // A block that takes no value of its own stands alone too: `- stop`.
+    var bareNames: [FlowValue] = WorkflowFormat.blocks.filter(\.keys.isEmpty).map { .text($0.keyword) }
     for descriptor in descriptors {
       definitions["parameters-\(descriptor.id)"] = parameters(of: descriptor)
       for id in ids(of: descriptor, among: descriptors) {
@@ -50,7 +51,7 @@ public enum WorkflowSchema {
       "anyOf": .list(alternatives),
     ]
     definitions["bare-action"] = [
-      "description": "An action without parameters, written by its name alone.",
+      "description": "An action without parameters written by its name alone, or a bare 'stop'.",
       "enum": .list(bareNames),
     ]
     for field in WorkflowFormat.stepKeys { definitions["step-\(field.name)"] = stepKey(field) }
@@ -259,7 +260,8 @@ public enum WorkflowSchema {
 
   private static func action(_ descriptor: IntentDescriptor, writtenAs id: String) -> FlowValue {
     var properties: FlowDictionary = [id: ref("parameters-\(descriptor.id)")]
-    for (key, value) in stepKeys(action: true) { properties[key] = value }
+    // An action named like a step key (`confirm`) is the action when it heads the step.
+    for (key, value) in stepKeys(action: true) where key != id { properties[key] = value }
     return [
       "title": .text(descriptor.title),
       "description": .text(actionDescription(descriptor)),

@@ -5,8 +5,9 @@ import Testing
 /// What a workflow may do, from declarations alone: app data, hosts, environment, nested workflows,
 /// the schedule, and what acts without asking.
 struct CapabilityTests {
-  func capabilities(_ yaml: String, loader: MemoryLoader? = nil) throws -> Capabilities {
-    CapabilityAnalysis(registry: registry, loader: loader).analyze(try workflow(yaml))
+  func capabilities(_ yaml: String, others: [String: String] = [:]) throws -> Capabilities {
+    let (workflow, loader) = try checked(yaml, others: others)
+    return CapabilityAnalysis(registry: registry, loader: loader).analyze(workflow)
   }
 
   @Test func appAccessIsCountedFromDeclaredSideEffects() throws {
@@ -60,17 +61,9 @@ struct CapabilityTests {
     #expect(found.apps.isEmpty)
   }
 
+  /// The tree of run-workflow is walked with the check's loader; a workflow that runs its parent back
+  /// (only while something ends it) is looked at once.
   @Test func environmentNestedWorkflowsAndCycles() throws {
-    let loader = MemoryLoader(files: [
-      "child.yml": """
-      flow: 1
-      env: [API_KEY]
-      steps:
-        - delete-bookmark: 1
-        - run-workflow: test.yml
-      """,
-      "test.yml": "flow: 1\nsteps:\n  - show: again\n",
-    ])
     let found = try capabilities(
       """
       flow: 1
@@ -80,16 +73,33 @@ struct CapabilityTests {
       steps:
         - run-workflow: child.yml
         - run-workflow: ${input.which}
-        - run-workflow: missing.yml
-      """, loader: loader)
+      """,
+      others: [
+        "child.yml": """
+        flow: 1
+        env: [API_KEY]
+        steps:
+          - delete-bookmark: 1
+          - run-workflow: test.yml
+            when: ${previous} is not empty
+        """
+      ])
     #expect(found.environment == ["HOME", "API_KEY"])
-    #expect(found.workflows.map(\.reference) == ["child.yml", "test.yml", "${input.which}", "missing.yml"])
+    #expect(found.workflows.map(\.reference) == ["child.yml", "test.yml", "${input.which}"])
     #expect(found.workflows[0].name == "child")
+    #expect(found.workflows[0].file == "child.yml")
     #expect(found.workflows[2].problem == "chosen at run time: it could be any workflow")
-    #expect(found.workflows[3].problem == "no workflow named 'missing.yml'")
-    // The nested workflow's delete counts, at its own place.
+    // The nested workflow's delete counts, at its own place, and the cycle adds nothing twice.
     #expect(found.apps.first?.deletes == 1)
-    #expect(found.apps.first?.steps.first?.step == .init(file: "child.yml", position: "1", action: "delete-bookmark"))
+    #expect(found.apps.first?.steps.map(\.step) == [.init(file: "child.yml", position: "1", action: "delete-bookmark")])
+  }
+
+  /// Without a loader (a file looked at on its own), nested workflows are listed and not guessed at.
+  @Test func nestedWorkflowsUnexaminedWithoutALoader() throws {
+    let found = CapabilityAnalysis(registry: registry, loader: nil).analyze(
+      try checked("flow: 1\nsteps:\n  - run-workflow: child.yml\n", others: ["child.yml": "flow: 1\nsteps: []\n"])
+        .workflow)
+    #expect(found.workflows.map(\.problem) == ["not examined"])
   }
 
   @Test func confirmationsAutoWithDeletingStepsActsWithoutAsking() throws {
@@ -107,8 +117,9 @@ struct CapabilityTests {
           confirm: true
       """)
     #expect(found.confirmations == "auto")
-    #expect(found.unattended.map(\.step.position) == ["2", "2.1", "3"])
-    #expect(found.unattended.map(\.deletes) == [true, true, false])
+    // The block's question answers the deletes inside it: one confirmation, not asked by anybody.
+    #expect(found.unattended.map(\.step.position) == ["2", "3"])
+    #expect(found.unattended.map(\.deletes) == [true, false])
     #expect(found.unattended[0].question == "Delete them all?")
     #expect(found.deletesWithoutAsking)
     let asked = try capabilities(

@@ -107,6 +107,10 @@ struct OutlineTests {
           timeout: 30s
           on-error: continue
         - delete-bookmark: 12
+        - for-each: [1, 2]
+          confirm: Delete both?
+          do:
+            - delete-bookmark: ${item}
       """)
     #expect(
       try step("1", of: outline).annotations.map(\.text.description) == [
@@ -114,6 +118,9 @@ struct OutlineTests {
         "tries up to 3 times, 2s apart", "times out after 30s", "on error, goes on without its output",
       ])
     #expect(try step("2", of: outline).annotations.map(\.text.description) == ["always asks first"])
+    // Inside a block that asked, an action that always asks is answered by the block's question, as a run does.
+    #expect(
+      try step("3.1", of: outline).annotations.map(\.text.description) == ["confirmed by the question of step 3"])
     #expect(try step("2", of: outline).mark?.text == "deletes · api.raindrop.io")
   }
 
@@ -181,7 +188,7 @@ struct OutlineTests {
         - stop: ${total}
         - stop:
         - run-workflow: ${total}
-      """, loader: MemoryLoader(files: ["child.yml": "flow: 1\nsteps:\n  - open-url: https://swift.org\n"]))
+      """, others: ["child.yml": "flow: 1\ninput:\n  who: text\nsteps:\n  - open-url: https://swift.org\n"])
     #expect(try step("1", of: outline).sentence.description == "Set variable total to 0")
     #expect(try step("2", of: outline).sentence.description == "Add ⟨previous⟩ to variable seen")
     let run = try step("3", of: outline)

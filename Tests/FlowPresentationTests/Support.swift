@@ -11,35 +11,39 @@ import Testing
 /// The catalogues `flow` ships, for presenting real workflows.
 let registry = IntentRegistry(catalogs: [BasicsCatalog.self, RaindropCatalog.self])
 
-/// A workflow from YAML text, checked; the test fails when it is not valid.
-func workflow(_ yaml: String, path: String = "test.yml", sourceLocation: Testing.SourceLocation = #_sourceLocation)
-  throws
-  -> Workflow
-{
-  let (workflow, diagnostics) = WorkflowCheck.load(SourceFile(path: path, text: yaml), registry: registry)
-  #expect(!diagnostics.hasErrors, "\(DiagnosticRenderer().render(diagnostics))", sourceLocation: sourceLocation)
-  return try #require(workflow, sourceLocation: sourceLocation)
-}
-
-/// Workflows `run-workflow` finds by name, held in memory.
-struct MemoryLoader: WorkflowLoading {
+/// Workflows in memory, found by name.
+struct MemoryFiles: WorkflowFiles {
   var files: [String: String]
 
-  func load(_ reference: String, from file: SourceFile) throws -> Workflow {
-    guard let text = files[reference] else {
-      throw RunError(
-        .invalid, Diagnostic(.error, "file-not-found", "no workflow named '\(reference)'", file: reference))
-    }
-    let (workflow, diagnostics) = WorkflowCheck.load(SourceFile(path: reference, text: text), registry: registry)
-    guard let workflow, !diagnostics.hasErrors else { throw RunError(.invalid, diagnostics) }
-    return workflow
+  func locate(_ reference: String, from parent: SourceFile?) -> String? { files[reference] == nil ? nil : reference }
+  func canonicalPath(_ path: String) -> String { path }
+  func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+    files[path].map { .success(SourceFile(path: path, text: $0)) }
+      ?? .failure(Diagnostic(.error, "file-not-found", "no such file", file: path))
   }
 }
 
+/// `yaml` as `test.yml`, checked with the workflows it runs from `others`: the workflow, and the check
+/// that finds those it runs. The test fails when anything is invalid.
+func checked(
+  _ yaml: String, others: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> (workflow: Workflow, loader: WorkflowCheck) {
+  let check = WorkflowCheck(registry: registry, files: MemoryFiles(files: others.merging(["test.yml": yaml]) { $1 }))
+  let (workflow, diagnostics) = check.check(path: "test.yml")
+  #expect(!diagnostics.hasErrors, "\(DiagnosticRenderer().render(diagnostics))", sourceLocation: sourceLocation)
+  return (try #require(workflow, sourceLocation: sourceLocation), check)
+}
+
+/// A workflow from YAML text, checked.
+func workflow(_ yaml: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Workflow {
+  try checked(yaml, sourceLocation: sourceLocation).workflow
+}
+
 /// The outline of `yaml`, with a fixed clock and no file dates.
-func outline(_ yaml: String, loader: MemoryLoader? = nil) throws -> Outline {
-  OutlineBuilder(registry: registry, loader: loader)
-    .outline(of: try workflow(yaml), provenance: Provenance(), now: Date(timeIntervalSince1970: 1_795_000_000))
+func outline(_ yaml: String, others: [String: String] = [:]) throws -> Outline {
+  let (workflow, loader) = try checked(yaml, others: others)
+  return OutlineBuilder(registry: registry, loader: loader)
+    .outline(of: workflow, provenance: Provenance(), now: Date(timeIntervalSince1970: 1_795_000_000))
 }
 
 /// Every step of an outline, depth first.
