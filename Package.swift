@@ -6,6 +6,7 @@
 //   flow → FlowCLI → everything below + ArgumentParser
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
 //   FlowScheduler → FlowModel (cron grammar, next fires, words, unit emitters)
+//   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowLibrary → FlowRuntime, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
@@ -63,6 +64,12 @@ let package = Package(
       name: "FlowRuntime",
       dependencies: ["FlowModel", "FlowIntents", "FlowScheduler", "FlowYAML", "FlowDiagnostics"],
       swiftSettings: swiftSettings),
+    /// What `flow show`, `flow list`, `flow schema` and the import card present: the outline of a
+    /// workflow, what it may do, their terminal rendering, and the editor schema. Builds strings only.
+    .target(
+      name: "FlowPresentation",
+      dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowRuntime", "FlowScheduler"],
+      swiftSettings: swiftSettings),
 
     /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by FlowSQLite.
     .systemLibrary(
@@ -83,7 +90,8 @@ let package = Package(
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowRuntime", "FlowScheduler",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime",
+        "FlowScheduler",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -164,12 +172,21 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowPresentationTests",
+      dependencies: [
+        "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
+        "RaindropIntents",
+      ],
+      exclude: ["Goldens"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowCLI", "FlowIntents", "FlowLibrary", "FlowTestSupport", "RaindropLocal", "RaindropModel",
-        "RaindropStubServer",
+        "FlowCLI", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowTestSupport", "RaindropLocal",
+        "RaindropModel", "RaindropStubServer",
       ],
-      exclude: ["Corpus", "Goldens", "Schedules"],
+      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus"],
       swiftSettings: swiftSettings
     ),
 

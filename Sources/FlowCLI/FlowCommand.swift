@@ -15,7 +15,12 @@ public struct FlowCommand: AsyncParsableCommand {
       RunsCommand.self,
       AuthCommand.self,
       ValidateCommand.self,
+      ShowCommand.self,
+      ListCommand.self,
+      NewCommand.self,
+      RemoveCommand.self,
       ActionsCommand.self,
+      SchemaCommand.self,
       ScheduleCommand.self,
     ]
   )

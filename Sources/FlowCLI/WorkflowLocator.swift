@@ -11,6 +11,24 @@ import Foundation
 struct WorkflowLocator: WorkflowFiles {
   let context: CLIContext
 
+  /// The library folder, ``FlowPaths/workflows``: `$XDG_DATA_HOME/flow/workflows`, by default
+  /// `~/.local/share/flow/workflows`.
+  var libraryDirectory: URL { context.paths.workflows }
+
+  /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
+  /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
+  var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
+
+  /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
+  var libraryWorkflows: [(name: String, url: URL)] {
+    guard
+      let files = try? FileManager.default.contentsOfDirectory(at: libraryDirectory, includingPropertiesForKeys: nil)
+    else { return [] }
+    return files.filter { ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".") }
+      .map { ($0.deletingPathExtension().lastPathComponent, $0) }
+      .sorted { $0.name < $1.name }
+  }
+
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
   func locate(_ reference: String, relativeTo directory: String? = nil) -> String? {
     let names =
@@ -20,8 +38,7 @@ struct WorkflowLocator: WorkflowFiles {
     if let directory { candidates += names.map { directory.isEmpty ? $0 : "\(directory)/\($0)" } }
     candidates += names
     if !reference.contains("/") {
-      let library = context.paths.workflows
-      candidates += names.map { library.appendingPathComponent($0).path }
+      candidates += names.map { libraryDirectory.appendingPathComponent($0).path }
       candidates += names.map { "workflows/\($0)" }
     }
     return candidates.first { path in

@@ -219,7 +219,7 @@ public struct WorkflowDecoder {
 
   // MARK: - Inputs
 
-  private static let inputKeys = ["type", "prompt", "default", "ask-on-import", "secret"]
+  private static let inputKeys = WorkflowFormat.inputKeys.map(\.name)
 
   private mutating func inputs(_ mapping: YAMLNode.Mapping) -> [Workflow.Input] {
     mapping.entries.map { entry in
@@ -257,19 +257,10 @@ public struct WorkflowDecoder {
   // MARK: - Steps
 
   /// Keys any step may carry besides what it does.
-  static let stepKeys = ["as", "when", "confirm", "on-error", "retry", "timeout"]
+  static let stepKeys = WorkflowFormat.stepKeys.map(\.name)
 
   /// The block keywords and the keys that belong to each.
-  static let blocks: [String: [String]] = [
-    "if": ["then", "else"],
-    "repeat": ["do"],
-    "for-each": ["do"],
-    "menu": ["options", "default"],
-    "stop": [],
-    "run-workflow": ["input"],
-    "set": ["value"],
-    "append": ["value"],
-  ]
+  static let blocks = Dictionary(uniqueKeysWithValues: WorkflowFormat.blocks.map { ($0.keyword, $0.keys.map(\.name)) })
 
   /// How each block is written, for a block keyword that stands alone (`- repeat`).
   static let blockExamples = [

@@ -44,6 +44,14 @@ public struct Checker {
     return (pass.diagnostics, pass.summary)
   }
 
+  /// The static type the check finds for each reference whose type is known: what `flow show` reads to
+  /// make coercions visible (`⟨saved⟩ as URL`) without a second type inference. Reports nothing.
+  public func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
+    var pass = Pass(checker: self, workflow: workflow, children: [:])
+    pass.run()
+    return pass.referenceTypes
+  }
+
   /// The type an input declaration names: `text`, `[url]`, `bookmark`, `[Bookmark]`.
   func type(named spelling: String) -> ValueType? {
     if let type = ValueType(spelling: spelling) { return type }
@@ -100,6 +108,8 @@ private struct Pass {
   var inputs: [String: ValueType?] = [:]
   /// The types `stop` gives, for the workflow's result; nil for a `stop` whose type is unknown.
   var stopTypes: [ValueType?] = []
+  /// What ``Checker/referenceTypes(in:)`` returns.
+  var referenceTypes: [Reference: ValueType] = [:]
 
   init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?]) {
     self.checker = checker
@@ -609,8 +619,15 @@ private struct Pass {
     }
   }
 
-  /// Checks that a reference names something defined by now, and that its path exists on the type.
+  /// The static type of a reference, kept for ``Checker/referenceTypes(in:)``.
   private mutating func type(of reference: Reference) -> ValueType? {
+    let type = resolve(reference)
+    if let type { referenceTypes[reference] = type }
+    return type
+  }
+
+  /// Checks that a reference names something defined by now, and that its path exists on the type.
+  private mutating func resolve(_ reference: Reference) -> ValueType? {
     var path = reference.path[...]
     var current: ValueType?
     switch reference.root {

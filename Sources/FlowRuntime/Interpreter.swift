@@ -422,7 +422,9 @@ public struct Interpreter: Sendable {
 
   /// The parameters a step passes, by key: the primary parameter for a bare value, the named ones for a
   /// mapping — or, for an action whose primary parameter is a dictionary, the mapping as that dictionary.
-  static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(String, Value)] {
+  public static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(
+    String, Value
+  )] {
     switch call.arguments {
     case .none:
       return []
