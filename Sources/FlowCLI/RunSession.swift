@@ -60,7 +60,7 @@ final class RunSession: Sendable {
     trigger = options.trigger
     wait = options.wait
     self.given = given
-    path = given.map { context.url(for: $0).standardized.resolvingSymlinksInPath().path }
+    path = given.map(WorkflowLocator(context: context).resolvedPath)
     policy = try Configuration.load(paths.configFile).history
     history = options.noHistory || !policy.enabled ? nil : Self.open(context, paths)
   }

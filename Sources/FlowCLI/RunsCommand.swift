@@ -47,9 +47,8 @@ struct RunsCommand: AsyncParsableCommand {
       var query = RunHistory.Query(status: status, limit: limit)
       if let workflow {
         query.workflow = workflow
-        query.path = WorkflowLocator(context: context).locate(workflow).map {
-          context.url(for: $0).standardized.resolvingSymlinksInPath().path
-        }
+        let locator = WorkflowLocator(context: context)
+        query.path = locator.locate(workflow).map(locator.resolvedPath)
       }
       let runs = try RunsCommand.read(context) { () throws(HistoryError) in try history.runs(query) }
       if json { return try context.printJSON(runs.map { RunJSON($0) }) }

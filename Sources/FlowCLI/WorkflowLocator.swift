@@ -29,6 +29,12 @@ struct WorkflowLocator: WorkflowFiles {
       .sorted { $0.name < $1.name }
   }
 
+  /// `path` absolute, with links resolved: what run history and the workflow's lock know a workflow by,
+  /// so that two names for one file are one workflow.
+  func resolvedPath(_ path: String) -> String {
+    context.url(for: path).standardized.resolvingSymlinksInPath().path
+  }
+
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
   func locate(_ reference: String, relativeTo directory: String? = nil) -> String? {
     let names =

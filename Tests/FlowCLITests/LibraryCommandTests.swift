@@ -52,6 +52,34 @@ struct LibraryCommandTests {
     #expect(!narrow.output.contains("DESCRIPTION"))
   }
 
+  /// The LAST RUN column comes from run history: how the newest run of each file ended.
+  @Test func listShowsTheLastRun() async throws {
+    let home = try Home()
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - show: fine\n".write(
+      to: home.library.appendingPathComponent("fine.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\ninput:\n  n: number\nsteps:\n  - repeat: ${input.n}\n    do:\n      - show: x\n".write(
+      to: home.library.appendingPathComponent("failing.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - show: never run\n".write(
+      to: home.library.appendingPathComponent("idle.yml"), atomically: true, encoding: .utf8)
+    let environment = home.environment.merging(["XDG_STATE_HOME": home.directory.appendingPathComponent("state").path])
+    {
+      $1
+    }
+    for arguments in [["run", "fine"], ["run", "failing", "--input", "n=1"], ["run", "failing", "--input", "n=-1"]] {
+      _ = await runFlow(arguments, in: home.directory, environment: environment, clock: FixedTime.clock)
+    }
+    let listed = await runFlow(
+      ["list", "--json"], in: home.directory, environment: environment, clock: FixedTime.clock)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+    let workflows = try #require(json["workflows"] as? [[String: Any]])
+    let last = Dictionary(
+      uniqueKeysWithValues: workflows.map {
+        ($0["name"] as? String ?? "", ($0["lastRun"] as? [String: Any])?["status"] as? String)
+      })
+    #expect(last == ["failing": "failed", "fine": "succeeded", "idle": nil])
+  }
+
   @Test func anEmptyLibrarySaysHowToStart() async throws {
     let home = try Home()
     let result = await home.run(["list"])
