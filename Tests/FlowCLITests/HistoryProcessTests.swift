@@ -102,6 +102,23 @@ struct HistoryProcessTests {
     #expect(text.output.contains("ask   interrupted"))
   }
 
+  /// Ctrl-C at a prompt ends the process at once, and the run is still recorded as cancelled.
+  @Test func ctrlCAtAPromptIsRecordedCancelled() async throws {
+    let machine = try Machine()
+    let terminal = try PseudoTerminal()
+    let process = try machine.spawn(["run", "hold.yml"], at: terminal, id: "cafe0000-ctrl-c")
+    try terminal.expect("Continue?: ")
+    process.interrupt()
+    try terminal.expect("cancelled\n")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 3)
+    let run = try #require(try await machine.runs(["show", "cafe0000"]) as? [String: Any])
+    #expect(run["status"] as? String == "cancelled")
+    #expect(run["exitCode"] as? Int == 3)
+    let steps = try #require(run["steps"] as? [[String: Any]])
+    #expect(steps.map { $0["status"] as? String } == ["ran", "cancelled"])
+  }
+
   /// Sixteen processes at once, each recording a run: every row is there.
   @Test func manyProcessesWritingAtOnceLoseNoRow() async throws {
     let machine = try Machine()
