@@ -203,7 +203,7 @@ let package = Package(
         "FlowSharing", "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime",
         "FlowYAML", "FlowTestSupport", "RaindropIntents",
       ],
-      exclude: ["Secrets"],
+      exclude: ["Goldens", "Secrets"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -212,7 +212,7 @@ let package = Package(
         "FlowCLI", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowTestSupport", "RaindropLocal",
         "RaindropModel", "RaindropStubServer",
       ],
-      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus"],
+      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "Sharing"],
       swiftSettings: swiftSettings
     ),
 

@@ -79,10 +79,13 @@ public struct PermissionCard: Sendable {
         TerminalText.Run(text: questions.map(\.name).joined(separator: ", "), style: .plain),
       ])
     }
-    var bottom = TerminalText.Line()
-    bottom.append("└ ", .dim)
-    bottom.append("'flow show \(source)' draws every step", .dim)
-    lines.append(bottom)
+    let closing = [TerminalText.Run(text: "'flow show \(source)' draws every step", style: .dim)]
+    for (index, part) in TerminalText.wrap(closing, width: inner).enumerated() {
+      var line = TerminalText.Line()
+      line.append(index == 0 ? "└ " : "  ", .dim)
+      line.append(part)
+      lines.append(line)
+    }
     return lines.map { $0.painted(colors: colors) }.joined(separator: "\n") + "\n"
   }
 

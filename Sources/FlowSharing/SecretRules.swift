@@ -22,10 +22,10 @@ enum SecretRules {
     let literal = literalText(text)
     if let key, credentialHeaders.contains(key.lowercased()) {
       var rest = literal.trimmingSpaces
-      for scheme in schemes where rest.lowercased().hasPrefix(scheme + " ") {
+      for scheme in schemes where rest.lowercased() == scheme || rest.lowercased().hasPrefix(scheme + " ") {
         rest = String(rest.dropFirst(scheme.count)).trimmingSpaces
       }
-      if rest.count >= 6 { return "a '\(key)' header with a literal value" }
+      if rest.count >= 6 { return "the header '\(key)' holds a literal value" }
       return nil
     }
     if let key, isSecretName(key), literal == text, text.count >= 6, text != "ask",
@@ -44,7 +44,7 @@ enum SecretRules {
   /// Free text: a value's literal parts, or a comment.
   static func text(_ text: String) -> String? {
     if text.contains("PRIVATE KEY-----") { return "a private key" }
-    if let scheme = schemeCredential(text) { return "a '\(scheme)' credential" }
+    if let scheme = schemeCredential(text) { return "a credential after '\(scheme)'" }
     if let name = assignment(text) { return "'\(name)=…' sets a credential" }
     if hasURLPassword(text) { return "a password in a URL" }
     for token in tokens(of: text, separators: tokenSeparators) {
@@ -85,8 +85,12 @@ enum SecretRules {
       while index < scalars.count, isNameCharacter(scalars[index]) { index += 1 }
       let name = String(String.UnicodeScalarView(scalars[start..<index]))
       guard isSecretName(name), index < scalars.count, scalars[index] == "=" || scalars[index] == ":" else { continue }
+      // `NAME: value` is spaced as YAML and JSON space it; `NAME=value` is not, as in a shell or a URL.
+      let spaced = scalars[index] == ":"
       var value = index + 1
-      while value < scalars.count, scalars[value] == " " || scalars[value] == "\"" || scalars[value] == "'" {
+      while value < scalars.count,
+        scalars[value] == "\"" || scalars[value] == "'" || (spaced && scalars[value] == " ")
+      {
         value += 1
       }
       var end = value
@@ -132,7 +136,8 @@ enum SecretRules {
   }
 
   /// 24 or more characters that mix upper case, lower case and digits, change between them often and
-  /// carry at least 3.5 bits a character: a generated key. Hex (hashes), UUIDs (ids) and words joined by
+  /// carry at least 3.5 bits a character (a random token changes between them at
+  /// about six characters in ten; words joined in camel case, at one in four or five): a generated key. Hex (hashes), UUIDs (ids) and words joined by
   /// `-` or `_` (slugs, names) are not.
   static func looksRandom(_ token: Substring) -> Bool {
     guard token.count >= 24 else { return false }
@@ -149,7 +154,7 @@ enum SecretRules {
     }
     var changes = 0
     for index in scalars.indices.dropFirst() where kind(scalars[index]) != kind(scalars[index - 1]) { changes += 1 }
-    guard Double(changes) >= 0.3 * Double(scalars.count) else { return false }
+    guard Double(changes) >= 0.4 * Double(scalars.count) else { return false }
     return entropy(scalars) >= 3.5
   }
 
