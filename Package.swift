@@ -212,7 +212,7 @@ let package = Package(
         "FlowCLI", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowTestSupport", "RaindropLocal",
         "RaindropModel", "RaindropStubServer",
       ],
-      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "Sharing"],
+      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
       swiftSettings: swiftSettings
     ),
 

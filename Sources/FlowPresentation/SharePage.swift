@@ -245,7 +245,7 @@ public enum SharePage {
     .branch-label, .end { font-weight: 600; font-size: 13px; color: var(--soft); margin: 6px 0 0 6px; }
     .chip { display: inline-block; background: var(--chip); color: var(--chip-ink); border-radius: 7px;
       padding: 0 7px; font-size: 13.5px; font-weight: 600; line-height: 1.55; }
-    .value { font-weight: 600; }
+    .value { font-weight: 500; }
     .placeholder, .coercion { color: var(--soft); }
     .ask { color: #bf5af2; font-weight: 600; }
     pre { overflow: auto; font: 12.5px/1.5 ui-monospace, "DejaVu Sans Mono", monospace; margin: 12px 0 0; }

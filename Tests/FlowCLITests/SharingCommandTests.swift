@@ -304,3 +304,45 @@ struct SharingCommandTests {
     #expect(chosen.status == 0)
   }
 }
+
+/// Import questions asked at a real terminal, by the real binary.
+@Suite(.serialized)
+struct ImportTerminalTests {
+  @Test func questionsThenConfirmation() throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("q.flow.yml")
+    let export = Process()
+    export.executableURL = TerminalTests.flow
+    export.arguments = ["export", "Sharing/questions.yml", "--sign", "-o", shared.path]
+    export.environment = home.environment
+    export.currentDirectoryURL = testDirectory()
+    export.standardError = FileHandle.nullDevice
+    try export.run()
+    export.waitUntilExit()
+    #expect(export.terminationStatus == 0)
+    let terminal = try PseudoTerminal()
+    terminal.resize(columns: 80)
+    let process = try terminal.spawn(
+      TerminalTests.flow, arguments: ["import", shared.path],
+      environment: home.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "dumb"]) { $1 },
+      directory: home.root)
+    try terminal.expect("signed by ada (trusted)")
+    try terminal.expect("Asked now, kept as defaults: collection, tags")
+    try terminal.expect("Which collection should pages go to?: ")
+    terminal.send("\n")
+    try terminal.expect("this question needs an answer")
+    try terminal.expect("Which collection should pages go to?: ")
+    terminal.send("Reading\n")
+    try terminal.expect("Value for 'tags' (List of Text) [inbox]: ")
+    terminal.send("\n")
+    try terminal.expect("Add 'save-to-collection' to your library? [y/N] ")
+    terminal.send("y\n")
+    try terminal.expect("added 'save-to-collection' to your library")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let copy = try String(contentsOf: home.library.appendingPathComponent("save-to-collection.yml"), encoding: .utf8)
+    #expect(copy.contains("    default: \"Reading\"\n"))
+    #expect(copy.contains("    default: [inbox]\n"))
+    #expect(!copy.contains("flow-signature"))
+  }
+}
