@@ -147,7 +147,7 @@ struct ImportCommand: AsyncParsableCommand {
         default: "unsigned"
         }
       try ProvenanceRecord(
-        source: Self.isURL(source) ? source : context.url(for: source).standardizedFileURL.path,
+        source: origin(context),
         imported: Sharing.timestamp(context.clock.now), signer: verification.key, status: status, copy: copy,
         answered: answered.keys.sorted()
       ).write(for: target)
@@ -163,6 +163,13 @@ struct ImportCommand: AsyncParsableCommand {
   }
 
   // MARK: - Reading
+
+  /// Where the file came from, as the provenance record keeps it: a URL, an absolute path, or
+  /// "standard input".
+  private func origin(_ context: CLIContext) -> String {
+    if source == "-" { return "standard input" }
+    return Self.isURL(source) ? source : context.url(for: source).standardizedFileURL.path
+  }
 
   private static func isURL(_ source: String) -> Bool {
     source.hasPrefix("https://") || source.hasPrefix("http://")
