@@ -19,10 +19,12 @@ public struct PermissionCard: Sendable {
   public func render(_ outline: Outline, source: String, signatureProblem: String? = nil) -> String {
     var lines: [TerminalText.Line] = []
     let inner = max(OutlineRenderer.minimumTextWidth, width - 2)
-    func add(_ runs: [TerminalText.Run], indent: Int = 0) {
-      for part in TerminalText.wrap(runs, width: max(OutlineRenderer.minimumTextWidth, inner - indent)) {
+    /// Lines after the first of a wrapped item go `hanging` columns further in, so items stand apart.
+    func add(_ runs: [TerminalText.Run], indent: Int = 0, hanging: Int = 0) {
+      let width = max(OutlineRenderer.minimumTextWidth, inner - indent - hanging)
+      for (index, part) in TerminalText.wrap(runs, width: width).enumerated() {
         var line = bar()
-        line.append(String(repeating: " ", count: indent))
+        line.append(String(repeating: " ", count: indent + (index == 0 ? 0 : hanging)))
         line.append(part)
         lines.append(line)
       }
@@ -64,12 +66,12 @@ public struct PermissionCard: Sendable {
 
     blank()
     add([TerminalText.Run(text: "Actions", style: .bold)])
-    add([TerminalText.Run(text: Self.actions(outline.steps), style: .plain)], indent: 2)
+    add([TerminalText.Run(text: Self.actions(outline.steps), style: .plain)], indent: 2, hanging: 2)
 
     blank()
     add([TerminalText.Run(text: "What it may do", style: .bold)])
     for item in CapabilityLines.lines(outline.capabilities, schedule: true) {
-      add(OutlineRenderer.runs(item.text, base: OutlineRenderer.style(of: item.tone)), indent: 2)
+      add(OutlineRenderer.runs(item.text, base: OutlineRenderer.style(of: item.tone)), indent: 2, hanging: 2)
     }
     let questions = outline.inputs.filter(\.askOnImport)
     if !questions.isEmpty {

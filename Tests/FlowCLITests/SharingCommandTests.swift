@@ -22,13 +22,15 @@ struct SharingHome {
   var library: URL { root.appendingPathComponent(".local/share/flow/workflows") }
 
   /// Runs flow here, from `directory` (a dated copy of the repository's workflows and examples when
-  /// not given, so that dates in the output do not depend on the checkout).
+  /// not given, so that dates in the output do not depend on the checkout); `extra` adds to the
+  /// environment, and an empty value takes a variable out.
   func flow(
     _ arguments: [String], in directory: URL? = nil, terminal: Bool = false, lines: [String] = [],
     piped: String? = nil, extra: [String: String] = [:]
   ) async -> (status: Int32, output: String, error: String) {
     await runFlow(
-      arguments, in: directory ?? repository, environment: environment.merging(extra) { $1 }, terminal: terminal,
+      arguments, in: directory ?? repository,
+      environment: environment.merging(extra) { $1 }.filter { !$0.value.isEmpty }, terminal: terminal,
       lines: lines, piped: piped, clock: FixedTime.clock)
   }
 
@@ -96,6 +98,21 @@ struct SharingCommandTests {
     #expect(!FileManager.default.fileExists(atPath: home.library.path))
     let name = file.replacingOccurrences(of: "/", with: "-").dropLast(4)
     assertGolden(home.transcript(result), named: "import-card-\(name).txt")
+  }
+
+  /// At a terminal the card is in colour, what deletes without asking in red; declining adds nothing.
+  @Test func redAtATerminalAndDeclined() async throws {
+    let home = try SharingHome()
+    let result = await home.flow(
+      ["import", "Hostile/deletes-without-asking.yml"], in: testDirectory(), terminal: true, lines: ["n"],
+      extra: ["NO_COLOR": ""])
+    #expect(result.status == 3)
+    #expect(result.error.contains("\u{1B}[1;31mfor-each (step 2) is confirmed without asking"))
+    #expect(result.error.contains("Add 'tidy-up' to your library? [y/N] n\n"))
+    #expect(!FileManager.default.fileExists(atPath: home.library.appendingPathComponent("tidy-up.yml").path))
+    let plain = await home.flow(
+      ["import", "Hostile/deletes-without-asking.yml"], in: testDirectory(), terminal: true, lines: ["n"])
+    #expect(!plain.error.contains("\u{1B}["))
   }
 
   /// Export, import, run: the same output as running the original, the nested workflow included.
