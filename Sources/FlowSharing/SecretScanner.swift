@@ -122,11 +122,12 @@ private struct Walk {
       }
     }
     let file = document.file
-    var number = 0
-    while true {
-      number += 1
-      guard let line = file.line(number) else { break }
-      guard line.contains("#") else { continue }
+    // One pass over the bytes: SourceFile.line(_:) scans from the start, once per line would be quadratic.
+    let lines = file.bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+    for (index, bytes) in lines.enumerated() where bytes.contains(UInt8(ascii: "#")) {
+      let number = index + 1
+      var line = String(decoding: bytes, as: UTF8.self)
+      if line.hasSuffix("\r") { line.removeLast() }
       var column = 0
       var previous: Unicode.Scalar = " "
       for scalar in line.unicodeScalars {
