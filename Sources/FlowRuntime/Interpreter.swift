@@ -59,7 +59,7 @@ public struct Interpreter: Sendable {
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
     do {
-      try await run(workflow.steps, prefix: "", scope: &scope, workflow: workflow, depth: depth)
+      try await run(workflow.steps, scope: &scope, workflow: workflow, depth: depth)
       return Result(output: scope.previous, stopped: false)
     } catch let stop as Stop {
       return Result(output: stop.output, stopped: true)
@@ -77,17 +77,25 @@ public struct Interpreter: Sendable {
 
   // MARK: - Steps
 
-  private func run(_ steps: [Step], prefix: String, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
+  /// Runs a list of steps: a workflow's, or those of the block `parent` (in loop pass `pass`).
+  private func run(
+    _ steps: [Step], in parent: StepInfo? = nil, pass: Int? = nil, scope: inout Scope, workflow: Workflow, depth: Int
+  ) async throws {
+    // Messages name a step where it is written (`2.1`), the same in every pass; ids add the pass of each
+    // loop the step is in (`2#3.1`), so that reports tell the passes apart.
+    let position = parent.map { $0.position + "." } ?? ""
+    let id = parent.map { parent in pass.map { "\(parent.id)#\($0)." } ?? parent.id + "." } ?? ""
     for (offset, step) in steps.enumerated() {
       try Task.checkCancellation()
-      let info = StepInfo(position: prefix + String(offset + 1), label: step.label)
+      let number = String(offset + 1)
+      let info = StepInfo(position: position + number, label: step.label, id: id + number)
       try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
     }
   }
 
   private func run(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
     if let condition = step.when, try !evaluate({ try Evaluator.evaluate(condition, in: scope) }) {
-      observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .skipped)))
+      observer.record(.finished(StepRecord(step: info.id, action: info.label, status: .skipped)))
       return
     }
     if let confirmation = step.confirm, !options.dryRun {
@@ -123,10 +131,12 @@ public struct Interpreter: Sendable {
         try await perform(step, info: info, scope: &scope, workflow: workflow, depth: depth)
       }
     } catch let error as RunError where error.kind == .stepFailed && step.onError == .continue {
+      let failure = error.diagnostics.all.first
       observer.record(
         .finished(
           StepRecord(
-            step: info.position, action: info.label, status: .failed, error: error.diagnostics.all.first?.message)))
+            step: info.id, action: info.label, status: .failed, error: failure?.message,
+            warning: failure.map(Self.continued))))
       scope.previous = .nothing
       if let name = step.name, !isForEach(step) { scope.names[name.value] = .nothing }
       return
@@ -175,7 +185,6 @@ public struct Interpreter: Sendable {
   private func perform(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws
     -> FlowValue
   {
-    let sub = info.position + "."
     switch step.kind {
     case .action(let call):
       return try await perform(call, step: step, info: info, scope: scope)
@@ -183,7 +192,7 @@ public struct Interpreter: Sendable {
     case .ifBlock(let condition, let then, let otherwise):
       let branch = try evaluate { try Evaluator.evaluate(condition, in: scope) } ? then : otherwise
       let before = scope.previous
-      try await run(branch, prefix: sub, scope: &scope, workflow: workflow, depth: depth)
+      try await run(branch, in: info, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: branch.isEmpty ? before : scope.previous)
       return branch.isEmpty ? before : scope.previous
 
@@ -237,7 +246,7 @@ public struct Interpreter: Sendable {
       } catch {
         throw failure(error, info: info, span: step.span)
       }
-      try await run(menuOptions[chosen].steps, prefix: sub, scope: &scope, workflow: workflow, depth: depth)
+      try await run(menuOptions[chosen].steps, in: info, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: scope.previous)
       return scope.previous
 
@@ -286,7 +295,7 @@ public struct Interpreter: Sendable {
       observer.record(.loopProgress(info, pass: offset + 1, total: items.count))
       scope.loop = Scope.Loop(
         item: isRepeat ? .number(Double(offset + 1)) : item, index: offset + 1, itemName: itemName)
-      try await run(body, prefix: info.position + ".", scope: &scope, workflow: workflow, depth: depth)
+      try await run(body, in: info, pass: offset + 1, scope: &scope, workflow: workflow, depth: depth)
       outputs.append(scope.previous)
     }
     let output = FlowValue.list(outputs)
@@ -317,7 +326,7 @@ public struct Interpreter: Sendable {
     if options.dryRun, descriptor.sideEffect(for: values) != .readOnly {
       let shown = values.mapValues { $0.text }
       let record = StepRecord(
-        step: info.position, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
+        step: info.id, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
         summary: descriptor.summary.render(values: shown))
       observer.record(.finished(record))
       return Placeholder.value(of: descriptor.outputType)
@@ -413,7 +422,7 @@ public struct Interpreter: Sendable {
     // Describing the output costs more than many a step; only a report that lists steps needs it.
     guard observer.recordsSteps else { return }
     observer.record(
-      .finished(StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName)))
+      .finished(StepRecord(step: info.id, action: info.label, status: .ran, output: output.typeName)))
   }
 
   private func isAction(_ step: Step) -> Bool {
@@ -433,6 +442,14 @@ public struct Interpreter: Sendable {
     } catch {
       throw failure(error, info: info, span: span)
     }
+  }
+
+  /// A failure that `on-error: continue` let the run go past: the same message at the same place, as a
+  /// warning, so it is seen and the run still succeeds.
+  static func continued(_ failure: Diagnostic) -> Diagnostic {
+    var warning = failure
+    warning.severity = .warning
+    return warning.note("the step has 'on-error: continue', so the run went on and its output is nothing")
   }
 
   /// Evaluation failures become step failures at the place they point to.

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 
 /// What happens during a run, for progress on standard error and the `--json` report.
@@ -12,10 +13,21 @@ public enum RunEvent: Sendable {
   case loopProgress(StepInfo, pass: Int, total: Int)
 }
 
-/// Which step: its position (`3`, or `3.2` for the second step inside step 3) and its label.
+/// Which step: its position (`3`, or `3.2` for the second step inside step 3), its label, and its id in
+/// this run, which tells loop passes apart.
 public struct StepInfo: Sendable, Hashable {
+  /// Where the step is written: `3.2`, the same in every pass of a loop.
   public var position: String
   public var label: String
+  /// The position with the pass of each loop it is in: `2#3.1` is step 1 inside step 2 in its third pass.
+  /// Equal to ``position`` outside loops.
+  public var id: String
+
+  public init(position: String, label: String, id: String? = nil) {
+    self.position = position
+    self.label = label
+    self.id = id ?? position
+  }
 
   /// "step 3 'show'", for messages.
   public var description: String { "step \(position) '\(label)'" }
@@ -32,6 +44,7 @@ public struct StepRecord: Sendable, Hashable, Encodable {
     case dryRun = "dry-run"
   }
 
+  /// The step's id (``StepInfo/id``): its position, with the pass inside loops (`2#3.1`).
   public var step: String
   public var action: String
   public var status: Status
@@ -40,6 +53,13 @@ public struct StepRecord: Sendable, Hashable, Encodable {
   /// The parameter summary with resolved values, for dry runs.
   public var summary: String?
   public var error: String?
+  /// For a step that failed with `on-error: continue`: the failure as a warning, at its place.
+  public var warning: Diagnostic?
+
+  private enum CodingKeys: String, CodingKey {
+    // The warning is reported with the run's diagnostics, not repeated in the step.
+    case step, action, status, output, summary, error
+  }
 }
 
 /// Receives run events; the command line renders them.

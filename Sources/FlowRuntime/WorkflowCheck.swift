@@ -42,7 +42,7 @@ public enum InputResolver {
     var inputs = FlowDictionary()
     for input in workflow.inputs {
       let name = input.name.value
-      let type = input.type.flatMap { checker.type(named: $0.value) } ?? .any
+      let type = declaredType(of: input, checker: checker)
       do {
         if let value = given[name] {
           inputs[name] = try coerce(value, to: type)
@@ -67,6 +67,16 @@ public enum InputResolver {
       }
     }
     return inputs
+  }
+
+  /// The type an input declares (`any` when it declares none), so that the command line can tell a list
+  /// input, which a repeated `--input` adds to, from a single one.
+  public static func declaredType(of input: Workflow.Input, registry: IntentRegistry) -> ValueType {
+    declaredType(of: input, checker: Checker(registry: registry))
+  }
+
+  private static func declaredType(of input: Workflow.Input, checker: Checker) -> ValueType {
+    input.type.flatMap { checker.type(named: $0.value) } ?? .any
   }
 
   /// Entity-typed inputs stay as given; their parameters resolve them through the entity's query.

@@ -168,6 +168,41 @@ struct InterpreterTests {
     #expect(log.records.first?.status == .failed)
   }
 
+  @Test func onErrorContinueCarriesTheFailureAsAWarningAtItsPlace() async throws {
+    let log = EventLog()
+    _ = await run("  - text: first\n  - number: ${input}\n    on-error: continue\n", log: log)
+    let warning = try #require(log.records.first { $0.status == .failed }?.warning)
+    #expect(warning.severity == .warning)
+    #expect(warning.message.hasPrefix("step 2 'number': "))
+    #expect(warning.span?.start.line == 6)
+    #expect(
+      warning.notes.map(\.message) == [
+        "the step has 'on-error: continue', so the run went on and its output is nothing"
+      ])
+  }
+
+  /// Each pass of a loop has ids of its own (`2#3.1`); messages keep naming the step where it is written.
+  @Test func loopPassesGetDistinctIds() async throws {
+    let log = EventLog()
+    let result = await run(
+      """
+        - text: start
+        - for-each: [a, b]
+          do:
+            - repeat: 2
+              do:
+                - text: ${item}
+        - calculate: 1 / 0
+      """, log: log)
+    #expect(
+      log.records.map(\.step) == [
+        "1", "2#1.1#1.1", "2#1.1#2.1", "2#1.1", "2#2.1#1.1", "2#2.1#2.1", "2#2.1", "2",
+      ])
+    #expect(result.message?.hasPrefix("step 3 'calculate': ") == true)
+    let failing = await run("  - for-each: [1, 0]\n    do:\n      - calculate: 1 / ${item}\n")
+    #expect(failing.message?.hasPrefix("step 1.1 'calculate': ") == true)
+  }
+
   @Test func failingStepNamesStepActionParameterAndValue() async throws {
     let result = await run("  - text: x\n  - get-item:\n      list: [a]\n      item: index\n      index: 7\n")
     let diagnostic = try #require(result.error?.diagnostics.all.first)
