@@ -35,16 +35,16 @@ struct ActionOptions: ParsableArguments {
   /// The services intents use: HTTP, the URL launcher, and the bookmarks on the chosen backend, opened on
   /// first use, when `announce` is told which backend it is and why.
   func intentContext(
-    _ context: CLIContext, prompter: any Prompter, announce: @escaping @Sendable (String) -> Void
+    _ context: CLIContext, prompter: any Prompter, announce: @escaping @Sendable (BackendUse) -> Void
   ) throws(Diagnostic) -> IntentContext {
     let backends = Backends(context: context)
-    let (choice, reason) = try backends.choose(flag: backend)
+    let use = try backends.choose(flag: backend)
     return IntentContext(prompter: prompter, clock: context.clock)
       .with(context.transport, as: (any HTTPTransport).self)
       .with(
         XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
         as: (any URLLauncher).self
       )
-      .with(backends.service(choice) { announce(reason) })
+      .with(backends.service(use.choice) { announce(use) })
   }
 }

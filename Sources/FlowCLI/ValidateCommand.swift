@@ -9,12 +9,12 @@ struct ValidateCommand: AsyncParsableCommand {
     commandName: "validate",
     abstract: "Check workflow files without running them.",
     discussion: """
-      Reports every problem found in every file, in the form 'file:line:column: error: message'.
+      Reports every problem found in every file, in the form 'file:line:column: error: message'. \
       Exits with status 0 when all files are valid and 2 when any is not.
       """
   )
 
-  @Argument(help: "The workflow files to check.")
+  @Argument(help: "The workflows to check: paths, or names as 'flow run' takes them.")
   var files: [String]
 
   @Flag(help: "Print the result as JSON on standard output.")
@@ -24,7 +24,10 @@ struct ValidateCommand: AsyncParsableCommand {
     let context = CLIContext.current
     var all = Diagnostics()
     var results: [FileResult] = []
-    for path in files {
+    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
+    for reference in files {
+      // A name from the library or ./workflows, as `flow run` takes it; otherwise the path as given.
+      let path = locator.locate(reference) ?? reference
       let diagnostics: Diagnostics
       switch SourceReader.read(path, in: context) {
       case .success(let file): diagnostics = WorkflowCheck.load(file, registry: Catalogs.registry).diagnostics
@@ -51,14 +54,5 @@ struct ValidateCommand: AsyncParsableCommand {
     var path: String
     var valid: Bool
     var diagnostics: [Diagnostic]
-  }
-}
-
-extension CLIContext {
-  /// Prints a value as pretty JSON with sorted keys, so output is stable for scripts and goldens.
-  func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
 }
