@@ -34,6 +34,7 @@ enum Interrupts {
     source.setEventHandler {
       let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
       if again || waitingForInput.load(ordering: .sequentiallyConsistent) {
+        TerminalEcho.restore()
         console.write("\ncancelled\n", to: .error)
         exit(ExitStatus.cancelled.rawValue)
       }
