@@ -15,7 +15,7 @@ struct ActionsCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "An action id, such as 'get-url'.")
+  @Argument(help: "An action id, such as 'get-url'.", completion: Completions.action)
   var action: String?
 
   @Flag(help: "Print JSON on standard output.")

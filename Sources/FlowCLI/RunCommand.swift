@@ -23,7 +23,7 @@ struct RunCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflow: a path or a name.")
+  @Argument(help: "The workflow: a path or a name.", completion: Completions.workflow)
   var workflow: String
 
   @Option(

@@ -14,7 +14,7 @@ struct ValidateCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflows to check: paths, or names as 'flow run' takes them.")
+  @Argument(help: "The workflows to check: paths, or names as 'flow run' takes them.", completion: Completions.workflow)
   var files: [String]
 
   @Flag(help: "Print the result as JSON on standard output.")
