@@ -83,12 +83,18 @@ public struct Interpreter: Sendable {
   ) async throws {
     // Messages name a step where it is written (`2.1`), the same in every pass; ids add the pass of each
     // loop the step is in (`2#3.1`), so that reports tell the passes apart.
+    // This runs for every step, so a second string is built only when it differs from the position (inside
+    // a loop) and only for an observer that lists steps: ids are for reports; people read positions.
     let position = parent.map { $0.position + "." } ?? ""
-    let id = parent.map { parent in pass.map { "\(parent.id)#\($0)." } ?? parent.id + "." } ?? ""
+    let id: String? = parent.flatMap { parent in
+      guard observer.recordsSteps else { return nil }
+      if let pass { return parent.id + "#" + String(pass) + "." }
+      return parent.id == parent.position ? nil : parent.id + "."
+    }
     for (offset, step) in steps.enumerated() {
       try Task.checkCancellation()
       let number = String(offset + 1)
-      let info = StepInfo(position: position + number, label: step.label, id: id + number)
+      let info = StepInfo(position: position + number, label: step.label, id: id.map { $0 + number })
       try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
     }
   }

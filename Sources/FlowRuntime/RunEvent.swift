@@ -20,7 +20,9 @@ public struct StepInfo: Sendable, Hashable {
   public var position: String
   public var label: String
   /// The position with the pass of each loop it is in: `2#3.1` is step 1 inside step 2 in its third pass.
-  /// Equal to ``position`` outside loops.
+  /// Equal to ``position`` outside loops, and for observers that do not list every step
+  /// (``RunObserver/recordsSteps``): building it for every pass of a long loop costs a fifth of a trivial
+  /// step, and only reports that list steps need to tell passes apart.
   public var id: String
 
   public init(position: String, label: String, id: String? = nil) {

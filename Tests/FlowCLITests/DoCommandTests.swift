@@ -44,7 +44,8 @@ struct DoCommandTests {
     #expect(result.status == 0)
     let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let phrases = try #require(report["phrases"] as? [[String: String]])
-    #expect(phrases.contains(["phrase": "save to raindrop", "title": "Save Bookmark", "action": "raindrop.save-bookmark"]))
+    #expect(
+      phrases.contains(["phrase": "save to raindrop", "title": "Save Bookmark", "action": "raindrop.save-bookmark"]))
   }
 
   @Test func helpIsHelp() async throws {
