@@ -4,7 +4,9 @@
 // Import direction (arrows read "imports"), kept acyclic and easy to see:
 //
 //   flow → FlowCLI → everything below + ArgumentParser
-//   FlowRuntime → FlowIntents (catalogues are injected, never imported)
+//   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
+//   FlowScheduler → FlowModel (cron grammar, next fires, words, unit emitters)
+//   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   RaindropLocal → RaindropModel, CSQLite ; RaindropREST → RaindropModel, FlowHTTP
@@ -53,8 +55,18 @@ let package = Package(
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
       name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    /// Cron expressions, next fire times with cronie's daylight-saving rules, their words, and the units
+    /// for systemd, cron and Kubernetes. Pure: Foundation's TimeZone is its only outside knowledge.
+    .target(name: "FlowScheduler", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowRuntime", dependencies: ["FlowModel", "FlowIntents", "FlowYAML", "FlowDiagnostics"],
+      name: "FlowRuntime",
+      dependencies: ["FlowModel", "FlowIntents", "FlowScheduler", "FlowYAML", "FlowDiagnostics"],
+      swiftSettings: swiftSettings),
+    /// What `flow show`, `flow list`, `flow schema` and the import card present: the outline of a
+    /// workflow, what it may do, their terminal rendering, and the editor schema. Builds strings only.
+    .target(
+      name: "FlowPresentation",
+      dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowRuntime", "FlowScheduler"],
       swiftSettings: swiftSettings),
 
     // MARK: - Command line
@@ -62,7 +74,8 @@ let package = Package(
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowScheduler",
+        "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -76,6 +89,14 @@ let package = Package(
       name: "flow-bench",
       dependencies: ["CLibYAML", "FlowYAML"],
       path: "Sources/FlowBenchmarks",
+      swiftSettings: swiftSettings
+    ),
+
+    /// Next-fire computations per second against a minute-by-minute search (Scripts/bench-cron.sh).
+    .executableTarget(
+      name: "cron-bench",
+      dependencies: ["FlowScheduler"],
+      path: "Benchmarks/cron-bench",
       swiftSettings: swiftSettings
     ),
 
@@ -104,6 +125,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowSchedulerTests",
+      dependencies: ["FlowScheduler", "FlowModel", "FlowYAML", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowHTTPTests",
       dependencies: ["FlowHTTP", "FlowTestSupport"],
       swiftSettings: swiftSettings
@@ -124,9 +150,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowPresentationTests",
+      dependencies: [
+        "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
+        "RaindropIntents",
+      ],
+      exclude: ["Goldens"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowCLITests",
-      dependencies: ["FlowCLI", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer"],
-      exclude: ["Corpus", "Goldens"],
+      dependencies: [
+        "FlowCLI", "FlowPresentation", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
+      ],
+      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus"],
       swiftSettings: swiftSettings
     ),
 

@@ -79,8 +79,11 @@ struct Backends {
   }
 
   /// The service the Raindrop intents use, over the chosen backend, opened on first use; `announce`
-  /// is called then.
-  func service(_ choice: BackendChoice, announce: @escaping @Sendable () -> Void) -> IntentService {
+  /// is called then. `readOnly` opens the local store as a dry run needs it: nothing written, not even
+  /// a new empty file.
+  func service(_ choice: BackendChoice, readOnly: Bool = false, announce: @escaping @Sendable () -> Void)
+    -> IntentService
+  {
     let (dataDirectory, token, environment, transport) = (
       dataDirectory, token(), context.environment, context.transport
     )
@@ -88,7 +91,7 @@ struct Backends {
       () throws(RaindropError) -> any BookmarkBackend in
       switch choice {
       case .local:
-        return try LocalBackend(directory: dataDirectory)
+        return try LocalBackend(directory: dataDirectory, access: readOnly ? .readOnly : .readWrite)
       case .raindrop:
         guard let (token, _) = token else { throw .notAuthenticated(reason: "no token is configured") }
         return RaindropClient(token: token, baseURL: Self.apiURL(environment), transport: transport)

@@ -46,6 +46,18 @@ public struct CLIContext: Sendable {
     DiagnosticRenderer(colors: console.isTerminal(.error) && environment["NO_COLOR"] == nil)
   }
 
+  /// Colour for what goes to standard output (`flow show`): only at a terminal and without `NO_COLOR`.
+  public var outputColors: Bool {
+    console.isTerminal(.output) && environment["NO_COLOR"] == nil
+  }
+
+  /// The width to lay standard output out in: `COLUMNS` when set (as shells export it and tests fix it),
+  /// else the terminal's, else 80.
+  public var outputWidth: Int {
+    if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+    return console.columns(.output) ?? 80
+  }
+
   public func print(_ text: String) { console.write(text + "\n", to: .output) }
 
   public func report(_ diagnostics: Diagnostics) {

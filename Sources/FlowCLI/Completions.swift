@@ -5,18 +5,22 @@ import Foundation
 /// themselves are ArgumentParser's, generated from the command tree, so a new subcommand or option is
 /// completed without an edit here; only values that flow alone knows come from here.
 enum Completions {
-  /// For a WORKFLOW argument (`run`, `validate`, `show`): the names in the library and in `./workflows/`,
-  /// as `flow run NAME` finds them, and workflow files and folders under what has been typed.
+  /// For a WORKFLOW argument (`run`, `validate`, `show`, `schedule next`): the names in the library and
+  /// in `./workflows/`, as `flow run NAME` finds them, and workflow files and folders under what has been
+  /// typed.
   static let workflow = CompletionKind.custom { _, _, prefix in workflows(prefix: prefix, in: CLIContext.current) }
 
   /// For `flow actions ACTION`: every action's id.
   static var action: CompletionKind { .list(Catalogs.registry.descriptors.map(\.id)) }
 
+  /// For `flow remove NAME`: the names in the library.
+  static let libraryWorkflow = CompletionKind.custom { _, _, prefix in
+    WorkflowLocator(context: CLIContext.current).libraryWorkflows.map(\.name).filter { $0.hasPrefix(prefix) }
+  }
+
   static func workflows(prefix: String, in context: CLIContext) -> [String] {
-    var names: [String] = []
-    // The library's one place is the locator's, wherever a later version keeps it.
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
-    if let library = locator.libraryDirectory { names += workflowNames(in: library) }
+    // The library is the locator's, wherever it keeps it.
+    var names = WorkflowLocator(context: context).libraryWorkflows.map(\.name)
     names += workflowNames(in: context.url(for: "workflows"))
     names += paths(matching: prefix, in: context)
     var seen = Set<String>()
@@ -26,7 +30,7 @@ enum Completions {
   /// The workflow files in a folder, by name without `.yml` or `.yaml`, as `flow run NAME` takes them.
   private static func workflowNames(in directory: URL) -> [String] {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return files.compactMap { file in
+    return files.filter { !$0.hasPrefix(".") }.compactMap { file in
       for suffix in [".yml", ".yaml"] where file.hasSuffix(suffix) { return String(file.dropLast(suffix.count)) }
       return nil
     }.sorted()

@@ -15,6 +15,12 @@ public protocol Console: Sendable {
   func readSecretLine(prompt: String) -> String?
   /// Standard input in full, when it is not a terminal (piped input); nil otherwise.
   func readAllInput() -> String?
+  /// How many columns the stream's terminal has; nil when it is not a terminal.
+  func columns(_ stream: ConsoleStream) -> Int?
+}
+
+extension Console {
+  public func columns(_ stream: ConsoleStream) -> Int? { nil }
 }
 
 public enum ConsoleStream: Sendable {
@@ -57,6 +63,13 @@ public struct StandardConsole: Console {
     // The Return the person typed was not echoed either.
     write("\n", to: .error)
     return line
+  }
+
+  public func columns(_ stream: ConsoleStream) -> Int? {
+    let descriptor = stream == .output ? STDOUT_FILENO : stream == .error ? STDERR_FILENO : STDIN_FILENO
+    var size = winsize()
+    let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
+    return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
   }
 
   public func readAllInput() -> String? {

@@ -15,7 +15,13 @@ public struct FlowCommand: AsyncParsableCommand {
       DoCommand.self,
       AuthCommand.self,
       ValidateCommand.self,
+      ShowCommand.self,
+      ListCommand.self,
+      NewCommand.self,
+      RemoveCommand.self,
       ActionsCommand.self,
+      SchemaCommand.self,
+      ScheduleCommand.self,
       CompletionsCommand.self,
       ManualCommand.self,
     ]

@@ -45,8 +45,9 @@ struct RunCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let registry = Catalogs.registry
-    let locator = WorkflowLocator(context: context, registry: registry)
-    let (loaded, diagnostics) = locator.load(workflow)
+    let locator = WorkflowLocator(context: context)
+    let check = WorkflowCheck(registry: registry, files: locator)
+    let (loaded, diagnostics) = locator.check(workflow, with: check)
     guard let loaded, !diagnostics.hasErrors else {
       return try finish(.invalid, diagnostics: diagnostics, output: nil, reporter: nil, context: context)
     }
@@ -59,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
     let (console, json) = (context.console, json)
     let services: IntentContext
     do {
-      services = try options.intentContext(context, prompter: prompter) { use in
+      services = try options.intentContext(context, prompter: prompter, readOnly: dryRun) { use in
         reporter.backend = use
         if !json { console.write(use.line + "\n", to: .error) }
       }
@@ -68,13 +69,17 @@ struct RunCommand: AsyncParsableCommand {
     }
     do {
       let given = try givenInputs(for: loaded, context: context)
+      if !options.isInteractive(context, quiet: json) {
+        try InputResolver.checkGiven(loaded, given: given, registry: registry)
+        try refuseUnanswerable(loaded, given: given, check: check)
+      }
       let inputs = try await InputResolver.resolve(loaded, given: given, registry: registry, prompter: prompter)
       var options = Interpreter.Options()
       options.dryRun = dryRun
       options.environment = context.environment
       options.runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
       let interpreter = Interpreter(
-        registry: registry, context: services, loader: locator, observer: reporter, options: options)
+        registry: registry, context: services, loader: check, observer: reporter, options: options)
       let result = try await interpreter.run(loaded, inputs: inputs)
       // `--json` always carries the result; people see it printed only when the run ends with `stop`.
       try finish(
@@ -101,6 +106,17 @@ struct RunCommand: AsyncParsableCommand {
       if !diagnostics.isEmpty { context.report(diagnostics) }
     }
     if status != .success { throw ExitCode(status.rawValue) }
+  }
+
+  /// Unattended, ends the run before its first step when it would have to ask something nobody can
+  /// answer, listing every such question with what would answer it (SPEC §5).
+  private func refuseUnanswerable(_ workflow: Workflow, given: [String: FlowValue], check: WorkflowCheck)
+    throws(RunError)
+  {
+    let answers = UnattendedCheck.Answers(
+      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto)
+    let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
+    if needed.hasErrors { throw RunError(.needsInput, needed) }
   }
 
   /// Inputs from `--input-file`, then `--input` (which wins), then piped standard input for a workflow

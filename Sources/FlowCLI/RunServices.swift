@@ -25,17 +25,25 @@ struct ActionOptions: ParsableArguments {
     _ context: CLIContext, inputNames: Set<String> = [], quiet: Bool = false, confirmAll: Bool = false,
     confirmUnattended: Bool = false
   ) -> any Prompter {
-    let interactive = !noInput && !quiet && context.console.isTerminal(.input) && context.console.isTerminal(.error)
+    let interactive = isInteractive(context, quiet: quiet)
     let prompter: any Prompter =
       interactive ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: inputNames)
     let confirms = yes || confirmAll || confirmUnattended && !interactive
     return confirms ? ConfirmingPrompter(base: prompter) : prompter
   }
 
+  /// Whether someone can answer: standard input and standard error are a terminal, `--no-input` is not
+  /// given, and the output is not `--json` (`quiet`).
+  func isInteractive(_ context: CLIContext, quiet: Bool = false) -> Bool {
+    !noInput && !quiet && context.console.isTerminal(.input) && context.console.isTerminal(.error)
+  }
+
   /// The services intents use: HTTP, the URL launcher, and the bookmarks on the chosen backend, opened on
-  /// first use, when `announce` is told which backend it is and why.
+  /// first use, when `announce` is told which backend it is and why. A `readOnly` run (a dry run) opens
+  /// the local store without writing anything to the disk.
   func intentContext(
-    _ context: CLIContext, prompter: any Prompter, announce: @escaping @Sendable (BackendUse) -> Void
+    _ context: CLIContext, prompter: any Prompter, readOnly: Bool = false,
+    announce: @escaping @Sendable (BackendUse) -> Void
   ) throws(Diagnostic) -> IntentContext {
     let backends = Backends(context: context)
     let use = try backends.choose(flag: backend)
@@ -45,6 +53,6 @@ struct ActionOptions: ParsableArguments {
         XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
         as: (any URLLauncher).self
       )
-      .with(backends.service(use.choice) { announce(use) })
+      .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
   }
 }

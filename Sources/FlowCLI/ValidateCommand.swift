@@ -9,12 +9,14 @@ struct ValidateCommand: AsyncParsableCommand {
     commandName: "validate",
     abstract: "Check workflow files without running them.",
     discussion: """
-      Reports every problem found in every file, in the form 'file:line:column: error: message'. \
-      Exits with status 0 when all files are valid and 2 when any is not.
+      Reports every problem found in every file, and in every workflow they run with 'run-workflow',
+      in the form 'file:line:column: error: message'. A workflow is found as 'flow run' finds it: a
+      path, or a name in the library or ./workflows. Exits with status 0 when all are valid and 2 when
+      any is not.
       """
   )
 
-  @Argument(help: "The workflows to check: paths, or names as 'flow run' takes them.", completion: Completions.workflow)
+  @Argument(help: "The workflows to check: paths, or names as 'flow run' finds them.", completion: Completions.workflow)
   var files: [String]
 
   @Flag(help: "Print the result as JSON on standard output.")
@@ -24,16 +26,13 @@ struct ValidateCommand: AsyncParsableCommand {
     let context = CLIContext.current
     var all = Diagnostics()
     var results: [FileResult] = []
-    let locator = WorkflowLocator(context: context, registry: Catalogs.registry)
-    for reference in files {
-      // A name from the library or ./workflows, as `flow run` takes it; otherwise the path as given.
-      let path = locator.locate(reference) ?? reference
-      let diagnostics: Diagnostics
-      switch SourceReader.read(path, in: context) {
-      case .success(let file): diagnostics = WorkflowCheck.load(file, registry: Catalogs.registry).diagnostics
-      case .failure(let problem): diagnostics = Diagnostics([problem])
-      }
-      all.append(contentsOf: diagnostics)
+    let locator = WorkflowLocator(context: context)
+    // One check for all the files: a workflow that several of them run is read, and printed, once.
+    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
+    var printed: Set<Diagnostic> = []
+    for path in files {
+      let diagnostics = locator.check(path, with: check).diagnostics
+      all.append(contentsOf: diagnostics.filter { printed.insert($0).inserted })
       results.append(FileResult(path: path, valid: !diagnostics.hasErrors, diagnostics: diagnostics.sorted()))
     }
     if json {

@@ -5,10 +5,10 @@ import FlowRuntime
 import Foundation
 
 /// Finds workflows by what a person types (SPEC §6): a path, or a name looked up in the library
-/// (`$XDG_CONFIG_HOME/flow/workflows`) and then in `./workflows/`, with or without `.yml`.
-struct WorkflowLocator: WorkflowLoading {
+/// (`$XDG_CONFIG_HOME/flow/workflows`) and then in `./workflows/`, with or without `.yml`. The same
+/// lookup serves `flow run`, `flow validate` and `run-workflow` (see ``WorkflowFiles``).
+struct WorkflowLocator: WorkflowFiles {
   let context: CLIContext
-  let registry: IntentRegistry
 
   /// The library folder: `$XDG_CONFIG_HOME/flow/workflows`, or `~/.config/flow/workflows`.
   var libraryDirectory: URL? {
@@ -16,6 +16,20 @@ struct WorkflowLocator: WorkflowLoading {
       return URL(fileURLWithPath: config).appendingPathComponent("flow/workflows")
     }
     return context.environment["HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent(".config/flow/workflows") }
+  }
+
+  /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
+  /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
+  var backupDirectory: URL? { libraryDirectory?.appendingPathComponent(".backup") }
+
+  /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
+  var libraryWorkflows: [(name: String, url: URL)] {
+    guard let library = libraryDirectory,
+      let files = try? FileManager.default.contentsOfDirectory(at: library, includingPropertiesForKeys: nil)
+    else { return [] }
+    return files.filter { ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".") }
+      .map { ($0.deletingPathExtension().lastPathComponent, $0) }
+      .sorted { $0.name < $1.name }
   }
 
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
@@ -37,8 +51,8 @@ struct WorkflowLocator: WorkflowLoading {
     }
   }
 
-  /// Reads and checks a workflow, or returns every problem found.
-  func load(_ reference: String) -> (workflow: Workflow?, diagnostics: Diagnostics) {
+  /// Finds, reads and checks the workflow `reference` names, and every workflow it runs.
+  func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
     guard let path = locate(reference) else {
       return (
         nil,
@@ -48,18 +62,26 @@ struct WorkflowLocator: WorkflowLoading {
         ])
       )
     }
-    switch SourceReader.read(path, in: context) {
-    case .success(let file): return WorkflowCheck.load(file, registry: registry)
-    case .failure(let problem): return (nil, Diagnostics([problem]))
-    }
+    return check.check(path: path)
   }
 
+  /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.
+  func load(_ reference: String) -> WorkflowCheck.Result {
+    check(reference, with: WorkflowCheck(registry: Catalogs.registry, files: self))
+  }
+
+  // MARK: - WorkflowFiles
+
   /// `run-workflow`: a path relative to the running workflow's folder, or a library name.
-  func load(_ reference: String, from file: SourceFile) throws -> Workflow {
-    let directory = (file.path as NSString).deletingLastPathComponent
-    let path = locate(reference, relativeTo: directory) ?? reference
-    let (workflow, diagnostics) = load(path)
-    guard let workflow, !diagnostics.hasErrors else { throw RunError(.invalid, diagnostics) }
-    return workflow
+  func locate(_ reference: String, from parent: SourceFile?) -> String? {
+    locate(reference, relativeTo: parent.map { ($0.path as NSString).deletingLastPathComponent })
+  }
+
+  func canonicalPath(_ path: String) -> String {
+    context.url(for: path).standardizedFileURL.path
+  }
+
+  func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+    SourceReader.read(path, in: context)
   }
 }

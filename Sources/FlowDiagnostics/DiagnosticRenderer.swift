@@ -137,9 +137,22 @@ public struct DiagnosticRenderer: Sendable {
 }
 
 /// How many terminal columns a character takes: 0 for combining marks, 2 for wide East Asian characters
-/// and emoji, 1 otherwise. Enough to keep carets aligned; not a full wcwidth.
-enum DisplayWidth {
-  static func of(_ scalar: Unicode.Scalar) -> Int {
+/// and emoji, 1 otherwise. Enough to keep carets aligned and `flow show`'s columns straight; not a full
+/// wcwidth.
+public enum DisplayWidth {
+  /// The columns `text` takes at a terminal.
+  public static func of(_ text: String) -> Int {
+    let utf8 = text.utf8
+    // ASCII text is as wide as it is long; only other text needs its characters looked up.
+    if !utf8.contains(where: { $0 >= 0x80 }) { return utf8.count }
+    return text.unicodeScalars.reduce(0) { $0 + of($1) }
+  }
+
+  public static func of(_ text: Substring) -> Int { of(String(text)) }
+
+  public static func of(_ scalar: Unicode.Scalar) -> Int {
+    // Most text is ASCII, and looking up Unicode properties costs far more than the rest of a layout.
+    if scalar.isASCII { return 1 }
     let properties = scalar.properties
     switch properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format: return 0

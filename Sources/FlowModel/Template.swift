@@ -13,10 +13,20 @@ public struct Template: Sendable, Hashable {
 
   public var parts: [Part]
   public var span: SourceSpan
+  /// Plain text that looks like a reference in another tool's syntax — `$previous`, `{{ previous }}`.
+  /// The checker warns where the name exists.
+  public var lookalikes: [Lookalike]
 
-  public init(parts: [Part], span: SourceSpan) {
+  /// Text written as another tool writes a reference, and the reference it resembles (spanning the text).
+  public struct Lookalike: Sendable, Hashable {
+    public var written: String
+    public var reference: Reference
+  }
+
+  public init(parts: [Part], span: SourceSpan, lookalikes: [Lookalike] = []) {
     self.parts = parts
     self.span = span
+    self.lookalikes = lookalikes
   }
 
   /// The reference, when the text is exactly one reference: such a value passes the typed value on
@@ -86,6 +96,7 @@ extension Template {
   {
     var parts: [Part] = []
     var literal = ""
+    var lookalikes: [Lookalike] = []
     let scalars = Array(text.unicodeScalars)
     var index = 0
     func flush() {
@@ -100,6 +111,7 @@ extension Template {
         continue
       }
       guard scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "{" else {
+        if let lookalike = Self.lookalike(in: scalars, at: index, locator: locator) { lookalikes.append(lookalike) }
         literal.unicodeScalars.append(scalar)
         index += 1
         continue
@@ -125,7 +137,40 @@ extension Template {
       index = close + 1
     }
     flush()
-    return Template(parts: parts, span: locator.whole)
+    return Template(parts: parts, span: locator.whole, lookalikes: lookalikes)
+  }
+
+  /// `$name` (shell, Perl) or `{{ name }}` (Jinja, Mustache) starting at `index`, as a reference spanning it.
+  private static func lookalike(in scalars: [Unicode.Scalar], at index: Int, locator: ScalarLocator) -> Lookalike? {
+    let start = index
+    var end: Int
+    let inside: String
+    if scalars[index] == "$" {
+      end = index + 1
+      while end < scalars.count,
+        scalars[end].properties.isAlphabetic || ("0"..."9").contains(scalars[end])
+          || "_-.".unicodeScalars.contains(
+            scalars[end])
+      {
+        end += 1
+      }
+      // A sentence may end right after the name: "costs $total."
+      while end > index + 1, scalars[end - 1] == "." || scalars[end - 1] == "-" { end -= 1 }
+      inside = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+    } else if scalars[index] == "{", index + 1 < scalars.count, scalars[index + 1] == "{" {
+      var close = index + 2
+      while close + 1 < scalars.count, !(scalars[close] == "}" && scalars[close + 1] == "}") { close += 1 }
+      guard close + 1 < scalars.count else { return nil }
+      end = close + 2
+      var (from, to) = (index + 2, close)
+      while from < to, scalars[from] == " " { from += 1 }
+      while to > from, scalars[to - 1] == " " { to -= 1 }
+      inside = String(String.UnicodeScalarView(scalars[from..<to]))
+    } else {
+      return nil
+    }
+    guard !inside.isEmpty, let parsed = Reference.parse(inside, span: locator.span(start, end)) else { return nil }
+    return Lookalike(written: String(String.UnicodeScalarView(scalars[start..<end])), reference: parsed)
   }
 }
 
@@ -172,12 +217,21 @@ extension Reference {
 /// Exact where the value is the text as written: plain and quoted scalars on one line without escapes.
 /// Elsewhere (block scalars, folded lines, escapes) every position maps to the whole scalar, which is
 /// still the right place, only less precise.
-struct ScalarLocator {
-  let whole: SourceSpan
+///
+/// Cron expressions in `schedule:` use it too, so that a bad field is shown where it is written.
+public struct ScalarLocator: Sendable {
+  public let whole: SourceSpan
   /// The file column of the value's first character, when offsets map exactly.
   private var firstColumn: Int?
 
-  init(_ scalar: YAMLNode.Scalar) {
+  /// A locator for text written on one line of `whole.file` from `firstColumn` on, such as a
+  /// command-line argument shown as a file of its own.
+  public init(whole: SourceSpan, firstColumn: Int?) {
+    self.whole = whole
+    self.firstColumn = firstColumn
+  }
+
+  public init(_ scalar: YAMLNode.Scalar) {
     whole = scalar.span
     let written = scalar.span.end.column - scalar.span.start.column
     let length = scalar.value.unicodeScalars.count
@@ -201,7 +255,7 @@ struct ScalarLocator {
   }
 
   /// The span of the value's Unicode scalars `start..<end`.
-  func span(_ start: Int, _ end: Int) -> SourceSpan {
+  public func span(_ start: Int, _ end: Int) -> SourceSpan {
     guard let firstColumn else { return whole }
     let line = whole.start.line
     return SourceSpan(

@@ -15,7 +15,9 @@ public struct Workflow: Sendable {
   public var inputs: [Input]
   /// Environment variables the workflow may read as `${env.NAME}`.
   public var environment: [Located<String>]
-  public var schedule: Located<String>?
+  /// `schedule:` — when the workflow runs unattended: its cron expressions, none when it has no schedule.
+  public var schedule: [ScheduleEntry]
+  /// `timezone:` — the zone of every schedule entry that names none; the machine's zone when absent.
   public var timezone: Located<String>?
   public var confirmations: ConfirmationPolicy
   public var steps: [Step]
@@ -37,6 +39,25 @@ public struct Workflow: Sendable {
     public var defaultValue: Value?
     /// Asked once when the workflow is imported, not on every run.
     public var askOnImport: Bool
+  }
+}
+
+/// One cron expression of `schedule:`, with the zone its entry names (issue 8).
+///
+/// The expression stays text here: its grammar belongs to `FlowScheduler`, which reads it with
+/// ``locator`` so that a bad field is reported at its own column.
+public struct ScheduleEntry: Sendable {
+  /// The expression as written: `0 9 * * MON-FRI`, `@daily`.
+  public var cron: Located<String>
+  /// Maps offsets inside the expression to places in the file.
+  public var locator: ScalarLocator
+  /// `timezone:` of a `{cron, timezone}` entry; the workflow's `timezone:` applies when nil.
+  public var timezone: Located<String>?
+
+  public init(cron: Located<String>, locator: ScalarLocator, timezone: Located<String>? = nil) {
+    self.cron = cron
+    self.locator = locator
+    self.timezone = timezone
   }
 }
 

@@ -69,7 +69,7 @@ public struct WorkflowDecoder {
       environment: mapping["env"]?.value.sequence?.items.compactMap { item in
         item.scalar.map { Located($0.value, at: $0.span) }
       } ?? [],
-      schedule: mapping["schedule"]?.value.scalar.map { Located($0.value, at: $0.span) },
+      schedule: mapping["schedule"].map { schedule($0.value) } ?? [],
       timezone: mapping["timezone"]?.value.scalar.map { Located($0.value, at: $0.span) },
       confirmations: mapping["confirmations"]?.value.scalar.flatMap { Workflow.ConfirmationPolicy(rawValue: $0.value) }
         ?? .ask,
@@ -80,8 +80,14 @@ public struct WorkflowDecoder {
   /// Reports a top-level value of the wrong kind.
   private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
     func wrongKind(_ expected: String) {
+      if key.name == "steps", node.scalar?.resolved == .null {
+        return report(
+          Diagnostic(.error, .wrongKind, "'steps' is empty", at: node.span)
+            .help("list the steps under it, each on its own line starting with '- ', like '  - show: Hello'"))
+      }
       report(
-        Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span))
+        Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span)
+          .help(Self.shapeHelp(for: key.name, node)))
     }
     switch key.shape {
     case .version:
@@ -106,6 +112,9 @@ public struct WorkflowDecoder {
       if node.mapping == nil { wrongKind("a mapping") }
     case .sequence:
       if node.sequence == nil { wrongKind("a sequence") }
+    case .schedule:
+      // Read, and reported, by schedule(_:).
+      break
     case .textList:
       guard let sequence = node.sequence else { return wrongKind("a sequence of names") }
       if let item = sequence.items.first(where: { $0.scalar == nil || $0.scalar?.resolved == .null }) {
@@ -115,9 +124,102 @@ public struct WorkflowDecoder {
     }
   }
 
+  /// How to write a top-level value that has the wrong kind, for the keys people get wrong.
+  private static func shapeHelp(for key: String, _ node: YAMLNode) -> String? {
+    switch key {
+    case "steps":
+      return "write each step on its own line, starting with '- ', like '  - show: Hello'"
+    case "input":
+      // `input: [url]` lists names: show the mapping those names make.
+      let name = node.sequence?.items.first?.scalar?.value ?? "url"
+      return "declare each input by name with its type, one per line, like '  \(name): text'"
+    default:
+      return nil
+    }
+  }
+
+  // MARK: - Schedule
+
+  private static let scheduleKeys = ["cron", "timezone"]
+
+  /// `schedule:` in its three forms: `"0 9 * * *"`, a list, `{cron: …, timezone: …}` (whose `cron` may be
+  /// a list too); a list may mix expressions and mappings.
+  private mutating func schedule(_ node: YAMLNode) -> [ScheduleEntry] {
+    let help = "write a cron expression like '0 9 * * MON-FRI', a list of them, or 'cron:' with 'timezone:'"
+    switch node {
+    case .scalar(let scalar) where scalar.resolved != .null:
+      return [ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar))]
+    case .sequence(let sequence) where !sequence.items.isEmpty:
+      return sequence.items.flatMap { item -> [ScheduleEntry] in
+        switch item {
+        case .scalar(let scalar) where scalar.resolved != .null:
+          return [ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar))]
+        case .mapping(let mapping):
+          return scheduleMapping(mapping)
+        default:
+          report(
+            Diagnostic(
+              .error, .wrongKind, "expected a cron expression or a mapping in 'schedule', found \(item.kindName)",
+              at: item.span
+            ).help(help))
+          return []
+        }
+      }
+    case .mapping(let mapping):
+      return scheduleMapping(mapping)
+    default:
+      let found = node.sequence != nil ? "an empty list" : node.kindName
+      report(
+        Diagnostic(.error, .wrongKind, "expected a cron expression for 'schedule', found \(found)", at: node.span)
+          .help(help))
+      return []
+    }
+  }
+
+  private mutating func scheduleMapping(_ mapping: YAMLNode.Mapping) -> [ScheduleEntry] {
+    var expressions: [YAMLNode.Scalar] = []
+    var timezone: Located<String>?
+    for entry in mapping.entries {
+      switch entry.key.value {
+      case "cron":
+        switch entry.value {
+        case .scalar(let scalar) where scalar.resolved != .null:
+          expressions = [scalar]
+        case .sequence(let sequence) where !sequence.items.isEmpty:
+          for item in sequence.items {
+            if let scalar = item.scalar, scalar.resolved != .null {
+              expressions.append(scalar)
+            } else {
+              report(
+                Diagnostic(.error, .wrongKind, "expected a cron expression, found \(item.kindName)", at: item.span))
+            }
+          }
+        default:
+          report(
+            Diagnostic(
+              .error, .wrongKind,
+              "expected a cron expression or a list of them for 'cron', found \(entry.value.kindName)",
+              at: entry.value.span))
+        }
+      case "timezone":
+        timezone = text(entry.value, for: "timezone")
+      default:
+        unknownKey(entry.key, among: Self.scheduleKeys, in: "a schedule")
+      }
+    }
+    if mapping["cron"] == nil {
+      report(
+        Diagnostic(.error, .missingKey, "this schedule has no 'cron'", at: mapping.span)
+          .help("add 'cron:' with an expression like '0 9 * * MON-FRI'"))
+    }
+    return expressions.map { scalar in
+      ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar), timezone: timezone)
+    }
+  }
+
   // MARK: - Inputs
 
-  private static let inputKeys = ["type", "prompt", "default", "ask-on-import"]
+  private static let inputKeys = WorkflowFormat.inputKeys.map(\.name)
 
   private mutating func inputs(_ mapping: YAMLNode.Mapping) -> [Workflow.Input] {
     mapping.entries.map { entry in
@@ -153,19 +255,20 @@ public struct WorkflowDecoder {
   // MARK: - Steps
 
   /// Keys any step may carry besides what it does.
-  static let stepKeys = ["as", "when", "confirm", "on-error", "retry", "timeout"]
+  static let stepKeys = WorkflowFormat.stepKeys.map(\.name)
 
   /// The block keywords and the keys that belong to each.
-  static let blocks: [String: [String]] = [
-    "if": ["then", "else"],
-    "repeat": ["do"],
-    "for-each": ["do"],
-    "menu": ["options", "default"],
-    "stop": [],
-    "run-workflow": ["input"],
-    "set": ["value"],
-    "append": ["value"],
+  static let blocks = Dictionary(uniqueKeysWithValues: WorkflowFormat.blocks.map { ($0.keyword, $0.keys.map(\.name)) })
+
+  /// How each block is written, for a block keyword that stands alone (`- repeat`).
+  static let blockExamples = [
+    "if": "if: ${ready}", "repeat": "repeat: 3", "for-each": "for-each: ${items}", "menu": "menu: What next?",
+    "stop": "stop", "run-workflow": "run-workflow: other.yml", "set": "set: name", "append": "append: name",
   ]
+
+  /// Step keys that are also actions: `confirm` asks before a step runs, and is the basic action that asks
+  /// a question. In a step whose only other keys are step keys, it is the action (`- confirm: Sure?`).
+  static let actionStepKeys: Set<String> = ["confirm"]
 
   /// For each key that belongs to blocks, how to name its owners: "an 'if'", "a 'set' or 'append'".
   private static let companions: [String: String] = {
@@ -186,7 +289,10 @@ public struct WorkflowDecoder {
   /// The steps of a block body (`then`, `else`, `do`, a menu option).
   private mutating func body(_ node: YAMLNode?, of block: String, key: String, at span: SourceSpan) -> [Step] {
     guard let node else {
-      report(Diagnostic(.error, .missingKey, "'\(block)' needs '\(key):' with its steps", at: span))
+      let purpose = block == "if" ? "to run when the condition holds" : "to run on each pass"
+      report(
+        Diagnostic(.error, .missingKey, "'\(block)' needs '\(key):' with its steps", at: span)
+          .help("add '\(key):' beside '\(block)', with the steps \(purpose) as a list under it"))
       return []
     }
     switch node {
@@ -203,6 +309,16 @@ public struct WorkflowDecoder {
   private mutating func step(_ node: YAMLNode) -> Step? {
     switch node {
     case .scalar(let scalar) where scalar.resolved != .null:
+      if let example = Self.blockExamples[scalar.value] {
+        // `- stop` ends the run; every other block needs its value.
+        guard scalar.value == "stop" else {
+          report(
+            Diagnostic(.error, .missingKey, "'\(scalar.value)' needs a value", at: scalar.span)
+              .help("write it as '\(example)'"))
+          return nil
+        }
+        return Step(kind: .stop(output: nil), span: node.span, onError: .stop)
+      }
       // `- raindrop.get-collections`: an action without parameters.
       guard let id = actionID(scalar) else { return nil }
       return Step(kind: .action(ActionCall(id: id, arguments: .none)), span: node.span, onError: .stop)
@@ -217,7 +333,10 @@ public struct WorkflowDecoder {
   }
 
   private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
-    let heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
+    var heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
+    if heads.isEmpty, let action = mapping.entries.first(where: { Self.actionStepKeys.contains($0.key.value) }) {
+      heads = [action]
+    }
     guard let head = heads.first else {
       if let stray = mapping.entries.first(where: { Self.companions[$0.key.value] != nil }) {
         report(
@@ -252,7 +371,7 @@ public struct WorkflowDecoder {
     }
     guard let kind = kind(keyword: head, in: mapping) else { return nil }
     var step = Step(kind: kind, span: mapping.span, onError: .stop)
-    decodeStepKeys(mapping, into: &step)
+    decodeStepKeys(mapping, into: &step, action: head.key.value)
     return step
   }
 
@@ -333,8 +452,9 @@ public struct WorkflowDecoder {
 
   // MARK: - Step keys
 
-  private mutating func decodeStepKeys(_ mapping: YAMLNode.Mapping, into step: inout Step) {
-    for entry in mapping.entries {
+  /// Decodes the step keys beside `action`, the key that says what the step does.
+  private mutating func decodeStepKeys(_ mapping: YAMLNode.Mapping, into step: inout Step, action: String) {
+    for entry in mapping.entries where entry.key.value != action {
       let node = entry.value
       switch entry.key.value {
       case "as":

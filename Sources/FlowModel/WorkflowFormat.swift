@@ -1,7 +1,7 @@
 /// The top level of a workflow file (SPEC §1): which keys exist, what each holds, which are required.
 ///
-/// One table, read by the checker (and later by `flow schema` and the docs), so that a key is described
-/// in exactly one place.
+/// One table, read by the decoder, `flow schema` and the docs, so that a key is described in exactly one
+/// place.
 public enum WorkflowFormat {
   /// The format version this build reads and writes (`flow: 1`).
   public static let version = 1
@@ -20,6 +20,9 @@ public enum WorkflowFormat {
     case textList
     /// A sequence (its items are checked by later stages).
     case sequence
+    /// `schedule:`: a cron expression, a list of them, or a mapping with `cron` and `timezone`, or a list
+    /// mixing expressions and such mappings.
+    case schedule
   }
 
   public struct Key: Sendable, Hashable {
@@ -44,8 +47,12 @@ public enum WorkflowFormat {
     Key(name: "color", shape: .choice(colors), isRequired: false, summary: "a palette colour"),
     Key(name: "input", shape: .mapping, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
-    Key(name: "schedule", shape: .text, isRequired: false, summary: "when to run unattended, as a cron expression"),
-    Key(name: "timezone", shape: .text, isRequired: false, summary: "the time zone of 'schedule'; default local"),
+    Key(
+      name: "schedule", shape: .schedule, isRequired: false,
+      summary: "when to run unattended: a cron expression, a list of them, or 'cron' with 'timezone'"),
+    Key(
+      name: "timezone", shape: .text, isRequired: false,
+      summary: "the IANA time zone of 'schedule'; default the machine's"),
     Key(
       name: "confirmations", shape: .choice(["ask", "auto"]), isRequired: false,
       summary: "'auto' confirms steps unattended; shown when the workflow is imported"),
@@ -53,4 +60,69 @@ public enum WorkflowFormat {
   ]
 
   static let keysByName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+
+  // MARK: - Inputs and steps
+
+  /// A key inside an input declaration, a step, or a block.
+  public struct Field: Sendable, Hashable {
+    public let name: String
+    public let summary: String
+  }
+
+  /// The keys of an input declaration (`input: {url: {type: url, prompt: …}}`).
+  public static let inputKeys: [Field] = [
+    Field(name: "type", summary: "the input's type: text, number, url, \"[text]\", bookmark…; default any"),
+    Field(name: "prompt", summary: "the question asked when the value is missing"),
+    Field(name: "default", summary: "the value used when none is given"),
+    Field(name: "ask-on-import", summary: "ask once when the workflow is imported, and keep the answer as the default"),
+  ]
+
+  /// Keys any step may carry besides what it does (SPEC §1).
+  public static let stepKeys: [Field] = [
+    Field(name: "as", summary: "names the step's output (${NAME}); for 'for-each', names each item"),
+    Field(name: "when", summary: "run the step only if this condition holds"),
+    Field(name: "confirm", summary: "ask before running: the question, or true"),
+    Field(name: "on-error", summary: "'stop' (default) or 'continue': a failed step then outputs nothing"),
+    Field(name: "retry", summary: "run a failed step again: a number of attempts, or {attempts, delay}"),
+    Field(name: "timeout", summary: "fail an action that takes longer, such as 30s (actions only)"),
+  ]
+
+  /// A block: the keyword that starts it and the keys that belong to it.
+  public struct Block: Sendable, Hashable {
+    public let keyword: String
+    public let summary: String
+    public let keys: [Field]
+  }
+
+  /// Shortcuts' blocks and the variables (SPEC §1), in the order the docs present them.
+  public static let blocks: [Block] = [
+    Block(
+      keyword: "if", summary: "If / Otherwise: run 'then' when the condition holds, else 'else'",
+      keys: [
+        Field(name: "then", summary: "the steps run when the condition holds"),
+        Field(name: "else", summary: "the steps run otherwise"),
+      ]),
+    Block(
+      keyword: "repeat", summary: "Repeat: run 'do' this many times (${index} counts from 1)",
+      keys: [Field(name: "do", summary: "the steps to repeat")]),
+    Block(
+      keyword: "for-each", summary: "Repeat with Each: run 'do' once per item of a list (${item}, or 'as')",
+      keys: [Field(name: "do", summary: "the steps run for each item")]),
+    Block(
+      keyword: "menu", summary: "Choose from Menu: the prompt; each option runs its own steps",
+      keys: [
+        Field(name: "options", summary: "each choice's label and its steps"),
+        Field(name: "default", summary: "the choice taken when nobody can answer"),
+      ]),
+    Block(keyword: "stop", summary: "Stop and Output: end the run, with this value as its result", keys: []),
+    Block(
+      keyword: "run-workflow", summary: "Run Workflow: a file relative to this one, or a library name",
+      keys: [Field(name: "input", summary: "the nested workflow's input, or its inputs by name")]),
+    Block(
+      keyword: "set", summary: "Set Variable: the variable's name",
+      keys: [Field(name: "value", summary: "the value; the previous step's output when left out")]),
+    Block(
+      keyword: "append", summary: "Add to Variable: the list variable's name",
+      keys: [Field(name: "value", summary: "the value to add; the previous step's output when left out")]),
+  ]
 }

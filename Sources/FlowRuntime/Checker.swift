@@ -3,9 +3,10 @@ import FlowIntents
 import FlowModel
 
 /// Checks a decoded workflow against the action catalogue before anything runs (SPEC §4): actions,
-/// parameters and enum cases exist; literals have the right type and range; every name is defined
-/// before it is used; properties exist on the type that reaches them; no list goes where one value is
-/// wanted. Every problem is reported, in one pass.
+/// parameters and enum cases exist; literals convert as their parameter's own type converts them; every
+/// reference names something defined before it, its path exists on the type that reaches it, and its type
+/// can become what the parameter takes (the coercion table, entity to entity included); what
+/// `run-workflow` passes fits the inputs of the workflow it runs. Every problem is reported, in one pass.
 public struct Checker {
   let registry: IntentRegistry
   public init(registry: IntentRegistry) {
@@ -27,10 +28,28 @@ public struct Checker {
     return types
   }
 
+  /// Checks `workflow` on its own; the workflows it runs are not looked at (see ``WorkflowCheck``).
   public func check(_ workflow: Workflow) -> Diagnostics {
-    var pass = Pass(checker: self, workflow: workflow)
+    check(workflow, children: [:]).diagnostics
+  }
+
+  /// Checks `workflow`, given what is known of the workflows its literal `run-workflow` references name
+  /// (nil where nothing is: missing, invalid, or on a cycle), and says what a workflow running it needs
+  /// to know of it.
+  func check(_ workflow: Workflow, children: [String: WorkflowSummary?]) -> (
+    diagnostics: Diagnostics, summary: WorkflowSummary
+  ) {
+    var pass = Pass(checker: self, workflow: workflow, children: children)
     pass.run()
-    return pass.diagnostics
+    return (pass.diagnostics, pass.summary)
+  }
+
+  /// The static type the check finds for each reference whose type is known: what `flow show` reads to
+  /// make coercions visible (`⟨saved⟩ as URL`) without a second type inference. Reports nothing.
+  public func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
+    var pass = Pass(checker: self, workflow: workflow, children: [:])
+    pass.run()
+    return pass.referenceTypes
   }
 
   /// The type an input declaration names: `text`, `[url]`, `bookmark`, `[Bookmark]`.
@@ -43,13 +62,40 @@ public struct Checker {
     return entityTypes[trimmed.lowercased()]
   }
 
-  var typeSpellings: [String] { ValueType.spellings + entityTypes.values.map(\.spelling) }
+  /// The declared type of an input; any value when it declares none, or one that names no type.
+  func inputType(_ input: Workflow.Input) -> ValueType {
+    input.type.flatMap { type(named: $0.value) } ?? .any
+  }
+
+  /// The entity type spellings, for messages: `bookmark`, `collection`.
+  var entitySpellings: [String] { Set(entityTypes.values.map(\.spelling)).sorted() }
 }
+
+/// What a workflow that runs this one (`run-workflow`) needs to know of it.
+struct WorkflowSummary: Sendable {
+  struct Input: Sendable {
+    var name: String
+    /// The declared type; nil when undeclared or unknown.
+    var type: ValueType?
+    /// Declared without a `default:`: a workflow that runs this one must give it.
+    var isRequired: Bool
+  }
+
+  /// The file, as it is shown.
+  var path: String
+  var inputs: [Input]
+  /// The type of its result (what `stop` gives, or its last step's output), when the steps agree on one.
+  var resultType: ValueType?
+}
+
+/// Converts a literal as its parameter's Swift type would (``ParameterDescriptor/convertLiteral(_:)``).
+private typealias Converter = (FlowValue) throws(CoercionError) -> FlowValue
 
 /// One walk over a workflow, in document order, with what is known at each point.
 private struct Pass {
   let checker: Checker
   let workflow: Workflow
+  let children: [String: WorkflowSummary?]
   var diagnostics = Diagnostics()
 
   /// Names defined so far (step outputs and variables), with their type when known.
@@ -60,11 +106,31 @@ private struct Pass {
   var loops: [(itemName: String?, itemType: ValueType?)] = []
   var previous: ValueType?
   var inputs: [String: ValueType?] = [:]
+  /// The types `stop` gives, for the workflow's result; nil for a `stop` whose type is unknown.
+  var stopTypes: [ValueType?] = []
+  /// What ``Checker/referenceTypes(in:)`` returns.
+  var referenceTypes: [Reference: ValueType] = [:]
 
-  init(checker: Checker, workflow: Workflow) {
+  init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?]) {
     self.checker = checker
     self.workflow = workflow
+    self.children = children
   }
+
+  var summary: WorkflowSummary {
+    let declared = workflow.inputs.map { input in
+      WorkflowSummary.Input(
+        name: input.name.value, type: inputs[input.name.value] ?? nil, isRequired: input.defaultValue == nil)
+    }
+    var results = stopTypes
+    if let last = workflow.steps.last, !isStop(last) { results.append(lastOutput) }
+    let first = results.first ?? nil
+    let agreed = results.allSatisfy { $0 != nil && $0 == first } ? first : nil
+    return WorkflowSummary(path: workflow.file.path, inputs: declared, resultType: agreed)
+  }
+
+  /// The output of the last top-level step.
+  private var lastOutput: ValueType?
 
   mutating func run() {
     for input in workflow.inputs {
@@ -72,23 +138,31 @@ private struct Pass {
       if let spelling = input.type {
         type = checker.type(named: spelling.value)
         if type == nil {
+          let entities = checker.entitySpellings.map { "'\($0)'" }
           report(
             Diagnostic(
               .error, .unknownType, "unknown type '\(spelling.value)' for input '\(input.name.value)'",
               at: spelling.span
             )
-            .help(Suggestion.help(for: spelling.value, among: checker.typeSpellings)))
+            .help(
+              Suggestion.closest(to: spelling.value, among: ValueType.spellings + checker.entitySpellings).map {
+                "did you mean '\($0)'?"
+              }
+                ?? "the types are \(ValueType.spellings.map { "'\($0)'" }.joined(separator: ", ")), "
+                + "the entities \(List.and(entities)), and a list of any of them in brackets, like '[text]'"))
         }
       }
       inputs[input.name.value] = type
       if let defaultValue = input.defaultValue, let type {
         check(
-          defaultValue, against: type, parameter: input.name.value, range: nil,
-          description: "input '\(input.name.value)'")
+          defaultValue, against: type, range: nil, description: "input '\(input.name.value)'", convert: nil)
       }
     }
     collectDefinitions(workflow.steps)
-    check(workflow.steps)
+    for step in workflow.steps {
+      check(step)
+      lastOutput = previous
+    }
   }
 
   private mutating func collectDefinitions(_ steps: [Step]) {
@@ -129,7 +203,7 @@ private struct Pass {
       check(otherwise)
       output = nil
     case .repeatBlock(let count, let body):
-      check(count, against: .number, parameter: "repeat", range: 0...1_000_000_000, description: "'repeat'")
+      check(count, against: .number, range: 0...1_000_000_000, description: "'repeat'", convert: nil)
       loops.append((nil, .number))
       check(body)
       loops.removeLast()
@@ -146,11 +220,11 @@ private struct Pass {
       for option in options { check(option.steps) }
       output = nil
     case .stop(let value):
-      if let value { _ = type(of: value) }
+      var result: ValueType? = .nothing
+      if let value { result = type(of: value) }
+      stopTypes.append(result)
     case .runWorkflow(let reference, let input):
-      _ = type(of: reference)
-      if let input { _ = type(of: input) }
-      output = nil
+      output = checkRunWorkflow(step, reference: reference, input: input)
     case .set(let variable, let value):
       output = value.map { type(of: $0) } ?? previous
       names[variable.value] = output
@@ -173,6 +247,8 @@ private struct Pass {
       return nil
     }
     let keys = descriptor.parameters.map(\.key)
+    // The static types of the values given, for outputs that follow their inputs (`list: [a, b]`).
+    var given: [String: ValueType] = [:]
     switch call.arguments {
     case .none:
       break
@@ -186,12 +262,12 @@ private struct Pass {
         _ = type(of: value)
         break
       }
-      check(value, against: primary, of: descriptor)
+      given[primary.key] = check(value, against: primary)
     case .named(let entries, let span):
       if let primary = descriptor.primaryParameter, primary.type == .dictionary,
         entries.contains(where: { descriptor.parameter($0.key.value) == nil })
       {
-        check(.dictionary(entries, span), against: primary, of: descriptor)
+        given[primary.key] = check(.dictionary(entries, span), against: primary)
         break
       }
       for entry in entries {
@@ -204,97 +280,162 @@ private struct Pass {
           _ = type(of: entry.value)
           continue
         }
-        check(entry.value, against: parameter, of: descriptor)
+        given[parameter.key] = check(entry.value, against: parameter)
       }
     }
-    return descriptor.outputType
+    return descriptor.outputType(given: given)
   }
 
-  private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of descriptor: IntentDescriptor) {
+  private mutating func check(_ value: Value, against parameter: ParameterDescriptor) -> ValueType? {
     check(
-      value, against: parameter.type, parameter: parameter.key, range: parameter.range,
-      description: "'\(parameter.key)'")
+      value, against: parameter.type, range: parameter.range, description: "'\(parameter.key)'",
+      convert: parameter.convertLiteral)
   }
 
-  /// Checks a value against the type a parameter (or input) wants: literals by coercion and range,
-  /// references by their static type.
+  /// Checks a value against the type a parameter (or input) wants — literals by converting them as the
+  /// run will, references by their static type through the coercion table — and returns the value's
+  /// static type when it is known.
+  @discardableResult
   private mutating func check(
-    _ value: Value, against type: ValueType, parameter: String, range: ClosedRange<Double>?, description: String
-  ) {
+    _ value: Value, against type: ValueType, range: ClosedRange<Double>?, description: String, convert: Converter?
+  ) -> ValueType? {
     switch value {
     case .ask, .null:
-      return
+      return nil
     case .text(let template):
       if let reference = template.wholeReference {
-        guard let actual = self.type(of: reference) else { return }
-        if actual.isList, !type.isList, !Self.acceptsAnything(type) {
-          report(
-            Diagnostic(
-              .error, .listWhereOneExpected,
-              "\(description) takes one \(type.name), but '${\(reference)}' is a \(actual.name)", at: reference.span
-            )
-            .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
-        }
-        return
+        guard let actual = self.type(of: reference) else { return nil }
+        check(reference, of: actual, against: type, description: description)
+        return actual
       }
-      for reference in template.references { _ = self.type(of: reference) }
-      guard let literal = template.literal else { return }
-      checkLiteral(.text(literal), against: type, span: template.span, description: description)
+      check(template)
+      if let literal = template.literal {
+        checkLiteral(.text(literal), against: type, range: range, span: template.span, description, convert)
+      }
+      return .text
     case .bool(let bool, let span):
-      checkLiteral(.boolean(bool), against: type, span: span, description: description)
-    case .integer, .double:
-      let number: Double =
-        switch value {
-        case .integer(let int, _): Double(int)
-        case .double(let double, _): double
-        default: 0
-        }
-      guard checkLiteral(.number(number), against: type, span: value.span, description: description) else { return }
-      if let range, !range.contains(number) {
-        report(
-          Diagnostic(
-            .error, .outOfRange,
-            "\(description) must be between \(FlowValue.formatNumber(range.lowerBound)) and \(FlowValue.formatNumber(range.upperBound)), got \(FlowValue.formatNumber(number))",
-            at: value.span))
-      }
+      checkLiteral(.boolean(bool), against: type, range: range, span: span, description, convert)
+      return .boolean
+    case .integer(let number, let span):
+      checkLiteral(.number(Double(number)), against: type, range: range, span: span, description, convert)
+      return .number
+    case .double(let number, let span):
+      checkLiteral(.number(number), against: type, range: range, span: span, description, convert)
+      return .number
     case .list(let items, let span):
-      if case .list(let element) = type {
-        for item in items {
-          check(item, against: element, parameter: parameter, range: range, description: description)
+      if let literal = Self.literal(value) {
+        if type.isList || Self.acceptsAnything(type) {
+          checkLiteral(literal, against: type, range: range, span: span, description, convert)
+        } else {
+          reportListWhereOneExpected(description, type, at: span)
         }
-      } else if !Self.acceptsAnything(type) {
-        report(
-          Diagnostic(.error, .listWhereOneExpected, "\(description) takes one \(type.name), not a list", at: span)
-            .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
+        return self.type(of: value)
       }
+      var types: [ValueType?] = []
+      if case .list(let element) = type {
+        // Each literal item converts as a one-item list would: the element's own rules.
+        var convertItem: Converter?
+        if let convert {
+          convertItem = { (item: FlowValue) throws(CoercionError) -> FlowValue in try convert(.list([item])) }
+        }
+        for item in items {
+          types.append(check(item, against: element, range: range, description: description, convert: convertItem))
+        }
+      } else {
+        if !Self.acceptsAnything(type) { reportListWhereOneExpected(description, type, at: span) }
+        types = items.map { self.type(of: $0) }
+      }
+      return .list(Self.common(types))
     case .dictionary(let entries, let span):
       for entry in entries { _ = self.type(of: entry.value) }
       switch type {
-      case .dictionary, .any, .text, .list(.any), .list(.dictionary): break
+      case .dictionary, .any, .text, .list(.any), .list(.dictionary):
+        if let literal = Self.literal(value) {
+          checkLiteral(literal, against: type, range: range, span: span, description, convert)
+        }
       default:
         report(
           Diagnostic(
             .error, .invalidValue, "expected \(CoercionError.article(for: type)) for \(description), got a dictionary",
             at: span))
       }
+      return .dictionary
     }
   }
 
-  /// Checks a literal by the coercion table; false when it cannot be coerced.
-  @discardableResult
+  /// A whole reference given where `type` is wanted: a list where one value is, or a type no value of
+  /// which converts (a Bookmark where a Collection is wanted).
+  private mutating func check(
+    _ reference: Reference, of actual: ValueType, against type: ValueType, description: String
+  ) {
+    if actual.isList, !type.isList, !Self.acceptsAnything(type) {
+      report(
+        Diagnostic(
+          .error, .listWhereOneExpected,
+          "\(description) takes one \(type.name), but '${\(reference)}' is a \(actual.name)", at: reference.span
+        )
+        .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
+      return
+    }
+    guard Coercion.compatibility(of: actual, to: type) == .never else { return }
+    // A property that names what is wanted: a Bookmark's 'collection-id' where a Collection is.
+    let wanted = Naming.kebabCase(type.elementType.name)
+    let hint = actual.elementType.properties.first { property in
+      property.key != "id" && property.key.contains(wanted)
+        && Coercion.compatibility(of: property.type, to: type.elementType) != .never
+    }
+    report(
+      Diagnostic(
+        .error, .typeMismatch,
+        "\(description) takes \(CoercionError.article(for: type)), but '${\(reference)}' is "
+          + CoercionError.article(for: actual),
+        at: reference.span
+      )
+      .help(
+        hint.map { "did you mean '${\(reference).\($0.key)}'?" }
+          ?? "\(CoercionError.article(for: actual)) cannot become \(CoercionError.article(for: type))"))
+  }
+
+  private mutating func reportListWhereOneExpected(_ description: String, _ type: ValueType, at span: SourceSpan) {
+    report(
+      Diagnostic(.error, .listWhereOneExpected, "\(description) takes one \(type.name), not a list", at: span)
+        .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
+  }
+
+  /// Converts a literal as the run will: with the parameter type's own initialiser, or the coercion table
+  /// for inputs; then checks the range.
   private mutating func checkLiteral(
-    _ literal: FlowValue, against type: ValueType, span: SourceSpan, description: String
-  ) -> Bool {
-    // Entities are found through their queries at run time; text naming one is checked then.
-    if case .entity = type.elementType { return true }
+    _ literal: FlowValue, against type: ValueType, range: ClosedRange<Double>?, span: SourceSpan,
+    _ description: String, _ convert: Converter?
+  ) {
+    let converted: FlowValue
     do {
-      _ = try Coercion.coerce(literal, to: type)
-      return true
+      if let convert {
+        converted = try convert(literal)
+      } else {
+        // Entities are found through their queries at run time; text naming one is checked then.
+        if case .entity = type.elementType { return }
+        converted = try Coercion.coerce(literal, to: type)
+      }
     } catch {
       let message =
         error.expected.map { "expected \($0) for \(description), got \(error.got ?? literal.quoted)" } ?? error.message
       report(Diagnostic(.error, .invalidValue, message, at: span).help(error.help))
-      return false
+      return
+    }
+    guard let range else { return }
+    let numbers: [Double] =
+      switch converted {
+      case .number(let number): [number]
+      case .list(let items): items.compactMap { if case .number(let number) = $0 { number } else { nil } }
+      default: []
+      }
+    if let number = numbers.first(where: { !range.contains($0) }) {
+      report(
+        Diagnostic(
+          .error, .outOfRange,
+          "\(description) must be between \(FlowValue.formatNumber(range.lowerBound)) and \(FlowValue.formatNumber(range.upperBound)), got \(FlowValue.formatNumber(number))",
+          at: span))
     }
   }
 
@@ -305,6 +446,129 @@ private struct Pass {
     }
   }
 
+  /// The value of a literal with no references and no `ask` in it.
+  private static func literal(_ value: Value) -> FlowValue? {
+    switch value {
+    case .null: return .nothing
+    case .ask: return nil
+    case .bool(let bool, _): return .boolean(bool)
+    case .integer(let number, _): return .number(Double(number))
+    case .double(let number, _): return .number(number)
+    case .text(let template): return template.literal.map(FlowValue.text)
+    case .list(let items, _):
+      var values: [FlowValue] = []
+      for item in items {
+        guard let value = literal(item) else { return nil }
+        values.append(value)
+      }
+      return .list(values)
+    case .dictionary(let entries, _):
+      var dictionary = FlowDictionary()
+      for entry in entries {
+        guard let value = literal(entry.value) else { return nil }
+        dictionary[entry.key.value] = value
+      }
+      return .dictionary(dictionary)
+    }
+  }
+
+  /// The one type all of `types` share, or `any`.
+  private static func common(_ types: [ValueType?]) -> ValueType {
+    guard let first = types.first ?? nil, types.allSatisfy({ $0 == first }) else { return .any }
+    return first
+  }
+
+  // MARK: - Nested workflows
+
+  /// Checks what a `run-workflow` step passes against the inputs of the workflow it runs, and returns
+  /// that workflow's result type.
+  private mutating func checkRunWorkflow(_ step: Step, reference: Value, input: Value?) -> ValueType? {
+    guard let literal = step.literalWorkflowReference else {
+      _ = type(of: reference)
+      if let input { _ = type(of: input) }
+      report(
+        Diagnostic(
+          .warning, .uncheckedWorkflow, "the workflow to run is computed, so it is checked only when this step runs",
+          at: reference.span
+        )
+        .help("name it as written text, choosing among several with 'if' or 'menu', to check it before the run"))
+      return nil
+    }
+    guard let child = children[literal] ?? nil else {
+      if let input { _ = type(of: input) }
+      return nil
+    }
+    let name = "'\(literal)'"
+    let names = child.inputs.map(\.name)
+    switch child.inputs.count {
+    case 0:
+      if let input {
+        _ = type(of: input)
+        report(
+          Diagnostic(.error, .unknownInput, "\(name) takes no inputs", at: input.span)
+            .help("remove 'input:', or declare an input in \(name)"))
+      }
+    case 1:
+      let declared = child.inputs[0]
+      if let input {
+        check(
+          input, against: declared.type ?? .any, range: nil, description: "input '\(declared.name)' of \(name)",
+          convert: nil)
+      } else if declared.isRequired {
+        report(
+          Diagnostic(
+            .error, .missingInput, "\(name) needs its input '\(declared.name)', which has no default",
+            at: reference.span
+          )
+          .help("add 'input:' beside 'run-workflow' with the value"))
+      }
+    default:
+      var given: Set<String>?
+      switch input {
+      case .dictionary(let entries, _)?:
+        given = []
+        for entry in entries {
+          given?.insert(entry.key.value)
+          guard let declared = child.inputs.first(where: { $0.name == entry.key.value }) else {
+            _ = type(of: entry.value)
+            report(
+              Diagnostic(.error, .unknownInput, "\(name) has no input '\(entry.key.value)'", at: entry.key.span)
+                .help(Suggestion.help(for: entry.key.value, among: names, listUpTo: 6)))
+            continue
+          }
+          check(
+            entry.value, against: declared.type ?? .any, range: nil,
+            description: "input '\(declared.name)' of \(name)", convert: nil)
+        }
+      case let value?:
+        let type = type(of: value)
+        if let type, Coercion.compatibility(of: type, to: .dictionary) == .never {
+          report(
+            Diagnostic(
+              .error, .invalidValue, "\(name) takes the inputs \(List.and(names.map { "'\($0)'" })), given by name",
+              at: value.span
+            )
+            .help("write 'input:' as a mapping, one 'name: value' per line"))
+          given = []
+        }
+      case nil:
+        given = []
+      }
+      if let given {
+        let missing = child.inputs.filter { $0.isRequired && !given.contains($0.name) }.map { "'\($0.name)'" }
+        if !missing.isEmpty {
+          let which =
+            missing.count == 1
+            ? "its input \(missing[0]), which has no default" : "the inputs \(List.and(missing)), which have no default"
+          report(
+            Diagnostic(.error, .missingInput, "\(name) needs \(which)", at: input?.span ?? reference.span)
+              .help("give \(missing.count == 1 ? "it" : "them") under 'input:' by name"))
+        }
+      }
+    }
+    return child.resultType
+  }
+
   // MARK: - References
 
   private mutating func check(_ condition: Condition) {
@@ -313,6 +577,28 @@ private struct Pass {
 
   private mutating func check(_ template: Template) {
     for reference in template.references { _ = type(of: reference) }
+    for lookalike in template.lookalikes { check(lookalike) }
+  }
+
+  /// `$previous` or `{{ previous }}` in text is not a reference; say so where the name exists.
+  private mutating func check(_ lookalike: Template.Lookalike) {
+    let reference = lookalike.reference
+    let builtIns = ["previous", "input", "now"] + (loops.isEmpty ? [] : ["item", "index"])
+    let meant: String
+    if builtIns.contains(reference.root) || names[reference.root] != nil || definitions[reference.root] != nil
+      || loops.contains(where: { $0.itemName == reference.root })
+    {
+      meant = "${\(reference)}"
+    } else if inputs[reference.root] != nil {
+      meant = "${input.\(reference)}"
+    } else {
+      return
+    }
+    report(
+      Diagnostic(
+        .warning, .plainReference, "'\(lookalike.written)' is plain text here, not a reference", at: reference.span
+      )
+      .help("write '\(meant)' to use its value"))
   }
 
   /// The static type of a value, checking its references on the way; nil when unknown.
@@ -323,8 +609,7 @@ private struct Pass {
       check(template)
       return .text
     case .list(let items, _):
-      items.forEach { _ = type(of: $0) }
-      return .list(.any)
+      return .list(Self.common(items.map { type(of: $0) }))
     case .dictionary(let entries, _):
       entries.forEach { _ = type(of: $0.value) }
       return .dictionary
@@ -334,8 +619,15 @@ private struct Pass {
     }
   }
 
-  /// Checks that a reference names something defined by now, and that its path exists on the type.
+  /// The static type of a reference, kept for ``Checker/referenceTypes(in:)``.
   private mutating func type(of reference: Reference) -> ValueType? {
+    let type = resolve(reference)
+    if let type { referenceTypes[reference] = type }
+    return type
+  }
+
+  /// Checks that a reference names something defined by now, and that its path exists on the type.
+  private mutating func resolve(_ reference: Reference) -> ValueType? {
     var path = reference.path[...]
     var current: ValueType?
     switch reference.root {
@@ -353,19 +645,9 @@ private struct Pass {
     case "now":
       current = .date
     case "input":
-      if case .property(let name)? = path.first, let input = inputs[name] {
-        current = input
-        path = path.dropFirst()
-      } else if inputs.count == 1 {
-        current = inputs.values.first ?? nil
-      } else if case .property(let name)? = path.first, !inputs.isEmpty {
-        report(
-          Diagnostic(.error, .undefinedName, "the workflow has no input '\(name)'", at: reference.span)
-            .help(Suggestion.help(for: name, among: inputs.keys.sorted(), listUpTo: 6) ?? "declare it under 'input:'"))
-        return nil
-      } else {
-        current = .dictionary
-      }
+      guard let (type, rest) = inputType(reference) else { return nil }
+      current = type
+      path = rest
     case "workflow", "run", "env":
       let expected = ["workflow": "name", "run": "id"]
       guard case .property(let name)? = path.first else {
@@ -432,8 +714,47 @@ private struct Pass {
     return current
   }
 
+  /// `${input}` and `${input.NAME}`: the type reached and the rest of the path, or nil after reporting.
+  /// With one declared input, `${input}` is that input and `${input.host}` a property of it; a name
+  /// that is neither an input nor such a property is reported as a misspelt input.
+  private mutating func inputType(_ reference: Reference) -> (ValueType?, ArraySlice<Reference.Component>)? {
+    let path = reference.path[...]
+    let declared = workflow.inputs.map(\.name.value)
+    guard !declared.isEmpty else {
+      report(
+        Diagnostic(
+          .error, .undefinedName,
+          path.first.map { _ in "the workflow has no inputs, so '${\(reference)}' has no value" }
+            ?? "the workflow has no inputs", at: reference.span
+        )
+        .help("declare the input under 'input:', like 'input: {\(Self.inputName(reference) ?? "url"): text}'"))
+      return nil
+    }
+    guard case .property(let name)? = path.first else {
+      return (declared.count == 1 ? inputs[declared[0]] ?? nil : .dictionary, path)
+    }
+    if let input = inputs[name] { return (input, path.dropFirst()) }
+    if declared.count == 1, let only = inputs[declared[0]] ?? nil, only.property(named: name) != nil {
+      return (only, path)
+    }
+    report(
+      Diagnostic(.error, .undefinedName, "the workflow has no input '\(name)'", at: reference.span)
+        .help(Suggestion.help(for: name, among: declared, listUpTo: 6) ?? "declare it under 'input:'"))
+    return nil
+  }
+
+  private static func inputName(_ reference: Reference) -> String? {
+    if case .property(let name)? = reference.path.first { return name }
+    return nil
+  }
+
   private func isForEach(_ step: Step) -> Bool {
     if case .forEach = step.kind { return true }
+    return false
+  }
+
+  private func isStop(_ step: Step) -> Bool {
+    if case .stop = step.kind { return true }
     return false
   }
 
@@ -466,4 +787,12 @@ extension DiagnosticCode {
   public static let unknownType: Self = "unknown-type"
   /// A bare value given to an action that has no primary parameter.
   public static let noPrimaryParameter: Self = "no-primary-parameter"
+  /// A reference whose type can never become what the parameter takes (a Bookmark for a Collection).
+  public static let typeMismatch: Self = "type-mismatch"
+  /// `run-workflow` does not give an input that the workflow it runs declares without a default.
+  public static let missingInput: Self = "missing-input"
+  /// `run-workflow` names its workflow with a computed reference, which is checked only when it runs.
+  public static let uncheckedWorkflow: Self = "unchecked-workflow"
+  /// `$name` or `{{ name }}` written in text where `${name}` was meant.
+  public static let plainReference: Self = "plain-reference"
 }

@@ -32,10 +32,26 @@ enum Evaluator {
     for part in template.parts {
       switch part {
       case .literal(let literal): text += literal
-      case .reference(let reference): text += try lookUp(reference, in: scope).text
+      case .reference(let reference): text += try standIn(of: reference, in: scope) ?? lookUp(reference, in: scope).text
       }
     }
     return .text(text)
+  }
+
+  /// Dry runs: the label of the stand-in a value reads (`⟨save-bookmark output⟩`), when it is exactly a
+  /// reference into one.
+  static func standIn(of value: Value, in scope: Scope) -> String? {
+    guard !scope.standIns.isEmpty, case .text(let template) = value, let reference = template.wholeReference else {
+      return nil
+    }
+    return standIn(of: reference, in: scope)
+  }
+
+  /// The stand-in label of a reference's variable, if it holds one.
+  private static func standIn(of reference: Reference, in scope: Scope) -> String? {
+    guard !scope.standIns.isEmpty else { return nil }
+    if let loop = scope.loop, loop.itemName == reference.root { return nil }
+    return scope.standIns[reference.root]
   }
 
   // MARK: - References
@@ -90,6 +106,14 @@ enum Evaluator {
           "'\(reference.root)' has no value yet", at: reference.span,
           help: "it is set by a step that has not run (a skipped 'when', or another branch)")
       }
+    }
+    // A dry run's stand-in has made-up contents: where its path leads nowhere, the value is unknown.
+    if let label = standIn(of: reference, in: scope) {
+      for component in path {
+        guard let next = try? step(value, component, reference: reference) else { return .text(label) }
+        value = next
+      }
+      return value
     }
     for component in path {
       value = try step(value, component, reference: reference)

@@ -144,11 +144,23 @@ public struct Interpreter: Sendable {
             step: info.id, action: info.label, status: .failed, error: failure?.message,
             warning: failure.map(Self.continued))))
       scope.previous = .nothing
+      scope.outputStandIn = nil
       if let name = step.name, !isForEach(step) { scope.names[name.value] = .nothing }
+      keepStandIn(of: step, in: &scope)
       return
     }
     scope.previous = output
     if let name = step.name, !isForEach(step) { scope.names[name.value] = output }
+    keepStandIn(of: step, in: &scope)
+  }
+
+  /// Dry runs: remembers whether the step's output (in `previous`, and its `as` name) stands in for what
+  /// a step that was not performed would have made, so that text shows it as `⟨save-bookmark output⟩`.
+  private func keepStandIn(of step: Step, in scope: inout Scope) {
+    guard options.dryRun else { return }
+    scope.standIns["previous"] = scope.outputStandIn
+    if let name = step.name, !isForEach(step) { scope.standIns[name.value] = scope.outputStandIn }
+    scope.outputStandIn = nil
   }
 
   /// Runs `body` again after a failure, as often as the step's `retry` allows.
@@ -191,15 +203,17 @@ public struct Interpreter: Sendable {
   private func perform(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws
     -> FlowValue
   {
+    scope.outputStandIn = nil
     switch step.kind {
     case .action(let call):
-      return try await perform(call, step: step, info: info, scope: scope)
+      return try await perform(call, step: step, info: info, scope: &scope)
 
     case .ifBlock(let condition, let then, let otherwise):
       let branch = try evaluate { try Evaluator.evaluate(condition, in: scope) } ? then : otherwise
       let before = scope.previous
       try await run(branch, in: info, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: branch.isEmpty ? before : scope.previous)
+      scope.outputStandIn = scope.standIns["previous"]
       return branch.isEmpty ? before : scope.previous
 
     case .repeatBlock(let countValue, let body):
@@ -254,11 +268,13 @@ public struct Interpreter: Sendable {
       }
       try await run(menuOptions[chosen].steps, in: info, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: scope.previous)
+      scope.outputStandIn = scope.standIns["previous"]
       return scope.previous
 
     case .stop(let outputValue):
-      let output =
+      var output =
         try outputValue.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? .nothing
+      if let label = outputValue.flatMap({ Evaluator.standIn(of: $0, in: scope) }) { output = .text(label) }
       finish(info, output: output)
       throw Stop(output: output)
 
@@ -269,6 +285,10 @@ public struct Interpreter: Sendable {
       let assigned =
         try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
       scope.names[variable.value] = assigned
+      if options.dryRun {
+        scope.outputStandIn = value.map { Evaluator.standIn(of: $0, in: scope) } ?? scope.standIns["previous"]
+        scope.standIns[variable.value] = scope.outputStandIn
+      }
       finish(info, output: assigned)
       return assigned
 
@@ -282,6 +302,7 @@ public struct Interpreter: Sendable {
         }
       list.append(added)
       scope.names[variable.value] = .list(list)
+      scope.standIns[variable.value] = nil
       finish(info, output: .list(list))
       return .list(list)
     }
@@ -311,7 +332,7 @@ public struct Interpreter: Sendable {
 
   // MARK: - Actions
 
-  private func perform(_ call: ActionCall, step: Step, info: StepInfo, scope: Scope) async throws -> FlowValue {
+  private func perform(_ call: ActionCall, step: Step, info: StepInfo, scope: inout Scope) async throws -> FlowValue {
     let descriptor: IntentDescriptor
     do {
       descriptor = try registry.descriptor(for: call.id.value)
@@ -321,21 +342,32 @@ public struct Interpreter: Sendable {
     var values: [String: FlowValue] = [:]
     var spans: [String: SourceSpan] = [:]
     var asking: Set<String> = []
+    var standIns: [String: String] = [:]
     for (key, value) in try Self.arguments(of: call, for: descriptor) {
       spans[key] = value.span
       if case .ask = value {
         asking.insert(key)
       } else {
         values[key] = try evaluate { try Evaluator.evaluate(value, in: scope) }
+        if options.dryRun, let label = Evaluator.standIn(of: value, in: scope) {
+          standIns[key] = label
+          // Where text is wanted, the stand-in shows as what it stands for, never as its made-up value.
+          if let type = descriptor.parameter(key)?.type, type == .text || type == .any { values[key] = .text(label) }
+        }
       }
     }
-    if options.dryRun, descriptor.sideEffect(for: values) != .readOnly {
-      let shown = values.mapValues { $0.text }
-      let record = StepRecord(
-        step: info.id, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
-        summary: descriptor.summary.render(values: shown))
-      observer.record(.finished(record))
-      return Placeholder.value(of: descriptor.outputType)
+    if options.dryRun {
+      // An entity a step before did not make cannot be looked up: the step waits on it as a change would.
+      let waiting = Set(
+        standIns.keys.filter { key in
+          if case .entity = descriptor.parameter(key)?.type.elementType { return true }
+          return false
+        })
+      if descriptor.sideEffect(for: values) != .readOnly || !waiting.isEmpty {
+        return try await dryRun(
+          descriptor, call: call, values: values, asking: asking, standIns: standIns, unresolved: waiting, spans: spans,
+          info: info, scope: &scope)
+      }
     }
     let output: IntentOutput
     do {
@@ -354,9 +386,59 @@ public struct Interpreter: Sendable {
     return output.value
   }
 
+  /// A step a dry run does not perform. Its parameters are resolved as the real run resolves them —
+  /// entities looked up through their queries, which only read — so that the dry run meets what the
+  /// real run would (a collection that does not exist); then it is shown with those values and passes
+  /// on a typed stand-in for its output. A lookup of an entity of a type that an earlier unperformed step
+  /// would have made (the collection it would have created) is passed over rather than failed.
+  private func dryRun(
+    _ descriptor: IntentDescriptor, call: ActionCall, values: [String: FlowValue], asking: Set<String>,
+    standIns: [String: String], unresolved: Set<String>, spans: [String: SourceSpan], info: StepInfo,
+    scope: inout Scope
+  ) async throws -> FlowValue {
+    var unresolved = unresolved
+    var resolved: [String: FlowValue] = [:]
+    while true {
+      do {
+        resolved = try await descriptor.resolve(
+          values: values, asking: asking, unresolved: unresolved, context: context)
+        break
+      } catch let error as AppIntentError where error.kind == .entityNotFound {
+        guard let key = error.origin?.parameterKey, !unresolved.contains(key),
+          case .entity(let entity)? = descriptor.parameter(key)?.type.elementType,
+          scope.standInTypes.contains(entity.name)
+        else {
+          let key = error.origin?.parameterKey
+          throw failure(error, info: info, span: key.flatMap { spans[$0] } ?? call.id.span, parameter: key)
+        }
+        unresolved.insert(key)
+      } catch {
+        let key = (error as? AppIntentError)?.origin?.parameterKey
+        throw failure(error, info: info, span: key.flatMap { spans[$0] } ?? call.id.span, parameter: key)
+      }
+    }
+    var shown: [String: String] = [:]
+    for key in Set(values.keys).union(asking) {
+      shown[key] =
+        standIns[key] ?? (unresolved.contains(key) ? values[key] : resolved[key]).map(Prompting.optionText(for:))
+    }
+    observer.record(
+      .finished(
+        StepRecord(
+          step: info.id, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
+          summary: descriptor.summary.render(values: shown))))
+    let label = "⟨\(info.label) output⟩"
+    guard let type = descriptor.outputType, type != .nothing else { return .nothing }
+    scope.outputStandIn = label
+    if case .entity(let entity) = type.elementType { scope.standInTypes.insert(entity.name) }
+    return Placeholder.value(of: type, label: label)
+  }
+
   /// The parameters a step passes, by key: the primary parameter for a bare value, the named ones for a
   /// mapping — or, for an action whose primary parameter is a dictionary, the mapping as that dictionary.
-  static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(String, Value)] {
+  public static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(
+    String, Value
+  )] {
     switch call.arguments {
     case .none:
       return []
@@ -395,11 +477,12 @@ public struct Interpreter: Sendable {
     }
     let child: Workflow
     do {
-      child = try loader.load(name, from: workflow.file)
-    } catch let error as RunError {
-      throw error
+      child = try loader.load(name, from: workflow)
     } catch {
-      throw RunError(.stepFailed, Diagnostic(.error, .stepFailed, "\(info.description): \(error)", at: reference.span))
+      // Steps have run by now: the run failed, it is not "invalid, nothing ran".
+      let lead = Diagnostic(.error, .stepFailed, "\(info.description): \(error.message)", at: reference.span)
+        .help(error.help)
+      throw RunError(.stepFailed, Diagnostics([lead] + error.diagnostics.all))
     }
     let given = try input.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } }
     var inputs = FlowDictionary()
@@ -498,32 +581,28 @@ struct BlockConfirmingPrompter: Prompter {
   }
 }
 
-/// Loads the workflows that `run-workflow` names.
-public protocol WorkflowLoading: Sendable {
-  /// The checked workflow `reference` names (a path relative to `file`, or a library name); throws a
-  /// ``RunError`` when it cannot be found or is invalid.
-  func load(_ reference: String, from file: SourceFile) throws -> Workflow
-}
-
 /// Typed stand-ins for the outputs of steps a dry run does not perform, so that the steps after them
-/// still run: an entity has every property of its type, with stand-in values.
+/// still run: an entity has every property of its type. Text is the label (`⟨save-bookmark output⟩`);
+/// other values are made up, and the interpreter shows the label wherever one would become text.
 enum Placeholder {
-  static func value(of type: ValueType?) -> FlowValue {
+  static func value(of type: ValueType?, label: String) -> FlowValue {
     switch type {
     case nil, .nothing?: .nothing
-    case .text?: .text("(dry run)")
+    case .text?: .text(label)
     case .number?, .integer?: .number(0)
     case .boolean?: .boolean(false)
     case .date?: .date(Date(timeIntervalSince1970: 0))
     // The .invalid top-level domain is reserved: it can never be a real site.
     case .url?: .url(URL(string: "https://dry-run.invalid/") ?? URL(fileURLWithPath: "/"))
     case .list?: .list([])
+    case .any?: .text(label)
     case .entity(let entity)?:
       .entity(
         EntityValue(
-          typeName: entity.name, id: .nothing, title: "(dry run)",
+          typeName: entity.name, id: .nothing, title: label,
           properties: FlowDictionary(
-            entity.properties.filter { $0.key != "id" }.map { (key: $0.key, value: value(of: $0.type)) })))
+            entity.properties.filter { $0.key != "id" }.map { (key: $0.key, value: value(of: $0.type, label: label)) }))
+      )
     default: .nothing
     }
   }

@@ -14,6 +14,15 @@ struct Scope: Sendable {
   /// `${workflow.name}`, `${run.id}` and the allow-listed `${env.NAME}`.
   let builtIns: BuiltIns
 
+  /// Dry runs only: the variables (`previous` among them) that hold a stand-in for the output of a step
+  /// the dry run did not perform, with the label text shows instead (`⟨save-bookmark output⟩`).
+  var standIns: [String: String] = [:]
+  /// The label of the output the current step made, when it is a stand-in.
+  var outputStandIn: String?
+  /// Entity types of which stand-ins were made: a lookup of one may fail only because the dry run did
+  /// not make it.
+  var standInTypes: Set<String> = []
+
   struct Loop: Sendable {
     var item: FlowValue
     var index: Int

@@ -1,25 +1,237 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
+import FlowScheduler
 import FlowYAML
+import Foundation
 
-/// Reads a workflow file all the way: YAML, structure, then the catalogue (SPEC §4). What
-/// `flow validate` reports and what every `flow run` checks before its first step.
-public enum WorkflowCheck {
-  /// The workflow, and every problem found. The workflow is usable only when there are no errors.
-  public static func load(_ file: SourceFile, registry: IntentRegistry) -> (
-    workflow: Workflow?, diagnostics: Diagnostics
-  ) {
-    let document = YAMLDocument.load(file)
-    var diagnostics = document.diagnostics
-    // After a YAML error the tree is partial; checking it would only add noise.
-    guard !diagnostics.hasErrors else { return (nil, diagnostics) }
-    let (workflow, structural) = WorkflowDecoder.decode(document)
-    diagnostics.append(contentsOf: structural)
-    if let workflow {
-      diagnostics.append(contentsOf: Checker(registry: registry).check(workflow))
+/// Checks a workflow and every workflow it runs, before anything runs (SPEC §4): YAML, structure, the
+/// catalogue, and across files the `input:` each `run-workflow` passes and the type it gets back. The one
+/// entry point for `flow validate`, the start of `flow run`, and later `flow import` and the scheduler.
+///
+/// One instance serves one command: every file is read and checked once, however many workflows run it
+/// (a cache by canonical path), and the run loads its nested workflows from the same cache, so nothing is
+/// read twice. A workflow named by a computed reference (`run-workflow: ${name}`) is checked when the
+/// step runs; a cycle of workflows that run each other is an error only when nothing can end it.
+public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
+  /// A workflow as checked (usable only when there are no errors), with the problems of its whole tree:
+  /// its own and those of every workflow it runs, each file's once.
+  public typealias Result = (workflow: Workflow?, diagnostics: Diagnostics)
+
+  let registry: IntentRegistry
+  let files: any WorkflowFiles
+  // Guards the cache: the interpreter loads nested workflows from it while a run goes on.
+  private let lock = NSLock()
+  private var entries: [String: Entry] = [:]
+  /// Files being checked, outermost first, each with the `run-workflow` step that leads on: a
+  /// reference back into this chain is a cycle.
+  private var chain: [Link] = []
+
+  private struct Entry {
+    var workflow: Workflow?
+    var summary: WorkflowSummary?
+    /// This file's own problems; those of the workflows it runs are in their entries.
+    var diagnostics: Diagnostics
+    /// The canonical path each literal `run-workflow` reference of this file leads to.
+    var children: [String: String] = [:]
+
+    var hasErrors: Bool { diagnostics.hasErrors }
+  }
+
+  private struct Link {
+    var key: String
+    var step: StepWalk.Visit?
+    var span: SourceSpan?
+  }
+
+  public init(registry: IntentRegistry, files: any WorkflowFiles) {
+    self.registry = registry
+    self.files = files
+  }
+
+  /// Reads and checks the file at `path` (as `WorkflowFiles/locate(_:from:)` found it) and every
+  /// workflow it runs.
+  public func check(path: String) -> Result {
+    lock.withLock {
+      let key = files.canonicalPath(path)
+      return (check(key: key, read: { files.read(path) }).workflow, tree(key))
     }
-    return (workflow, diagnostics)
+  }
+
+  /// Checks a file in hand (an import, a test) and every workflow it runs.
+  public func check(_ file: SourceFile) -> Result {
+    lock.withLock {
+      let key = files.canonicalPath(file.path)
+      return (check(key: key, read: { .success(file) }).workflow, tree(key))
+    }
+  }
+
+  /// The problems of the file at `key` and of every workflow it runs, each file's once.
+  private func tree(_ key: String) -> Diagnostics {
+    var diagnostics = Diagnostics()
+    var seen: Set<String> = []
+    var pending = [key]
+    while let next = pending.popLast() {
+      guard seen.insert(next).inserted, let entry = entries[next] else { continue }
+      diagnostics.append(contentsOf: entry.diagnostics)
+      pending += entry.children.values.sorted().reversed()
+    }
+    return diagnostics
+  }
+
+  /// The checked workflow a literal `run-workflow` reference of `parent` leads to, from the cache.
+  func child(_ reference: String, of parent: Workflow) -> Workflow? {
+    lock.withLock {
+      entries[files.canonicalPath(parent.file.path)]?.children[reference].flatMap { entries[$0]?.workflow }
+    }
+  }
+
+  // MARK: - WorkflowLoading
+
+  /// The workflow `reference` names from `parent`: from the cache when the run's check met it, else
+  /// read and checked now (a computed reference).
+  public func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow {
+    let (entry, diagnostics): (Entry?, Diagnostics) = lock.withLock {
+      guard let path = locate(reference, from: parent) else { return (nil, Diagnostics()) }
+      let key = files.canonicalPath(path)
+      return (check(key: key, read: { files.read(path) }), tree(key))
+    }
+    guard let entry else { throw WorkflowLoadFailure(message: "no workflow '\(reference)'", help: Self.lookupHelp) }
+    guard let workflow = entry.workflow, !entry.hasErrors else {
+      throw WorkflowLoadFailure(
+        message: "'\(reference)' is invalid, so it did not run", diagnostics: diagnostics,
+        help: "run 'flow validate' on it to see every problem")
+    }
+    return workflow
+  }
+
+  /// The file a `run-workflow` reference of `parent` names: the one lookup, for the check and the run
+  /// alike (issue 9's `workflows:` section, embedded in the parent, will be looked in here first).
+  private func locate(_ reference: String, from parent: Workflow) -> String? {
+    files.locate(reference, from: parent.file)
+  }
+
+  private static let lookupHelp = "give a path relative to this workflow's folder, or the name of a library workflow"
+
+  // MARK: - Checking
+
+  private func check(key: String, read: () -> Swift.Result<SourceFile, Diagnostic>) -> Entry {
+    if let entry = entries[key] { return entry }
+    let file: SourceFile
+    switch read() {
+    case .success(let read): file = read
+    case .failure(let problem): return remember(Entry(diagnostics: Diagnostics([problem])), at: key)
+    }
+    let document = YAMLDocument.load(file)
+    var own = document.diagnostics
+    // After a YAML error the tree is partial; checking it would only add noise.
+    guard !own.hasErrors else { return remember(Entry(diagnostics: own), at: key) }
+    let (decoded, structural) = WorkflowDecoder.decode(document)
+    own.append(contentsOf: structural)
+    guard let workflow = decoded else { return remember(Entry(diagnostics: own), at: key) }
+    own.append(contentsOf: WorkflowSchedule.check(workflow))
+
+    // The workflows it runs first, so that their inputs and results are known when its steps are checked.
+    var visits: [StepWalk.Visit] = []
+    StepWalk.walk(workflow.steps) { if $0.step.literalWorkflowReference != nil { visits.append($0) } }
+    var summaries: [String: WorkflowSummary?] = [:]
+    var children: [String: String] = [:]
+    chain.append(Link(key: key))
+    for visit in visits {
+      guard let reference = visit.step.literalWorkflowReference, summaries[reference] == nil,
+        case .runWorkflow(let value, _) = visit.step.kind
+      else { continue }
+      summaries[reference] = .some(nil)
+      guard !reference.isEmpty else {
+        own.append(
+          Diagnostic(.error, .workflowNotFound, "'run-workflow' names no workflow", at: value.span)
+            .help(Self.lookupHelp))
+        continue
+      }
+      guard let path = locate(reference, from: workflow) else {
+        own.append(
+          Diagnostic(.error, .workflowNotFound, "no workflow '\(reference)' to run", at: value.span)
+            .help(Self.lookupHelp))
+        continue
+      }
+      let childKey = files.canonicalPath(path)
+      children[reference] = childKey
+      if let start = chain.firstIndex(where: { $0.key == childKey }) {
+        if let endless = endlessCycle(from: start, closedBy: visit, at: value.span, reference: reference) {
+          own.append(endless)
+        }
+        continue
+      }
+      chain[chain.count - 1].step = visit
+      chain[chain.count - 1].span = value.span
+      let entry = check(key: childKey, read: { files.read(path) })
+      if entry.hasErrors {
+        own.append(
+          Diagnostic(.error, .invalidWorkflow, "'\(reference)' is invalid, so this step cannot run", at: value.span)
+            .help("its own errors are reported under '\(path)'"))
+      }
+      summaries[reference] = .some(entry.summary)
+    }
+    chain.removeLast()
+
+    let (checked, summary) = Checker(registry: registry).check(workflow, children: summaries)
+    own.append(contentsOf: checked)
+    return remember(Entry(workflow: workflow, summary: summary, diagnostics: own, children: children), at: key)
+  }
+
+  private func remember(_ entry: Entry, at key: String) -> Entry {
+    entries[key] = entry
+    return entry
+  }
+
+  /// A cycle that every run goes round forever: each `run-workflow` on it runs whenever its workflow
+  /// does. One that a condition can leave is bounded at run time (8 levels) and not reported.
+  private func endlessCycle(from start: Int, closedBy visit: StepWalk.Visit, at span: SourceSpan, reference: String)
+    -> Diagnostic?
+  {
+    let links = chain[start...].dropLast()
+    guard visit.certain, links.allSatisfy({ $0.step?.certain == true }) else { return nil }
+    var diagnostic = Diagnostic(
+      .error, .endlessRecursion,
+      links.isEmpty
+        ? "this workflow runs itself every time it runs, without end"
+        : "'\(reference)' runs this workflow again every time it runs, without end",
+      at: span)
+    for link in links { if let span = link.span { diagnostic = diagnostic.note("the cycle goes on here", at: span) } }
+    return diagnostic.help(
+      "put the 'run-workflow' under 'if' or 'when' so that the workflows stop running each other")
+  }
+}
+
+/// Where workflows are found and read: the command line's `WorkflowLocator`, over the file system.
+/// Lookup lives here alone, so that `flow run NAME`, `flow validate NAME` and `run-workflow: NAME` find
+/// the same file.
+public protocol WorkflowFiles: Sendable {
+  /// The path of the workflow `reference` names, as a person should see it: for `run-workflow`, relative
+  /// to the folder of `parent`'s file first; then a library name. Nil when nothing matches.
+  func locate(_ reference: String, from parent: SourceFile?) -> String?
+  /// One spelling per file (absolute, normalised), so that a file reached by two paths is read once.
+  func canonicalPath(_ path: String) -> String
+  /// The file's contents, or a diagnostic saying why they cannot be had.
+  func read(_ path: String) -> Swift.Result<SourceFile, Diagnostic>
+}
+
+/// Loads the workflows that `run-workflow` names while a workflow runs.
+public protocol WorkflowLoading: Sendable {
+  /// The checked workflow `reference` names from `parent`.
+  func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow
+}
+
+/// Why a nested workflow cannot run: a message for the step, and the workflow's own problems.
+public struct WorkflowLoadFailure: Error, Sendable {
+  public var message: String
+  public var diagnostics: Diagnostics
+  public var help: String?
+
+  public init(message: String, diagnostics: Diagnostics = Diagnostics(), help: String? = nil) {
+    self.message = message
+    self.diagnostics = diagnostics
+    self.help = help
   }
 }
 
@@ -32,6 +244,36 @@ public enum InputResolver {
     _ workflow: Workflow, given: [String: FlowValue], registry: IntentRegistry, prompter: any Prompter
   ) async throws(RunError) -> FlowDictionary {
     let checker = Checker(registry: registry)
+    var inputs = try checkGiven(workflow, given: given, checker: checker)
+    for input in workflow.inputs where inputs[input.name.value] == nil {
+      let name = input.name.value
+      let type = checker.inputType(input)
+      try await failing(input) {
+        if let value = input.defaultValue {
+          inputs[name] = try coerce(Evaluator.evaluate(value, in: Scope.empty), to: type)
+        } else {
+          let request = ValueRequest(
+            kind: .missingParameter, origin: PromptOrigin(parameterKey: name, parameterTitle: input.prompt ?? name),
+            dialog: input.prompt ?? "Value for '\(name)'", valueType: type)
+          inputs[name] = try await Prompting.requestValue(request, prompter: prompter) { try coerce($0, to: type) }
+        }
+      }
+    }
+    return FlowDictionary(
+      workflow.inputs.compactMap { input in inputs[input.name.value].map { (input.name.value, $0) } })
+  }
+
+  /// Checks the values given before anything is asked or run: each names a declared input and fits its
+  /// type. Such mistakes are usage errors (exit 2), reported before an unattended run says what it lacks.
+  public static func checkGiven(_ workflow: Workflow, given: [String: FlowValue], registry: IntentRegistry)
+    throws(RunError)
+  {
+    _ = try checkGiven(workflow, given: given, checker: Checker(registry: registry))
+  }
+
+  private static func checkGiven(_ workflow: Workflow, given: [String: FlowValue], checker: Checker)
+    throws(RunError) -> FlowDictionary
+  {
     let declared = workflow.inputs.map(\.name.value)
     for name in given.keys.sorted() where !declared.contains(name) {
       throw RunError(
@@ -41,30 +283,8 @@ public enum InputResolver {
     }
     var inputs = FlowDictionary()
     for input in workflow.inputs {
-      let name = input.name.value
-      let type = declaredType(of: input, checker: checker)
-      do {
-        if let value = given[name] {
-          inputs[name] = try coerce(value, to: type)
-        } else if let value = input.defaultValue {
-          inputs[name] = try coerce(Evaluator.evaluate(value, in: Scope.empty), to: type)
-        } else {
-          let request = ValueRequest(
-            kind: .missingParameter, origin: PromptOrigin(parameterKey: name, parameterTitle: input.prompt ?? name),
-            dialog: input.prompt ?? "Value for '\(name)'", valueType: type)
-          inputs[name] = try await Prompting.requestValue(request, prompter: prompter) { try coerce($0, to: type) }
-        }
-      } catch let error as RunError {
-        throw error
-      } catch {
-        let (message, help) = AppIntentError.describe(error)
-        let kind = RunError.classify(error)
-        // A prompter's refusal already names the input; a value that does not fit gets it added.
-        let text = kind == .needsInput ? message : "input '\(name)': \(message)"
-        throw RunError(
-          kind == .stepFailed ? .invalid : kind,
-          Diagnostic(.error, kind == .needsInput ? .inputNeeded : .invalidInput, text, at: input.name.span).help(help))
-      }
+      guard let value = given[input.name.value] else { continue }
+      try failing(input) { inputs[input.name.value] = try coerce(value, to: checker.inputType(input)) }
     }
     return inputs
   }
@@ -72,11 +292,38 @@ public enum InputResolver {
   /// The type an input declares (`any` when it declares none), so that the command line can tell a list
   /// input, which a repeated `--input` adds to, from a single one.
   public static func declaredType(of input: Workflow.Input, registry: IntentRegistry) -> ValueType {
-    declaredType(of: input, checker: Checker(registry: registry))
+    Checker(registry: registry).inputType(input)
   }
 
-  private static func declaredType(of input: Workflow.Input, checker: Checker) -> ValueType {
-    input.type.flatMap { checker.type(named: $0.value) } ?? .any
+  /// Runs `body` for `input`, turning what it throws into the run error of its class.
+  private static func failing(_ input: Workflow.Input, _ body: () async throws -> Void) async throws(RunError) {
+    do {
+      try await body()
+    } catch let error as RunError {
+      throw error
+    } catch {
+      throw runError(error, input)
+    }
+  }
+
+  private static func failing(_ input: Workflow.Input, _ body: () throws -> Void) throws(RunError) {
+    do {
+      try body()
+    } catch let error as RunError {
+      throw error
+    } catch {
+      throw runError(error, input)
+    }
+  }
+
+  private static func runError(_ error: any Error, _ input: Workflow.Input) -> RunError {
+    let (message, help) = AppIntentError.describe(error)
+    let kind = RunError.classify(error)
+    // A prompter's refusal already names the input; a value that does not fit gets it added.
+    let text = kind == .needsInput ? message : "input '\(input.name.value)': \(message)"
+    return RunError(
+      kind == .stepFailed ? .invalid : kind,
+      Diagnostic(.error, kind == .needsInput ? .inputNeeded : .invalidInput, text, at: input.name.span).help(help))
   }
 
   /// Entity-typed inputs stay as given; their parameters resolve them through the entity's query.
@@ -95,6 +342,12 @@ extension Scope {
 }
 
 extension DiagnosticCode {
+  /// `run-workflow` names a workflow that cannot be found or read.
+  public static let workflowNotFound: Self = "workflow-not-found"
+  /// `run-workflow` names a workflow that has errors of its own.
+  public static let invalidWorkflow: Self = "invalid-workflow"
+  /// Workflows that run each other on every run, so that the run could never end.
+  public static let endlessRecursion: Self = "endless-recursion"
   /// A value given for an input that the workflow does not declare.
   public static let unknownInput: Self = "unknown-input"
   /// A value given for an input that does not fit its type.

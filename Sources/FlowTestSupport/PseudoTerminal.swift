@@ -49,6 +49,12 @@ public final class PseudoTerminal {
     return process
   }
 
+  /// Sets the terminal's size, as a terminal window does when it is resized.
+  public func resize(columns: Int, rows: Int = 24) {
+    var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
+  }
+
   /// Types `text`.
   public func send(_ text: String) {
     let bytes = Array(text.utf8)

@@ -23,15 +23,40 @@ public actor LocalBackend: BookmarkBackend {
   /// The account the local store pretends to be.
   public static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
 
-  /// Opens the store in `directory`, creating the directory and the file as needed.
-  public init(directory: URL, clock: any BackendClock = SystemBackendClock()) throws(RaindropError) {
+  /// How the store is opened.
+  public enum Access: Sendable {
+    /// Reads and writes; the directory and the file are created as needed.
+    case readWrite
+    /// Reads only, and writes nothing to the disk at all (a dry run): no file or directory is created,
+    /// and a store that does not exist yet reads as an empty one, with only the system collections.
+    case readOnly
+  }
+
+  /// Opens the store in `directory`, creating the directory and the file as needed unless `access` is
+  /// ``Access/readOnly``.
+  public init(directory: URL, access: Access = .readWrite, clock: any BackendClock = SystemBackendClock())
+    throws(RaindropError)
+  {
+    fileURL = directory.appendingPathComponent(Self.fileName)
+    self.clock = clock
+    if access == .readOnly {
+      do {
+        if FileManager.default.fileExists(atPath: fileURL.path) {
+          database = try SQLiteConnection(readingOnly: fileURL.path)
+        } else {
+          database = try SQLiteConnection(path: ":memory:")
+          try Self.migrate(database)
+        }
+      } catch {
+        throw .storage(error.description)
+      }
+      return
+    }
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
       throw .storage("cannot create \(directory.path): \(error.localizedDescription)")
     }
-    fileURL = directory.appendingPathComponent(Self.fileName)
-    self.clock = clock
     do {
       database = try SQLiteConnection(path: fileURL.path)
       try Self.migrate(database)

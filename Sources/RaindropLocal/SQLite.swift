@@ -54,6 +54,29 @@ final class SQLiteConnection {
     try execute("PRAGMA foreign_keys = ON")
   }
 
+  /// Opens the database at `path` to read it without writing anything to the disk: not the file, and no
+  /// `-wal` or `-shm` beside it. A store whose writers have all closed keeps no journal, and is opened
+  /// immutable; while a writer has it open (its `-wal` exists), it is opened read-only through that
+  /// journal, which already exists, to see the latest writes.
+  init(readingOnly path: String) throws(SQLiteError) {
+    let journalled = FileManager.default.fileExists(atPath: path + "-wal")
+    var components = URLComponents()
+    components.scheme = "file"
+    components.path = path
+    components.queryItems = journalled ? nil : [URLQueryItem(name: "immutable", value: "1")]
+    let uri = components.string ?? "file:\(path)"
+    var db: OpaquePointer?
+    let status = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+    guard status == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+      if let db { sqlite3_close_v2(db) }
+      throw SQLiteError(code: status, message: message)
+    }
+    handle = db
+    sqlite3_busy_timeout(db, 10_000)
+    try execute("PRAGMA query_only = ON")
+  }
+
   deinit { sqlite3_close_v2(handle) }
 
   private func error(_ status: Int32) -> SQLiteError {

@@ -56,14 +56,14 @@ struct CompletionTests {
     let offered = try Self.complete(
       [
         "flow r", "flow run --dr", "flow run --backend ", "flow actions get-u", "flow actions raindrop.save",
-        "flow run m", "flow validate he", "flow run inv", "flow auth l", "flow completions ",
+        "flow run m", "flow validate he", "flow run inv", "flow auth l", "flow completions ", "flow show mor",
+        "flow remove m",
       ], in: Self.examples, environment: ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
     #expect(
       offered == [
-        ["run"], ["--dry-run"], ["local", "raindrop"], ["get-url"], ["raindrop.save-bookmark"],
+        ["remove", "run"], ["--dry-run"], ["local", "raindrop"], ["get-url"], ["raindrop.save-bookmark"],
         ["magic-variables.yml", "menu.yml", "mine", "morning-digest"], ["hello.yml"], ["invalid/"],
-        ["login", "logout"],
-        ["bash", "fish", "zsh"],
+        ["login", "logout"], ["bash", "fish", "zsh"], ["morning-digest"], ["mine", "morning-digest"],
       ])
   }
 

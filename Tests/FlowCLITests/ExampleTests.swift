@@ -46,6 +46,8 @@ struct ExampleTests {
     Run(example: "confirmation", variant: "unattended", expectedStatus: 4),
     Run(example: "confirmation", variant: "with-yes", arguments: ["--yes"]),
     Run(example: "dry-run", variant: "dry-run", arguments: ["--dry-run"]),
+    Run(example: "confirm-and-stop", variant: "with-yes", arguments: ["--yes"]),
+    Run(example: "confirm-and-stop", variant: "unattended", expectedStatus: 4),
     Run(example: "run-workflow", variant: "run"),
     Run(example: "greet", variant: "run", arguments: ["--input", "who=Grace"]),
     Run(example: "greet", variant: "json", arguments: ["--input", "who=Grace", "--json"]),
@@ -81,6 +83,26 @@ struct ExampleTests {
     let result = await runFlow(["validate", file], in: Self.invalid)
     #expect(result.status == 2)
     assertGolden(transcript(result), named: "invalid-\(file.dropLast(4)).txt")
+  }
+
+  /// A workflow that runs a broken one is invalid as a whole: nothing runs, not even its first step,
+  /// which would have saved a bookmark.
+  @Test func runRefusesAWorkflowWhoseNestedWorkflowIsBroken() async throws {
+    let directory = try temporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - save-bookmark: https://example.com\n  - run-workflow: sub/broken.yml\n".write(
+      to: directory.appendingPathComponent("parent.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - shwo: x\n".write(
+      to: directory.appendingPathComponent("sub/broken.yml"), atomically: true, encoding: .utf8)
+    let environment = [
+      "NO_COLOR": "1", "HOME": directory.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
+    ]
+    let result = await runFlow(["run", "parent.yml"], in: directory, environment: environment)
+    #expect(result.status == 2)
+    #expect(result.error.contains("parent.yml:4:19: error: 'sub/broken.yml' is invalid, so this step cannot run"))
+    #expect(result.error.contains("sub/broken.yml:3:5: error: unknown action 'shwo'"))
+    #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data").path))
   }
 
   /// `flow run` checks the whole file first: an invalid workflow runs no step at all.

@@ -1,22 +1,16 @@
 import FlowCLI
-import FlowIntents
 import FlowTestSupport
 import Foundation
 import Testing
 
 /// `flow manual`: the man page, read by the real `man`.
 struct ManualTests {
-  struct FixedClock: FlowClock {
-    var now: Date { Date(timeIntervalSince1970: 1_795_000_000) }
-    func sleep(for duration: Duration) async throws {}
-  }
-
   /// `man -l` on the page flow writes, with groff's warnings on; returns what man shows and its warnings.
   static func readWithMan() async throws -> (page: String, warnings: String) {
     let directory = try temporaryDirectory()
     let console = BufferConsole()
     let context = CLIContext(
-      console: console, environment: ["NO_COLOR": "1"], workingDirectory: directory.path, clock: FixedClock())
+      console: console, environment: ["NO_COLOR": "1"], workingDirectory: directory.path, clock: FixedTime.clock)
     #expect(await FlowCommand.main(arguments: ["manual"], context: context) == 0)
     let file = directory.appendingPathComponent("flow.1")
     try console.output.write(to: file, atomically: true, encoding: .utf8)

@@ -56,6 +56,59 @@ struct RaindropWorkflowTests {
     #expect(after.output == "No favourites yet.\n")
   }
 
+  /// The files under the store's folder and their bytes: what "writes nothing" compares.
+  static func snapshot(_ directory: URL) -> [String: Data] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return Dictionary(
+      uniqueKeysWithValues: names.map {
+        ($0, FileManager.default.contents(atPath: directory.appendingPathComponent($0).path) ?? Data())
+      })
+  }
+
+  @Test func dryRunOnAFreshMachineCreatesNoStore() async throws {
+    let machine = try Machine()
+    let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--dry-run"])
+    #expect(result.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: machine.home.appendingPathComponent("data").path))
+  }
+
+  @Test func dryRunLeavesTheStoreByteForByte() async throws {
+    let machine = try Machine()
+    _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    let before = Self.snapshot(machine.store)
+    #expect(before.keys.contains("raindrop.sqlite"))
+    for arguments in [
+      ["save-and-tag.yml", "--input", "url=https://example.com"], ["empty-trash.yml"],
+      ["bulk-tag.yml", "--input", "search=swift", "--input", "tag=t"],
+    ] {
+      let result = await machine.run(["run"] + arguments + ["--dry-run"])
+      #expect(result.status == 0, "\(arguments): \(result.error)")
+    }
+    #expect(Self.snapshot(machine.store) == before)
+  }
+
+  /// A dry run looks up what the real run would look up, and fails where it would, at the value.
+  @Test func dryRunReportsWhatTheRealRunWouldHit() async throws {
+    let machine = try Machine()
+    let file = machine.home.appendingPathComponent("missing.yml")
+    try
+      "flow: 1\nsteps:\n  - save-bookmark:\n      url: https://example.com\n      collection: NoSuchColl\n  - delete-bookmark: 99999\n"
+      .write(to: file, atomically: true, encoding: .utf8)
+    let dryRun = await machine.run(["run", file.path, "--dry-run"])
+    #expect(dryRun.status == 1)
+    #expect(
+      dryRun.error.contains("missing.yml:5:19: error: step 1 'save-bookmark': no Collection matches 'NoSuchColl'"))
+    #expect(dryRun.error.contains("= help: expected 'All bookmarks', 'Unsorted' or 'Trash'"))
+    let real = await machine.run(["run", file.path, "--yes"])
+    #expect(real.status == 1)
+    #expect(real.error == dryRun.error)
+
+    try "flow: 1\nsteps:\n  - delete-bookmark: 99999\n".write(to: file, atomically: true, encoding: .utf8)
+    let delete = await machine.run(["run", file.path, "--dry-run"])
+    #expect(delete.status == 1)
+    #expect(delete.error.contains("missing.yml:3:22: error: step 1 'delete-bookmark': no Bookmark matches '99999'"))
+  }
+
   @Test func galleryRunsAsItsGoldensSay() async throws {
     let machine = try Machine()
     for (link, tags) in [
@@ -73,7 +126,7 @@ struct RaindropWorkflowTests {
       (["run", "bulk-tag.yml", "--input", "search=swift", "--input", "tag=swift", "--yes"], []),
       (["run", "favourites-digest.yml", "--input", "limit=2"], []),
       (["do", "search", "raindrop", "#swift"], []),
-      (["run", "empty-trash.yml"], []),
+      (["run", "empty-trash.yml", "--yes"], []),
     ] as [([String], [String])] {
       let result = await machine.run(arguments, terminal: !lines.isEmpty, lines: lines)
       transcripts += "$ flow \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"

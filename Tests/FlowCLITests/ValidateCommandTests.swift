@@ -57,6 +57,45 @@ struct ValidateCommandTests {
     assertGolden(transcript(result), named: "validate-huge-scalar.txt")
   }
 
+  /// `flow validate NAME` finds what `flow run NAME` finds: the library, then ./workflows.
+  @Test func namesAreFoundAsRunFindsThem() async throws {
+    let directory = try temporaryDirectory()
+    let library = directory.appendingPathComponent("config/flow/workflows")
+    try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("workflows"), withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - show: from the library\n".write(
+      to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - shwo: here\n".write(
+      to: directory.appendingPathComponent("workflows/local.yml"), atomically: true, encoding: .utf8)
+    let environment = ["NO_COLOR": "1", "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+    let found = await runFlow(["validate", "mine"], in: directory, environment: environment)
+    #expect(found.status == 0)
+    #expect(found.output == "mine: valid\n")
+    let broken = await runFlow(["validate", "local"], in: directory, environment: environment)
+    #expect(broken.status == 2)
+    #expect(broken.error.hasPrefix("workflows/local.yml:3:5: error: unknown action 'shwo'"))
+  }
+
+  /// A workflow that another one runs is invalid on its own too, and its problems are printed once.
+  @Test func aWorkflowRunByAnotherIsReportedOnce() async throws {
+    let directory = try temporaryDirectory()
+    try "flow: 1\nsteps:\n  - run-workflow: child.yml\n".write(
+      to: directory.appendingPathComponent("parent.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - shwo: x\n".write(
+      to: directory.appendingPathComponent("child.yml"), atomically: true, encoding: .utf8)
+    let result = await runFlow(["validate", "parent.yml", "child.yml"], in: directory)
+    #expect(result.status == 2)
+    #expect(result.output == "")
+    #expect(result.error.components(separatedBy: "unknown action 'shwo'").count == 2)
+    #expect(result.error.hasSuffix("found 2 errors\n"))
+    let json = await runFlow(["validate", "--json", "parent.yml", "child.yml"], in: directory)
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let files = try #require(report["files"] as? [[String: Any]])
+    #expect(files.map { $0["valid"] as? Bool } == [false, false])
+    #expect(files.map { ($0["diagnostics"] as? [Any])?.count } == [2, 1])
+  }
+
   @Test func validFilesPassAndAreListed() async {
     let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
     let result = await runFlow(["validate", "hello.yml", "menu.yml"], in: examples)

@@ -26,6 +26,8 @@ struct BrokenIntent: AppIntent {
   @Parameter(title: "Other", key: "choice")
   var other: String?
 
+  @Dependency var prompter: any Prompter
+
   static var parameterSummary: some ParameterSummary {
     Summary("Count \(\.$count) and \(\.$count)")
   }
@@ -82,6 +84,7 @@ struct CatalogValidatorTests {
       "BrokenIntent: the summary does not mention 'choice' [summary-mentions-every-parameter]",
       "BrokenIntent: the summary mentions 'count' more than once [summary-mentions-every-parameter]",
       "BrokenIntent: its network access names 'count', which is not a URL parameter [network-parameter-is-url]",
+      "BrokenIntent: it asks the person through a Prompter but declares no 'prompts' [prompts-declared]",
       "UnsummarisedIntent: id 'Unsummarised' is not kebab-case [kebab-case-ids]",
       "UnsummarisedIntent: it has parameters but no parameter summary [has-summary]",
     ]

@@ -172,3 +172,93 @@ struct NamingTests {
     #expect(!Naming.isKebabCase("-add"))
   }
 }
+
+/// The static reading of the coercion table, which the checker uses, agrees with the table itself.
+struct CompatibilityTests {
+  static let book = sampleBooks[0].flowValue
+  static let bookType = BookEntity.valueType
+  static let sortType = BookSortOption.valueType
+
+  /// Values of each type, the awkward ones included.
+  static let samples: [(ValueType, [FlowValue])] = [
+    (.text, ["", "42", "true", "https://example.com", "2026-11-21", "newest-first", "{\"a\": 1}", "lots"]),
+    (.number, [0, 1, 2.5, -3]),
+    (.integer, [0, 1, -3]),
+    (.boolean, [true, false]),
+    (.date, [.date(Date(timeIntervalSince1970: 0))]),
+    (.url, [.url(URL(fileURLWithPath: "/tmp"))]),
+    (.dictionary, [.dictionary(["a": 1])]),
+    (.list(.text), [["a", "b"], []]),
+    (bookType, [book]),
+  ]
+
+  static let targets: [ValueType] = [
+    .text, .number, .integer, .boolean, .date, .url, .duration, .dictionary, .list(.text), .list(.number), .any,
+    sortType,
+  ]
+
+  /// `always` means every sample converts; `never` that none does. Entities are left to their queries.
+  @Test(arguments: targets)
+  func agreesWithTheTable(target: ValueType) {
+    for (type, values) in Self.samples {
+      let converted = values.map { (try? Coercion.coerce($0, to: target)) != nil }
+      switch Coercion.compatibility(of: type, to: target) {
+      case .always: #expect(converted.allSatisfy { $0 }, "\(type) → \(target) is 'always'")
+      case .never: #expect(!converted.contains(true), "\(type) → \(target) is 'never'")
+      case .sometimes: break
+      }
+    }
+  }
+
+  @Test func entitiesMeetOnlyTheirOwnKind() {
+    let other = ValueType.entity(EntityType(name: "Shelf") { [] })
+    #expect(Coercion.compatibility(of: Self.bookType, to: Self.bookType) == .always)
+    #expect(Coercion.compatibility(of: Self.bookType, to: other) == .never)
+    #expect(Coercion.compatibility(of: .list(Self.bookType), to: .list(other)) == .never)
+    // An id or a title is looked up by the entity's query.
+    #expect(Coercion.compatibility(of: .text, to: other) == .sometimes)
+    #expect(Coercion.compatibility(of: .integer, to: other) == .sometimes)
+    #expect(Coercion.compatibility(of: .date, to: other) == .never)
+    // A book has a link, so it gives a URL; an entity without one cannot.
+    #expect(Coercion.compatibility(of: Self.bookType, to: .url) == .sometimes)
+    #expect(Coercion.compatibility(of: other, to: .url) == .never)
+    #expect(Coercion.compatibility(of: .list(.text), to: .number) == .never)
+  }
+}
+
+/// A custom type that takes only even numbers, and says so to the checker only through its initialiser.
+struct EvenNumber: IntentValueConvertible {
+  var value: Int
+  static var valueType: ValueType { .any }
+  init(flowValue: FlowValue) throws(CoercionError) {
+    guard case .number(let number) = flowValue, Int(exactly: number).map({ $0 % 2 == 0 }) == true else {
+      throw CoercionError.expected("an even number", got: flowValue)
+    }
+    value = Int(number)
+  }
+  var flowValue: FlowValue { .number(Double(value)) }
+}
+
+struct PairsIntent: AppIntent {
+  static let title: LocalizedStringResource = "Pairs"
+  static let description = IntentDescription("Takes an even number.")
+  @Parameter(title: "Count", primary: true) var count: EvenNumber
+  @Parameter(title: "Counts") var counts: [EvenNumber]?
+  static var parameterSummary: some ParameterSummary { Summary("Pairs \(\.$count)") { \.$counts } }
+  func perform() async throws -> some IntentResult { .result() }
+}
+
+struct LiteralConversionTests {
+  /// Literals are converted by the parameter type's own `init(flowValue:)`, not by its declared
+  /// `valueType` (which says `any`).
+  @Test func customTypesCheckLiteralsWithTheirOwnInitialiser() throws {
+    let descriptor = IntentDescriptor(PairsIntent.self)
+    let count = try #require(descriptor.parameter("count"))
+    #expect(count.check(4) == nil)
+    #expect(count.check(3)?.message == "expected an even number for 'count', got 3")
+    #expect(count.check("lots")?.message == "expected an even number for 'count', got 'lots'")
+    let counts = try #require(descriptor.parameter("counts"))
+    #expect(counts.check([2, 4]) == nil)
+    #expect(counts.check([2, 5])?.message == "'counts': item 2: expected an even number, got 5")
+  }
+}

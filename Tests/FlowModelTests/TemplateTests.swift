@@ -34,6 +34,20 @@ struct TemplateTests {
     #expect(references[1].path == [.index(2), .property("name")])
   }
 
+  /// Other tools' reference syntax, kept as text, with what it resembles for the checker's warning.
+  @Test func lookalikesOfOtherToolsAreNoted() throws {
+    let (parsed, diagnostics) = try template("\"$previous, {{ saved.title }}, {{x}} and costs $total.\"")
+    #expect(diagnostics.isEmpty)
+    #expect(parsed.literal == "$previous, {{ saved.title }}, {{x}} and costs $total.")
+    #expect(parsed.lookalikes.map(\.written) == ["$previous", "{{ saved.title }}", "{{x}}", "$total"])
+    #expect(parsed.lookalikes.map(\.reference.description) == ["previous", "saved.title", "x", "total"])
+    #expect(parsed.lookalikes[1].reference.span.start == at(1, 16))
+    #expect(parsed.lookalikes[1].reference.span.end == at(1, 33))
+    // Money, `$${`, an unclosed `{{` and a real reference are not lookalikes.
+    let (plain, _) = try template("\"$5, $${x}, {{ open and ${previous}\"")
+    #expect(plain.lookalikes.isEmpty)
+  }
+
   @Test func dollarDollarIsALiteral() throws {
     let (parsed, diagnostics) = try template("'costs $${price}'")
     #expect(diagnostics.isEmpty)

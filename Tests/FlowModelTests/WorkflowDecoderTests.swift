@@ -4,6 +4,54 @@ import Testing
 @testable import FlowModel
 
 struct WorkflowDecoderTests {
+  /// `confirm` is a step key and an action: alone it is the action (its documented form), beside
+  /// another action it asks before that one.
+  @Test func confirmIsTheActionWhenTheStepHasNoOther() throws {
+    let (steps, diagnostics) = decodeSteps(
+      """
+        - confirm: "Tidy up now?"
+          as: answer
+        - show: tidied
+          confirm: Sure?
+        - confirm
+      """)
+    #expect(diagnostics.isEmpty)
+    #expect(steps.map(\.label) == ["confirm", "show", "confirm"])
+    guard case .action(let call) = steps[0].kind, case .primary(.text(let message)) = call.arguments else {
+      return fail("expected the confirm action with its message")
+    }
+    #expect(message.literal == "Tidy up now?")
+    #expect(steps[0].confirm == nil)
+    #expect(steps[0].name?.value == "answer")
+    #expect(steps[1].confirm?.message?.literal == "Sure?")
+  }
+
+  @Test func bareStopEndsTheRunAndOtherBareBlocksSayWhatTheyNeed() throws {
+    let (steps, diagnostics) = decodeSteps("  - show: a\n  - stop\n  - repeat\n")
+    #expect(steps.map(\.label) == ["show", "stop"])
+    guard case .stop(nil) = steps[1].kind else { return fail("expected a bare stop") }
+    let problem = try #require(diagnostics.all.first)
+    #expect(diagnostics.all.count == 1)
+    #expect(problem.message == "'repeat' needs a value")
+    #expect(problem.helps == ["write it as 'repeat: 3'"])
+    #expect(problem.span?.start == at(5, 5))
+  }
+
+  @Test func commonShapeMistakesSayHowToWriteIt() {
+    let mapping = decode("flow: 1\nsteps:\n  show: x\n").diagnostics.all.first
+    #expect(mapping?.message == "expected a sequence for 'steps', found a mapping")
+    #expect(mapping?.helps == ["write each step on its own line, starting with '- ', like '  - show: Hello'"])
+    let empty = decode("flow: 1\nsteps:\n").diagnostics.all.first
+    #expect(empty?.message == "'steps' is empty")
+    #expect(empty?.helps.first?.hasPrefix("list the steps under it") == true)
+    let inputs = decode("flow: 1\ninput: [url]\nsteps: []\n").diagnostics.all.first
+    #expect(inputs?.helps == ["declare each input by name with its type, one per line, like '  url: text'"])
+    let noThen = decode("flow: 1\nsteps:\n  - if: true\n").diagnostics.all.first
+    #expect(noThen?.message == "'if' needs 'then:' with its steps")
+    #expect(
+      noThen?.helps == ["add 'then:' beside 'if', with the steps to run when the condition holds as a list under it"])
+  }
+
   @Test func metadataAndInputs() throws {
     let (workflow, diagnostics) = decode(
       """

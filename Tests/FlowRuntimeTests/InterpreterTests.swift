@@ -24,17 +24,26 @@ final class EventLog: RunObserver, @unchecked Sendable {
   }
 }
 
+/// Opens nothing: a test that reaches it has opened a URL it should not have.
+struct RefusingLauncher: URLLauncher {
+  func open(_ url: URL) async throws {
+    Issue.record("opened \(url)")
+  }
+}
+
 /// Workflows kept in memory by name, for `run-workflow`.
-struct MemoryLoader: WorkflowLoading {
+struct MemoryFiles: WorkflowFiles {
   var files: [String: String] = [:]
 
-  func load(_ reference: String, from file: SourceFile) throws -> Workflow {
-    guard let text = files[reference] else {
-      throw RunError(.stepFailed, Diagnostic(.error, .stepFailed, "no workflow '\(reference)'", file: reference))
-    }
-    let (workflow, diagnostics) = WorkflowCheck.load(SourceFile(path: reference, text: text), registry: registry)
-    guard let workflow, !diagnostics.hasErrors else { throw RunError(.invalid, diagnostics) }
-    return workflow
+  func locate(_ reference: String, from parent: SourceFile?) -> String? {
+    files[reference] == nil ? nil : reference
+  }
+
+  func canonicalPath(_ path: String) -> String { path }
+
+  func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+    guard let text = files[path] else { return .failure(Diagnostic(.error, .stepFailed, "no such file", file: path)) }
+    return .success(SourceFile(path: path, text: text))
   }
 }
 
@@ -51,17 +60,19 @@ struct StalledClock: FlowClock {
 
 func run(
   _ steps: String, inputs: String = "", answers: [ScriptedPrompter.Answer] = [], clock: any FlowClock = ManualClock(),
-  loader: MemoryLoader = MemoryLoader(), options: Interpreter.Options = Interpreter.Options(),
+  loader: MemoryFiles = MemoryFiles(), options: Interpreter.Options = Interpreter.Options(),
   log: EventLog = EventLog()
 ) async -> Result<Interpreter.Result, RunError> {
   let text =
     "flow: 1\nname: Test\nenv: [FLOW_TEST]\n" + (inputs.isEmpty ? "" : "input:\n\(inputs)") + "steps:\n" + steps
-  let (workflow, diagnostics) = WorkflowCheck.load(SourceFile(path: "test.yml", text: text), registry: registry)
+  let check = WorkflowCheck(registry: registry, files: loader)
+  let (workflow, diagnostics) = check.check(SourceFile(path: "test.yml", text: text))
   guard let workflow, !diagnostics.hasErrors else {
     return .failure(RunError(.invalid, diagnostics))
   }
   let context = IntentContext(prompter: ScriptedPrompter(answers), clock: clock, random: SeededRandomSource(seed: 1))
-  let interpreter = Interpreter(registry: registry, context: context, loader: loader, observer: log, options: options)
+    .with(RefusingLauncher() as any URLLauncher, as: (any URLLauncher).self)
+  let interpreter = Interpreter(registry: registry, context: context, loader: check, observer: log, options: options)
   do {
     return .success(try await interpreter.run(workflow, inputs: FlowDictionary()))
   } catch {
@@ -155,25 +166,25 @@ struct InterpreterTests {
 
   @Test func retryWaitsOnTheClockAndGivesUp() async {
     let clock = ManualClock()
-    let result = await run("  - number: ${input}\n    retry: {attempts: 3, delay: 2s}\n", clock: clock as any FlowClock)
-    // `${input}` of a workflow without inputs is an empty dictionary: not a number, every time.
+    let result = await run("  - get-item: []\n    retry: {attempts: 3, delay: 2s}\n", clock: clock as any FlowClock)
+    // An empty list has no first item, every time.
     #expect(result.error?.kind == .stepFailed)
     #expect(clock.sleeps == [.seconds(2), .seconds(2)])
   }
 
   @Test func onErrorContinueGoesOnWithNothing() async {
     let log = EventLog()
-    let result = await run("  - number: ${input}\n    on-error: continue\n  - text: after ${previous}\n", log: log)
+    let result = await run("  - get-item: []\n    on-error: continue\n  - text: after ${previous}\n", log: log)
     #expect(result.output == .text("after "))
     #expect(log.records.first?.status == .failed)
   }
 
   @Test func onErrorContinueCarriesTheFailureAsAWarningAtItsPlace() async throws {
     let log = EventLog()
-    _ = await run("  - text: first\n  - number: ${input}\n    on-error: continue\n", log: log)
+    _ = await run("  - text: first\n  - calculate: 1 / 0\n    on-error: continue\n", log: log)
     let warning = try #require(log.records.first { $0.status == .failed }?.warning)
     #expect(warning.severity == .warning)
-    #expect(warning.message.hasPrefix("step 2 'number': "))
+    #expect(warning.message.hasPrefix("step 2 'calculate': "))
     #expect(warning.span?.start.line == 6)
     #expect(
       warning.notes.map(\.message) == [
@@ -249,15 +260,16 @@ struct InterpreterTests {
   }
 
   @Test func runWorkflowPassesInputAndReturnsOutput() async {
-    var loader = MemoryLoader()
+    var loader = MemoryFiles()
     loader.files["child.yml"] = "flow: 1\ninput:\n  who: text\nsteps:\n  - text: hi ${input.who}\n"
     let result = await run("  - run-workflow: child.yml\n    input: Ada\n", loader: loader)
     #expect(result.output == .text("hi Ada"))
   }
 
   @Test func runWorkflowRecursionIsBounded() async {
-    var loader = MemoryLoader()
-    loader.files["self.yml"] = "flow: 1\nsteps:\n  - run-workflow: self.yml\n"
+    var loader = MemoryFiles()
+    // Under `when`, the recursion might end: bounded at run time rather than refused by the check.
+    loader.files["self.yml"] = "flow: 1\nsteps:\n  - run-workflow: self.yml\n    when: true\n"
     let result = await run("  - run-workflow: self.yml\n", loader: loader)
     #expect(result.error?.kind == .stepFailed)
     #expect(result.message?.hasSuffix("workflows nest deeper than 8 levels") == true)

@@ -5,6 +5,7 @@ struct AskIntent: AppIntent {
   static let title: LocalizedStringResource = "Ask for Input"
   static let description = IntentDescription(
     "Ask the person a question and pass on the answer, as text, a number, a URL, a date or yes/no.")
+  static let prompts: IntentPrompts = .value
 
   @Parameter(title: "Prompt", primary: true)
   var prompt: String

@@ -5,6 +5,7 @@ struct ChooseFromListIntent: AppIntent {
   static let title: LocalizedStringResource = "Choose from List"
   static let description = IntentDescription(
     "Let the person pick an item of a list, or several, and pass on the choice.")
+  static let prompts: IntentPrompts = .choice
 
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]

@@ -4,6 +4,7 @@ import FlowIntents
 struct ConfirmIntent: AppIntent {
   static let title: LocalizedStringResource = "Confirm"
   static let description = IntentDescription("Ask the person to confirm before going on; declining cancels the run.")
+  static let prompts: IntentPrompts = .confirmation
 
   @Parameter(title: "Message", primary: true)
   var message: String

@@ -7,6 +7,11 @@ struct FilterIntent: AppIntent {
   static let description = IntentDescription(
     "Keep the items of a list, or of their property, that satisfy a comparison, optionally only the first few.")
 
+  /// The items kept are of the list's type.
+  static func outputType(given parameters: [String: ValueType]) -> ValueType? {
+    parameters["list"].map { .list($0.elementType) }
+  }
+
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]
 

@@ -7,6 +7,11 @@ struct GetItemIntent: AppIntent {
   static let description = IntentDescription(
     "Take the first, last, a random, or the nth item of a list (counting from 1; -1 is the last).")
 
+  /// An item of a list of bookmarks is a bookmark.
+  static func outputType(given parameters: [String: ValueType]) -> ValueType? {
+    parameters["list"]?.elementType
+  }
+
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]
 

@@ -7,6 +7,11 @@ struct SortIntent: AppIntent {
     "Sort a list by its items or by one of their properties: numbers as numbers, dates as dates, text without regard to case."
   )
 
+  /// The items sorted are of the list's type.
+  static func outputType(given parameters: [String: ValueType]) -> ValueType? {
+    parameters["list"].map { .list($0.elementType) }
+  }
+
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]
 

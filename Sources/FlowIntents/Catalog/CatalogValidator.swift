@@ -27,6 +27,7 @@ public enum CatalogValidator {
     case entitiesHaveNames = "entities-have-names"
     case uniqueEntityProperties = "unique-entity-properties"
     case networkParameterIsURL = "network-parameter-is-url"
+    case promptsDeclared = "prompts-declared"
   }
 
   /// One broken rule in one declaration.
@@ -139,6 +140,10 @@ public enum CatalogValidator {
       }
       if case .hostOfParameter(let key) = descriptor.networkAccess, descriptor.parameter(key)?.type != .url {
         report(.networkParameterIsURL, "its network access names '\(key)', which is not a URL parameter")
+      }
+      // An unattended run refuses before its first step only for what it knows will be asked.
+      if descriptor.dependencies.contains(String(describing: (any Prompter).self)), descriptor.prompts.isEmpty {
+        report(.promptsDeclared, "it asks the person through a Prompter but declares no 'prompts'")
       }
       if let output = descriptor.outputType { problems += validate(type: output, checked: &checkedTypes) }
     }

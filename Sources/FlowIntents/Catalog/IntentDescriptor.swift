@@ -15,6 +15,8 @@ public struct IntentDescriptor: Sendable {
   public let outputType: ValueType?
   public let sideEffect: SideEffect
   public let requiresConfirmation: Bool
+  /// What it asks the person while it performs (``AppIntent/prompts``).
+  public let prompts: IntentPrompts
   public let networkAccess: NetworkAccess
   public let summary: SummaryLayout
   /// The Swift type names of its `@Dependency`s.
@@ -24,8 +26,10 @@ public struct IntentDescriptor: Sendable {
   /// The Swift type's name: `SaveBookmarkIntent`.
   public var typeName: String { String(describing: intentType) }
 
-  private let runner: @Sendable ([String: FlowValue], Set<String>, IntentContext) async throws -> IntentOutput
+  private let runner:
+    @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws -> IntentOutput
   private let sideEffectForValues: @Sendable ([String: FlowValue]) -> SideEffect
+  private let outputTypeForParameters: @Sendable ([String: ValueType]) -> ValueType?
 
   /// Describes `type` as a member of a catalogue.
   public init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
@@ -35,9 +39,13 @@ public struct IntentDescriptor: Sendable {
   private init(
     id: String, shortID: String, namespace: String?, catalogTitle: String, title: String, description: String,
     parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect, requiresConfirmation: Bool,
-    networkAccess: NetworkAccess, summary: SummaryLayout, dependencies: [String], intentType: any AppIntent.Type,
-    runner: @escaping @Sendable ([String: FlowValue], Set<String>, IntentContext) async throws -> IntentOutput,
-    sideEffectForValues: @escaping @Sendable ([String: FlowValue]) -> SideEffect
+    prompts: IntentPrompts, networkAccess: NetworkAccess, summary: SummaryLayout, dependencies: [String],
+    intentType: any AppIntent.Type,
+    runner:
+      @escaping @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws ->
+      IntentOutput,
+    sideEffectForValues: @escaping @Sendable ([String: FlowValue]) -> SideEffect,
+    outputTypeForParameters: @escaping @Sendable ([String: ValueType]) -> ValueType?
   ) {
     self.id = id
     self.shortID = shortID
@@ -49,12 +57,14 @@ public struct IntentDescriptor: Sendable {
     self.outputType = outputType
     self.sideEffect = sideEffect
     self.requiresConfirmation = requiresConfirmation
+    self.prompts = prompts
     self.networkAccess = networkAccess
     self.summary = summary
     self.dependencies = dependencies
     self.intentType = intentType
     self.runner = runner
     self.sideEffectForValues = sideEffectForValues
+    self.outputTypeForParameters = outputTypeForParameters
   }
 
   private static func make<I: AppIntent>(_ type: I.Type, namespace: String?, catalogTitle: String) -> IntentDescriptor {
@@ -67,12 +77,14 @@ public struct IntentDescriptor: Sendable {
     return IntentDescriptor(
       id: id, shortID: shortID, namespace: namespace, catalogTitle: catalogTitle, title: I.title.key,
       description: I.description.text, parameters: parameters, outputType: I.PerformResult.outputType,
-      sideEffect: I.sideEffect, requiresConfirmation: I.requiresConfirmation, networkAccess: I.networkAccess,
-      summary: summary, dependencies: IntentReflection.dependencies(of: intent).map { "\($0)" }, intentType: I.self,
-      runner: { values, asking, context in
-        try await IntentRunner.run(I.self, id: id, values: values, asking: asking, context: context)
+      sideEffect: I.sideEffect, requiresConfirmation: I.requiresConfirmation, prompts: I.prompts,
+      networkAccess: I.networkAccess, summary: summary,
+      dependencies: IntentReflection.dependencies(of: intent).map { "\($0)" }, intentType: I.self,
+      runner: { values, asking, mode, context in
+        try await IntentRunner.run(I.self, id: id, values: values, asking: asking, mode: mode, context: context)
       },
-      sideEffectForValues: { I.sideEffect(for: $0) }
+      sideEffectForValues: { I.sideEffect(for: $0) },
+      outputTypeForParameters: { I.outputType(given: $0) }
     )
   }
 
@@ -84,6 +96,12 @@ public struct IntentDescriptor: Sendable {
 
   /// The side effect of a step with these values (`get-url` is read-only for GET).
   public func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffectForValues(values) }
+
+  /// The output type of a step whose parameters have these static types (`list: [a, b]` makes a list of
+  /// text), or the declared ``outputType``.
+  public func outputType(given parameters: [String: ValueType]) -> ValueType? {
+    outputTypeForParameters(parameters) ?? outputType
+  }
 
   /// The hosts a step with these values may contact.
   public func hosts(for values: [String: FlowValue]) -> [String] { networkAccess.hosts(for: values) }
@@ -99,7 +117,23 @@ public struct IntentDescriptor: Sendable {
   public func run(
     values: [String: FlowValue], asking: Set<String> = [], context: IntentContext
   ) async throws -> IntentOutput {
-    try await runner(values, asking, context)
+    try await runner(values, asking, .perform, context)
+  }
+
+  /// Resolves the parameters exactly as ``run(values:asking:context:)`` does — conversion, entity
+  /// queries, asking for what is missing — and stops there: no confirmation, no `perform()`. What a dry
+  /// run does with a step that would change something, so that it meets every problem a real run would
+  /// before the change (a collection that does not exist).
+  ///
+  /// The values under `unresolved` are taken as they are (a dry run's stand-ins for outputs it did not
+  /// produce). Returns every parameter's value as resolved: an entity given as text comes back as the
+  /// entity.
+  public func resolve(
+    values: [String: FlowValue], asking: Set<String> = [], unresolved: Set<String> = [], context: IntentContext
+  ) async throws -> [String: FlowValue] {
+    let output = try await runner(values, asking, .resolve(unresolved: unresolved), context)
+    guard case .dictionary(let resolved) = output.value else { return [:] }
+    return Dictionary(uniqueKeysWithValues: resolved.map { ($0.key, $0.value) })
   }
 }
 
@@ -131,6 +165,8 @@ public struct ParameterDescriptor: Sendable, Hashable {
   public let requestValueDialog: String?
   /// Whether the declaration's range is reversed (CatalogValidator reports it).
   let reversedRange: Bool
+  /// The Swift type's `init(flowValue:)`, for literals.
+  private let converter: LiteralConverter
 
   init(_ key: String, _ parameter: any AnyParameter) {
     self.key = key
@@ -144,6 +180,7 @@ public struct ParameterDescriptor: Sendable, Hashable {
     self.isPrimary = parameter.isPrimary
     self.requestValueDialog = parameter.requestValueDialog?.text
     self.reversedRange = parameter.reversedRange
+    self.converter = LiteralConverter(convert: parameter.literalConverter)
   }
 
   /// The enum cases the parameter accepts, when its type (or its list's element type) is an enum.
@@ -199,38 +236,45 @@ enum IntentReflection {
   }
 }
 
+/// A parameter type's `init(flowValue:)`, kept in a descriptor that is compared by its data.
+private struct LiteralConverter: Sendable, Hashable {
+  let convert: @Sendable (FlowValue) throws(CoercionError) -> FlowValue
+  static func == (lhs: Self, rhs: Self) -> Bool { true }
+  func hash(into hasher: inout Hasher) {}
+}
+
 extension ParameterDescriptor {
-  /// Checks a value known before the run (a literal in the workflow) against the parameter's type and
-  /// range, for `flow validate`; nil when it would be accepted.
+  /// Converts a value known before the run (a literal in the workflow) as the run will: with the
+  /// parameter type's own initialiser, so that every custom type (`ResultLimit`'s "a number from 1 or
+  /// 'all'") is checked by its own rules.
   ///
-  /// Entities accept text and ids here, since finding them needs their query at run time.
-  public func check(_ value: FlowValue) -> CoercionError? {
-    do {
+  /// Entities are found through their queries, which need the backend: a literal for an entity
+  /// parameter is returned as it is, and checked by the run (or a dry run).
+  public func convertLiteral(_ value: FlowValue) throws(CoercionError) -> FlowValue {
+    if case .entity = type.elementType {
       if case .entity = type, case .list(let items) = value {
         throw CoercionError.listWhereOneExpected(count: items.count, expected: type)
       }
-      let coerced = try Coercion.coerce(value, to: Self.checkable(type))
-      if let range, case .number(let number) = coerced, !range.contains(number) {
+      return value
+    }
+    return try converter.convert(value)
+  }
+
+  /// Checks a value known before the run (a literal in the workflow) against the parameter's type and
+  /// range, for `flow validate`; nil when it would be accepted.
+  public func check(_ value: FlowValue) -> CoercionError? {
+    do {
+      let converted = try convertLiteral(value)
+      if let range, case .number(let number) = converted, !range.contains(number) {
         let low = FlowValue.formatNumber(range.lowerBound), high = FlowValue.formatNumber(range.upperBound)
         return CoercionError(
           message: "'\(key)' must be between \(low) and \(high), got \(FlowValue.formatNumber(number))")
       }
       return nil
-    } catch let error as CoercionError {
+    } catch {
       var located = error
       located.message = error.message(forParameter: key)
       return located
-    } catch {
-      return CoercionError(message: "\(error)")
-    }
-  }
-
-  /// The type with entities relaxed to "an entity, an id or text".
-  private static func checkable(_ type: ValueType) -> ValueType {
-    switch type {
-    case .entity: .any
-    case .list(let element): .list(checkable(element))
-    default: type
     }
   }
 }

@@ -3,8 +3,22 @@ import Foundation
 
 /// Runs one intent: assign, ask, confirm, perform (see ``IntentDescriptor/run(values:asking:context:)``).
 enum IntentRunner {
+  /// How far to go.
+  enum Mode: Sendable {
+    /// All the way: resolve, confirm, perform.
+    case perform
+    /// Resolve the parameters but those under `unresolved` and stop; the output is a dictionary of the
+    /// resolved values by key.
+    case resolve(unresolved: Set<String>)
+
+    var performs: Bool {
+      if case .perform = self { return true }
+      return false
+    }
+  }
+
   static func run<I: AppIntent>(
-    _ type: I.Type, id: String, values: [String: FlowValue], asking: Set<String>, context: IntentContext
+    _ type: I.Type, id: String, values: [String: FlowValue], asking: Set<String>, mode: Mode, context: IntentContext
   ) async throws -> IntentOutput {
     let intent = I()
     let (parameters, dependencies) = IntentReflection.reflect(intent)
@@ -13,7 +27,8 @@ enum IntentRunner {
       throw AppIntentError(
         .unknownParameter, "'\(id)' has no parameter '\(key)'", help: Suggestion.help(for: key, among: keys))
     }
-    for dependency in dependencies where !context.hasDependency(dependency) {
+    // Only `perform()` reads the intent's services: resolving its parameters needs none of them.
+    for dependency in dependencies where !context.hasDependency(dependency) && mode.performs {
       let name = String(describing: dependency).replacingOccurrences(of: "any ", with: "")
       throw AppIntentError(.missingDependency, "'\(id)' needs a service this run does not provide: \(name)")
     }
@@ -22,7 +37,9 @@ enum IntentRunner {
         reflected.parameter.bind(
           PromptOrigin(intentID: id, parameterKey: reflected.key, parameterTitle: reflected.parameter.title))
       }
-      for reflected in parameters {
+      var unresolved: Set<String> = []
+      if case .resolve(let keys) = mode { unresolved = keys }
+      for reflected in parameters where !unresolved.contains(reflected.key) {
         let parameter = reflected.parameter
         if asking.contains(reflected.key) {
           try await parameter.requestValueErased()
@@ -33,6 +50,14 @@ enum IntentRunner {
         } else {
           try await parameter.requestValueErased()
         }
+      }
+      if case .resolve = mode {
+        var resolved = FlowDictionary()
+        for reflected in parameters {
+          resolved[reflected.key] =
+            unresolved.contains(reflected.key) ? values[reflected.key] : reflected.parameter.currentFlowValue
+        }
+        return IntentOutput(value: .dictionary(resolved))
       }
       if I.requiresConfirmation {
         let shown = Dictionary(

@@ -41,6 +41,9 @@ public protocol AppIntent: Sendable {
   static var networkAccess: NetworkAccess { get }
   /// Whether the person must confirm every run (delete-bookmark).
   static var requiresConfirmation: Bool { get }
+  /// What `perform()` asks the person through its `Prompter` (`ask`, `choose-from-list`, `confirm`),
+  /// so that a run nobody attends can refuse before its first step rather than fail halfway.
+  static var prompts: IntentPrompts { get }
   /// Kept for porting; a command line has no app to open.
   static var openAppWhenRun: Bool { get }
   /// Overrides the id derived from the type name; rarely needed.
@@ -50,6 +53,10 @@ public protocol AppIntent: Sendable {
   /// ``sideEffect``.
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect
 
+  /// The output type for parameters of these static types, where it depends on them (`list: [a, b]`
+  /// outputs a list of text); nil keeps the declared type. The checker passes the types it knows.
+  static func outputType(given parameters: [String: ValueType]) -> ValueType?
+
   init()
   func perform() async throws -> PerformResult
 }
@@ -58,6 +65,8 @@ extension AppIntent {
   public static var sideEffect: SideEffect { .readOnly }
   public static var networkAccess: NetworkAccess { .none }
   public static var requiresConfirmation: Bool { false }
+  public static var prompts: IntentPrompts { [] }
+  public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
   public static var openAppWhenRun: Bool { false }
   // `_typeName` rather than `String(describing:)`, which searches every protocol conformance in the
   // binary for the first few types it meets: a measurable part of start-up.
@@ -89,6 +98,19 @@ extension AppIntent where SummaryContent == IntentParameterSummary<Self> {
   public static var parameterSummary: IntentParameterSummary<Self> {
     IntentParameterSummary(undeclared: title.key)
   }
+}
+
+/// What an intent may ask the person while it performs, besides values its parameters lack.
+public struct IntentPrompts: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// A value typed in (`ask`).
+  public static let value = IntentPrompts(rawValue: 1)
+  /// A choice from a list (`choose-from-list`).
+  public static let choice = IntentPrompts(rawValue: 2)
+  /// A yes or no that `--yes` answers (`confirm`).
+  public static let confirmation = IntentPrompts(rawValue: 4)
 }
 
 /// How much running an intent may change, from nothing to something that cannot be undone.

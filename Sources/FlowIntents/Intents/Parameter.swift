@@ -106,6 +106,10 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
 
   public func bind(_ origin: PromptOrigin) { lock.withLock { boundOrigin = origin } }
 
+  public var literalConverter: @Sendable (FlowValue) throws(CoercionError) -> FlowValue {
+    { value throws(CoercionError) in try Value(flowValue: value).flowValue }
+  }
+
   public func assign(_ value: FlowValue, in context: IntentContext) async throws {
     let resolved = try await resolve(value, in: context)
     lock.withLock { storage = resolved }
@@ -124,6 +128,10 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
     } catch let error as CoercionError {
       throw AppIntentError(
         .invalidValue, error.message(forParameter: key), help: error.help, origin: origin)
+    } catch var error as AppIntentError where error.origin == nil {
+      // An entity query's "not found" belongs to this parameter, so that it is reported at its value.
+      error.origin = origin
+      throw error
     }
     if let range = inclusiveRange, case .number(let number) = resolved.flowValue, !range.contains(number) {
       let low = FlowValue.formatNumber(range.lowerBound), high = FlowValue.formatNumber(range.upperBound)
@@ -197,6 +205,9 @@ public protocol AnyParameter: AnyObject, Sendable {
   var reversedRange: Bool { get }
   var requestValueDialog: IntentDialog? { get }
   var defaultFlowValue: FlowValue? { get }
+  /// Converts a value in hand with the Swift type's own initialiser (`init(flowValue:)`), as a literal in
+  /// a workflow is checked before the run.
+  var literalConverter: @Sendable (FlowValue) throws(CoercionError) -> FlowValue { get }
   /// The value set, else the default; nil when neither.
   var currentFlowValue: FlowValue? { get }
   var hasExplicitValue: Bool { get }

@@ -139,6 +139,83 @@ public enum Coercion {
     }
   }
 
+  /// Whether a value of type `from` can become `to`, as far as the types tell before a run: the same
+  /// table as ``coerce(_:to:)``, read by the checker. An entity parameter also takes an id or text, which
+  /// its query looks up (``IntentValueConvertible/resolve(_:in:)``); a list never becomes one value.
+  public static func compatibility(of from: ValueType, to type: ValueType) -> Compatibility {
+    switch (from, type) {
+    case (_, .any), (_, .nothing), (_, .text): return .always
+    case (.any, _), (.nothing, _): return .sometimes
+    case (.list(let element), .list(let wanted)): return compatibility(of: element, to: wanted)
+    case (_, .list(let wanted)): return compatibility(of: from, to: wanted)
+    case (.list, _): return .never
+    default: break
+    }
+    switch type {
+    case .number, .integer:
+      switch from {
+      case .integer, .boolean: return .always
+      case .number: return type == .number ? .always : .sometimes
+      case .text, .enumeration, .duration: return .sometimes
+      default: return .never
+      }
+    case .boolean:
+      switch from {
+      case .boolean: return .always
+      case .number, .integer, .text, .enumeration: return .sometimes
+      default: return .never
+      }
+    case .date:
+      switch from {
+      case .date: return .always
+      case .text: return .sometimes
+      default: return .never
+      }
+    case .url:
+      switch from {
+      case .url: return .always
+      case .text: return .sometimes
+      case .entity(let entity): return entity.properties.contains { $0.type == .url } ? .sometimes : .never
+      default: return .never
+      }
+    case .duration:
+      switch from {
+      case .number, .integer, .text, .duration: return .sometimes
+      default: return .never
+      }
+    case .dictionary:
+      switch from {
+      case .dictionary, .entity: return .always
+      case .text: return .sometimes
+      default: return .never
+      }
+    case .entity(let wanted):
+      switch from {
+      case .entity(let given): return given == wanted ? .always : .never
+      case .text, .number, .integer, .enumeration: return .sometimes
+      default: return .never
+      }
+    case .enumeration(let wanted):
+      switch from {
+      case .enumeration(let given) where given == wanted: return .always
+      case .text, .enumeration: return .sometimes
+      default: return .never
+      }
+    case .text, .list, .any, .nothing:
+      return .always  // handled above
+    }
+  }
+
+  /// How sure a conversion is before the value is known.
+  public enum Compatibility: Sendable, Hashable {
+    /// Every value of the type converts.
+    case always
+    /// Some values convert (text that reads as a number, an id that names an entity).
+    case sometimes
+    /// No value of the type converts.
+    case never
+  }
+
   /// The text of a value: entity → its title, number → `3` or `1.1`, list → items joined by ", ".
   public static func text(of value: FlowValue) -> String {
     switch value {
@@ -204,6 +281,14 @@ public struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible 
   public static func expected(_ type: ValueType, got value: FlowValue, help: String? = nil) -> CoercionError {
     var error = CoercionError(message: "expected \(article(for: type)), got \(value.quoted)", help: help)
     error.expected = article(for: type)
+    error.got = value.quoted
+    return error
+  }
+
+  /// "expected a number from 1 or 'all', got 'lots'": for types that describe what they take in words.
+  public static func expected(_ description: String, got value: FlowValue, help: String? = nil) -> CoercionError {
+    var error = CoercionError(message: "expected \(description), got \(value.quoted)", help: help)
+    error.expected = description
     error.got = value.quoted
     return error
   }

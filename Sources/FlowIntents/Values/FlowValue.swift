@@ -75,13 +75,16 @@ public indirect enum FlowValue: Sendable, Hashable {
 }
 
 extension FlowValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-  ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral
+  ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
   public init(stringLiteral value: String) { self = .text(value) }
   public init(integerLiteral value: Int) { self = .number(Double(value)) }
   public init(floatLiteral value: Double) { self = .number(value) }
   public init(booleanLiteral value: Bool) { self = .boolean(value) }
   public init(arrayLiteral elements: FlowValue...) { self = .list(elements) }
+  public init(dictionaryLiteral elements: (String, FlowValue)...) {
+    self = .dictionary(FlowDictionary(elements.map { (key: $0.0, value: $0.1) }))
+  }
 }
 
 /// A dictionary that keeps its keys in the order they were written (or came in JSON).

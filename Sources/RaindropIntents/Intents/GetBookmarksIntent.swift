@@ -73,7 +73,7 @@ public enum ResultLimit: IntentValueConvertible, Hashable {
       return
     }
     guard let number = try? Int(flowValue: flowValue), number >= 1 else {
-      throw CoercionError(message: "expected a number from 1 or 'all', got \(flowValue.quoted)")
+      throw CoercionError.expected("a number from 1 or 'all'", got: flowValue)
     }
     self = .count(number)
   }

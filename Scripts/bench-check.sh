@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What checking before the run costs (issue 10), against references measured in the same run:
+#   1. a tree of workflows that run each other (20 files, each run 5 times: 100 run-workflow steps)
+#      against the same steps written in one file: each file is read and checked once, so the
+#      ratio stays near 1 however often a file is run;
+#   2. the unattended pre-check (no terminal): `flow run` of a 2,000-step workflow without a terminal,
+#      against `flow validate` of the same file, which reads and checks it the same way;
+#   3. with BASELINE=/path/to/another/flow, `flow run` of a one-step workflow and of a 10,000-step loop
+#      with this build against that one (start-up and per-step overhead).
+# Installs hyperfine (apt) when missing. Usage: [BASELINE=…/flow] Scripts/bench-check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
+fi
+swift build -c release --product flow --scratch-path .build-release >/dev/null
+flow="$(swift build -c release --product flow --scratch-path .build-release --show-bin-path)/flow"
+
+cd "$work"
+export HOME="$work" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" NO_COLOR=1
+steps() { # steps N: N small steps that the checker has to type
+  for i in $(seq 1 "$1"); do
+    printf '  - text: "item %s of ${workflow.name}"\n    as: t%s\n  - split-text: ${t%s}\n' "$i" "$i" "$i"
+  done
+}
+mkdir -p tree
+{ echo "flow: 1"; echo "steps:"; } > flat.yml
+{ echo "flow: 1"; echo "steps:"; } > tree/root.yml
+for c in $(seq 1 20); do
+  { echo "flow: 1"; echo "steps:"; steps 25; } > "tree/child$c.yml"
+  steps 25 | sed "s/as: t\([0-9]*\)$/as: c${c}t\1/; s/{t\([0-9]*\)}/{c${c}t\1}/" >> flat.yml
+  for _ in 1 2 3 4 5; do echo "  - run-workflow: child$c.yml" >> tree/root.yml; done
+done
+{ echo "flow: 1"; echo "steps:"; steps 1000; } > big.yml
+printf 'flow: 1\nsteps:\n  - show: hello\n' > hello.yml
+printf 'flow: 1\nsteps:\n  - repeat: 10000\n    do:\n      - set: fact\n        value: ${index}\n' > loop.yml
+
+mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["mean"])' "$@"; }
+
+echo "== a tree of 20 workflows run 100 times, against the same steps in one file"
+"$flow" validate tree/root.yml flat.yml >/dev/null
+hyperfine -N --warmup 2 --runs 20 --export-json tree.json "$flow validate tree/root.yml" "$flow validate flat.yml" >/dev/null
+python3 - "$(mean tree.json 0)" "$(mean tree.json 1)" <<'PY'
+import sys
+t, f = map(float, sys.argv[1:])
+print(f"tree       {t*1000:7.1f} ms")
+print(f"one file   {f*1000:7.1f} ms   tree/one file = {t/f:5.2f}x (each file once: near 1)")
+PY
+
+echo "== the unattended pre-check: run (no terminal) against validate, 2,000 steps"
+hyperfine -N --warmup 2 --runs 20 --export-json unattended.json "$flow run big.yml" "$flow validate big.yml" >/dev/null
+python3 - "$(mean unattended.json 0)" "$(mean unattended.json 1)" <<'PY'
+import sys
+r, v = map(float, sys.argv[1:])
+print(f"run        {r*1000:7.1f} ms")
+print(f"validate   {v*1000:7.1f} ms   run/validate = {r/v:5.2f}x (the run also performs 2,000 steps)")
+PY
+
+if [ -n "${BASELINE:-}" ]; then
+  echo "== this build against $BASELINE"
+  hyperfine -N --warmup 3 --runs 40 --export-json start.json "$flow run hello.yml" "$BASELINE run hello.yml" >/dev/null
+  hyperfine -N --warmup 1 --runs 10 --export-json loop.json "$flow run loop.yml" "$BASELINE run loop.yml" >/dev/null
+  python3 - "$(mean start.json 0)" "$(mean start.json 1)" "$(mean loop.json 0)" "$(mean loop.json 1)" <<'PY'
+import sys
+s, sb, l, lb = map(float, sys.argv[1:])
+print(f"one step   {s*1000:7.1f} ms   baseline {sb*1000:7.1f} ms   ratio {s/sb:5.2f}x")
+print(f"10,000     {l*1000:7.1f} ms   baseline {lb*1000:7.1f} ms   ratio {l/lb:5.2f}x")
+PY
+fi

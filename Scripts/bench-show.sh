@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# What drawing costs on top of checking (issue 9), measured against `flow validate` in the same run:
+#   1. `flow show` of the gallery's largest workflow, and of a generated 2,000-step workflow with nested
+#      blocks, against `flow validate` of the same file (the check `flow show` starts with);
+#   2. `flow list` of a 200-workflow library against `flow validate` of the same 200 files;
+#   3. `flow schema` against `flow actions --json`, which describes the same catalogue.
+# Installs hyperfine (apt) when missing. Usage: Scripts/bench-show.sh [--dynamic]
+# flow is measured as it ships: a release build with the static Swift standard library (as
+# Scripts/bench-run.sh does); --dynamic measures the dynamically linked build instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
+fi
+
+flags=(-c release --product flow)
+if [ "${1:-}" != "--dynamic" ]; then
+  flags+=(--static-swift-stdlib --scratch-path .build-static)
+fi
+swift build "${flags[@]}" >/dev/null
+flow="$(swift build "${flags[@]}" --show-bin-path)/flow"
+
+cd "$work"
+cp "$root/workflows/triage-unsorted.yml" gallery.yml
+python3 - <<'PY'
+# 2,000 steps: 250 blocks of an if holding a for-each holding six actions with references and step keys.
+lines = ["flow: 1", "name: Large", "steps:", "  - list: [a, b, c]", "    as: letters"]
+for i in range(250):
+    lines += [
+        f"  - if: ${{letters.count}} >= {i % 5}",
+        "    then:",
+        "      - for-each: ${letters}",
+        f"        as: letter{i}",
+        "        do:",
+        f"          - text: \"{i}: ${{letter{i}}} of ${{letters}}\"",
+        "            when: ${previous} is not empty",
+        "          - split-text: ${previous}",
+        "          - count: ${previous}",
+        "          - calculate: \"${previous} * 2\"",
+        "            retry: {attempts: 2, delay: 1s}",
+        "          - get-url: https://example.com/${previous}",
+        "            timeout: 5s",
+        "          - show: ${previous}",
+    ]
+open("large.yml", "w").write("\n".join(lines) + "\n")
+PY
+mkdir -p config/flow/workflows
+for i in $(seq 1 40); do
+  for f in "$root"/workflows/*.yml; do cp "$f" "config/flow/workflows/$(basename "$f" .yml)-$i.yml"; done
+done
+export XDG_CONFIG_HOME="$work/config" COLUMNS=100 NO_COLOR=1
+
+mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["mean"])' "$@"; }
+ratio() {
+  python3 - "$@" <<'PY'
+import sys
+label, a, b, reference = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+print(f"{label:<28} {a*1000:8.1f} ms   {reference:<24} {b*1000:8.1f} ms   ratio {a/b:5.2f}x")
+PY
+}
+
+echo "== flow show against flow validate of the same file"
+hyperfine -N --warmup 3 --runs 30 --export-json gallery.json \
+  "$flow show gallery.yml" "$flow validate gallery.yml" >/dev/null
+ratio "show triage-unsorted.yml" "$(mean gallery.json 0)" "$(mean gallery.json 1)" "validate"
+hyperfine -N --warmup 2 --runs 10 --export-json large.json \
+  "$flow show large.yml" "$flow validate large.yml" >/dev/null
+ratio "show 2,000 steps" "$(mean large.json 0)" "$(mean large.json 1)" "validate"
+
+echo "== flow list of 200 workflows against flow validate of the 200 files"
+hyperfine -N --warmup 2 --runs 10 --export-json list.json \
+  "$flow list" "$flow validate $(echo config/flow/workflows/*.yml)" >/dev/null
+ratio "list (200 workflows)" "$(mean list.json 0)" "$(mean list.json 1)" "validate (200 files)"
+
+echo "== flow schema against flow actions --json"
+hyperfine -N --warmup 3 --runs 30 --export-json schema.json "$flow schema" "$flow actions --json" >/dev/null
+ratio "schema" "$(mean schema.json 0)" "$(mean schema.json 1)" "actions --json"

@@ -1,0 +1,53 @@
+import ArgumentParser
+import FlowDiagnostics
+import FlowPresentation
+import Foundation
+
+/// `flow new NAME`: a commented skeleton in the library, ready to edit.
+struct NewCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "new",
+    abstract: "Start a workflow in the library from a commented skeleton.",
+    discussion: """
+      Writes NAME.yml into the library (never over an existing workflow) and prints its path. The file \
+      starts with the modeline that points editors at the JSON Schema, which is written beside it as \
+      flow.schema.json (see 'flow schema').
+      """
+  )
+
+  @Argument(help: "The workflow's name: letters, digits, '-' and '_'.")
+  var name: String
+
+  func run() async throws {
+    let context = CLIContext.current
+    let locator = WorkflowLocator(context: context)
+    let name = Library.stripExtension(name)
+    guard Library.isValidName(name) else {
+      throw Library.fail(
+        Diagnostic(.error, .invalidWorkflowName, "'\(self.name)' cannot name a workflow", at: nil)
+          .help("use letters, digits, '-' and '_', starting with a letter or digit, like 'daily-digest'"), context)
+    }
+    guard let library = locator.libraryDirectory else { throw Library.fail(Library.noLibrary, context) }
+    if let existing = locator.libraryWorkflows.first(where: { $0.name == name }) {
+      throw Library.fail(
+        Diagnostic(
+          .error, .workflowExists, "the library already has a workflow named '\(name)'", file: existing.url.path
+        )
+        .help("choose another name, or remove it first with 'flow remove \(name)' (which keeps a backup)"), context)
+    }
+    let file = library.appendingPathComponent("\(name).yml")
+    do {
+      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+      // Never over a file that appeared meanwhile.
+      try Data(WorkflowSkeleton.text(name: name).utf8).write(to: file, options: .withoutOverwriting)
+      try Data(WorkflowSchema.json(Catalogs.registry).utf8).write(
+        to: library.appendingPathComponent(WorkflowSkeleton.schemaFileName), options: .atomic)
+    } catch {
+      throw Library.fail(
+        Diagnostic(.error, .cannotWrite, "cannot write the workflow: \(error.localizedDescription)", file: file.path),
+        context)
+    }
+    context.print(file.path)
+    context.console.write("edit it, then: flow run \(name)\n", to: .error)
+  }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import FlowDiagnostics
+import Foundation
+
+/// `flow remove NAME`: takes a workflow out of the library, keeping a backup.
+struct RemoveCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "remove",
+    abstract: "Remove a workflow from the library, keeping a backup.",
+    discussion: """
+      Moves NAME.yml from the library into the library's .backup folder, with the time of removal in its \
+      name (NAME-20261123T091500Z.yml), and prints where. Moving it back restores it.
+      """
+  )
+
+  @Argument(help: "The name of a workflow in the library.", completion: Completions.libraryWorkflow)
+  var name: String
+
+  func run() async throws {
+    let context = CLIContext.current
+    let locator = WorkflowLocator(context: context)
+    guard let library = locator.libraryDirectory, let backups = locator.backupDirectory else {
+      throw Library.fail(Library.noLibrary, context)
+    }
+    let workflows = locator.libraryWorkflows
+    let name = Library.stripExtension(name)
+    guard let entry = workflows.first(where: { $0.name == name }) else {
+      let help =
+        name.contains("/")
+        ? "'flow remove' takes the name of a workflow in the library (\(library.path)), not a path"
+        : Suggestion.help(for: name, among: workflows.map(\.name), listUpTo: 8)
+          ?? "'flow list' shows the workflows in the library"
+      throw Library.fail(
+        Diagnostic(.error, .notInLibrary, "the library has no workflow named '\(name)'", at: nil).help(help), context)
+    }
+    let stamp = context.clock.now.formatted(.iso8601.dateSeparator(.omitted).timeSeparator(.omitted))
+    var backup = backups.appendingPathComponent("\(name)-\(stamp).\(entry.url.pathExtension)")
+    var attempt = 1
+    while FileManager.default.fileExists(atPath: backup.path) {
+      attempt += 1
+      backup = backups.appendingPathComponent("\(name)-\(stamp)-\(attempt).\(entry.url.pathExtension)")
+    }
+    do {
+      try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
+      try FileManager.default.moveItem(at: entry.url, to: backup)
+    } catch {
+      throw Library.fail(
+        Diagnostic(
+          .error, .cannotWrite, "cannot move the workflow to the backups: \(error.localizedDescription)",
+          file: entry.url.path), context)
+    }
+    context.print("removed '\(name)'; the backup is \(backup.path)")
+  }
+}

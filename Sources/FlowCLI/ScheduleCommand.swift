@@ -1,0 +1,61 @@
+import ArgumentParser
+import FlowDiagnostics
+import FlowModel
+import FlowScheduler
+import Foundation
+
+/// `flow schedule …`: when workflows fire, in words, and units for the engines that run schedules.
+struct ScheduleCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schedule",
+    abstract: "Show when scheduled workflows fire, and install them into systemd, cron or Kubernetes.",
+    discussion: """
+      A workflow's 'schedule:' is cron (five fields, or @hourly … @yearly) in its 'timezone:', else the
+      machine's zone. Documentation/Scheduling.md has the grammar and the daylight-saving rules.
+      """,
+    subcommands: [ScheduleNextCommand.self, ScheduleExplainCommand.self, ScheduleInstallCommand.self]
+  )
+}
+
+/// A workflow that checked clean and has a schedule.
+struct LoadedSchedule {
+  var reference: String
+  var workflow: Workflow
+  var schedule: Schedule
+}
+
+extension CLIContext {
+  /// The machine's time zone (the zone of schedules that name none): `TZ` when it names an IANA zone
+  /// (`Europe/Berlin`, `:Europe/Berlin`, a path into zoneinfo), else the zone `/etc/localtime` links to,
+  /// else `/etc/timezone`, else UTC.
+  var machineZone: (name: String, zone: TimeZone) {
+    func named(_ text: String?) -> (name: String, zone: TimeZone)? {
+      guard var name = text?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+      if name.hasPrefix(":") { name.removeFirst() }
+      if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
+      return TimeZoneName.zone(named: name).map { (name, $0) }
+    }
+    let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")
+    let file = try? String(contentsOfFile: "/etc/timezone", encoding: .utf8)
+    return named(environment["TZ"]) ?? named(link) ?? named(file) ?? ("UTC", TimeZone(identifier: "UTC") ?? .gmt)
+  }
+
+  /// Loads `reference` as `flow run` finds it, checked in full, and its schedule; diagnostics when it
+  /// does not check or has no schedule.
+  func loadSchedule(_ reference: String, locator: WorkflowLocator) -> Result<LoadedSchedule, DiagnosticError> {
+    let (workflow, diagnostics) = locator.load(reference)
+    guard let workflow, !diagnostics.hasErrors else { return .failure(DiagnosticError(diagnostics)) }
+    guard let schedule = WorkflowSchedule.schedule(of: workflow, machineZone: machineZone) else {
+      return .failure(
+        DiagnosticError(
+          Diagnostic(.error, .noSchedule, "'\(workflow.name)' has no schedule", file: workflow.file.path)
+            .help("add a cron expression, like 'schedule: \"0 9 * * MON-FRI\"'")))
+    }
+    return .success(LoadedSchedule(reference: reference, workflow: workflow, schedule: schedule))
+  }
+}
+
+extension DiagnosticCode {
+  /// A workflow given to `flow schedule next` or `install` has no `schedule:`.
+  public static let noSchedule: Self = "no-schedule"
+}

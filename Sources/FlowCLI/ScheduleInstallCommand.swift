@@ -1,0 +1,227 @@
+import ArgumentParser
+import FlowDiagnostics
+import FlowScheduler
+import Foundation
+
+/// `flow schedule install systemd|cron|kubernetes [WORKFLOW…]`: the workflows' schedules as units of an
+/// engine that already runs schedules. Every workflow is checked in full first; one that does not check
+/// stops the install before anything is written.
+struct ScheduleInstallCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "install",
+    abstract: "Install scheduled workflows as systemd timers, crontab lines or Kubernetes CronJobs.",
+    discussion: """
+      Without WORKFLOW, every scheduled workflow of the library and of ./workflows is installed.
+      systemd: writes a .service and a .timer per workflow to $XDG_CONFIG_HOME/systemd/user (--print
+      shows them instead). cron: prints crontab lines; --apply puts them into your crontab between
+      marker comments, replacing the previous block. kubernetes: prints a ConfigMap and CronJobs as one
+      YAML stream for 'kubectl apply -f -'; --image is required. Documentation/Scheduling.md has examples.
+      """
+  )
+
+  enum Engine: String, ExpressibleByArgument, CaseIterable {
+    case systemd, cron, kubernetes
+  }
+
+  @Argument(help: "The engine: systemd, cron or kubernetes.")
+  var engine: Engine
+
+  @Argument(help: "The workflows: paths or names. Default: every scheduled workflow of the library.")
+  var workflows: [String] = []
+
+  @Flag(name: .customLong("print"), help: "systemd: print the units instead of writing them.")
+  var printOnly = false
+
+  @Flag(help: "cron: install the lines into your crontab (through the 'crontab' command).")
+  var apply = false
+
+  @Option(help: "kubernetes: the container image that has 'flow' on its PATH (required).")
+  var image: String?
+
+  @Option(help: "kubernetes: the namespace of the objects. Default: kubectl's current one.")
+  var namespace: String?
+
+  @Option(help: "kubernetes: the Secret holding the Raindrop token under the key 'token'.")
+  var secret = "flow-raindrop"
+
+  func validate() throws {
+    if apply, engine != .cron { throw ValidationError("--apply is for cron; systemd units are written unless --print") }
+    if printOnly, engine == .kubernetes { throw ValidationError("kubernetes objects are always printed; drop --print") }
+    if engine == .kubernetes, image == nil {
+      throw ValidationError(
+        "kubernetes needs --image: an image with 'flow' on its PATH (flow publishes none)")
+    }
+    if engine != .kubernetes, image != nil || namespace != nil {
+      throw ValidationError("--image and --namespace are for kubernetes")
+    }
+  }
+
+  func run() async throws {
+    let context = CLIContext.current
+    let loaded = try load(context)
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    let scheduled = loaded.map { item in
+      ScheduledWorkflow(
+        name: item.workflow.name, path: context.url(for: item.workflow.file.path).standardizedFileURL.path,
+        contents: String(decoding: item.workflow.file.bytes, as: UTF8.self), schedule: item.schedule,
+        executable: executable)
+    }
+    try checkNames(scheduled, context: context)
+    switch engine {
+    case .systemd: try installSystemd(scheduled, context: context)
+    case .cron: try installCron(scheduled, context: context)
+    case .kubernetes: try printKubernetes(scheduled, loaded: loaded, context: context)
+    }
+  }
+
+  // MARK: - Workflows
+
+  /// The workflows named, or every scheduled one of the library and ./workflows; all checked.
+  private func load(_ context: CLIContext) throws -> [LoadedSchedule] {
+    let locator = WorkflowLocator(context: context)
+    var problems = Diagnostics()
+    var loaded: [LoadedSchedule] = []
+    let references = workflows.isEmpty ? libraryWorkflows(locator, context: context) : workflows
+    for reference in references {
+      switch context.loadSchedule(reference, locator: locator) {
+      case .success(let item): loaded.append(item)
+      // Without names, workflows that have no schedule are simply not installed.
+      case .failure(let error) where workflows.isEmpty && error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }):
+        continue
+      case .failure(let error): problems.append(contentsOf: error.diagnostics)
+      }
+    }
+    if problems.hasErrors {
+      context.report(problems)
+      context.console.write("nothing was installed\n", to: .error)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    if loaded.isEmpty {
+      let places = [locator.libraryDirectory?.path, "./workflows"].compactMap { $0 }
+      context.report(
+        Diagnostics([
+          Diagnostic(.error, .noSchedule, "no scheduled workflows in \(List.or(places))", file: nil)
+            .help("name the workflows to install, or add 'schedule:' to one")
+        ]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    return loaded
+  }
+
+  /// The workflow files of the library, then those of ./workflows whose names the library lacks: the
+  /// places `flow run NAME` looks, in its order.
+  private func libraryWorkflows(_ locator: WorkflowLocator, context: CLIContext) -> [String] {
+    var seen: Set<String> = []
+    var paths: [String] = []
+    let folders = [locator.libraryDirectory, context.url(for: "workflows")].compactMap { $0 }
+    for folder in folders {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      for name in names.sorted() where name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
+        guard seen.insert(name).inserted else { continue }
+        paths.append(folder.appendingPathComponent(name).path)
+      }
+    }
+    return paths
+  }
+
+  /// Two workflows whose files give the same unit name would overwrite each other's units.
+  private func checkNames(_ scheduled: [ScheduledWorkflow], context: CLIContext) throws {
+    var byName: [String: String] = [:]
+    var problems = Diagnostics()
+    for workflow in scheduled {
+      let name = workflow.unitName(limit: engine == .kubernetes ? 52 : 63)
+      if let other = byName[name], other != workflow.path {
+        problems.append(
+          Diagnostic(
+            .error, .unitNameClash, "'\(workflow.path)' and '\(other)' would both install as '\(name)'", file: nil
+          ).help("rename one of the files"))
+      }
+      byName[name] = workflow.path
+    }
+    if problems.hasErrors {
+      context.report(problems)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+  }
+
+  // MARK: - Engines
+
+  private func installSystemd(_ scheduled: [ScheduledWorkflow], context: CLIContext) throws {
+    let units = scheduled.flatMap(SystemdUnits.units)
+    if printOnly {
+      for unit in units {
+        context.print("# \(unit.fileName)")
+        context.print(unit.contents)
+      }
+      return
+    }
+    let folder = Backends(context: context).configDirectory.deletingLastPathComponent()
+      .appendingPathComponent("systemd/user")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      for unit in units {
+        let url = folder.appendingPathComponent(unit.fileName)
+        try Data(unit.contents.utf8).write(to: url, options: .atomic)
+        context.print("wrote \(url.path)")
+      }
+    } catch {
+      context.report(
+        Diagnostics([
+          Diagnostic(.error, .fileNotFound, "cannot write the units: \(error.localizedDescription)", file: folder.path)
+        ]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    let timers = units.map(\.fileName).filter { $0.hasSuffix(".timer") }
+    context.print("start the timers with:")
+    context.print("  systemctl --user daemon-reload && systemctl --user enable --now \(timers.joined(separator: " "))")
+  }
+
+  private func installCron(_ scheduled: [ScheduledWorkflow], context: CLIContext) throws {
+    let machine = context.machineZone.name
+    guard apply else {
+      for line in CrontabBlock.block(for: scheduled, machineZone: machine) { context.print(line) }
+      return
+    }
+    let store: any CrontabStore = CrontabCommand(environment: context.environment)
+    do {
+      let current = try store.read()
+      let block = CrontabBlock.block(
+        for: scheduled, machineZone: machine, zoneAfter: CrontabBlock.zoneBeforeBlock(in: current))
+      try store.write(CrontabBlock.merge(block, into: current))
+      context.print("installed \(Count.of(scheduled.count, "workflow")) into your crontab ('crontab -l' shows it)")
+    } catch let problem as Diagnostic {
+      context.report(Diagnostics([problem]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+  }
+
+  private func printKubernetes(_ scheduled: [ScheduledWorkflow], loaded: [LoadedSchedule], context: CLIContext)
+    throws
+  {
+    var problems = Diagnostics()
+    for item in loaded {
+      for (entry, written) in zip(item.schedule.entries, item.workflow.schedule) {
+        if let problem = KubernetesManifest.problem(with: entry.expression) {
+          problems.append(
+            Diagnostic(.error, .unsupportedByEngine, problem, at: written.cron.span)
+              .help("install it with systemd or cron, which read it as flow does"))
+        }
+      }
+    }
+    if problems.hasErrors {
+      context.report(problems)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    let options = KubernetesManifest.Options(image: image ?? "", namespace: namespace, secret: secret)
+    context.console.write(KubernetesManifest.stream(for: scheduled, options: options), to: .output)
+  }
+}
+
+extension DiagnosticCode {
+  /// Two workflows would install under the same unit or object name.
+  public static let unitNameClash: Self = "unit-name-clash"
+  /// A schedule that the chosen engine would read differently from cron.
+  public static let unsupportedByEngine: Self = "unsupported-by-engine"
+}

@@ -1,0 +1,125 @@
+import FlowModel
+import FlowScheduler
+
+/// What a workflow may do, worked out from its file before it runs: what `flow show` lists, and what the
+/// import card and the share page put in front of a person deciding whether to trust a file.
+///
+/// Everything comes from declarations, never from running anything: each intent's side effect and network
+/// access, the literal URLs of `get-url`, `env:`, the `run-workflow` tree and the schedule. Counts are of
+/// steps in the files (a step inside a loop counts once). The JSON form (`flow show --json`'s
+/// `capabilities`) is stable: fields are only ever added.
+public struct Capabilities: Sendable, Hashable, Encodable {
+  /// A step, in whichever file of the `run-workflow` tree it is.
+  public struct StepReference: Sendable, Hashable, Encodable {
+    /// The file as it was named: the workflow's own path, or a nested workflow's.
+    public var file: String
+    /// As `flow run` numbers steps: `3`, `3.1` for the first step inside step 3.
+    public var position: String
+    /// The action id, or the block keyword.
+    public var action: String
+
+    public init(file: String, position: String, action: String) {
+      self.file = file
+      self.position = position
+      self.action = action
+    }
+  }
+
+  /// What the workflow does to one app's data (a catalogue with a namespace, such as Raindrop.io).
+  public struct AppAccess: Sendable, Hashable, Encodable {
+    /// The catalogue's title: "Raindrop.io".
+    public var app: String
+    public var reads: Int = 0
+    public var writes: Int = 0
+    public var deletes: Int = 0
+    /// The steps, in order, with what each does.
+    public var steps: [EffectStep] = []
+  }
+
+  /// A step and its side effect.
+  public struct EffectStep: Sendable, Hashable, Encodable {
+    public var step: StepReference
+    /// `read-only`, `changes` or `destructive`, as intents declare it.
+    public var effect: String
+  }
+
+  /// A host the workflow may contact, with the steps that would.
+  public struct HostAccess: Sendable, Hashable, Encodable {
+    public var host: String
+    public var steps: [StepReference]
+  }
+
+  /// A workflow this one runs with `run-workflow`.
+  public struct WorkflowRun: Sendable, Hashable, Encodable {
+    /// As written in the step; a computed reference is shown as written (`${choice}`).
+    public var reference: String
+    /// The file it resolved to; nil when it did not.
+    public var file: String?
+    /// Its `name:`.
+    public var name: String?
+    /// Why it could not be looked at: computed at run time, missing, or invalid.
+    public var problem: String?
+    /// The step that runs it.
+    public var step: StepReference
+  }
+
+  /// A confirmation that `confirmations: auto` answers without asking anybody.
+  public struct Unattended: Sendable, Hashable, Encodable {
+    public var step: StepReference
+    /// The question that will not be asked, when the step wrote one.
+    public var question: String?
+    /// Whether what it lets through deletes something: the card shows these in red.
+    public var deletes: Bool
+  }
+
+  /// One cron expression of the schedule, as written and in words.
+  public struct Schedule: Sendable, Hashable, Encodable {
+    public var cron: String
+    /// Its own `timezone`, else the workflow's; nil for the machine's zone.
+    public var timezone: String?
+    /// FlowScheduler's words ("at 09:00, on Monday"); nil when the expression does not read as cron.
+    public var words: String?
+
+    public init(cron: String, timezone: String?, words: String?) {
+      self.cron = cron
+      self.timezone = timezone
+      self.words = words
+    }
+
+    /// The schedule of `workflow`: one entry per cron expression, none without `schedule:`.
+    public static func entries(of workflow: Workflow) -> [Schedule] {
+      workflow.schedule.map { entry in
+        let expression = CronExpression.parse(entry.cron.value, locate: { _, _ in nil }).expression
+        return Schedule(
+          cron: entry.cron.value, timezone: (entry.timezone ?? workflow.timezone)?.value, words: expression?.words)
+      }
+    }
+  }
+
+  /// The workflow's own file; steps of nested workflows name theirs.
+  public var file: String = ""
+  public var apps: [AppAccess] = []
+  /// Steps outside any app's catalogue that change something (open-url, get-url with POST).
+  public var otherChanges: [EffectStep] = []
+  /// Hosts named by the intents or by literal URLs, in the order the steps meet them.
+  public var hosts: [HostAccess] = []
+  /// Steps whose URL is computed at run time: they may contact any host.
+  public var anyHost: [StepReference] = []
+  /// The environment variables it may read (`env:`), its own and its nested workflows'.
+  public var environment: [String] = []
+  public var workflows: [WorkflowRun] = []
+  /// When it runs unattended: one entry per cron expression.
+  public var schedule: [Schedule] = []
+  /// `ask` or `auto`: how confirmations are answered when nobody is at a terminal.
+  public var confirmations: String = "ask"
+  /// What acts without asking: every confirmation `confirmations: auto` answers by itself.
+  public var unattended: [Unattended] = []
+
+  /// Whether the workflow can change or delete anything at all.
+  public var changesAnything: Bool {
+    apps.contains { $0.writes + $0.deletes > 0 } || !otherChanges.isEmpty
+  }
+
+  /// Whether anything deletes without the person being asked: the card's red line.
+  public var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
+}

@@ -1,0 +1,216 @@
+import FlowIntents
+import FlowModel
+import FlowRuntime
+
+/// Works out ``Capabilities``: walks a checked workflow and, through `run-workflow`, every workflow it runs,
+/// adding up what each step's intent declares.
+///
+/// Nested workflows are found with the same loader `flow run` uses, so the analysis sees exactly the
+/// files a run would run. Each file is looked at once, so a workflow that runs itself ends the walk.
+public struct CapabilityAnalysis: Sendable {
+  let registry: IntentRegistry
+  let loader: (any WorkflowLoading)?
+
+  /// - Parameter loader: finds the workflows `run-workflow` names; nil leaves them unexamined.
+  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
+    self.registry = registry
+    self.loader = loader
+  }
+
+  public func analyze(_ workflow: Workflow) -> Capabilities {
+    var walk = Walk(analysis: self, autoConfirm: workflow.confirmations == .auto)
+    walk.visit(workflow)
+    var capabilities = walk.capabilities
+    capabilities.file = workflow.file.path
+    capabilities.confirmations = workflow.confirmations.rawValue
+    capabilities.schedule = Capabilities.Schedule.entries(of: workflow)
+    return capabilities
+  }
+
+  /// The effect of one step, for `flow show`'s margin: an action's own, or everything a nested workflow
+  /// may do together.
+  func effect(of step: Step, in workflow: Workflow) -> StepEffect? {
+    switch step.kind {
+    case .action(let call):
+      guard let descriptor = try? registry.descriptor(for: call.id.value) else { return nil }
+      return StepEffect(call, descriptor: descriptor)
+    case .runWorkflow(let reference, _):
+      switch load(reference, from: workflow) {
+      case .loaded(let nested):
+        var walk = Walk(analysis: self, autoConfirm: false)
+        walk.visited.insert(workflow.file.path)
+        walk.visit(nested)
+        return StepEffect.combined(walk.effects)
+      case .computed:
+        return StepEffect(effect: .destructive, hosts: [], anyHost: true, unknown: true)
+      case .failed:
+        return nil
+      }
+    default:
+      return nil
+    }
+  }
+
+  enum Loaded {
+    case loaded(Workflow)
+    case computed
+    case failed(String)
+  }
+
+  /// The workflow a `run-workflow` step names, when it can be known before the run.
+  func load(_ reference: Value, from workflow: Workflow) -> Loaded {
+    guard case .text(let template) = reference, let name = template.literal else { return .computed }
+    guard let loader else { return .failed("not examined") }
+    do {
+      return .loaded(try loader.load(name, from: workflow))
+    } catch {
+      return .failed(error.message)
+    }
+  }
+}
+
+/// One walk through a workflow tree, accumulating what it finds.
+private struct Walk {
+  let analysis: CapabilityAnalysis
+  /// The top workflow's `confirmations: auto`, which answers nested workflows' confirmations too.
+  let autoConfirm: Bool
+  var capabilities = Capabilities()
+  var effects: [StepEffect] = []
+  var visited: Set<String> = []
+
+  init(analysis: CapabilityAnalysis, autoConfirm: Bool) {
+    self.analysis = analysis
+    self.autoConfirm = autoConfirm
+  }
+
+  mutating func visit(_ workflow: Workflow) {
+    guard visited.insert(workflow.file.path).inserted else { return }
+    for name in workflow.environment.map(\.value) where !capabilities.environment.contains(name) {
+      capabilities.environment.append(name)
+    }
+    visit(workflow.steps, prefix: "", in: workflow)
+  }
+
+  /// - Parameter confirmed: inside a block whose `confirm:` answers its actions' confirmations, as a run
+  ///   does: those are not asked on their own.
+  private mutating func visit(_ steps: [Step], prefix: String, in workflow: Workflow, confirmed: Bool = false) {
+    for (offset, step) in steps.enumerated() {
+      visit(step, position: prefix + String(offset + 1), in: workflow, confirmed: confirmed)
+    }
+  }
+
+  private mutating func visit(_ step: Step, position: String, in workflow: Workflow, confirmed: Bool) {
+    let inner = confirmed || step.confirm != nil
+    let reference = Capabilities.StepReference(file: workflow.file.path, position: position, action: step.label)
+    let sub = position + "."
+    // A block's own confirmation is listed before what is inside it.
+    let unattendedIndex = capabilities.unattended.count
+    var deletes = false
+    switch step.kind {
+    case .action(let call):
+      guard let descriptor = try? analysis.registry.descriptor(for: call.id.value) else { return }
+      let effect = StepEffect(call, descriptor: descriptor)
+      record(effect, of: descriptor, at: reference)
+      deletes = effect.effect == .destructive
+      if autoConfirm, descriptor.requiresConfirmation, step.confirm == nil, !confirmed {
+        capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
+      }
+    case .ifBlock(_, let then, let otherwise):
+      let thenDeletes = visitBody(then, prefix: sub, in: workflow, confirmed: inner)
+      deletes = visitBody(otherwise, prefix: sub, in: workflow, confirmed: inner) || thenDeletes
+    case .repeatBlock(_, let body), .forEach(_, let body):
+      deletes = visitBody(body, prefix: sub, in: workflow, confirmed: inner)
+    case .menu(_, let options, _):
+      for option in options {
+        deletes = visitBody(option.steps, prefix: sub, in: workflow, confirmed: inner) || deletes
+      }
+    case .runWorkflow(let value, _):
+      deletes = visitNested(value, from: workflow, at: reference)
+    case .stop, .set, .append:
+      break
+    }
+    if autoConfirm, let confirm = step.confirm {
+      capabilities.unattended.insert(
+        .init(step: reference, question: confirm.message.map { Self.text(of: $0) }, deletes: deletes),
+        at: unattendedIndex)
+    }
+  }
+
+  /// Visits a block's body; true when something in it deletes.
+  private mutating func visitBody(_ steps: [Step], prefix: String, in workflow: Workflow, confirmed: Bool) -> Bool {
+    let before = effects.count
+    visit(steps, prefix: prefix, in: workflow, confirmed: confirmed)
+    return effects[before...].contains { $0.effect == .destructive }
+  }
+
+  private mutating func visitNested(_ value: Value, from workflow: Workflow, at step: Capabilities.StepReference)
+    -> Bool
+  {
+    // Listed before what it runs, so the list reads in the order the steps come.
+    let index = capabilities.workflows.count
+    capabilities.workflows.append(Capabilities.WorkflowRun(reference: Self.written(value), step: step))
+    switch analysis.load(value, from: workflow) {
+    case .computed:
+      capabilities.workflows[index].problem = "chosen at run time: it could be any workflow"
+      return false
+    case .failed(let problem):
+      capabilities.workflows[index].problem = problem
+      return false
+    case .loaded(let nested):
+      capabilities.workflows[index].file = nested.file.path
+      capabilities.workflows[index].name = nested.name
+      let before = effects.count
+      visit(nested)
+      return effects[before...].contains { $0.effect == .destructive }
+    }
+  }
+
+  private mutating func record(
+    _ effect: StepEffect, of descriptor: IntentDescriptor, at step: Capabilities.StepReference
+  ) {
+    effects.append(effect)
+    let entry = Capabilities.EffectStep(step: step, effect: effect.effect.rawValue)
+    if descriptor.namespace != nil {
+      let app = descriptor.catalogTitle
+      var access =
+        capabilities.apps.first { $0.app == app } ?? Capabilities.AppAccess(app: app)
+      switch effect.effect {
+      case .readOnly: access.reads += 1
+      case .changes: access.writes += 1
+      case .destructive: access.deletes += 1
+      }
+      access.steps.append(entry)
+      if let index = capabilities.apps.firstIndex(where: { $0.app == app }) {
+        capabilities.apps[index] = access
+      } else {
+        capabilities.apps.append(access)
+      }
+    } else if effect.effect != .readOnly {
+      capabilities.otherChanges.append(entry)
+    }
+    for host in effect.hosts {
+      if let index = capabilities.hosts.firstIndex(where: { $0.host == host }) {
+        capabilities.hosts[index].steps.append(step)
+      } else {
+        capabilities.hosts.append(.init(host: host, steps: [step]))
+      }
+    }
+    if effect.anyHost { capabilities.anyHost.append(step) }
+  }
+
+  /// A value as written, for naming a nested workflow: `greet.yml`, `${choice}`.
+  static func written(_ value: Value) -> String {
+    if case .text(let template) = value { return text(of: template) }
+    return StepEffect.literal(value)?.text ?? "?"
+  }
+
+  /// A template as written, references and all.
+  static func text(of template: Template) -> String {
+    template.parts.map { part in
+      switch part {
+      case .literal(let text): text
+      case .reference(let reference): "${\(reference)}"
+      }
+    }.joined()
+  }
+}

@@ -1,0 +1,90 @@
+/// ``Capabilities`` as short lines a person reads: `flow show`'s "What it may do", and the body of the
+/// import card. Each line has a tone, so a terminal can colour changes, deletions and what acts without
+/// asking.
+public enum CapabilityLines {
+  public enum Tone: Sendable, Hashable {
+    case plain
+    /// Changes something, or reaches something unknown before the run.
+    case changes
+    case deletes
+    /// Deletes without anybody being asked: the card's red line.
+    case alarm
+  }
+
+  public struct Line: Sendable, Hashable {
+    public var text: StyledText
+    public var tone: Tone
+  }
+
+  /// - Parameter schedule: whether to say the schedule too (`flow show` has a section of its own for it).
+  public static func lines(_ capabilities: Capabilities, schedule: Bool = false) -> [Line] {
+    var lines: [Line] = []
+    for app in capabilities.apps {
+      var counts: [String] = []
+      if app.reads > 0 { counts.append(count(app.reads, "read")) }
+      if app.writes > 0 { counts.append(count(app.writes, "write")) }
+      if app.deletes > 0 { counts.append(count(app.deletes, "delete")) }
+      lines.append(
+        Line(
+          text: StyledText([.init(.value, app.app)]) + StyledText(stringLiteral: ": " + counts.joined(separator: ", ")),
+          tone: app.deletes > 0 ? .deletes : app.writes > 0 ? .changes : .plain))
+    }
+    if !capabilities.otherChanges.isEmpty {
+      let steps = capabilities.otherChanges.map { "\($0.step.action) (\(place($0.step, in: capabilities)))" }
+      lines.append(Line(text: StyledText(stringLiteral: "changes: " + steps.joined(separator: ", ")), tone: .changes))
+    }
+    if !capabilities.hosts.isEmpty {
+      lines.append(
+        Line(
+          text: "contacts " + StyledText([.init(.value, capabilities.hosts.map(\.host).joined(separator: ", "))]),
+          tone: .plain))
+    }
+    if !capabilities.anyHost.isEmpty {
+      let steps = capabilities.anyHost.map { "\($0.action) (\(place($0, in: capabilities)))" }
+      lines.append(
+        Line(
+          text: StyledText(
+            stringLiteral: "may contact any host: the URL is computed at run time in "
+              + steps.joined(separator: ", ")),
+          tone: .changes))
+    }
+    if !capabilities.environment.isEmpty {
+      lines.append(
+        Line(
+          text: "reads environment variables "
+            + StyledText([.init(.value, capabilities.environment.joined(separator: ", "))]),
+          tone: .plain))
+    }
+    for run in capabilities.workflows {
+      var text: StyledText = "runs workflow " + StyledText([.init(.value, run.reference)])
+      if let name = run.name, run.file != nil { text.append(.text, " (\(name))") }
+      if let problem = run.problem { text.append(.text, ": \(problem)") }
+      lines.append(Line(text: text, tone: run.problem == nil ? .plain : .changes))
+    }
+    if schedule, let plan = OutlineRenderer.summary(capabilities.schedule) {
+      lines.append(Line(text: "runs on a schedule: " + StyledText([.init(.value, plan)]), tone: .plain))
+    }
+    for unattended in capabilities.unattended {
+      var text = StyledText(
+        stringLiteral:
+          "\(unattended.step.action) (\(place(unattended.step, in: capabilities))) is confirmed without asking")
+      if let question = unattended.question { text.append(.text, " “\(question)”") }
+      text.append(.text, unattended.deletes ? ", and deletes" : "")
+      text.append(.text, " (confirmations: auto)")
+      lines.append(Line(text: text, tone: unattended.deletes ? .alarm : .changes))
+    }
+    if lines.isEmpty {
+      lines.append(Line(text: "nothing outside the workflow: no app data, no host, no environment", tone: .plain))
+    }
+    return lines
+  }
+
+  /// "step 3", or "step 2 of greet.yml" for a step of a nested workflow, so positions never mix.
+  private static func place(_ step: Capabilities.StepReference, in capabilities: Capabilities) -> String {
+    step.file == capabilities.file ? "step \(step.position)" : "step \(step.position) of \(step.file)"
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+}

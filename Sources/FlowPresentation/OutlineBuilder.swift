@@ -1,0 +1,269 @@
+import FlowIntents
+import FlowModel
+import FlowRuntime
+import Foundation
+
+/// Where a workflow file came from and who signed it: the inputs of its summary line that the file's
+/// steps cannot tell.
+public struct Provenance: Sendable, Hashable {
+  /// When it was first shared (a `shared:` block's `created`); nil for a file that never was.
+  public var created: Date?
+  /// A `shared:` block's `modified`, or else the file's modification time.
+  public var modified: Date?
+  public var signature: SignatureStatus
+
+  public init(created: Date? = nil, modified: Date? = nil, signature: SignatureStatus = .unsigned) {
+    self.created = created
+    self.modified = modified
+    self.signature = signature
+  }
+}
+
+/// Builds the ``Outline`` of a checked workflow: each step's parameter summary filled in with its values,
+/// blocks with their branches, step keys as annotations, and each step's effect for the margin.
+public struct OutlineBuilder: Sendable {
+  let registry: IntentRegistry
+  let analysis: CapabilityAnalysis
+
+  /// - Parameter loader: finds the workflows `run-workflow` names, as `flow run` does; nil leaves them
+  ///   unexamined.
+  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
+    self.registry = registry
+    self.analysis = CapabilityAnalysis(registry: registry, loader: loader)
+  }
+
+  /// The outline of `workflow`, which should have passed the checker: an unknown action is shown by its id.
+  public func outline(of workflow: Workflow, provenance: Provenance, now: Date) -> Outline {
+    let words = ValueWords(referenceTypes: Checker(registry: registry).referenceTypes(in: workflow))
+    let capabilities = analysis.analyze(workflow)
+    let pass = Pass(builder: self, workflow: workflow, words: words)
+    return Outline(
+      name: workflow.name, description: workflow.description, icon: workflow.icon, color: workflow.color,
+      file: workflow.file.path,
+      summary: SummaryLine(
+        actionCount: workflow.actionCount, created: provenance.created, modified: provenance.modified,
+        signature: provenance.signature, now: now),
+      inputs: workflow.inputs.map { input in
+        Outline.InputLine(
+          name: input.name.value,
+          type: input.type.map { ValueType(spelling: $0.value)?.name ?? $0.value },
+          prompt: input.prompt,
+          defaultValue: input.defaultValue.map {
+            words.words($0, wanted: input.type.flatMap { ValueType(spelling: $0.value) } ?? .any)
+          },
+          askOnImport: input.askOnImport)
+      },
+      schedule: capabilities.schedule,
+      steps: pass.steps(workflow.steps, prefix: ""),
+      capabilities: capabilities)
+  }
+}
+
+extension Workflow {
+  /// How many actions the workflow has, as the summary line counts them: every step once, a block as one
+  /// and the steps inside it each.
+  public var actionCount: Int { Self.count(steps) }
+
+  private static func count(_ steps: [Step]) -> Int {
+    steps.reduce(0) { total, step in
+      let inside: Int =
+        switch step.kind {
+        case .ifBlock(_, let then, let otherwise): count(then) + count(otherwise)
+        case .repeatBlock(_, let body), .forEach(_, let body): count(body)
+        case .menu(_, let options, _): options.reduce(0) { $0 + count($1.steps) }
+        default: 0
+        }
+      return total + 1 + inside
+    }
+  }
+}
+
+/// One walk over a workflow's steps, in document order.
+private struct Pass {
+  let builder: OutlineBuilder
+  let workflow: Workflow
+  let words: ValueWords
+
+  init(builder: OutlineBuilder, workflow: Workflow, words: ValueWords) {
+    self.builder = builder
+    self.workflow = workflow
+    self.words = words
+  }
+
+  /// - Parameter confirmedBy: the position of the enclosing block whose `confirm:` answers the
+  ///   confirmations its actions ask (one question for the lot), as a run does.
+  func steps(_ steps: [Step], prefix: String, confirmedBy: String? = nil) -> [OutlineStep] {
+    steps.enumerated().map { offset, step in
+      self.step(step, position: prefix + String(offset + 1), confirmedBy: confirmedBy)
+    }
+  }
+
+  private func step(_ step: Step, position: String, confirmedBy: String?) -> OutlineStep {
+    let sub = position + "."
+    let inner = confirmedBy ?? (step.confirm != nil ? position : nil)
+    func steps(_ body: [Step], prefix: String) -> [OutlineStep] { self.steps(body, prefix: prefix, confirmedBy: inner) }
+    var outline = OutlineStep(
+      position: position, kind: .action, action: nil, sentence: StyledText(), annotations: [], mark: nil,
+      branches: [], end: nil)
+    var descriptor: IntentDescriptor?
+    switch step.kind {
+    case .action(let call):
+      descriptor = try? builder.registry.descriptor(for: call.id.value)
+      outline.action = descriptor?.id ?? call.id.value
+      outline.sentence = descriptor.map { sentence(call, descriptor: $0) } ?? StyledText([.init(.text, call.id.value)])
+    case .ifBlock(let condition, let then, let otherwise):
+      outline.kind = .ifBlock
+      outline.sentence = StyledText([.init(.keyword, "If")]) + " " + words.words(condition)
+      outline.branches = [OutlineStep.Branch(label: nil, steps: steps(then, prefix: sub))]
+      if !otherwise.isEmpty {
+        outline.branches.append(
+          OutlineStep.Branch(label: StyledText([.init(.keyword, "Otherwise")]), steps: steps(otherwise, prefix: sub)))
+      }
+      outline.end = "End If"
+    case .repeatBlock(let count, let body):
+      outline.kind = .repeatBlock
+      outline.sentence =
+        StyledText([.init(.keyword, "Repeat")]) + " " + words.words(count, wanted: .number) + " times"
+      outline.branches = [OutlineStep.Branch(label: nil, steps: steps(body, prefix: sub))]
+      outline.end = "End Repeat"
+    case .forEach(let items, let body):
+      outline.kind = .forEach
+      let item = StyledText([.init(.variable, "⟨\(step.name?.value ?? "item")⟩")])
+      outline.sentence =
+        StyledText([.init(.keyword, "Repeat with each")]) + " " + item + " in "
+        + words.words(items, wanted: .list(.any))
+      outline.branches = [OutlineStep.Branch(label: nil, steps: steps(body, prefix: sub))]
+      outline.end = "End Repeat"
+    case .menu(let prompt, let options, let defaultOption):
+      outline.kind = .menu
+      outline.sentence = StyledText([.init(.keyword, "Choose from menu")]) + " " + words.words(prompt, wanted: .text)
+      if let defaultOption {
+        outline.sentence.append(" · default " + StyledText([.init(.value, defaultOption.value)]))
+      }
+      outline.branches = options.map { option in
+        OutlineStep.Branch(
+          label: StyledText([.init(.value, option.label.value)]), steps: steps(option.steps, prefix: sub))
+      }
+      outline.end = "End Menu"
+    case .stop(let output):
+      outline.kind = .stop
+      outline.sentence = output.map { "Stop and output " + words.words($0, wanted: .any) } ?? "Stop"
+    case .runWorkflow(let reference, let input):
+      outline.kind = .runWorkflow
+      outline.sentence = "Run workflow " + words.words(reference, wanted: .text, quoted: false)
+      if let input { outline.sentence.append(" with input " + words.words(input, wanted: .any)) }
+    case .set(let variable, let value):
+      outline.kind = .set
+      outline.sentence =
+        "Set variable " + StyledText([.init(.value, variable.value)]) + " to "
+        + (value.map { words.words($0, wanted: .any) } ?? previous)
+    case .append(let variable, let value):
+      outline.kind = .append
+      outline.sentence =
+        "Add " + (value.map { words.words($0, wanted: .any) } ?? previous) + " to variable "
+        + StyledText([.init(.value, variable.value)])
+    }
+    outline.annotations = annotations(of: step, descriptor: descriptor, confirmedBy: confirmedBy)
+    if let effect = builder.analysis.effect(of: step, in: workflow), let text = effect.margin {
+      outline.mark = OutlineStep.Mark(
+        effect: effect.unknown ? "unknown" : effect.effect.rawValue, hosts: effect.hosts, anyHost: effect.anyHost,
+        text: text)
+    }
+    return outline
+  }
+
+  private var previous: StyledText { StyledText([.init(.variable, "⟨previous⟩")]) }
+
+  // MARK: - Actions
+
+  /// The intent's parameter summary with the step's values: the sentence, then ` · title value` for each
+  /// trailing parameter the step gives.
+  private func sentence(_ call: ActionCall, descriptor: IntentDescriptor) -> StyledText {
+    var given: [String: Value] = [:]
+    for (key, value) in (try? Interpreter.arguments(of: call, for: descriptor)) ?? [] { given[key] = value }
+    var text = StyledText()
+    for part in descriptor.summary.sentence {
+      switch part {
+      case .text(let words): text.append(.text, words)
+      case .parameter(let key):
+        guard let parameter = descriptor.parameter(key) else { continue }
+        text.append(given[key].map { words.words($0, wanted: parameter.type) } ?? unset(parameter))
+      }
+    }
+    for key in descriptor.summary.trailing {
+      guard let value = given[key], let parameter = descriptor.parameter(key) else { continue }
+      text.append(.text, " · \(Self.label(parameter.title)) ")
+      text.append(words.words(value, wanted: parameter.type))
+    }
+    return text
+  }
+
+  /// A sentence parameter the step leaves out: its default, or its title as a placeholder.
+  private func unset(_ parameter: ParameterDescriptor) -> StyledText {
+    guard let value = parameter.defaultValue else { return StyledText([.init(.placeholder, "[\(parameter.title)]")]) }
+    if let choices = parameter.choices, let match = choices.first(where: { $0.id == value.text }) {
+      return StyledText([.init(.placeholder, match.title)])
+    }
+    if case .boolean(let bool) = value { return StyledText([.init(.placeholder, bool ? "on" : "off")]) }
+    return StyledText([.init(.placeholder, ValueWords.isFreeText(parameter.type) ? "“\(value.text)”" : value.text)])
+  }
+
+  /// A parameter's title inside a sentence: "Add Tags" → "add tags", with acronyms kept ("JSON body").
+  static func label(_ title: String) -> String {
+    title.split(separator: " ").map { word in
+      word.count > 1 && word.allSatisfy(\.isUppercase) ? String(word) : word.lowercased()
+    }.joined(separator: " ")
+  }
+
+  // MARK: - Annotations
+
+  private func annotations(of step: Step, descriptor: IntentDescriptor?, confirmedBy: String?)
+    -> [OutlineStep.Annotation]
+  {
+    var notes: [OutlineStep.Annotation] = []
+    if let name = step.name, !isForEach(step) {
+      var text: StyledText = "→ " + StyledText([.init(.variable, "⟨\(name.value)⟩")])
+      if let type = descriptor?.outputType { text.append(.text, " (\(type.name))") }
+      notes.append(.init(kind: .output, text: text))
+    }
+    if let condition = step.when {
+      notes.append(.init(kind: .when, text: "only if " + words.words(condition)))
+    }
+    // An action that always asks is answered by the question of a confirmed block around it.
+    let intentAsks = descriptor?.requiresConfirmation == true && confirmedBy == nil
+    if step.confirm != nil || intentAsks, workflow.confirmations == .auto {
+      notes.append(.init(kind: .unattended, text: "confirmed without asking (confirmations: auto)"))
+    } else if let confirm = step.confirm {
+      notes.append(
+        .init(
+          kind: .confirm,
+          text: confirm.message.map { "asks first: " + words.words($0, wanted: .text, quoted: true) } ?? "asks first"))
+    } else if intentAsks {
+      notes.append(.init(kind: .confirm, text: "always asks first"))
+    } else if let confirmedBy, descriptor?.requiresConfirmation == true {
+      notes.append(
+        .init(kind: .confirm, text: StyledText(stringLiteral: "confirmed by the question of step \(confirmedBy)")))
+    }
+    if let retry = step.retry {
+      notes.append(
+        .init(
+          kind: .retry,
+          text: StyledText(
+            stringLiteral: "tries up to \(retry.attempts) times, \(DurationParsing.format(retry.delay)) apart")))
+    }
+    if let timeout = step.timeout {
+      notes.append(
+        .init(
+          kind: .timeout, text: StyledText(stringLiteral: "times out after \(DurationParsing.format(timeout.value))")))
+    }
+    if step.onError == .continue {
+      notes.append(.init(kind: .onError, text: "on error, goes on without its output"))
+    }
+    return notes
+  }
+
+  private func isForEach(_ step: Step) -> Bool {
+    if case .forEach = step.kind { return true }
+    return false
+  }
+}

@@ -1,0 +1,67 @@
+import FlowModel
+
+/// Every step of a workflow in the order a run meets it, with what is known before the run about
+/// whether it runs: for the checks that must speak of "every" step (cycles that never end, what an
+/// unattended run would have to ask).
+enum StepWalk {
+  /// One step, where it stands.
+  struct Visit {
+    var step: Step
+    /// As the run numbers it: `3`, `2.1` for the first step inside step 2.
+    var position: String
+    /// Whether it runs whenever the workflow runs: at the top level, without `when`, and with no `stop`
+    /// before it that might end the run. Steps inside `if`, `menu` and loops may not run.
+    var certain: Bool
+    /// Inside a block whose `confirm:` answers the confirmations of the actions in it.
+    var confirmedBlock: Bool
+  }
+
+  /// Calls `visit` for each step, blocks before the steps inside them.
+  static func walk(_ steps: [Step], _ visit: (Visit) -> Void) {
+    var stopped = false
+    walk(steps, prefix: "", certain: true, confirmedBlock: false, stopped: &stopped, visit)
+  }
+
+  private static func walk(
+    _ steps: [Step], prefix: String, certain: Bool, confirmedBlock: Bool, stopped: inout Bool, _ visit: (Visit) -> Void
+  ) {
+    for (offset, step) in steps.enumerated() {
+      let position = prefix + String(offset + 1)
+      let runs = certain && step.when == nil && !stopped
+      visit(Visit(step: step, position: position, certain: runs, confirmedBlock: confirmedBlock))
+      let inner = confirmedBlock || step.confirm != nil
+      var nestedStop = false
+      switch step.kind {
+      case .ifBlock(_, let then, let otherwise):
+        walk(then, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+        walk(otherwise, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+      case .repeatBlock(_, let body), .forEach(_, let body):
+        walk(body, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+      case .menu(_, let options, _):
+        for option in options {
+          walk(option.steps, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+        }
+      case .stop:
+        nestedStop = true
+      case .action, .runWorkflow, .set, .append:
+        break
+      }
+      if nestedStop { stopped = true }
+    }
+  }
+}
+
+extension Step {
+  /// The workflow a `run-workflow` step names when it is written out (`run-workflow: sub/triage.yml`);
+  /// nil for a computed name (`${…}`), known only when the step runs.
+  var literalWorkflowReference: String? {
+    guard case .runWorkflow(let reference, _) = kind else { return nil }
+    switch reference {
+    case .text(let template): return template.literal
+    case .integer(let number, _): return String(number)
+    case .double(let number, _): return String(number)
+    case .null: return ""
+    default: return nil
+    }
+  }
+}

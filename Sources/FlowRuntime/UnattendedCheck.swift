@@ -1,0 +1,179 @@
+import FlowDiagnostics
+import FlowIntents
+import FlowModel
+
+/// Everything a run nobody attends (no terminal, `--no-input`, the scheduler) would have to ask, found
+/// before its first step, so that it refuses with nothing done rather than fail halfway — which, under
+/// cron, would repeat every night (SPEC §5).
+///
+/// One walk over the workflow and the workflows it runs. Steps that may not run (under `when`, in a
+/// branch, a menu or a loop, after a `stop` that may end the run) are listed too, as "may": a run that
+/// needs an answer only sometimes would otherwise pass every test and fail the first night it does.
+public enum UnattendedCheck {
+  /// What answers the run has without asking.
+  public struct Answers: Sendable {
+    /// The inputs given (`--input`, `--input-file`, piped standard input).
+    public var inputs: Set<String>
+    /// Whether confirmations are answered yes: `--yes`, `confirmations: auto`, a dry run.
+    public var confirmations: Bool
+
+    public init(inputs: Set<String>, confirmations: Bool) {
+      self.inputs = inputs
+      self.confirmations = confirmations
+    }
+  }
+
+  /// One `input-needed` error for each question nobody could answer, each with what would answer it.
+  public static func check(
+    _ workflow: Workflow, answers: Answers, registry: IntentRegistry, loader: WorkflowCheck
+  ) -> Diagnostics {
+    var walk = Walk(answers: answers, registry: registry, loader: loader)
+    for input in workflow.inputs where input.defaultValue == nil && !answers.inputs.contains(input.name.value) {
+      walk.report(
+        Diagnostic(.error, .inputNeeded, "input '\(input.name.value)' needs a value", at: input.name.span)
+          .help("pass --input \(input.name.value)=… or run at a terminal"))
+    }
+    walk.visit(workflow, from: nil)
+    return walk.diagnostics
+  }
+
+  private struct Walk {
+    let answers: Answers
+    let registry: IntentRegistry
+    let loader: WorkflowCheck
+    var diagnostics = Diagnostics()
+    /// Files walked already: a workflow run twice, or by itself, is listed once.
+    var seen: Set<String> = []
+
+    init(answers: Answers, registry: IntentRegistry, loader: WorkflowCheck) {
+      self.answers = answers
+      self.registry = registry
+      self.loader = loader
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) {
+      diagnostics.append(diagnostic)
+    }
+
+    /// The questions of `workflow`'s steps; `caller` is the `run-workflow` value that runs it.
+    mutating func visit(_ workflow: Workflow, from caller: (SourceSpan, certain: Bool)?) {
+      guard seen.insert(workflow.file.path).inserted else { return }
+      var visits: [StepWalk.Visit] = []
+      StepWalk.walk(workflow.steps) { visits.append($0) }
+      for visit in visits {
+        let certain = visit.certain && caller?.certain != false
+        var ask = Asker(visit: visit, certain: certain, caller: caller?.0)
+        if let confirmation = visit.step.confirm, !answers.confirmations {
+          ask.needs(
+            "a confirmation" + (confirmation.message.map { ": \(Self.written($0))" } ?? ""), at: confirmation.span,
+            help: Self.yesHelp)
+        }
+        switch visit.step.kind {
+        case .action(let call):
+          guard let descriptor = try? registry.descriptor(for: call.id.value) else { break }
+          check(call, descriptor, visit, &ask)
+        case .menu(let prompt, _, let defaultOption) where defaultOption == nil:
+          ask.needs(
+            "a choice" + Self.question(prompt), at: prompt.span,
+            help: "give the menu a 'default:' for unattended runs, or run at a terminal")
+        case .runWorkflow(let reference, _):
+          if let literal = visit.step.literalWorkflowReference, let child = loader.child(literal, of: workflow) {
+            self.visit(child, from: (reference.span, certain))
+          }
+        default:
+          break
+        }
+        diagnostics.append(contentsOf: ask.diagnostics)
+      }
+    }
+
+    /// An action's questions: a confirmation it always asks, what its `perform()` asks, `ask` values, and
+    /// required parameters the step leaves out.
+    private func check(_ call: ActionCall, _ descriptor: IntentDescriptor, _ visit: StepWalk.Visit, _ ask: inout Asker)
+    {
+      // A block the person confirmed answers its actions' own confirmations (one question for the lot).
+      if descriptor.requiresConfirmation, !answers.confirmations, !visit.confirmedBlock {
+        ask.needs("a confirmation (it always asks before it runs)", at: call.id.span, help: Self.yesHelp)
+      }
+      let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
+      let given = Dictionary(arguments, uniquingKeysWith: { first, _ in first })
+      if descriptor.prompts.contains(.confirmation), !answers.confirmations {
+        ask.needs(
+          "a confirmation" + Self.question(descriptor.primaryParameter, given), at: call.id.span, help: Self.yesHelp)
+      }
+      if descriptor.prompts.contains(.value) {
+        ask.needs(
+          "an answer" + Self.question(descriptor.primaryParameter, given), at: call.id.span,
+          help: "take the value from an input instead ('${input.NAME}'), and pass --input NAME=…")
+      }
+      if descriptor.prompts.contains(.choice) {
+        ask.needs(
+          "a choice" + Self.question(descriptor.parameter("prompt"), given), at: call.id.span, help: Self.terminal)
+      }
+      for parameter in descriptor.parameters {
+        switch given[parameter.key] {
+        case .ask(let span)?:
+          ask.needs(
+            "a value for '\(parameter.key)' (it is 'ask')", at: span,
+            help: "write the value in the step, or take it from an input: '${input.\(parameter.key)}' with --input")
+        case nil, .null?:
+          if parameter.isRequired {
+            ask.needs(
+              "a value for '\(parameter.key)', which the step does not give", at: call.id.span,
+              help: "give '\(parameter.key)' a value in the step")
+          }
+        default:
+          break
+        }
+      }
+    }
+
+    static let yesHelp = "pass --yes to confirm unattended"
+    static let terminal = "run at a terminal to choose"
+
+    /// ": How many cups?" from the parameter that holds the question, when it is written out.
+    static func question(_ parameter: ParameterDescriptor?, _ given: [String: Value]) -> String {
+      guard let parameter, let value = given[parameter.key] else { return "" }
+      return question(value)
+    }
+
+    static func question(_ value: Value) -> String {
+      guard case .text(let template) = value else { return "" }
+      return ": " + written(template)
+    }
+
+    /// A template as it was written, references and all: the run has not computed it yet.
+    static func written(_ template: Template) -> String {
+      template.parts.map { part in
+        switch part {
+        case .literal(let text): text
+        case .reference(let reference): "${\(reference)}"
+        }
+      }.joined()
+    }
+  }
+
+  /// Words one step's questions.
+  private struct Asker {
+    let visit: StepWalk.Visit
+    let certain: Bool
+    let caller: SourceSpan?
+    var diagnostics: [Diagnostic] = []
+
+    init(visit: StepWalk.Visit, certain: Bool, caller: SourceSpan?) {
+      self.visit = visit
+      self.certain = certain
+      self.caller = caller
+    }
+
+    mutating func needs(_ what: String, at span: SourceSpan, help: String) {
+      let step = "step \(visit.position) '\(visit.step.label)'"
+      var diagnostic = Diagnostic(
+        .error, .inputNeeded, certain ? "\(step) needs \(what)" : "\(step) may need \(what)", at: span
+      )
+      if let caller { diagnostic = diagnostic.note("this workflow is run from here", at: caller) }
+      if !certain { diagnostic = diagnostic.note("it may not run, but if it does, nobody can answer") }
+      diagnostics.append(diagnostic.help(help))
+    }
+  }
+}

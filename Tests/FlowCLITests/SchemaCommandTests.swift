@@ -1,0 +1,78 @@
+import FlowCLI
+import FlowPresentation
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// `flow schema`: the committed copy is current, and check-jsonschema (the reference validator, from
+/// PyPI) accepts every real workflow and rejects every file `flow validate` rejects in the corpus.
+struct SchemaCommandTests {
+  static let committed = DocumentationTests.root.appendingPathComponent("Documentation/flow.schema.json")
+  static let corpus = testDirectory().appendingPathComponent("SchemaCorpus")
+
+  @Test func committedCopyIsCurrent() async throws {
+    let result = await runFlow(["schema"], in: DocumentationTests.root)
+    #expect(result.status == 0)
+    let committed = try String(contentsOf: Self.committed, encoding: .utf8)
+    #expect(
+      result.output == committed,
+      "Documentation/flow.schema.json is stale: run 'swift run flow schema -o Documentation/flow.schema.json'")
+  }
+
+  @Test func writesTheFileOrSaysWhyNot() async throws {
+    let directory = try temporaryDirectory()
+    let written = await runFlow(["schema", "-o", "out.json"], in: directory)
+    #expect(written.status == 0)
+    #expect(written.output == "")
+    #expect(
+      try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8)
+        == (await runFlow(["schema"], in: directory)).output)
+    let failed = await runFlow(["schema", "-o", "missing/folder/out.json"], in: directory)
+    #expect(failed.status == 2)
+    #expect(failed.error.contains("error: cannot write the schema"))
+  }
+
+  /// One run of check-jsonschema over everything: the gallery, the examples, the hostile files and a new
+  /// skeleton pass; each file of the corpus fails, and `flow validate` rejects each of them too.
+  @Test func checkJSONSchemaAgreesWithValidate() async throws {
+    let schema = try temporaryDirectory().appendingPathComponent("flow.schema.json")
+    #expect(await runFlow(["schema", "-o", schema.path], in: DocumentationTests.root).status == 0)
+    let skeleton = schema.deletingLastPathComponent().appendingPathComponent("skeleton.yml")
+    try WorkflowSkeleton.text(name: "new-one").write(to: skeleton, atomically: true, encoding: .utf8)
+    let root = DocumentationTests.root
+    let good =
+      ExampleTests.files(in: root.appendingPathComponent("examples")).map { "examples/\($0)" }
+      + ExampleTests.files(in: root.appendingPathComponent("workflows")).map { "workflows/\($0)" }
+      + ExampleTests.files(in: testDirectory().appendingPathComponent("Hostile")).map {
+        "Tests/FlowCLITests/Hostile/\($0)"
+      } + [skeleton.path]
+    let bad = ExampleTests.files(in: Self.corpus).map { "Tests/FlowCLITests/SchemaCorpus/\($0)" }
+    #expect(good.count >= 22)
+    #expect(bad.count >= 15)
+    let report = try checkJSONSchema(schema: schema.path, files: good + bad, in: root)
+    let failing = Set(report)
+    #expect(failing == Set(bad), "check-jsonschema disagrees: \(failing.symmetricDifference(bad).sorted())")
+    for file in bad {
+      #expect(await runFlow(["validate", file], in: root).status == 2, "\(file) is valid to 'flow validate'")
+    }
+  }
+
+  /// The files check-jsonschema rejects, from its JSON report.
+  private func checkJSONSchema(schema: String, files: [String], in directory: URL) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["check-jsonschema", "--schemafile", schema, "--output-format", "json"] + files
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus != 127, "check-jsonschema is not installed: pip install check-jsonschema")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+    #expect((report["parse_errors"] as? [Any])?.isEmpty == true)
+    return ((report["errors"] as? [[String: Any]]) ?? []).compactMap { $0["filename"] as? String }
+  }
+}

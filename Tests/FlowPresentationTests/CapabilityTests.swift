@@ -1,0 +1,179 @@
+import FlowPresentation
+import Foundation
+import Testing
+
+/// What a workflow may do, from declarations alone: app data, hosts, environment, nested workflows,
+/// the schedule, and what acts without asking.
+struct CapabilityTests {
+  func capabilities(_ yaml: String, others: [String: String] = [:]) throws -> Capabilities {
+    let (workflow, loader) = try checked(yaml, others: others)
+    return CapabilityAnalysis(registry: registry, loader: loader).analyze(workflow)
+  }
+
+  @Test func appAccessIsCountedFromDeclaredSideEffects() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      steps:
+        - get-bookmarks
+        - for-each: ${previous}
+          do:
+            - update-bookmark:
+                bookmark: ${item}
+                favorite: true
+            - delete-bookmark: ${item}
+        - raindrop.get-collections
+      """)
+    #expect(found.apps.count == 1)
+    let raindrop = try #require(found.apps.first)
+    #expect(raindrop.app == "Raindrop.io")
+    let counts: [Int] = [raindrop.reads, raindrop.writes, raindrop.deletes]
+    #expect(counts == [2, 1, 1])
+    #expect(raindrop.steps.map(\.step.position) == ["1", "2.1", "2.2", "3"])
+    #expect(found.hosts.map(\.host) == ["api.raindrop.io"])
+    #expect(found.hosts.first?.steps.count == 4)
+    #expect(found.changesAnything)
+    #expect(!found.deletesWithoutAsking)
+  }
+
+  @Test func hostsComeFromLiteralURLsAndComputedOnesMeanAnyHost() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      input:
+        page: url
+        verb: text
+      steps:
+        - get-url: https://example.com/feed
+        - get-url:
+            url: https://api.example.org/items
+            method: post
+        - get-url: ${input.page}
+        - get-url:
+            url: https://example.com/x
+            method: ${input.verb}
+        - open-url: https://swift.org
+      """)
+    #expect(found.hosts.map(\.host) == ["example.com", "api.example.org"])
+    #expect(found.anyHost.map(\.position) == ["3"])
+    // A POST changes something; a method computed at run time could be any, so it counts as the worst.
+    #expect(found.otherChanges.map(\.step.position) == ["2", "4", "5"])
+    #expect(found.apps.isEmpty)
+  }
+
+  /// The tree of run-workflow is walked with the check's loader; a workflow that runs its parent back
+  /// (only while something ends it) is looked at once.
+  @Test func environmentNestedWorkflowsAndCycles() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      env: [HOME]
+      input:
+        which: text
+      steps:
+        - run-workflow: child.yml
+        - run-workflow: ${input.which}
+      """,
+      others: [
+        "child.yml": """
+        flow: 1
+        env: [API_KEY]
+        steps:
+          - delete-bookmark: 1
+          - run-workflow: test.yml
+            when: ${previous} is not empty
+        """
+      ])
+    #expect(found.environment == ["HOME", "API_KEY"])
+    #expect(found.workflows.map(\.reference) == ["child.yml", "test.yml", "${input.which}"])
+    #expect(found.workflows[0].name == "child")
+    #expect(found.workflows[0].file == "child.yml")
+    #expect(found.workflows[2].problem == "chosen at run time: it could be any workflow")
+    // The nested workflow's delete counts, at its own place, and the cycle adds nothing twice.
+    #expect(found.apps.first?.deletes == 1)
+    #expect(found.apps.first?.steps.map(\.step) == [.init(file: "child.yml", position: "1", action: "delete-bookmark")])
+  }
+
+  /// Without a loader (a file looked at on its own), nested workflows are listed and not guessed at.
+  @Test func nestedWorkflowsUnexaminedWithoutALoader() throws {
+    let found = CapabilityAnalysis(registry: registry, loader: nil).analyze(
+      try checked("flow: 1\nsteps:\n  - run-workflow: child.yml\n", others: ["child.yml": "flow: 1\nsteps: []\n"])
+        .workflow)
+    #expect(found.workflows.map(\.problem) == ["not examined"])
+  }
+
+  @Test func confirmationsAutoWithDeletingStepsActsWithoutAsking() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      confirmations: auto
+      steps:
+        - get-bookmarks
+        - for-each: ${previous}
+          confirm: Delete them all?
+          do:
+            - delete-bookmark: ${item}
+        - show: done
+          confirm: true
+      """)
+    #expect(found.confirmations == "auto")
+    // The block's question answers the deletes inside it: one confirmation, not asked by anybody.
+    #expect(found.unattended.map(\.step.position) == ["2", "3"])
+    #expect(found.unattended.map(\.deletes) == [true, false])
+    #expect(found.unattended[0].question == "Delete them all?")
+    #expect(found.deletesWithoutAsking)
+    let asked = try capabilities(
+      "flow: 1\nsteps:\n  - delete-bookmark: 1\n")
+    #expect(asked.unattended.isEmpty)
+  }
+
+  /// Every cron expression of the schedule, in FlowScheduler's words, with the zone it runs in.
+  @Test func scheduleIsSaidInWords() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      timezone: Europe/Berlin
+      schedule:
+        - 0 9 * * MON-FRI
+        - cron: "@daily"
+          timezone: Asia/Tokyo
+      steps:
+        - show: hi
+      """)
+    #expect(
+      found.schedule == [
+        .init(cron: "0 9 * * MON-FRI", timezone: "Europe/Berlin", words: "at 09:00, Monday through Friday"),
+        .init(cron: "@daily", timezone: "Asia/Tokyo", words: "at 00:00"),
+      ])
+    #expect(try capabilities("flow: 1\nsteps:\n  - show: hi\n").schedule.isEmpty)
+  }
+
+  @Test func linesSayItAll() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      confirmations: auto
+      env: [HOME]
+      steps:
+        - get-bookmarks
+        - delete-bookmark: ${previous.first}
+        - get-url: ${env.HOME}
+      """)
+    let lines = CapabilityLines.lines(found)
+    let texts: [String] = lines.map(\.text.description)
+    #expect(
+      texts == [
+        "Raindrop.io: 1 read, 1 delete",
+        "contacts api.raindrop.io",
+        "may contact any host: the URL is computed at run time in get-url (step 3)",
+        "reads environment variables HOME",
+        "delete-bookmark (step 2) is confirmed without asking, and deletes (confirmations: auto)",
+      ])
+    let tones: [CapabilityLines.Tone] = [.deletes, .plain, .changes, .plain, .alarm]
+    #expect(lines.map(\.tone) == tones)
+    #expect(
+      CapabilityLines.lines(try capabilities("flow: 1\nsteps:\n  - show: hi\n")).map(\.text.description) == [
+        "nothing outside the workflow: no app data, no host, no environment"
+      ])
+  }
+}
