@@ -9,10 +9,12 @@
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
-//   RaindropLocal → RaindropModel, CSQLite ; RaindropREST → RaindropModel, FlowHTTP
+//   FlowLibrary → FlowRuntime, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
+//   RaindropLocal → RaindropModel, FlowSQLite ; RaindropREST → RaindropModel, FlowHTTP
 //
 // A module boundary goes where a dependency or an effect enters: libyaml (FlowYAML), SQLite
-// (RaindropLocal), HTTP (FlowHTTP), the terminal and the process environment (FlowCLI).
+// (FlowSQLite), HTTP (FlowHTTP), the files flow keeps (FlowLibrary), the terminal and the process
+// environment (FlowCLI).
 // Dependencies, and why: swift-argument-parser for the command line (11 s to build, no Foundation);
 // FlyingFox for loopback servers in tests (14 s, against 75 s for Hummingbird and SwiftNIO).
 
@@ -69,12 +71,27 @@ let package = Package(
       dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowRuntime", "FlowScheduler"],
       swiftSettings: swiftSettings),
 
+    /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by FlowSQLite.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    /// The one SQLite wrapper: the local store and run history share its WAL and busy handling.
+    .target(name: "FlowSQLite", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+    /// The files flow keeps besides the local store: XDG paths, config.yml, run history, workflow locks.
+    .target(
+      name: "FlowLibrary",
+      dependencies: ["FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowSQLite", "FlowYAML"],
+      swiftSettings: swiftSettings),
+
     // MARK: - Command line
 
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowScheduler",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime",
+        "FlowScheduler",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -150,6 +167,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowLibraryTests",
+      dependencies: ["FlowLibrary", "FlowDiagnostics", "FlowIntents", "FlowRuntime", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowPresentationTests",
       dependencies: [
         "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
@@ -161,7 +183,8 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowCLI", "FlowPresentation", "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
+        "FlowCLI", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowTestSupport", "RaindropLocal",
+        "RaindropModel", "RaindropStubServer",
       ],
       exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus"],
       swiftSettings: swiftSettings
@@ -169,18 +192,12 @@ let package = Package(
 
     // MARK: - Raindrop
     //
-    //   RaindropLocal → RaindropModel, CSQLite ; RaindropREST → RaindropModel, FlowHTTP
+    //   RaindropLocal → RaindropModel, FlowSQLite ; RaindropREST → RaindropModel, FlowHTTP
     //   RaindropStubServer → RaindropLocal, FlyingFox (tests and the benchmark only)
 
-    /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by RaindropLocal.
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-    ),
     .target(name: "RaindropModel", swiftSettings: swiftSettings),
     .target(name: "RaindropIntents", dependencies: ["FlowIntents", "RaindropModel"], swiftSettings: swiftSettings),
-    .target(name: "RaindropLocal", dependencies: ["CSQLite", "RaindropModel"], swiftSettings: swiftSettings),
+    .target(name: "RaindropLocal", dependencies: ["FlowSQLite", "RaindropModel"], swiftSettings: swiftSettings),
     .target(name: "RaindropREST", dependencies: ["FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
     .target(
       name: "RaindropStubServer",

@@ -55,26 +55,26 @@ struct AuthCommand: AsyncParsableCommand {
         }
       }
       do {
-        try FileManager.default.createDirectory(at: backends.configDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: context.paths.config, withIntermediateDirectories: true)
         // Created with mode 0600 before anything is written, so the token is never readable by others.
-        let path = backends.tokenFile.path
+        let path = context.paths.tokenFile.path
         _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        try Data((token + "\n").utf8).write(to: backends.tokenFile)
+        try Data((token + "\n").utf8).write(to: context.paths.tokenFile)
       } catch {
         context.report(
           Diagnostics([
             Diagnostic(
               .error, .fileNotFound, "cannot save the token: \(error.localizedDescription)",
-              file: backends.tokenFile.path)
+              file: context.paths.tokenFile.path)
           ]))
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
       if let account {
-        context.print("Logged in to Raindrop.io as \(account); saved the token in \(backends.tokenFile.path).")
+        context.print("Logged in to Raindrop.io as \(account); saved the token in \(context.paths.tokenFile.path).")
       } else {
         context.print(
-          "Saved the token in \(backends.tokenFile.path) without checking it; 'flow auth status' checks it.")
+          "Saved the token in \(context.paths.tokenFile.path) without checking it; 'flow auth status' checks it.")
       }
     }
   }
@@ -89,7 +89,7 @@ struct AuthCommand: AsyncParsableCommand {
         context.print("Not logged in: no RAINDROP_TOKEN and no saved token. Runs use the local store.")
         return
       }
-      let origin = source == .environment ? "RAINDROP_TOKEN" : backends.tokenFile.path
+      let origin = source == .environment ? "RAINDROP_TOKEN" : context.paths.tokenFile.path
       switch await TokenCheck.check(token, with: backends) {
       case .accepted(let user):
         context.print("Logged in to Raindrop.io as \(user.name) (token from \(origin)).")
@@ -112,10 +112,9 @@ struct AuthCommand: AsyncParsableCommand {
 
     func run() async throws {
       let context = CLIContext.current
-      let backends = Backends(context: context)
-      if FileManager.default.fileExists(atPath: backends.tokenFile.path) {
-        try FileManager.default.removeItem(at: backends.tokenFile)
-        context.print("Logged out: removed \(backends.tokenFile.path).")
+      if FileManager.default.fileExists(atPath: context.paths.tokenFile.path) {
+        try FileManager.default.removeItem(at: context.paths.tokenFile)
+        context.print("Logged out: removed \(context.paths.tokenFile.path).")
       } else {
         context.print("No saved token to remove.")
       }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowIntents
-import FlowYAML
+import FlowLibrary
 import Foundation
 import RaindropIntents
 import RaindropLocal
@@ -10,28 +10,9 @@ import RaindropREST
 
 /// Chooses and opens the bookmark backend of a run (SPEC §7): `--backend`, else `backend:` in
 /// `$XDG_CONFIG_HOME/flow/config.yml`, else `raindrop` when a token is configured and `local` otherwise.
+/// The places are ``FlowPaths``'.
 struct Backends {
   let context: CLIContext
-
-  // MARK: - Places
-
-  /// `$XDG_CONFIG_HOME/flow`, or `~/.config/flow`.
-  var configDirectory: URL {
-    Self.xdg(context.environment["XDG_CONFIG_HOME"], orHome: ".config", context).appendingPathComponent("flow")
-  }
-
-  /// `$XDG_DATA_HOME/flow`, or `~/.local/share/flow`: where the local store lives.
-  var dataDirectory: URL {
-    Self.xdg(context.environment["XDG_DATA_HOME"], orHome: ".local/share", context).appendingPathComponent("flow")
-  }
-
-  var tokenFile: URL { configDirectory.appendingPathComponent("raindrop-token") }
-
-  private static func xdg(_ value: String?, orHome fallback: String, _ context: CLIContext) -> URL {
-    if let value, value.hasPrefix("/") { return URL(fileURLWithPath: value) }
-    let home = context.environment["HOME"] ?? NSTemporaryDirectory()
-    return URL(fileURLWithPath: home).appendingPathComponent(fallback)
-  }
 
   // MARK: - The token
 
@@ -48,7 +29,7 @@ struct Backends {
     {
       return (token, .environment)
     }
-    guard let data = FileManager.default.contents(atPath: tokenFile.path) else { return nil }
+    guard let data = FileManager.default.contents(atPath: context.paths.tokenFile.path) else { return nil }
     let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return token.isEmpty ? nil : (token, .file)
   }
@@ -64,16 +45,10 @@ struct Backends {
 
   /// `backend:` from the config file, if it says.
   private func configured() throws(Diagnostic) -> BackendChoice? {
-    let path = configDirectory.appendingPathComponent("config.yml").path
-    guard let data = FileManager.default.contents(atPath: path) else { return nil }
-    let document = YAMLDocument.load(SourceFile(path: path, bytes: [UInt8](data)))
-    if let problem = document.diagnostics.all.first { throw problem }
-    guard let entry = document.root?.mapping?["backend"] else { return nil }
-    guard let choice = BackendChoice(rawValue: entry.value.scalar?.value ?? "") else {
-      throw Diagnostic(
-        .error, .unknownValue, "unknown backend '\(entry.value.scalar?.value ?? "")'", at: entry.value.span
-      )
-      .help("expected 'local' or 'raindrop'")
+    guard let entry = try Configuration.load(context.paths.configFile).backend else { return nil }
+    guard let choice = BackendChoice(rawValue: entry.value) else {
+      throw Diagnostic(.error, .unknownValue, "unknown backend '\(entry.value)'", at: entry.span)
+        .help("expected 'local' or 'raindrop'")
     }
     return choice
   }
@@ -85,7 +60,7 @@ struct Backends {
     -> IntentService
   {
     let (dataDirectory, token, environment, transport) = (
-      dataDirectory, token(), context.environment, context.transport
+      context.paths.data, token(), context.environment, context.transport
     )
     let backend = LazyBackend(name: choice.rawValue, announce: announce) {
       () throws(RaindropError) -> any BookmarkBackend in

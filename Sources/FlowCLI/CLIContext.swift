@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
+import FlowLibrary
 import Foundation
 
 /// What a command may touch: the console, the environment, the working directory, the clock and the
@@ -63,6 +64,9 @@ public struct CLIContext: Sendable {
   public func report(_ diagnostics: Diagnostics) {
     console.write(diagnosticRenderer.render(diagnostics), to: .error)
   }
+
+  /// Where flow keeps its files, from this context's environment.
+  public var paths: FlowPaths { FlowPaths(environment: environment) }
 
   /// A path as given, resolved against the working directory when relative.
   public func url(for path: String) -> URL {

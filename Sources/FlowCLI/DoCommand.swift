@@ -49,18 +49,36 @@ struct DoCommand: AsyncParsableCommand {
     let (console, json) = (context.console, json)
     let reporter = RunReporter(console: console, json: json, renderer: context.diagnosticRenderer)
     let services: IntentContext
+    let session: RunSession
+    do {
+      session = try RunSession(
+        context, action: descriptor.id, runID: context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased())
+    } catch {
+      return try finish(.invalid, output: nil, reporter: nil, diagnostics: Diagnostics([error]), context: context)
+    }
+    // Recorded as a one-step run: the action is step 1.
+    session.beginAction()
     do {
       services = try options.intentContext(context, prompter: options.prompter(context, quiet: json)) { use in
         reporter.backend = use
         if !json { console.write(use.line + "\n", to: .error) }
       }
     } catch {
-      return try finish(.invalid, output: nil, reporter: nil, diagnostics: Diagnostics([error]), context: context)
+      return try finish(
+        .invalid, output: nil, reporter: nil, diagnostics: Diagnostics([error]), session: session, context: context)
     }
+    let (observer, step) = (session.observer(reporter), StepInfo(position: "1", label: descriptor.id))
+    observer.record(.started(step))
     do {
       let output = try await descriptor.run(values: values, context: services)
-      if let dialog = output.dialog { reporter.record(.dialog(dialog, StepInfo.phrase(descriptor.id))) }
-      try finish(.success, output: output.value, reporter: reporter, diagnostics: Diagnostics(), context: context)
+      if let dialog = output.dialog { observer.record(.dialog(dialog, step)) }
+      observer.record(
+        .finished(
+          StepRecord(step: "1", action: descriptor.id, status: .ran, output: output.value.typeName, value: output.value)
+        ))
+      try finish(
+        .success, output: output.value, reporter: reporter, diagnostics: Diagnostics(), session: session,
+        context: context)
     } catch let error as ExitCode {
       throw error
     } catch {
@@ -68,7 +86,7 @@ struct DoCommand: AsyncParsableCommand {
       let diagnostic = Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)
       try finish(
         ExitStatus(RunError.classify(error)), output: nil, reporter: reporter, diagnostics: Diagnostics([diagnostic]),
-        context: context)
+        session: session, context: context)
     }
   }
 
@@ -86,10 +104,13 @@ struct DoCommand: AsyncParsableCommand {
     try context.printJSON(JSONValue(.dictionary(["phrases": .list(entries)])))
   }
 
-  /// Prints the action's output (or the JSON report, the same as `flow run`'s) and ends with the status.
+  /// Records the run, prints the action's output (or the JSON report, the same as `flow run`'s) and ends
+  /// with the status.
   private func finish(
-    _ status: ExitStatus, output: FlowValue?, reporter: RunReporter?, diagnostics: Diagnostics, context: CLIContext
+    _ status: ExitStatus, output: FlowValue?, reporter: RunReporter?, diagnostics: Diagnostics,
+    session: RunSession? = nil, context: CLIContext
   ) throws {
+    session?.finish(status, diagnostics: diagnostics)
     if json {
       try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
     } else {
@@ -140,11 +161,6 @@ struct DoCommand: AsyncParsableCommand {
     }
     return best?.phrase
   }
-}
-
-extension StepInfo {
-  /// The one action `flow do` runs, as the report names it.
-  fileprivate static func phrase(_ id: String) -> StepInfo { StepInfo(position: "1", label: id) }
 }
 
 extension DiagnosticCode {

@@ -17,6 +17,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case needsInput = 4
   /// The backend could not be reached or refused the credentials.
   case backendUnavailable = 5
+  /// Nothing ran because the workflow is already running (another run holds its lock). Its own code
+  /// because a cron line or a wrapper script branches on it: this is "try again later", not a failure.
+  case skipped = 6
 
   /// What the status means, for `--help` and the docs.
   public var meaning: String {
@@ -27,6 +30,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case .cancelled: "cancelled by the person"
     case .needsInput: "input or confirmation needed where nobody can answer"
     case .backendUnavailable: "backend unreachable or unauthorised"
+    case .skipped: "skipped: the workflow is already running"
     }
   }
 }

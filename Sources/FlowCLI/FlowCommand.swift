@@ -13,6 +13,7 @@ public struct FlowCommand: AsyncParsableCommand {
     subcommands: [
       RunCommand.self,
       DoCommand.self,
+      RunsCommand.self,
       AuthCommand.self,
       ValidateCommand.self,
       ShowCommand.self,

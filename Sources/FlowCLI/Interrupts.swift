@@ -10,6 +10,13 @@ import Synchronization
 enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   private static let interrupted = Atomic<Bool>(false)
+  private static let beforeExit = Mutex<[@Sendable () -> Void]>([])
+
+  /// Work that must be done even when Ctrl-C ends the process at once: run history records the run as
+  /// cancelled rather than leaving it to look interrupted.
+  static func whenExitingAtOnce(_ body: @escaping @Sendable () -> Void) {
+    beforeExit.withLock { $0.append(body) }
+  }
 
   /// Marks the time spent asking and blocked reading a line from the terminal; nil when Ctrl-C came
   /// first.
@@ -36,6 +43,7 @@ enum Interrupts {
       if again || waitingForInput.load(ordering: .sequentiallyConsistent) {
         TerminalEcho.restore()
         console.write("\ncancelled\n", to: .error)
+        for body in beforeExit.withLock({ $0 }) { body() }
         exit(ExitStatus.cancelled.rawValue)
       }
       task.cancel()

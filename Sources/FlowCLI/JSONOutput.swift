@@ -53,6 +53,7 @@ extension ExitStatus {
     case .cancelled: "cancelled"
     case .needsInput: "needs-input"
     case .backendUnavailable: "backend-unavailable"
+    case .skipped: "skipped"
     }
   }
 }

@@ -20,9 +20,6 @@ enum Library {
     return name
   }
 
-  static let noLibrary = Diagnostic(.error, .noLibrary, "there is no library folder: HOME is not set", at: nil)
-    .help("set HOME, or XDG_CONFIG_HOME to the folder that holds flow's configuration")
-
   /// Reports `diagnostic` and returns the error that ends the command with the invalid-usage status.
   static func fail(_ diagnostic: Diagnostic, _ context: CLIContext) -> ExitCode {
     context.report(Diagnostics([diagnostic]))
@@ -37,6 +34,4 @@ extension DiagnosticCode {
   public static let workflowExists: Self = "workflow-exists"
   /// `flow remove` was given a name the library does not have.
   public static let notInLibrary: Self = "not-in-library"
-  /// No library folder can be found: neither `XDG_CONFIG_HOME` nor `HOME` is set.
-  public static let noLibrary: Self = "no-library"
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowPresentation
 import FlowRuntime
 import Foundation
@@ -23,12 +24,15 @@ struct ListCommand: AsyncParsableCommand {
     let locator = WorkflowLocator(context: context)
     // One check for the library: a workflow that several others run is read once.
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
-    let entries = locator.libraryWorkflows.map { entry(name: $0.name, url: $0.url, locator: locator, check: check) }
+    let history = Self.history(context)
+    let entries = locator.libraryWorkflows.map {
+      entry(name: $0.name, url: $0.url, locator: locator, check: check, history: history)
+    }
     if json {
-      try context.printJSON(Listing(library: locator.libraryDirectory?.path, workflows: entries))
+      try context.printJSON(Listing(library: locator.libraryDirectory.path, workflows: entries))
     } else if entries.isEmpty {
       context.console.write(
-        "the library (\(locator.libraryDirectory?.path ?? "no folder: HOME is not set")) has no workflows\n"
+        "the library (\(locator.libraryDirectory.path)) has no workflows\n"
           + "  'flow new NAME' starts one there\n",
         to: .error)
     } else {
@@ -38,24 +42,37 @@ struct ListCommand: AsyncParsableCommand {
     }
   }
 
-  private func entry(name: String, url: URL, locator: WorkflowLocator, check: WorkflowCheck) -> LibraryEntry {
+  private func entry(
+    name: String, url: URL, locator: WorkflowLocator, check: WorkflowCheck, history: RunHistory?
+  ) -> LibraryEntry {
     let (workflow, diagnostics) = locator.check(url.path, with: check)
+    let lastRun = history.flatMap { Self.lastRun(of: locator.resolvedPath(url.path), in: $0) }
     guard let workflow, !diagnostics.hasErrors else {
       return LibraryEntry(
         name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: [],
-        signature: .unsigned, lastRun: Self.lastRun(of: url), errors: max(1, diagnostics.errorCount))
+        signature: .unsigned, lastRun: lastRun, errors: max(1, diagnostics.errorCount))
     }
     let provenance = Presentation.provenance(of: workflow, in: locator.context)
     return LibraryEntry(
       name: name, file: url.path, title: workflow.name, description: workflow.description,
       actions: workflow.actionCount,
       schedule: Capabilities.Schedule.entries(of: workflow), signature: provenance.signature,
-      lastRun: Self.lastRun(of: url), errors: 0)
+      lastRun: lastRun, errors: 0)
   }
 
-  /// The seam for run history: how the workflow's last run ended. TODO(#8): read it from branch
-  /// `history`'s run history (`FlowLibrary`) once that lands; until then the column says "—".
-  static func lastRun(of file: URL) -> LastRun? { nil }
+  /// Run history, when there is any to read. A list is no reason to create it, and history that cannot
+  /// be read leaves the column empty rather than failing the list.
+  static func history(_ context: CLIContext) -> RunHistory? {
+    let file = context.paths.history
+    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+    return try? RunHistory(file: file)
+  }
+
+  /// How the newest run of the workflow at `path` (resolved, as history keys it) ended, or is going.
+  static func lastRun(of path: String, in history: RunHistory) -> LastRun? {
+    guard let run = try? history.runs(RunHistory.Query(path: path, limit: 1)).first else { return nil }
+    return LastRun(status: run.status.rawValue, finished: run.ended ?? run.started)
+  }
 
   private struct Listing: Encodable {
     var library: String?

@@ -42,10 +42,9 @@ enum ManualPage {
   static let environment: [(String, String)] = [
     ("RAINDROP_TOKEN", "A Raindrop.io token; when set (or saved by 'flow auth login') runs use Raindrop.io."),
     ("RAINDROP_API_URL", "Another server speaking Raindrop.io's REST API, ending in /rest/v1."),
-    ("XDG_CONFIG_HOME", "Where flow keeps config.yml and the saved token, in flow/ (default ~/.config)."),
-    (
-      "XDG_DATA_HOME", "Where flow keeps its data, such as the local bookmark store, in flow/ (default ~/.local/share)."
-    ),
+    ("XDG_CONFIG_HOME", "config.yml and the saved token are in flow/ here (default ~/.config)."),
+    ("XDG_DATA_HOME", "The workflow library and the local bookmark store are in flow/ here (default ~/.local/share)."),
+    ("XDG_STATE_HOME", "Run history and the workflows' locks are in flow/ here (default ~/.local/state)."),
     ("NO_COLOR", "When set, diagnostics are never coloured."),
   ]
 
@@ -56,7 +55,9 @@ enum ManualPage {
     let name = path.joined(separator: " ")
     var out = ".SS \(quoted(name))\n"
     // The synopsis left-aligned and unhyphenated, so options stay whole and evenly spaced.
-    out += ".ad l\n.nh\n\\fB\(escape(name))\\fR \(escape(synopsis(command)))\n.hy\n.ad\n.PP\n"
+    // `\:` after each `|` lets a long list of choices (`--status <running|succeeded|…>`) break there.
+    let usage = escape(synopsis(command)).replacingOccurrences(of: "|", with: "|\\:")
+    out += ".ad l\n.nh\n\\fB\(escape(name))\\fR \(usage)\n.hy\n.ad\n.PP\n"
     if let abstract = command.abstract { out += escape(abstract) + "\n" }
     if let discussion = command.discussion, !discussion.isEmpty { out += ".PP\n" + paragraphs(discussion) }
     let arguments = (command.arguments ?? []).filter { $0.shouldDisplay && !$0.isBuiltIn }

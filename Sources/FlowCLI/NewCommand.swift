@@ -27,7 +27,7 @@ struct NewCommand: AsyncParsableCommand {
         Diagnostic(.error, .invalidWorkflowName, "'\(self.name)' cannot name a workflow", at: nil)
           .help("use letters, digits, '-' and '_', starting with a letter or digit, like 'daily-digest'"), context)
     }
-    guard let library = locator.libraryDirectory else { throw Library.fail(Library.noLibrary, context) }
+    let library = locator.libraryDirectory
     if let existing = locator.libraryWorkflows.first(where: { $0.name == name }) {
       throw Library.fail(
         Diagnostic(

@@ -19,9 +19,7 @@ struct RemoveCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let locator = WorkflowLocator(context: context)
-    guard let library = locator.libraryDirectory, let backups = locator.backupDirectory else {
-      throw Library.fail(Library.noLibrary, context)
-    }
+    let (library, backups) = (locator.libraryDirectory, locator.backupDirectory)
     let workflows = locator.libraryWorkflows
     let name = Library.stripExtension(name)
     guard let entry = workflows.first(where: { $0.name == name }) else {

@@ -42,20 +42,38 @@ struct RunCommand: AsyncParsableCommand {
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
 
+  @OptionGroup var recording: RecordingOptions
+
   func run() async throws {
     let context = CLIContext.current
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let check = WorkflowCheck(registry: registry, files: locator)
+    let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
     let (loaded, diagnostics) = locator.check(workflow, with: check)
+    let session: RunSession
+    do {
+      session = try RunSession(context, options: recording, runID: runID, workflow: locator.locate(workflow))
+    } catch {
+      return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
+    }
     guard let loaded, !diagnostics.hasErrors else {
-      return try finish(.invalid, diagnostics: diagnostics, output: nil, reporter: nil, context: context)
+      return try finish(
+        .invalid, diagnostics: diagnostics, output: nil, reporter: nil, session: session, context: context)
     }
     if !diagnostics.isEmpty, !json { context.report(diagnostics) }
+    do {
+      try session.begin(loaded)
+    } catch {
+      let status: ExitStatus = error.code == .alreadyRunning ? .skipped : .invalid
+      return try finish(
+        status, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
+    }
 
-    let prompter = options.prompter(
-      context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
-      confirmUnattended: loaded.confirmations == .auto)
+    let prompter = session.prompter(
+      options.prompter(
+        context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
+        confirmUnattended: loaded.confirmations == .auto))
     let reporter = RunReporter(console: context.console, json: json, renderer: context.diagnosticRenderer)
     let (console, json) = (context.console, json)
     let services: IntentContext
@@ -65,7 +83,8 @@ struct RunCommand: AsyncParsableCommand {
         if !json { console.write(use.line + "\n", to: .error) }
       }
     } catch {
-      return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
+      return try finish(
+        .invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
     }
     do {
       let given = try givenInputs(for: loaded, context: context)
@@ -74,28 +93,32 @@ struct RunCommand: AsyncParsableCommand {
         try refuseUnanswerable(loaded, given: given, check: check)
       }
       let inputs = try await InputResolver.resolve(loaded, given: given, registry: registry, prompter: prompter)
+      session.addSecrets(inputs, of: loaded)
       var options = Interpreter.Options()
       options.dryRun = dryRun
       options.environment = context.environment
-      options.runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
+      options.runID = runID
       let interpreter = Interpreter(
-        registry: registry, context: services, loader: check, observer: reporter, options: options)
+        registry: registry, context: services, loader: check, observer: session.observer(reporter),
+        options: options)
       let result = try await interpreter.run(loaded, inputs: inputs)
       // `--json` always carries the result; people see it printed only when the run ends with `stop`.
       try finish(
         .success, diagnostics: Diagnostics(), output: result.output, printsOutput: result.stopped,
-        reporter: reporter, context: context)
+        reporter: reporter, session: session, context: context)
     } catch let error as RunError {
       try finish(
-        ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, context: context)
+        ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
+        context: context)
     }
   }
 
-  /// Prints the result (or the JSON report) and ends with the status's exit code.
+  /// Records the run, prints the result (or the JSON report) and ends with the status's exit code.
   private func finish(
     _ status: ExitStatus, diagnostics: Diagnostics, output: FlowValue?, printsOutput: Bool = true,
-    reporter: RunReporter?, context: CLIContext
+    reporter: RunReporter?, session: RunSession? = nil, context: CLIContext
   ) throws {
+    session?.finish(status, diagnostics: diagnostics)
     if json {
       try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
     } else {

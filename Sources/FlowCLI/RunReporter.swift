@@ -43,7 +43,7 @@ final class RunReporter: RunObserver, @unchecked Sendable {
         records.append(record)
         if record.status == .dryRun, !json {
           console.write(
-            "dry run: step \(record.step) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
+            "dry run: step \(record.position) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
         }
         if let warning = record.warning {
           warnings.append(warning)

@@ -83,7 +83,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     let locator = WorkflowLocator(context: context)
     var problems = Diagnostics()
     var loaded: [LoadedSchedule] = []
-    let references = workflows.isEmpty ? libraryWorkflows(locator, context: context) : workflows
+    let references = workflows.isEmpty ? libraryWorkflows(context) : workflows
     for reference in references {
       switch context.loadSchedule(reference, locator: locator) {
       case .success(let item): loaded.append(item)
@@ -99,7 +99,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     if loaded.isEmpty {
-      let places = [locator.libraryDirectory?.path, "./workflows"].compactMap { $0 }
+      let places = [context.paths.workflows.path, "./workflows"]
       context.report(
         Diagnostics([
           Diagnostic(.error, .noSchedule, "no scheduled workflows in \(List.or(places))", file: nil)
@@ -112,10 +112,10 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
   /// The workflow files of the library, then those of ./workflows whose names the library lacks: the
   /// places `flow run NAME` looks, in its order.
-  private func libraryWorkflows(_ locator: WorkflowLocator, context: CLIContext) -> [String] {
+  private func libraryWorkflows(_ context: CLIContext) -> [String] {
     var seen: Set<String> = []
     var paths: [String] = []
-    let folders = [locator.libraryDirectory, context.url(for: "workflows")].compactMap { $0 }
+    let folders = [context.paths.workflows, context.url(for: "workflows")]
     for folder in folders {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
       for name in names.sorted() where name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
@@ -157,8 +157,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       }
       return
     }
-    let folder = Backends(context: context).configDirectory.deletingLastPathComponent()
-      .appendingPathComponent("systemd/user")
+    let folder = context.paths.systemdUserUnits
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       for unit in units {

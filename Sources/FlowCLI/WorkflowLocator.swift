@@ -5,31 +5,34 @@ import FlowRuntime
 import Foundation
 
 /// Finds workflows by what a person types (SPEC §6): a path, or a name looked up in the library
-/// (`$XDG_CONFIG_HOME/flow/workflows`) and then in `./workflows/`, with or without `.yml`. The same
-/// lookup serves `flow run`, `flow validate` and `run-workflow` (see ``WorkflowFiles``).
+/// (`$XDG_DATA_HOME/flow/workflows`, see ``FlowPaths/workflows``) and then in `./workflows/`, with or
+/// without `.yml`. The same lookup serves `flow run`, `flow validate` and `run-workflow` (see
+/// ``WorkflowFiles``).
 struct WorkflowLocator: WorkflowFiles {
   let context: CLIContext
 
-  /// The library folder: `$XDG_CONFIG_HOME/flow/workflows`, or `~/.config/flow/workflows`.
-  var libraryDirectory: URL? {
-    if let config = context.environment["XDG_CONFIG_HOME"], !config.isEmpty {
-      return URL(fileURLWithPath: config).appendingPathComponent("flow/workflows")
-    }
-    return context.environment["HOME"].map { URL(fileURLWithPath: $0).appendingPathComponent(".config/flow/workflows") }
-  }
+  /// The library folder, ``FlowPaths/workflows``: `$XDG_DATA_HOME/flow/workflows`, by default
+  /// `~/.local/share/flow/workflows`.
+  var libraryDirectory: URL { context.paths.workflows }
 
   /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
   /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
-  var backupDirectory: URL? { libraryDirectory?.appendingPathComponent(".backup") }
+  var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
   var libraryWorkflows: [(name: String, url: URL)] {
-    guard let library = libraryDirectory,
-      let files = try? FileManager.default.contentsOfDirectory(at: library, includingPropertiesForKeys: nil)
+    guard
+      let files = try? FileManager.default.contentsOfDirectory(at: libraryDirectory, includingPropertiesForKeys: nil)
     else { return [] }
     return files.filter { ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".") }
       .map { ($0.deletingPathExtension().lastPathComponent, $0) }
       .sorted { $0.name < $1.name }
+  }
+
+  /// `path` absolute, with links resolved: what run history and the workflow's lock know a workflow by,
+  /// so that two names for one file are one workflow.
+  func resolvedPath(_ path: String) -> String {
+    context.url(for: path).standardized.resolvingSymlinksInPath().path
   }
 
   /// The path to read for `reference`, as the person should see it; nil when nothing matches.
@@ -41,7 +44,7 @@ struct WorkflowLocator: WorkflowFiles {
     if let directory { candidates += names.map { directory.isEmpty ? $0 : "\(directory)/\($0)" } }
     candidates += names
     if !reference.contains("/") {
-      if let library = libraryDirectory { candidates += names.map { library.appendingPathComponent($0).path } }
+      candidates += names.map { libraryDirectory.appendingPathComponent($0).path }
       candidates += names.map { "workflows/\($0)" }
     }
     return candidates.first { path in

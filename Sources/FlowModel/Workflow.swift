@@ -39,6 +39,9 @@ public struct Workflow: Sendable {
     public var defaultValue: Value?
     /// Asked once when the workflow is imported, not on every run.
     public var askOnImport: Bool
+    /// `secret: true`: the value is never written to run history (it is masked in step summaries and
+    /// messages).
+    public var secret: Bool
   }
 }
 

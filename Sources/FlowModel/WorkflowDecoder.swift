@@ -224,7 +224,8 @@ public struct WorkflowDecoder {
   private mutating func inputs(_ mapping: YAMLNode.Mapping) -> [Workflow.Input] {
     mapping.entries.map { entry in
       let name = Located(entry.key.value, at: entry.key.span)
-      var input = Workflow.Input(name: name, type: nil, prompt: nil, defaultValue: nil, askOnImport: false)
+      var input = Workflow.Input(
+        name: name, type: nil, prompt: nil, defaultValue: nil, askOnImport: false, secret: false)
       switch entry.value {
       case .scalar(let scalar) where scalar.resolved == .null:
         break
@@ -238,6 +239,7 @@ public struct WorkflowDecoder {
           case "prompt": input.prompt = text(field.value, for: "prompt")?.value
           case "default": input.defaultValue = value(field.value)
           case "ask-on-import": input.askOnImport = bool(field.value, for: "ask-on-import") ?? false
+          case "secret": input.secret = bool(field.value, for: "secret") ?? false
           default: unknownKey(field.key, among: Self.inputKeys, in: "an input")
           }
         }

@@ -75,6 +75,7 @@ public enum WorkflowFormat {
     Field(name: "prompt", summary: "the question asked when the value is missing"),
     Field(name: "default", summary: "the value used when none is given"),
     Field(name: "ask-on-import", summary: "ask once when the workflow is imported, and keep the answer as the default"),
+    Field(name: "secret", summary: "true: never written to run history (masked in step summaries and messages)"),
   ]
 
   /// Keys any step may carry besides what it does (SPEC §1).

@@ -101,9 +101,12 @@ public struct Interpreter: Sendable {
 
   private func run(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
     if let condition = step.when, try !evaluate({ try Evaluator.evaluate(condition, in: scope) }) {
-      observer.record(.finished(StepRecord(step: info.id, action: info.label, status: .skipped)))
+      observer.record(
+        .finished(StepRecord(step: info.id, position: info.position, action: info.label, status: .skipped)))
       return
     }
+    // Started before its confirmation: a declined or unanswerable one ends the run in this step.
+    observer.record(.started(info))
     if let confirmation = step.confirm, !options.dryRun {
       let question =
         try confirmation.message.map { message in try evaluate { try Evaluator.evaluate(message, in: scope).text } }
@@ -130,7 +133,6 @@ public struct Interpreter: Sendable {
   private func runConfirmed(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int)
     async throws
   {
-    observer.record(.started(info))
     let output: FlowValue
     do {
       output = try await attempt(step, info: info) { () async throws -> FlowValue in
@@ -141,7 +143,7 @@ public struct Interpreter: Sendable {
       observer.record(
         .finished(
           StepRecord(
-            step: info.id, action: info.label, status: .failed, error: failure?.message,
+            step: info.id, position: info.position, action: info.label, status: .failed, error: failure?.message,
             warning: failure.map(Self.continued))))
       scope.previous = .nothing
       scope.outputStandIn = nil
@@ -425,7 +427,8 @@ public struct Interpreter: Sendable {
     observer.record(
       .finished(
         StepRecord(
-          step: info.id, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
+          step: info.id, position: info.position, action: info.label, status: .dryRun,
+          output: descriptor.outputType?.name,
           summary: descriptor.summary.render(values: shown))))
     let label = "⟨\(info.label) output⟩"
     guard let type = descriptor.outputType, type != .nothing else { return .nothing }
@@ -511,7 +514,10 @@ public struct Interpreter: Sendable {
     // Describing the output costs more than many a step; only a report that lists steps needs it.
     guard observer.recordsSteps else { return }
     observer.record(
-      .finished(StepRecord(step: info.id, action: info.label, status: .ran, output: output.typeName)))
+      .finished(
+        StepRecord(
+          step: info.id, position: info.position, action: info.label, status: .ran, output: output.typeName,
+          value: output)))
   }
 
   private func isAction(_ step: Step) -> Bool {

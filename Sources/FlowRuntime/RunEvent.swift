@@ -48,6 +48,8 @@ public struct StepRecord: Sendable, Hashable, Encodable {
 
   /// The step's id (``StepInfo/id``): its position, with the pass inside loops (`2#3.1`).
   public var step: String
+  /// Where the step is written (``StepInfo/position``), the same in every pass: what run history adds up.
+  public var position: String
   public var action: String
   public var status: Status
   /// The output's type name ("Bookmark", "List of Text").
@@ -57,9 +59,27 @@ public struct StepRecord: Sendable, Hashable, Encodable {
   public var error: String?
   /// For a step that failed with `on-error: continue`: the failure as a warning, at its place.
   public var warning: Diagnostic?
+  /// The output itself, for run history's summary of it; not part of the `--json` report.
+  public var value: FlowValue?
+
+  public init(
+    step: String, position: String? = nil, action: String, status: Status, output: String? = nil,
+    summary: String? = nil, error: String? = nil, warning: Diagnostic? = nil, value: FlowValue? = nil
+  ) {
+    self.step = step
+    self.position = position ?? step
+    self.action = action
+    self.status = status
+    self.output = output
+    self.summary = summary
+    self.error = error
+    self.warning = warning
+    self.value = value
+  }
 
   private enum CodingKeys: String, CodingKey {
-    // The warning is reported with the run's diagnostics, not repeated in the step.
+    // The warning is reported with the run's diagnostics, not repeated in the step; the value and the
+    // position are history's.
     case step, action, status, output, summary, error
   }
 }

@@ -1,3 +1,4 @@
+import FlowSQLite
 import Foundation
 import RaindropModel
 

@@ -48,7 +48,7 @@ struct CompletionTests {
 
   @Test func bashCompletesCommandsOptionsActionsAndWorkflows() throws {
     let home = try temporaryDirectory()
-    let library = home.appendingPathComponent("config/flow/workflows")
+    let library = home.appendingPathComponent("data/flow/workflows")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     for name in ["morning-digest.yml", "mine.yaml", "notes.txt"] {
       try "flow: 1\nsteps: []\n".write(to: library.appendingPathComponent(name), atomically: true, encoding: .utf8)
@@ -58,10 +58,10 @@ struct CompletionTests {
         "flow r", "flow run --dr", "flow run --backend ", "flow actions get-u", "flow actions raindrop.save",
         "flow run m", "flow validate he", "flow run inv", "flow auth l", "flow completions ", "flow show mor",
         "flow remove m",
-      ], in: Self.examples, environment: ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
+      ], in: Self.examples, environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path])
     #expect(
       offered == [
-        ["remove", "run"], ["--dry-run"], ["local", "raindrop"], ["get-url"], ["raindrop.save-bookmark"],
+        ["remove", "run", "runs"], ["--dry-run"], ["local", "raindrop"], ["get-url"], ["raindrop.save-bookmark"],
         ["magic-variables.yml", "menu.yml", "mine", "morning-digest"], ["hello.yml"], ["invalid/"],
         ["login", "logout"], ["bash", "fish", "zsh"], ["morning-digest"], ["mine", "morning-digest"],
       ])

@@ -5,14 +5,14 @@ import Foundation
 import Testing
 
 /// `flow list`, `flow new`, `flow remove`, and names in `flow validate`: the library in
-/// `$XDG_CONFIG_HOME/flow/workflows`.
+/// `$XDG_DATA_HOME/flow/workflows`.
 struct LibraryCommandTests {
   /// A home of its own: the library folder, and the environment that points flow at it.
   struct Home {
     let directory: URL
-    var library: URL { directory.appendingPathComponent("config/flow/workflows") }
+    var library: URL { directory.appendingPathComponent("data/flow/workflows") }
     var environment: [String: String] {
-      ["NO_COLOR": "1", "COLUMNS": "100", "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+      ["NO_COLOR": "1", "COLUMNS": "100", "XDG_DATA_HOME": directory.appendingPathComponent("data").path]
     }
 
     init() throws {
@@ -50,6 +50,34 @@ struct LibraryCommandTests {
       ["list"], in: home.directory, environment: home.environment.merging(["COLUMNS": "60"]) { $1 },
       clock: FixedTime.clock)
     #expect(!narrow.output.contains("DESCRIPTION"))
+  }
+
+  /// The LAST RUN column comes from run history: how the newest run of each file ended.
+  @Test func listShowsTheLastRun() async throws {
+    let home = try Home()
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - show: fine\n".write(
+      to: home.library.appendingPathComponent("fine.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\ninput:\n  n: number\nsteps:\n  - repeat: ${input.n}\n    do:\n      - show: x\n".write(
+      to: home.library.appendingPathComponent("failing.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - show: never run\n".write(
+      to: home.library.appendingPathComponent("idle.yml"), atomically: true, encoding: .utf8)
+    let environment = home.environment.merging(["XDG_STATE_HOME": home.directory.appendingPathComponent("state").path])
+    {
+      $1
+    }
+    for arguments in [["run", "fine"], ["run", "failing", "--input", "n=1"], ["run", "failing", "--input", "n=-1"]] {
+      _ = await runFlow(arguments, in: home.directory, environment: environment, clock: FixedTime.clock)
+    }
+    let listed = await runFlow(
+      ["list", "--json"], in: home.directory, environment: environment, clock: FixedTime.clock)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+    let workflows = try #require(json["workflows"] as? [[String: Any]])
+    let last = Dictionary(
+      uniqueKeysWithValues: workflows.map {
+        ($0["name"] as? String ?? "", ($0["lastRun"] as? [String: Any])?["status"] as? String)
+      })
+    #expect(last == ["failing": "failed", "fine": "succeeded", "idle": nil])
   }
 
   @Test func anEmptyLibrarySaysHowToStart() async throws {
@@ -126,12 +154,5 @@ struct LibraryCommandTests {
     let path = await home.run(["remove", "workflows/save-and-tag.yml"])
     #expect(path.status == 2)
     #expect(path.error.contains("takes the name of a workflow in the library"))
-  }
-
-  @Test func noHomeNoLibrary() async throws {
-    let result = await runFlow(
-      ["new", "x"], in: try temporaryDirectory(), environment: ["NO_COLOR": "1"], clock: FixedTime.clock)
-    #expect(result.status == 2)
-    #expect(result.error.contains("there is no library folder"))
   }
 }

@@ -42,11 +42,12 @@ struct RunCommandTests {
 
   @Test func workflowsAreFoundByNameInTheLibraryAndInWorkflows() async throws {
     let directory = try temporaryDirectory()
-    let library = directory.appendingPathComponent("config/flow/workflows")
+    // The library is data, not configuration: $XDG_DATA_HOME/flow/workflows (issues 8 and 9).
+    let library = directory.appendingPathComponent("data/flow/workflows")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     try "flow: 1\nsteps:\n  - show: from the library\n".write(
       to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
-    let environment = ["NO_COLOR": "1", "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+    let environment = ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path]
     let result = await runFlow(["run", "mine"], in: directory, environment: environment)
     #expect(result.output == "from the library\n")
     let missing = await runFlow(["run", "nothing-here"], in: directory, environment: environment)

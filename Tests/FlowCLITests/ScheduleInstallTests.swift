@@ -167,7 +167,7 @@ struct ScheduleInstallTests {
   /// Without names: every scheduled workflow of the library, and of ./workflows, skipping unscheduled ones.
   @Test func withoutNamesTheLibraryIsInstalled() async throws {
     let home = try temporaryDirectory()
-    let library = home.appendingPathComponent("config/flow/workflows")
+    let library = home.appendingPathComponent("data/flow/workflows")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     for name in ["stepped-days.yml", "unscheduled.yml"] {
       try FileManager.default.copyItem(

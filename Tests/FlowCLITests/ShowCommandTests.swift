@@ -123,13 +123,13 @@ struct ShowCommandTests {
 
   @Test func libraryNamesAreFound() async throws {
     let directory = try temporaryDirectory()
-    let library = directory.appendingPathComponent("config/flow/workflows")
+    let library = directory.appendingPathComponent("data/flow/workflows")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     try "flow: 1\nname: Mine\nsteps:\n  - show: from the library\n".write(
       to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
     let result = await runFlow(
       ["show", "mine"], in: directory,
-      environment: ["NO_COLOR": "1", "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path])
+      environment: ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path])
     #expect(result.status == 0)
     #expect(result.output.hasPrefix("Mine\n"))
     #expect(result.output.contains("Show “from the library”"))

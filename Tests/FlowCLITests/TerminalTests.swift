@@ -11,7 +11,11 @@ struct TerminalTests {
   static let flow = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
     "flow")
   static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
-  static let environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "TERM": "dumb"]
+  /// A home of its own, so that run history and locks are this suite's alone.
+  static let environment = [
+    "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": (try? temporaryDirectory().path) ?? NSTemporaryDirectory(),
+    "TERM": "dumb",
+  ]
 
   /// Starts `flow run WORKFLOW` from `examples/` at `terminal`.
   static func run(_ workflow: String, at terminal: PseudoTerminal) throws -> Process {

@@ -1,15 +1,22 @@
 import FlowCLI
+import FlowIntents
 import FlowTestSupport
 import Foundation
 import Testing
 
 /// Runs `flow ARGS…` in-process in `directory` and returns its exit status and captured streams.
+///
+/// Without a `HOME` in `environment`, the run gets a fresh one of its own, so that tests running at the
+/// same time never share run history or a workflow's lock.
 func runFlow(
   _ arguments: [String], in directory: URL, environment: [String: String] = ["NO_COLOR": "1"],
-  terminal: Bool = false, lines: [String] = [], piped: String? = nil
+  terminal: Bool = false, lines: [String] = [], piped: String? = nil, clock: any FlowClock = SystemClock()
 ) async -> (status: Int32, output: String, error: String) {
   let console = BufferConsole(terminal: terminal, lines: lines, piped: piped)
-  let context = CLIContext(console: console, environment: environment, workingDirectory: directory.path)
+  var environment = environment
+  if environment["HOME"] == nil { environment["HOME"] = try? temporaryDirectory().path }
+  let context = CLIContext(
+    console: console, environment: environment, workingDirectory: directory.path, clock: clock)
   let status = await FlowCommand.main(arguments: arguments, context: context)
   return (status, console.output, console.error)
 }
@@ -60,7 +67,7 @@ struct ValidateCommandTests {
   /// `flow validate NAME` finds what `flow run NAME` finds: the library, then ./workflows.
   @Test func namesAreFoundAsRunFindsThem() async throws {
     let directory = try temporaryDirectory()
-    let library = directory.appendingPathComponent("config/flow/workflows")
+    let library = directory.appendingPathComponent("data/flow/workflows")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(
       at: directory.appendingPathComponent("workflows"), withIntermediateDirectories: true)
@@ -68,7 +75,7 @@ struct ValidateCommandTests {
       to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
     try "flow: 1\nsteps:\n  - shwo: here\n".write(
       to: directory.appendingPathComponent("workflows/local.yml"), atomically: true, encoding: .utf8)
-    let environment = ["NO_COLOR": "1", "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+    let environment = ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path]
     let found = await runFlow(["validate", "mine"], in: directory, environment: environment)
     #expect(found.status == 0)
     #expect(found.output == "mine: valid\n")

@@ -2,14 +2,19 @@ import CSQLite
 import Foundation
 
 /// A failed SQLite call: the result code and SQLite's message.
-struct SQLiteError: Error, CustomStringConvertible {
-  var code: Int32
-  var message: String
-  var description: String { "SQLite error \(code): \(message)" }
+public struct SQLiteError: Error, CustomStringConvertible {
+  public var code: Int32
+  public var message: String
+  public var description: String { "SQLite error \(code): \(message)" }
+
+  public init(code: Int32, message: String) {
+    self.code = code
+    self.message = message
+  }
 }
 
 /// A value bound to or read from a statement.
-enum SQLValue: Sendable, Hashable {
+public enum SQLValue: Sendable, Hashable {
   case null
   case integer(Int64)
   case text(String)
@@ -19,14 +24,18 @@ enum SQLValue: Sendable, Hashable {
 /// `SQLITE_TRANSIENT` is a macro Swift does not import: it tells SQLite to copy bound text at once.
 private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-/// One SQLite connection: prepare, bind, step, and transactions. Not thread-safe; its owner (an actor)
-/// serialises access.
-final class SQLiteConnection {
+/// One SQLite connection: prepare, bind, step, and transactions. Not thread-safe; its owner (an actor or
+/// a lock) serialises access.
+///
+/// The one wrapper of the system SQLite, shared by the local store (`RaindropLocal`) and run history
+/// (`FlowLibrary`), so that both get the same multi-process behaviour: WAL, a busy timeout, and
+/// `BEGIN IMMEDIATE` for writes.
+public final class SQLiteConnection {
   private let handle: OpaquePointer
 
   /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout, so that several
   /// connections, in this process or others, wait for each other instead of failing.
-  init(path: String, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+  public init(path: String, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -58,7 +67,7 @@ final class SQLiteConnection {
   /// `-wal` or `-shm` beside it. A store whose writers have all closed keeps no journal, and is opened
   /// immutable; while a writer has it open (its `-wal` exists), it is opened read-only through that
   /// journal, which already exists, to see the latest writes.
-  init(readingOnly path: String) throws(SQLiteError) {
+  public init(readingOnly path: String) throws(SQLiteError) {
     let journalled = FileManager.default.fileExists(atPath: path + "-wal")
     var components = URLComponents()
     components.scheme = "file"
@@ -84,7 +93,7 @@ final class SQLiteConnection {
   }
 
   /// Runs one or more statements that return no rows.
-  func execute(_ sql: String) throws(SQLiteError) {
+  public func execute(_ sql: String) throws(SQLiteError) {
     var message: UnsafeMutablePointer<CChar>?
     let status = sqlite3_exec(handle, sql, nil, nil, &message)
     if status != SQLITE_OK {
@@ -96,7 +105,7 @@ final class SQLiteConnection {
 
   /// Runs one statement with parameters and returns its rows.
   @discardableResult
-  func query(_ sql: String, _ parameters: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+  public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
     var statement: OpaquePointer?
     let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
@@ -139,12 +148,12 @@ final class SQLiteConnection {
   }
 
   /// The rowid of the last insert on this connection.
-  var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
   /// Runs `body` in a transaction. Writers use `BEGIN IMMEDIATE`, which takes the write lock up front: two
   /// processes then queue on the busy timeout instead of one failing with SQLITE_BUSY halfway through.
   @discardableResult
-  func transaction<T>(write: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+  public func transaction<T>(write: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
     try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
     do {
       let result = try body()
@@ -158,7 +167,7 @@ final class SQLiteConnection {
 }
 
 extension SQLValue {
-  var int: Int? {
+  public var int: Int? {
     switch self {
     case .integer(let value): Int(value)
     case .real(let value): Int(value)
@@ -167,7 +176,7 @@ extension SQLValue {
     }
   }
 
-  var string: String? {
+  public var string: String? {
     switch self {
     case .text(let text): text
     case .integer(let value): String(value)

@@ -1,0 +1,121 @@
+import FlowDiagnostics
+import FlowLibrary
+import Foundation
+
+/// Run history as a person reads it: the `flow runs` table and the `flow runs show` page. Times are
+/// local (``LocalTime``); the error is drawn by ``DiagnosticRenderer``, as everywhere else.
+struct RunHistoryText {
+  let time: LocalTime
+  let renderer: DiagnosticRenderer
+
+  init(_ context: CLIContext) {
+    time = LocalTime(context)
+    renderer = DiagnosticRenderer(colors: context.console.isTerminal(.output) && context.environment["NO_COLOR"] == nil)
+  }
+
+  // MARK: - flow runs
+
+  /// One line per run under a header, columns aligned.
+  func list(_ runs: [RunRecord]) -> String {
+    let rows =
+      [["RUN", "WORKFLOW", "TRIGGER", "STARTED", "DURATION", "STATUS"]]
+      + runs.map { run in
+        [
+          String(run.id.prefix(8)), run.workflow, run.trigger, time.format(run.started),
+          run.duration.map(Self.duration) ?? "-", status(run),
+        ]
+      }
+    return Self.table(rows, rightAligned: [4])
+  }
+
+  /// "succeeded", "failed at step 3 'get-url'", "needs-input at step 1 'ask'".
+  func status(_ run: RunRecord) -> String {
+    guard let position = run.failedStep?.position, let action = run.failedStep?.action else {
+      return run.status.rawValue
+    }
+    return "\(run.status.rawValue) at step \(position) '\(action)'"
+  }
+
+  // MARK: - flow runs show
+
+  func show(_ run: RunRecord) -> String {
+    var fields: [(String, String)] = [("workflow", run.workflow)]
+    if let path = run.path { fields.append(("file", path)) }
+    if let hash = run.contentHash { fields.append(("sha256", hash)) }
+    fields.append(("trigger", run.trigger))
+    fields.append(("started", time.formatWithOffset(run.started)))
+    if let ended = run.ended { fields.append(("ended", time.formatWithOffset(ended))) }
+    if let duration = run.duration { fields.append(("duration", Self.duration(duration))) }
+    fields.append(("status", status(run) + (run.exitCode.map { " (exit \($0))" } ?? "")))
+    var out = "run \(run.id)\n"
+    out += fields.map { "\($0.0.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
+    out += "\n"
+    if !run.steps.isEmpty {
+      var rows: [[String]] = []
+      for step in run.steps {
+        rows.append([
+          step.position, step.action, describe(step, in: run), Self.duration(Double(step.microseconds) / 1_000_000),
+          step.summary ?? "",
+        ])
+        if let error = step.error { rows.append(["", "", "", "", "error: \(error)"]) }
+      }
+      out += "\nsteps\n" + Self.table(rows, rightAligned: [3], indent: "  ")
+    }
+    if !run.diagnostics.isEmpty {
+      out += "\n" + run.diagnostics.map { renderer.render($0.diagnostic()) }.joined()
+      if let note = fileNote(run) { out += note + "\n" }
+    }
+    return out
+  }
+
+  /// How a step's passes went: "ran", "ran ×3, skipped ×2", "failed", "interrupted".
+  func describe(_ step: StepTrace, in run: RunRecord) -> String {
+    switch step.status {
+    case .running: return run.status == .interrupted ? "interrupted" : "running"
+    case .cancelled: return "cancelled"
+    case .needsInput: return "needs input"
+    case .dryRun: return step.ran > 1 ? "dry run ×\(step.ran)" : "dry run"
+    case .ran, .skipped, .failed:
+      return [("ran", step.ran), ("skipped", step.skipped), ("failed", step.failed)].filter { $0.1 > 0 }
+        .map { $0.1 > 1 ? "\($0.0) ×\($0.1)" : $0.0 }.joined(separator: ", ")
+    }
+  }
+
+  /// Says so when the workflow file changed or went since the run: the excerpt above is the file as it
+  /// ran.
+  private func fileNote(_ run: RunRecord) -> String? {
+    guard let path = run.path, let hash = run.contentHash else { return nil }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return "note: \(path) is gone; the excerpt shows it as it was when the run happened"
+    }
+    guard SHA256.hex([UInt8](data)) != hash else { return nil }
+    return "note: \(path) has changed since; the excerpt shows it as it was when the run happened"
+  }
+
+  // MARK: - Parts
+
+  /// "0.3 ms", "850 ms", "12.4 s", "3 min 05 s", "2 h 07 min".
+  static func duration(_ seconds: TimeInterval) -> String {
+    switch seconds {
+    case ..<0.01: String(format: "%.1f ms", seconds * 1000)
+    case ..<1: "\(Int((seconds * 1000).rounded())) ms"
+    case ..<60: String(format: "%.1f s", seconds)
+    case ..<3600: String(format: "%d min %02d s", Int(seconds) / 60, Int(seconds) % 60)
+    default: String(format: "%d h %02d min", Int(seconds) / 3600, Int(seconds) % 3600 / 60)
+    }
+  }
+
+  /// Columns padded to their widest cell, two spaces apart; trailing spaces trimmed.
+  static func table(_ rows: [[String]], rightAligned: Set<Int> = [], indent: String = "") -> String {
+    guard let columns = rows.map(\.count).max() else { return "" }
+    let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    return rows.map { row in
+      let cells = row.enumerated().map { column, cell in
+        let pad = String(repeating: " ", count: widths[column] - cell.count)
+        return rightAligned.contains(column) ? pad + cell : cell + pad
+      }
+      let line = indent + cells.joined(separator: "  ")
+      return String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
+    }.joined()
+  }
+}

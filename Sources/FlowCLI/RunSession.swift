@@ -1,0 +1,263 @@
+import ArgumentParser
+import FlowDiagnostics
+import FlowIntents
+import FlowLibrary
+import FlowModel
+import FlowRuntime
+import Foundation
+import Synchronization
+
+/// How `flow run` is recorded and locked: `--trigger`, `--no-history`, `--wait`.
+struct RecordingOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "What started the run, as run history records it.",
+      valueName: RunTrigger.allCases.filter { $0 != .do }.map(\.rawValue).joined(separator: "|")))
+  var trigger: RunTrigger = .manual
+
+  @Flag(help: "Do not record this run in run history.")
+  var noHistory = false
+
+  @Flag(help: "If the workflow is already running, wait for that run to end instead of skipping this one.")
+  var wait = false
+}
+
+extension RunTrigger: ExpressibleByArgument {}
+
+/// Run history and the per-workflow lock around one `flow run` or `flow do` (issue 8): the command
+/// makes one, calls ``begin(_:)`` once the workflow is checked, composes ``observer(_:)`` with its
+/// reporter, and ends every way out through ``finish(_:diagnostics:)``.
+///
+/// History that cannot be opened or written never stops a run: a warning says so on standard error.
+final class RunSession: Sendable {
+  private let context: CLIContext
+  private let paths: FlowPaths
+  private let process = LinuxProcesses().current()
+  private let runID: String
+  private let trigger: RunTrigger
+  private let wait: Bool
+  private let policy: HistoryPolicy
+  private let history: RunHistory?
+  /// The workflow file as the person gave it, and absolute with links resolved (the lock's key).
+  private let given: String?
+  private let path: String?
+  private let state = Mutex(State())
+
+  private struct State {
+    var workflow: String?
+    var contentHash: String?
+    var lock: WorkflowLock?
+    var recorder: HistoryRecorder?
+    var finished = false
+  }
+
+  /// A session for a workflow file (`given` as located; nil when there is none, and nothing is
+  /// recorded). Reads `config.yml`, whose problems end the run.
+  init(_ context: CLIContext, options: RecordingOptions, runID: String, workflow given: String?) throws(Diagnostic) {
+    self.context = context
+    paths = context.paths
+    self.runID = runID
+    trigger = options.trigger
+    wait = options.wait
+    self.given = given
+    path = given.map(WorkflowLocator(context: context).resolvedPath)
+    policy = try Configuration.load(paths.configFile).history
+    history = options.noHistory || !policy.enabled ? nil : Self.open(context, paths)
+  }
+
+  /// A session for `flow do`: recorded under the action's id, never locked.
+  init(_ context: CLIContext, action: String, runID: String) throws(Diagnostic) {
+    self.context = context
+    paths = context.paths
+    self.runID = runID
+    trigger = .do
+    wait = false
+    given = nil
+    path = nil
+    policy = try Configuration.load(paths.configFile).history
+    history = policy.enabled ? Self.open(context, paths) : nil
+    state.withLock { $0.workflow = action }
+  }
+
+  private static func open(_ context: CLIContext, _ paths: FlowPaths) -> RunHistory? {
+    do {
+      return try RunHistory(file: paths.history)
+    } catch {
+      warn(context, "run history is not being recorded: \(error)")
+      return nil
+    }
+  }
+
+  private static func warn(_ context: CLIContext, _ message: String) {
+    let warning = Diagnostic(.warning, .historyUnavailable, message, file: nil)
+    context.console.write(context.diagnosticRenderer.render(warning), to: .error)
+  }
+
+  // MARK: - Starting
+
+  /// Takes the workflow's lock (waiting for it with `--wait`) and records the run's start. Throws the
+  /// diagnostic to end with when another run holds the lock.
+  func begin(_ workflow: Workflow) throws(Diagnostic) {
+    state.withLock {
+      $0.workflow = workflow.name
+      $0.contentHash = SHA256.hex(workflow.file.bytes)
+    }
+    if let path { try lock(path, name: workflow.name) }
+    start(secrets: secrets(of: workflow))
+  }
+
+  /// Records the start of a `flow do`.
+  func beginAction() {
+    start(secrets: Backends(context: context).token().map { [$0.token] } ?? [])
+  }
+
+  private func start(secrets: [String]) {
+    guard let history else { return }
+    let (context, name, hash) = (context, state.withLock { $0.workflow } ?? "", state.withLock { $0.contentHash })
+    do {
+      let recorder = try HistoryRecorder(
+        history: history, start: runStart(name, hash), policy: policy, clock: context.clock,
+        redact: Redactor(secrets: secrets), warn: { Self.warn(context, $0) })
+      recorder.flushPeriodically()
+      state.withLock { $0.recorder = recorder }
+      if context.handlesInterrupts {
+        // Ctrl-C at a prompt ends the process at once; the run is still recorded as cancelled.
+        let directory = context.workingDirectory
+        Interrupts.whenExitingAtOnce {
+          recorder.finish(
+            .cancelled, exitCode: ExitStatus.cancelled.rawValue,
+            diagnostics: Diagnostics([Diagnostic(.error, .cancelled, "cancelled at a prompt", file: nil)]),
+            workingDirectory: directory)
+        }
+      }
+    } catch {
+      Self.warn(context, "run history is not being recorded: \(error)")
+    }
+  }
+
+  private func runStart(_ name: String, _ hash: String?) -> RunStart {
+    RunStart(
+      id: runID, workflow: name, path: path, contentHash: hash, trigger: trigger, started: context.clock.now,
+      process: process)
+  }
+
+  private func lock(_ path: String, name: String) throws(Diagnostic) {
+    let (directory, given) = (paths.locks, given)
+    let holder = WorkflowLock.Holder(runID: runID, started: context.clock.now, process: process)
+    func acquire(wait: Bool) throws(Diagnostic) -> WorkflowLock? {
+      do {
+        return try WorkflowLock.acquire(path: path, in: directory, holder: holder, wait: wait)
+      } catch {
+        throw Diagnostic(.error, .lockFailed, "cannot take the workflow's lock: \(error)", file: given)
+      }
+    }
+    if let lock = try acquire(wait: false) {
+      state.withLock { $0.lock = lock }
+      return
+    }
+    let running = WorkflowLock.holder(of: path, in: directory).map { describe($0) } ?? ""
+    guard wait else {
+      throw Diagnostic(.error, .alreadyRunning, "'\(name)' is already running\(running)", file: given)
+        .help("pass --wait to run it when that run ends")
+    }
+    context.console.write("waiting for '\(name)' to finish\(running)…\n", to: .error)
+    // Blocked in flock, a Ctrl-C cannot cancel cooperatively: it exits at once, as at a prompt. Nil means
+    // it came first; the run then stops at its first step, cancelled.
+    let acquired = Interrupts.whileReadingInput {
+      Result { () throws(Diagnostic) -> WorkflowLock? in try acquire(wait: true) }
+    }
+    if let lock = try acquired?.get() { state.withLock { $0.lock = lock } }
+  }
+
+  /// " (run 3f2a9c1e, pid 4242, since 09:00:01)".
+  private func describe(_ holder: WorkflowLock.Holder) -> String {
+    " (run \(holder.runID.prefix(8)), pid \(holder.process.pid), since \(LocalTime(context).format(holder.started)))"
+  }
+
+  /// The values history must never hold: the token, `secret: true` inputs' defaults (their given
+  /// values come later, ``addSecrets(_:of:)``), and environment variables with secret-sounding names.
+  private func secrets(of workflow: Workflow) -> [String] {
+    var secrets = Backends(context: context).token().map { [$0.token] } ?? []
+    for name in workflow.environment.map(\.value) where Redactor.isSecretName(name) {
+      if let value = context.environment[name] { secrets.append(value) }
+    }
+    return secrets
+  }
+
+  /// Masks the values of the workflow's `secret: true` inputs from now on.
+  func addSecrets(_ inputs: FlowDictionary, of workflow: Workflow) {
+    let values = workflow.inputs.filter(\.secret).compactMap { inputs[$0.name.value]?.text }
+    guard !values.isEmpty, let recorder = state.withLock({ $0.recorder }) else { return }
+    recorder.addSecrets(Redactor(secrets: values))
+  }
+
+  // MARK: - Running
+
+  /// The run's observer: the reporter, and the history recorder when there is one.
+  func observer(_ reporter: any RunObserver) -> any RunObserver {
+    state.withLock { $0.recorder }?.observing(reporter) ?? reporter
+  }
+
+  /// The prompter, writing the trace before each question when the run is recorded.
+  func prompter(_ prompter: any Prompter) -> any Prompter {
+    state.withLock { $0.recorder }?.flushingBeforeQuestions(prompter) ?? prompter
+  }
+
+  // MARK: - Ending
+
+  /// Records how the run ended and lets the next run of the workflow in. A run that never began (the
+  /// file is invalid, or another run holds the lock) is recorded as it ends, when there is a file.
+  func finish(_ status: ExitStatus, diagnostics: Diagnostics) {
+    let (recorder, workflow, hash, done) = state.withLock { state in
+      defer { state.finished = true }
+      return (state.recorder, state.workflow, state.contentHash, state.finished)
+    }
+    guard !done else { return }
+    // Released after the run is recorded, so that a run waiting for it starts after it ended.
+    defer { state.withLock { $0.lock = nil } }
+    guard let history else { return }
+    let runStatus = RunStatus(status)
+    if let recorder {
+      recorder.finish(
+        runStatus, exitCode: status.rawValue, diagnostics: diagnostics, workingDirectory: context.workingDirectory)
+      return
+    }
+    guard let path, let given else { return }
+    let name = workflow ?? URL(fileURLWithPath: given).deletingPathExtension().lastPathComponent
+    let contentHash = hash ?? FileManager.default.contents(atPath: path).map { SHA256.hex([UInt8]($0)) }
+    let redact = Redactor(secrets: Backends(context: context).token().map { [$0.token] } ?? [])
+    let end = RunEnd(
+      ended: context.clock.now, status: runStatus, exitCode: status.rawValue,
+      diagnostics: diagnostics.sorted().map {
+        RecordedDiagnostic($0, workingDirectory: context.workingDirectory, redact: redact)
+      })
+    do {
+      try history.record(runStart(name, contentHash), end, policy: policy)
+    } catch {
+      Self.warn(context, "run history is not being recorded: \(error)")
+    }
+  }
+}
+
+extension RunStatus {
+  /// How history names a run that ended with `status`.
+  init(_ status: ExitStatus) {
+    switch status {
+    case .success: self = .succeeded
+    case .stepFailed, .backendUnavailable: self = .failed
+    case .invalid: self = .invalid
+    case .cancelled: self = .cancelled
+    case .needsInput: self = .needsInput
+    case .skipped: self = .skipped
+    }
+  }
+}
+
+extension DiagnosticCode {
+  /// Another run of the workflow holds its lock (exit 6).
+  public static let alreadyRunning: Self = "already-running"
+  /// The workflow's lock file cannot be created or locked (exit 2).
+  public static let lockFailed: Self = "lock-failed"
+  /// Run history cannot be opened or written; the run goes on unrecorded (a warning).
+  public static let historyUnavailable: Self = "history-unavailable"
+}

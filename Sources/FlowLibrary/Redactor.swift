@@ -1,0 +1,65 @@
+import Foundation
+
+/// Replaces secrets with `***` in everything run history stores: step summaries, error messages, help
+/// lines and the source lines kept for excerpts.
+///
+/// Secrets are the Raindrop.io token, the values of inputs declared `secret: true`, and the values of
+/// environment variables a workflow reads whose names say they are secret (`*TOKEN*`, `*SECRET*`,
+/// `*PASSWORD*`, `*PASSPHRASE*`, `*KEY*`). Each is matched as given and percent-encoded (as it would
+/// appear in a URL). A value computed from a secret that no longer contains it (uppercased, hashed) is
+/// not recognised; summaries are short, and inputs are never recorded at all.
+public struct Redactor: Sendable {
+  /// What a secret becomes.
+  public static let mask = "***"
+
+  private let secrets: [String]
+  /// The longest secret's length, so that a cut text is masked before it is cut.
+  private let longest: Int
+
+  public init(secrets: some Sequence<String>) {
+    var all: Set<String> = []
+    for secret in secrets where !secret.isEmpty {
+      all.insert(secret)
+      if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed), encoded != secret {
+        all.insert(encoded)
+      }
+    }
+    // Longest first, so that a secret containing another is masked whole.
+    self.secrets = all.sorted { $0.count > $1.count }
+    longest = self.secrets.first?.count ?? 0
+  }
+
+  /// Redacts nothing.
+  public static let none = Redactor(secrets: [])
+
+  /// `text` with every secret masked.
+  public func callAsFunction(_ text: String) -> String {
+    guard !secrets.isEmpty else { return text }
+    var text = text
+    for secret in secrets where text.contains(secret) {
+      text = text.replacingOccurrences(of: secret, with: Self.mask)
+    }
+    return text
+  }
+
+  /// The start of `text`, masked, at most `limit` characters with '…' where it was cut. Only a prefix
+  /// is masked, long enough to hold any secret that starts within the limit, so a megabyte of text costs
+  /// no more than a line.
+  public func excerpt(_ text: String, limit: Int) -> String {
+    let head = text.prefix(limit + longest)
+    let masked = self(String(head))
+    guard head.endIndex < text.endIndex || masked.count > limit else { return masked }
+    return masked.prefix(limit - 1) + "…"
+  }
+
+  /// This redactor and `other` together.
+  public func adding(_ other: Redactor) -> Redactor {
+    Redactor(secrets: secrets + other.secrets)
+  }
+
+  /// Whether an environment variable's name says its value is secret.
+  public static func isSecretName(_ name: String) -> Bool {
+    let upper = name.uppercased()
+    return ["TOKEN", "SECRET", "PASSWORD", "PASSPHRASE", "KEY"].contains { upper.contains($0) }
+  }
+}

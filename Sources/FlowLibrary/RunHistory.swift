@@ -1,0 +1,343 @@
+import FlowSQLite
+import Foundation
+
+/// A failure to read or write run history.
+public struct HistoryError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// Run history: one SQLite file (``FlowPaths/history``) with a row per run and its trace.
+///
+/// Many `flow` processes write it at once (a scheduler, cron lines, a person at a terminal): WAL,
+/// a 10 s busy timeout and `BEGIN IMMEDIATE` for writes, through the shared ``SQLiteConnection``. A row
+/// is written before a run's first step with its process's identity, so that a reader can tell a run
+/// whose process died (``RunStatus/interrupted``) from one still going; that is decided, and the row
+/// fixed, whenever history is read.
+///
+/// Safe to use from several threads: a run's recorder writes from the run and from its flush timer.
+public final class RunHistory: @unchecked Sendable {
+  public let file: URL
+  private let database: SQLiteConnection
+  private let processes: any ProcessInspector
+  private let lock = NSLock()
+
+  /// Opens history at `file`, creating it (mode 0600: runs say what a person did) and its directory.
+  public init(file: URL, processes: any ProcessInspector = LinuxProcesses()) throws(HistoryError) {
+    self.file = file
+    self.processes = processes
+    if let problem = Directory.create(file.deletingLastPathComponent()) { throw HistoryError(description: problem) }
+    // SQLite creates its -wal and -shm files with the database's mode, so creating it 0600 covers all three.
+    let descriptor = open(file.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+    do {
+      database = try SQLiteConnection(path: file.path)
+      try database.execute("PRAGMA wal_autocheckpoint = \(Self.walPages)")
+      try Self.migrate(database)
+    } catch {
+      throw HistoryError(description: "cannot open run history \(file.path): \(error)")
+    }
+  }
+
+  static let schemaVersion = 1
+
+  /// How long the write-ahead log may grow (in pages) before a run copies it into the database.
+  ///
+  /// Every `flow run` is a new process, and the first connection of a process reads the whole log to
+  /// rebuild its index (SQLite's recovery, since the last process did not close cleanly or was the only
+  /// one). At SQLite's default of 1,000 pages that read cost a one-step run about 1.5 ms; a checkpoint,
+  /// with its two fsyncs (about 4 ms each here), costs more but comes only every 20-odd runs at 4-5
+  /// pages a run. 100 pages keeps the sum near its least.
+  static let walPages = 100
+
+  /// Creates the schema when the file is new. The version is read first without a write lock, so that
+  /// opening an existing history (every run) costs no write.
+  private static func migrate(_ database: SQLiteConnection) throws(SQLiteError) {
+    if try (database.query("PRAGMA user_version").first?.first?.int ?? 0) >= schemaVersion { return }
+    try database.transaction {
+      () throws(SQLiteError) in
+      guard try (database.query("PRAGMA user_version").first?.first?.int ?? 0) < schemaVersion else { return }
+      try database.execute(
+        """
+        CREATE TABLE IF NOT EXISTS runs (
+          key INTEGER PRIMARY KEY,
+          id TEXT NOT NULL,
+          workflow TEXT NOT NULL,
+          workflow_key TEXT NOT NULL,
+          path TEXT,
+          content_hash TEXT,
+          trigger TEXT NOT NULL,
+          started INTEGER NOT NULL,
+          ended INTEGER,
+          status TEXT NOT NULL,
+          exit_code INTEGER,
+          pid INTEGER,
+          boot_id TEXT,
+          process_start INTEGER,
+          failed_position TEXT,
+          failed_action TEXT,
+          error_message TEXT,
+          error_location TEXT,
+          diagnostics TEXT
+        );
+        CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs(workflow_key);
+        CREATE TABLE IF NOT EXISTS steps (
+          run INTEGER NOT NULL REFERENCES runs(key) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          position TEXT NOT NULL,
+          action TEXT NOT NULL,
+          status TEXT NOT NULL,
+          ran INTEGER NOT NULL,
+          skipped INTEGER NOT NULL,
+          failed INTEGER NOT NULL,
+          microseconds INTEGER NOT NULL,
+          summary TEXT,
+          error TEXT,
+          PRIMARY KEY (run, seq)
+        ) WITHOUT ROWID;
+        PRAGMA user_version = \(schemaVersion);
+        """
+      )
+    }
+  }
+
+  private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(HistoryError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    do {
+      return try body()
+    } catch {
+      throw HistoryError(description: "run history \(file.path): \(error)")
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Writes the row of a run that is starting, and returns its key.
+  public func begin(_ start: RunStart) throws(HistoryError) -> Int64 {
+    try locked { () throws(SQLiteError) in
+      try insert(start, status: .running)
+      return database.lastInsertRowID
+    }
+  }
+
+  /// Writes a run that ended as it began (skipped, or invalid before anything ran).
+  public func record(_ start: RunStart, _ end: RunEnd, policy: HistoryPolicy) throws(HistoryError) {
+    try locked { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try insert(start, status: end.status)
+        try update(database.lastInsertRowID, end)
+        try prune(workflowKey: start.workflowKey, policy: policy, now: end.ended)
+      }
+    }
+  }
+
+  /// Writes (or rewrites) trace entries of a run in progress, by their place in the trace.
+  public func write(steps: [(seq: Int, trace: StepTrace)], of run: Int64) throws(HistoryError) {
+    guard !steps.isEmpty else { return }
+    try locked { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in try writeSteps(steps, of: run) }
+    }
+  }
+
+  /// Ends a run: its status, its last trace entries, and pruning by `policy`, in one transaction.
+  public func finish(
+    _ run: Int64, _ end: RunEnd, steps: [(seq: Int, trace: StepTrace)], workflowKey: String, policy: HistoryPolicy
+  ) throws(HistoryError) {
+    try locked { () throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try writeSteps(steps, of: run)
+        try update(run, end)
+        try prune(workflowKey: workflowKey, policy: policy, now: end.ended)
+      }
+    }
+  }
+
+  private func insert(_ start: RunStart, status: RunStatus) throws(SQLiteError) {
+    try database.query(
+      """
+      INSERT INTO runs (id, workflow, workflow_key, path, content_hash, trigger, started, status, pid, boot_id,
+        process_start)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .text(start.id), .text(start.workflow), .text(start.workflowKey), start.path.map(SQLValue.text) ?? .null,
+        start.contentHash.map(SQLValue.text) ?? .null, .text(start.trigger.rawValue),
+        .integer(Self.milliseconds(start.started)), .text(status.rawValue), .integer(Int64(start.process.pid)),
+        .text(start.process.bootID), .integer(Int64(bitPattern: start.process.startTime)),
+      ])
+  }
+
+  private func update(_ run: Int64, _ end: RunEnd) throws(SQLiteError) {
+    let first = end.diagnostics.first { $0.severity == .error } ?? end.diagnostics.first
+    // Encoded only when there is something to keep: JSONEncoder costs a successful run measurably.
+    let diagnostics =
+      end.diagnostics.isEmpty
+      ? nil : (try? JSONEncoder().encode(end.diagnostics)).map { String(decoding: $0, as: UTF8.self) }
+    try database.query(
+      """
+      UPDATE runs SET ended = ?, status = ?, exit_code = ?, failed_position = ?, failed_action = ?,
+        error_message = ?, error_location = ?, diagnostics = ?
+      WHERE key = ?
+      """,
+      [
+        .integer(Self.milliseconds(end.ended)), .text(end.status.rawValue), .integer(Int64(end.exitCode)),
+        end.failedStep.map { .text($0.position) } ?? .null, end.failedStep.map { .text($0.action) } ?? .null,
+        first.map { .text($0.message) } ?? .null, first?.location.map(SQLValue.text) ?? .null,
+        diagnostics.map(SQLValue.text) ?? .null, .integer(run),
+      ])
+  }
+
+  private func writeSteps(_ steps: [(seq: Int, trace: StepTrace)], of run: Int64) throws(SQLiteError) {
+    for (seq, trace) in steps {
+      try database.query(
+        """
+        INSERT OR REPLACE INTO steps (run, seq, position, action, status, ran, skipped, failed, microseconds,
+          summary, error)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .integer(run), .integer(Int64(seq)), .text(trace.position), .text(trace.action),
+          .text(trace.status.rawValue), .integer(Int64(trace.ran)), .integer(Int64(trace.skipped)),
+          .integer(Int64(trace.failed)), .integer(trace.microseconds), trace.summary.map(SQLValue.text) ?? .null,
+          trace.error.map(SQLValue.text) ?? .null,
+        ])
+    }
+  }
+
+  /// Keeps the newest `keepRuns` runs of the workflow and nothing older than `keepDays`.
+  private func prune(workflowKey: String, policy: HistoryPolicy, now: Date) throws(SQLiteError) {
+    try database.query(
+      """
+      DELETE FROM runs WHERE workflow_key = ?1 AND key <= (
+        SELECT key FROM runs WHERE workflow_key = ?1 ORDER BY key DESC LIMIT 1 OFFSET ?2)
+      """,
+      [.text(workflowKey), .integer(Int64(policy.keepRuns))])
+    // Rows go in as runs start, so the oldest have the lowest keys: everything before the first run young
+    // enough goes, found by walking keys from the oldest (an index on the start time would cost every
+    // run a page more to write).
+    let cutoff = now.addingTimeInterval(-Double(policy.keepDays) * 86_400)
+    try database.query(
+      """
+      DELETE FROM runs WHERE status != 'running' AND key < (
+        SELECT key FROM runs WHERE started >= ? ORDER BY key LIMIT 1)
+      """, [.integer(Self.milliseconds(cutoff))])
+  }
+
+  // MARK: - Reading
+
+  /// Which runs `flow runs` lists.
+  public struct Query: Sendable {
+    /// A workflow's name (any case) …
+    public var workflow: String?
+    /// … or its file.
+    public var path: String?
+    public var status: RunStatus?
+    public var limit: Int
+
+    public init(workflow: String? = nil, path: String? = nil, status: RunStatus? = nil, limit: Int = 20) {
+      self.workflow = workflow
+      self.path = path
+      self.status = status
+      self.limit = limit
+    }
+  }
+
+  /// Runs newest first (in the order they started, which is the order their rows were written).
+  public func runs(_ query: Query) throws(HistoryError) -> [RunRecord] {
+    try locked { () throws(SQLiteError) in
+      try settleInterrupted()
+      var conditions: [String] = []
+      var parameters: [SQLValue] = []
+      if query.workflow != nil || query.path != nil {
+        conditions.append("(workflow = ? COLLATE NOCASE OR path = ?)")
+        parameters += [query.workflow.map(SQLValue.text) ?? .null, query.path.map(SQLValue.text) ?? .null]
+      }
+      if let status = query.status {
+        conditions.append("status = ?")
+        parameters.append(.text(status.rawValue))
+      }
+      let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+      parameters.append(.integer(Int64(query.limit)))
+      return try database.query(
+        "SELECT \(Self.columns) FROM runs \(filter) ORDER BY key DESC LIMIT ?", parameters
+      ).map(Self.record)
+    }
+  }
+
+  /// The runs whose id starts with `prefix` (at most `limit`), each with its trace when there is only one.
+  public func runs(idPrefix prefix: String, limit: Int = 10) throws(HistoryError) -> [RunRecord] {
+    try locked { () throws(SQLiteError) in
+      try settleInterrupted()
+      var found = try database.query(
+        "SELECT \(Self.columns) FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY key DESC LIMIT ?2",
+        [.text(prefix), .integer(Int64(limit))]
+      ).map(Self.record)
+      if found.count == 1 { found[0].steps = try steps(of: found[0].key) }
+      return found
+    }
+  }
+
+  /// Every workflow name with a recorded run, for "did you mean".
+  public func workflowNames() throws(HistoryError) -> [String] {
+    try locked { () throws(SQLiteError) in
+      try database.query("SELECT DISTINCT workflow FROM runs").compactMap { $0.first?.string }
+    }
+  }
+
+  private func steps(of run: Int64) throws(SQLiteError) -> [StepTrace] {
+    try database.query(
+      """
+      SELECT position, action, status, ran, skipped, failed, microseconds, summary, error
+      FROM steps WHERE run = ? ORDER BY seq
+      """, [.integer(run)]
+    ).map { row in
+      StepTrace(
+        position: row[0].string ?? "", action: row[1].string ?? "",
+        status: StepTrace.Status(rawValue: row[2].string ?? "") ?? .ran, ran: row[3].int ?? 0,
+        skipped: row[4].int ?? 0, failed: row[5].int ?? 0, microseconds: Int64(row[6].int ?? 0),
+        summary: row[7].string, error: row[8].string)
+    }
+  }
+
+  /// Rows that say running but whose process is gone (or the machine has booted since) become
+  /// interrupted.
+  private func settleInterrupted() throws(SQLiteError) {
+    let running = try database.query(
+      "SELECT key, pid, boot_id, process_start FROM runs WHERE status = 'running'")
+    let dead = running.filter { row in
+      let process = ProcessIdentity(
+        pid: Int32(row[1].int ?? 0), bootID: row[2].string ?? "",
+        startTime: UInt64(bitPattern: Int64(row[3].int ?? 0)))
+      return !processes.isRunning(process)
+    }
+    guard !dead.isEmpty else { return }
+    try database.transaction { () throws(SQLiteError) in
+      for row in dead {
+        try database.query(
+          "UPDATE runs SET status = 'interrupted' WHERE key = ? AND status = 'running'", [row[0]])
+      }
+    }
+  }
+
+  private static let columns =
+    "key, id, workflow, path, content_hash, trigger, started, ended, status, exit_code, failed_position, "
+    + "failed_action, error_message, error_location, diagnostics"
+
+  private static func record(_ row: [SQLValue]) -> RunRecord {
+    let diagnostics = row[14].string.flatMap { text in
+      try? JSONDecoder().decode([RecordedDiagnostic].self, from: Data(text.utf8))
+    }
+    let failed = RunRecord.FailedStep(
+      position: row[10].string, action: row[11].string, message: row[12].string, location: row[13].string)
+    return RunRecord(
+      key: Int64(row[0].int ?? 0), id: row[1].string ?? "", workflow: row[2].string ?? "", path: row[3].string,
+      contentHash: row[4].string, trigger: row[5].string ?? "", started: date(row[6]),
+      ended: row[7] == .null ? nil : date(row[7]), status: RunStatus(rawValue: row[8].string ?? "") ?? .running,
+      exitCode: row[9].int.map(Int32.init),
+      failedStep: failed.message == nil && failed.position == nil ? nil : failed,
+      diagnostics: diagnostics ?? [], steps: [])
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+  static func date(_ value: SQLValue) -> Date { Date(timeIntervalSince1970: Double(value.int ?? 0) / 1000) }
+}

@@ -1,0 +1,17 @@
+/// What started a run, as run history records it and `flow run --trigger` sets it.
+public enum RunTrigger: String, Sendable, Hashable, CaseIterable, Codable {
+  /// `flow run` by hand (the default).
+  case manual
+  /// `flow do PHRASE…`.
+  case `do`
+  /// The scheduler (`flow schedule`), at a fire time.
+  case scheduled
+  /// The scheduler, once after downtime for fires it missed.
+  case catchUp = "catch-up"
+  /// A crontab line from `flow schedule install cron`.
+  case cron
+  /// A systemd timer from `flow schedule install systemd`.
+  case systemd
+  /// A Kubernetes CronJob from `flow schedule install kubernetes`.
+  case kubernetes
+}
