@@ -96,6 +96,7 @@ struct RunCommand: AsyncParsableCommand {
       session.addSecrets(inputs, of: loaded)
       var options = Interpreter.Options()
       options.dryRun = dryRun
+      options.passIDs = json
       options.environment = context.environment
       options.runID = runID
       let interpreter = Interpreter(

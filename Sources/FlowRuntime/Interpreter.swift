@@ -19,6 +19,10 @@ public struct Interpreter: Sendable {
     public var runID = "run"
     /// The process environment; a workflow sees only the names its `env:` lists.
     public var environment: [String: String] = [:]
+    /// Give the steps inside loops ids that carry their pass (`2#3.1`), for a report that lists every
+    /// step (`--json`). Off, ids are positions: building a second string for every step and pass cost a
+    /// million trivial steps a sixth more time, for what only that report shows.
+    public var passIDs = false
 
     public init() {}
   }
@@ -84,10 +88,10 @@ public struct Interpreter: Sendable {
     // Messages name a step where it is written (`2.1`), the same in every pass; ids add the pass of each
     // loop the step is in (`2#3.1`), so that reports tell the passes apart.
     // This runs for every step, so a second string is built only when it differs from the position (inside
-    // a loop) and only for an observer that lists steps: ids are for reports; people read positions.
+    // a loop) and only when asked for (``Options/passIDs``): ids are for reports; people read positions.
     let position = parent.map { $0.position + "." } ?? ""
     let id: String? = parent.flatMap { parent in
-      guard observer.recordsSteps else { return nil }
+      guard options.passIDs else { return nil }
       if let pass { return parent.id + "#" + String(pass) + "." }
       return parent.id == parent.position ? nil : parent.id + "."
     }

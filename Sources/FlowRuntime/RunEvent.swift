@@ -20,9 +20,9 @@ public struct StepInfo: Sendable, Hashable {
   public var position: String
   public var label: String
   /// The position with the pass of each loop it is in: `2#3.1` is step 1 inside step 2 in its third pass.
-  /// Equal to ``position`` outside loops, and for observers that do not list every step
-  /// (``RunObserver/recordsSteps``): building it for every pass of a long loop costs a fifth of a trivial
-  /// step, and only reports that list steps need to tell passes apart.
+  /// Equal to ``position`` outside loops, and unless the run asks for pass ids
+  /// (``Interpreter/Options/passIDs``, which `--json` does): only a report that lists every step needs
+  /// to tell passes apart.
   public var id: String
 
   public init(position: String, label: String, id: String? = nil) {
@@ -58,7 +58,13 @@ public struct StepRecord: Sendable, Hashable, Encodable {
   public var summary: String?
   public var error: String?
   /// For a step that failed with `on-error: continue`: the failure as a warning, at its place.
-  public var warning: Diagnostic?
+  public var warning: Diagnostic? {
+    get { warningStorage.first }
+    set { warningStorage = newValue.map { [$0] } ?? [] }
+  }
+  /// In an array, 8 bytes when empty, rather than inline: a diagnostic is large, and every step's record
+  /// is copied on its way to the observers.
+  private var warningStorage: [Diagnostic] = []
   /// The output itself, for run history's summary of it; not part of the `--json` report.
   public var value: FlowValue?
 

@@ -195,6 +195,8 @@ struct InterpreterTests {
   /// Each pass of a loop has ids of its own (`2#3.1`); messages keep naming the step where it is written.
   @Test func loopPassesGetDistinctIds() async throws {
     let log = EventLog()
+    var options = Interpreter.Options()
+    options.passIDs = true
     let result = await run(
       """
         - text: start
@@ -204,12 +206,17 @@ struct InterpreterTests {
               do:
                 - text: ${item}
         - calculate: 1 / 0
-      """, log: log)
+      """, options: options, log: log)
     #expect(
       log.records.map(\.step) == [
         "1", "2#1.1#1.1", "2#1.1#2.1", "2#1.1", "2#2.1#1.1", "2#2.1#2.1", "2#2.1", "2",
       ])
     #expect(result.message?.hasPrefix("step 3 'calculate': ") == true)
+    #expect(log.records.map(\.position) == ["1", "2.1.1", "2.1.1", "2.1", "2.1.1", "2.1.1", "2.1", "2"])
+    // Without pass ids (a run that does not list every step), ids are positions.
+    let plain = EventLog()
+    _ = await run("  - repeat: 2\n    do:\n      - text: x\n", log: plain)
+    #expect(plain.records.map(\.step) == ["1.1", "1.1", "1"])
     let failing = await run("  - for-each: [1, 0]\n    do:\n      - calculate: 1 / ${item}\n")
     #expect(failing.message?.hasPrefix("step 1.1 'calculate': ") == true)
   }
