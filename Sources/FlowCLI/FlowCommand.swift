@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowDiagnostics
 
 /// The `flow` command: Apple Shortcuts for Linux.
 public struct FlowCommand: AsyncParsableCommand {
@@ -25,6 +26,8 @@ public struct FlowCommand: AsyncParsableCommand {
       ActionsCommand.self,
       SchemaCommand.self,
       ScheduleCommand.self,
+      CompletionsCommand.self,
+      ManualCommand.self,
     ]
   )
 
@@ -32,7 +35,8 @@ public struct FlowCommand: AsyncParsableCommand {
 
   /// Runs flow with `arguments` in `context` and returns the exit status; the executable's whole job.
   ///
-  /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran.
+  /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran. They
+  /// are printed as diagnostics, like every other problem.
   public static func main(arguments: [String], context: CLIContext) async -> Int32 {
     guard context.handlesInterrupts else { return await execute(arguments, context) }
     return await Interrupts.cancellingOnInterrupt(console: context.console) { await execute(arguments, context) }
@@ -50,9 +54,14 @@ public struct FlowCommand: AsyncParsableCommand {
         return ExitStatus.success.rawValue
       } catch {
         let code = exitCode(for: error).rawValue
-        let message = fullMessage(for: error)
-        if !message.isEmpty {
-          context.console.write(message + "\n", to: code == 0 ? .output : .error)
+        if code == 0 {
+          // Help, the version, completion scripts and completions: what was asked for, on standard output.
+          let message = fullMessage(for: error)
+          if !message.isEmpty { context.print(message) }
+          return code
+        }
+        if let diagnostic = UsageProblems.diagnostic(for: error, arguments: arguments) {
+          context.report(Diagnostics([diagnostic]))
         }
         return code == 64 ? ExitStatus.invalid.rawValue : code
       }

@@ -41,6 +41,7 @@ enum Interrupts {
     source.setEventHandler {
       let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
       if again || waitingForInput.load(ordering: .sequentiallyConsistent) {
+        TerminalEcho.restore()
         console.write("\ncancelled\n", to: .error)
         for body in beforeExit.withLock({ $0 }) { body() }
         exit(ExitStatus.cancelled.rawValue)

@@ -16,7 +16,7 @@ struct ScheduleNextCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflows: paths or names, found as 'flow run' finds them.")
+  @Argument(help: "The workflows: paths or names, found as 'flow run' finds them.", completion: Completions.workflow)
   var workflows: [String]
 
   @Option(help: "How many fire times to print per workflow.")
