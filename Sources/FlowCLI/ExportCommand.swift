@@ -27,18 +27,22 @@ struct ExportCommand: AsyncParsableCommand {
   @Argument(help: "The workflow: a path or a name.")
   var workflow: String
 
-  @Option(name: [.short, .customLong("output")], help: "Write to FILE (by convention NAME.flow.yml, or .html).")
+  @Option(
+    name: [.short, .customLong("output")],
+    help: ArgumentHelp("Write to FILE (by convention NAME.flow.yml, or .html).", valueName: "FILE"))
   var output: String?
 
   @Flag(help: "Sign the file with your Ed25519 key.")
   var sign = false
 
-  @Option(name: .customLong("key"), help: "The signing key to use, when you have several.")
+  @Option(
+    name: .customLong("key"), help: ArgumentHelp("The signing key to use, when you have several.", valueName: "NAME"))
   var keyName: String?
 
   @Option(
     name: .customLong("allow-secret"),
-    help: "Let the value at PATH through the secrets check (the path a refusal prints), repeatable.")
+    help: ArgumentHelp(
+      "Let the value at PATH through the secrets check (the path a refusal prints), repeatable.", valueName: "PATH"))
   var allowSecret: [String] = []
 
   @Flag(help: "Write the share page: one self-contained HTML file.")

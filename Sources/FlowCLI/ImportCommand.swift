@@ -28,10 +28,13 @@ struct ImportCommand: AsyncParsableCommand {
   @Argument(help: "The shared file: a path, '-' for standard input, or an http(s) URL.")
   var source: String
 
-  @Option(name: .customLong("as"), help: "The name in the library (what 'flow run NAME' takes).")
+  @Option(
+    name: .customLong("as"),
+    help: ArgumentHelp("The name in the library (what 'flow run NAME' takes).", valueName: "NAME"))
   var name: String?
 
-  @Option(name: .customLong("answer"), help: "Answer an import question: NAME=VALUE, repeatable.")
+  @Option(
+    name: .customLong("answer"), help: ArgumentHelp("Answer an import question, repeatable.", valueName: "NAME=VALUE"))
   var answers: [String] = []
 
   @Flag(help: "Add it without asking (the card is still shown).")

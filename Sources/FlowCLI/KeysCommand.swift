@@ -21,7 +21,7 @@ struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Make an Ed25519 signing key, and trust it under its name.")
 
-    @Option(help: "The key's name, shown as 'signed by NAME'; default your user name.")
+    @Option(help: ArgumentHelp("The key's name, shown as 'signed by NAME'; default your user name.", valueName: "NAME"))
     var name: String?
 
     func run() async throws {
@@ -126,7 +126,8 @@ struct KeysCommand: AsyncParsableCommand {
     @Argument(help: "A public key file, or the key itself.")
     var key: String
 
-    @Option(help: "The name to know the key by; default the name the key line suggests.")
+    @Option(
+      help: ArgumentHelp("The name to know the key by; default the name the key line suggests.", valueName: "NAME"))
     var name: String?
 
     func run() async throws {

@@ -29,7 +29,8 @@ struct ValidateCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("allow-secret"),
-    help: "With --lint-secrets, let the value at PATH through (the path a finding prints), repeatable.")
+    help: ArgumentHelp(
+      "With --lint-secrets, let the value at PATH through (the path a finding prints), repeatable.", valueName: "PATH"))
   var allowSecret: [String] = []
 
   func run() async throws {
