@@ -41,6 +41,8 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var step: StepReference
     /// `read-only`, `changes` or `destructive`, as intents declare it.
     public var effect: String
+    /// The kind of thing the step acts on, from its intent's entity types: `Bookmark`, `Collection`.
+    public var entity: String?
   }
 
   /// A host the workflow may contact, with the steps that would.

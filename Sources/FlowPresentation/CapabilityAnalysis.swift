@@ -77,6 +77,8 @@ private struct Walk {
   var capabilities = Capabilities()
   var effects: [StepEffect] = []
   var visited: Set<String> = []
+  /// The entity types of each catalogue, by namespace, looked up once per analysis.
+  var catalogueEntities: [String: [String]] = [:]
 
   init(analysis: CapabilityAnalysis, autoConfirm: Bool) {
     self.analysis = analysis
@@ -165,11 +167,35 @@ private struct Walk {
     }
   }
 
+  /// What an intent acts on: the entity of its catalogue that its title names ("Update Bookmarks" acts on
+  /// bookmarks even though it takes them as ids), else the entity it returns, else the first it takes.
+  private mutating func entity(of descriptor: IntentDescriptor) -> String? {
+    let named = Self.entityNames(in: [descriptor])
+    guard let namespace = descriptor.namespace else { return named.first }
+    if catalogueEntities[namespace] == nil {
+      catalogueEntities[namespace] = Self.entityNames(
+        in: analysis.registry.descriptors.filter { $0.namespace == namespace })
+    }
+    let title = descriptor.title.lowercased()
+    return catalogueEntities[namespace]?.first { title.contains($0.lowercased()) } ?? named.first
+  }
+
+  /// The entity types `descriptors` return or take, outputs first, each once.
+  private static func entityNames(in descriptors: [IntentDescriptor]) -> [String] {
+    var names: [String] = []
+    for descriptor in descriptors {
+      for type in [descriptor.outputType].compactMap({ $0 }) + descriptor.parameters.map(\.type) {
+        if case .entity(let entity) = type.elementType, !names.contains(entity.name) { names.append(entity.name) }
+      }
+    }
+    return names
+  }
+
   private mutating func record(
     _ effect: StepEffect, of descriptor: IntentDescriptor, at step: Capabilities.StepReference
   ) {
     effects.append(effect)
-    let entry = Capabilities.EffectStep(step: step, effect: effect.effect.rawValue)
+    let entry = Capabilities.EffectStep(step: step, effect: effect.effect.rawValue, entity: entity(of: descriptor))
     if descriptor.namespace != nil {
       let app = descriptor.catalogTitle
       var access =

@@ -1,3 +1,5 @@
+import FlowDiagnostics
+
 /// ``Capabilities`` as short lines a person reads: `flow show`'s "What it may do", and the body of the
 /// import card. Each line has a tone, so a terminal can colour changes, deletions and what acts without
 /// asking.
@@ -20,14 +22,22 @@ public enum CapabilityLines {
   public static func lines(_ capabilities: Capabilities, schedule: Bool = false) -> [Line] {
     var lines: [Line] = []
     for app in capabilities.apps {
-      var counts: [String] = []
-      if app.reads > 0 { counts.append(count(app.reads, "read")) }
-      if app.writes > 0 { counts.append(count(app.writes, "write")) }
-      if app.deletes > 0 { counts.append(count(app.deletes, "delete")) }
-      lines.append(
-        Line(
-          text: StyledText([.init(.value, app.app)]) + StyledText(stringLiteral: ": " + counts.joined(separator: ", ")),
-          tone: app.deletes > 0 ? .deletes : app.writes > 0 ? .changes : .plain))
+      for (effect, verb, tone) in [
+        ("read-only", "reads", Tone.plain), ("changes", "writes", .changes),
+        ("destructive", "deletes", .deletes),
+      ] {
+        let steps = app.steps.filter { $0.effect == effect }
+        guard !steps.isEmpty else { continue }
+        var nouns: [String] = []
+        for noun in steps.map({ $0.entity.map { $0.lowercased() + "s" } ?? "data" }) where !nouns.contains(noun) {
+          nouns.append(noun)
+        }
+        lines.append(
+          Line(
+            text: StyledText(stringLiteral: verb + " ") + StyledText([.init(.value, app.app)])
+              + StyledText(stringLiteral: " \(List.and(nouns)) (\(Count.of(steps.count, "step")))"),
+            tone: tone))
+      }
     }
     if !capabilities.otherChanges.isEmpty {
       let steps = capabilities.otherChanges.map { "\($0.step.action) (\(place($0.step, in: capabilities)))" }
@@ -55,7 +65,11 @@ public enum CapabilityLines {
             + StyledText([.init(.value, capabilities.environment.joined(separator: ", "))]),
           tone: .plain))
     }
-    for run in capabilities.workflows {
+    var said: Set<Capabilities.WorkflowRun> = []
+    for var run in capabilities.workflows {
+      // A workflow run from several steps is one line: what it may do is the same each time.
+      run.step = Capabilities.StepReference(file: "", position: "", action: "")
+      guard said.insert(run).inserted else { continue }
       var text: StyledText = "runs workflow " + StyledText([.init(.value, run.reference)])
       if let name = run.name, run.file != nil { text.append(.text, " (\(name))") }
       if let problem = run.problem { text.append(.text, ": \(problem)") }
@@ -82,9 +96,5 @@ public enum CapabilityLines {
   /// "step 3", or "step 2 of greet.yml" for a step of a nested workflow, so positions never mix.
   private static func place(_ step: Capabilities.StepReference, in capabilities: Capabilities) -> String {
     step.file == capabilities.file ? "step \(step.position)" : "step \(step.position) of \(step.file)"
-  }
-
-  private static func count(_ number: Int, _ noun: String) -> String {
-    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 }

@@ -65,7 +65,7 @@ struct SharingCommandTests {
     let imported = await home.flow(["import", shared.path], terminal: true, lines: ["y"])
     #expect(imported.status == 0, "\(imported.error)")
     #expect(imported.error.contains("5 actions · created just now · signed by ada (trusted)"))
-    #expect(imported.error.contains("Raindrop.io: 1 read, 1 write"))
+    #expect(imported.error.contains("writes Raindrop.io bookmarks (1 step)"))
     #expect(imported.error.contains("contacts api.raindrop.io"))
     #expect(imported.error.contains("Add 'bulk-tag' to your library? [y/N] y"))
     #expect(imported.output == home.library.appendingPathComponent("bulk-tag.yml").path + "\n")

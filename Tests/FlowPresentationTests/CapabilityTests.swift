@@ -163,13 +163,14 @@ struct CapabilityTests {
     let texts: [String] = lines.map(\.text.description)
     #expect(
       texts == [
-        "Raindrop.io: 1 read, 1 delete",
+        "reads Raindrop.io bookmarks (1 step)",
+        "deletes Raindrop.io bookmarks (1 step)",
         "contacts api.raindrop.io",
         "may contact any host: the URL is computed at run time in get-url (step 3)",
         "reads environment variables HOME",
         "delete-bookmark (step 2) is confirmed without asking, and deletes (confirmations: auto)",
       ])
-    let tones: [CapabilityLines.Tone] = [.deletes, .plain, .changes, .plain, .alarm]
+    let tones: [CapabilityLines.Tone] = [.plain, .deletes, .plain, .changes, .plain, .alarm]
     #expect(lines.map(\.tone) == tones)
     #expect(
       CapabilityLines.lines(try capabilities("flow: 1\nsteps:\n  - show: hi\n")).map(\.text.description) == [
