@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `flow` command: Apple Shortcuts for Linux.
 public struct FlowCommand: AsyncParsableCommand {
@@ -27,7 +28,21 @@ public struct FlowCommand: AsyncParsableCommand {
 
   public init() {}
 
-  /// Runs flow with `arguments` in `context` and returns the exit status; the executable's whole job.
+  /// The executable's whole job: runs flow with `arguments` in `context` and exits with its status.
+  ///
+  /// Not an async main: that starts Dispatch's thread pool at once, and its monitor then wakes the
+  /// process every second for as long as it lives. A command is a short process and does not mind; the
+  /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
+  /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
+  public static func start(arguments: [String], context: CLIContext) -> Never {
+    if let scheduler = try? parseAsRoot(arguments) as? ScheduleRunCommand {
+      Foundation.exit(CLIContext.$current.withValue(context) { status { try scheduler.runOnThisThread() } })
+    }
+    Task { Foundation.exit(await main(arguments: arguments, context: context)) }
+    dispatchMain()
+  }
+
+  /// Runs flow with `arguments` in `context` and returns the exit status.
   ///
   /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran.
   public static func main(arguments: [String], context: CLIContext) async -> Int32 {
@@ -46,13 +61,27 @@ public struct FlowCommand: AsyncParsableCommand {
         }
         return ExitStatus.success.rawValue
       } catch {
-        let code = exitCode(for: error).rawValue
-        let message = fullMessage(for: error)
-        if !message.isEmpty {
-          context.console.write(message + "\n", to: code == 0 ? .output : .error)
-        }
-        return code == 64 ? ExitStatus.invalid.rawValue : code
+        return status(of: error, context)
       }
     }
+  }
+
+  /// The exit status of `body`, its error's message written out.
+  private static func status(_ body: () throws -> Void) -> Int32 {
+    do {
+      try body()
+      return ExitStatus.success.rawValue
+    } catch {
+      return status(of: error, CLIContext.current)
+    }
+  }
+
+  private static func status(of error: any Error, _ context: CLIContext) -> Int32 {
+    let code = exitCode(for: error).rawValue
+    let message = fullMessage(for: error)
+    if !message.isEmpty {
+      context.console.write(message + "\n", to: code == 0 ? .output : .error)
+    }
+    return code == 64 ? ExitStatus.invalid.rawValue : code
   }
 }
