@@ -8,14 +8,14 @@ struct ActionsCommand: AsyncParsableCommand {
     commandName: "actions",
     abstract: "List the actions workflow steps can use, or show one in full.",
     discussion: """
-      Without an action, lists every action by catalogue. With one (such as 'get-url' or
-      'raindrop.save-bookmark'; the catalogue may be left out when the name is unique), shows its
-      parameters with their types, defaults, ranges and choices, its output, its parameter summary and
+      Without an action, lists every action by catalogue. With one (such as 'get-url' or \
+      'raindrop.save-bookmark'; the catalogue may be left out when the name is unique), shows its \
+      parameters with their types, defaults, ranges and choices, its output, its parameter summary and \
       an example step.
       """
   )
 
-  @Argument(help: "An action id, such as 'get-url'.")
+  @Argument(help: "An action id, such as 'get-url'.", completion: Completions.action)
   var action: String?
 
   @Flag(help: "Print JSON on standard output.")
@@ -26,22 +26,26 @@ struct ActionsCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
+    let registry = Catalogs.registry
     do {
-      context.print(try Self.output(action: action, json: json, markdown: markdown, registry: Catalogs.registry))
+      if markdown {
+        context.print(ActionsReference.markdown(registry).trimmingSuffix())
+      } else if let action {
+        let descriptor = try registry.descriptor(for: action)
+        if json {
+          try context.printJSON(JSONValue(ActionsReference.detailJSON(descriptor)))
+        } else {
+          context.print(ActionsReference.detail(descriptor).trimmingSuffix())
+        }
+      } else if json {
+        try context.printJSON(JSONValue(ActionsReference.listJSON(registry)))
+      } else {
+        context.print(ActionsReference.list(registry).trimmingSuffix())
+      }
     } catch let error as IntentLookupError {
       context.report(Diagnostics([error.diagnostic()]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
-  }
-
-  /// What the command prints for these arguments; an unknown action throws ``IntentLookupError``.
-  static func output(action: String?, json: Bool, markdown: Bool, registry: IntentRegistry) throws -> String {
-    if markdown { return ActionsReference.markdown(registry).trimmingSuffix() }
-    guard let action else {
-      return (json ? ActionsReference.listJSON(registry) : ActionsReference.list(registry)).trimmingSuffix()
-    }
-    let descriptor = try registry.descriptor(for: action)
-    return (json ? ActionsReference.detailJSON(descriptor) : ActionsReference.detail(descriptor)).trimmingSuffix()
   }
 }
 

@@ -1,8 +1,9 @@
 import FlowIntents
 import Foundation
 
-/// `flow actions` in its three forms — text for people, JSON for scripts, Markdown for the docs — all
-/// rendered from the intents' declarations, so none can say something the code does not.
+/// `flow actions` in its three forms — text for people, JSON for scripts (printed by the one JSON printer,
+/// `CLIContext.printJSON`), Markdown for the docs — all rendered from the intents' declarations, so none
+/// can say something the code does not.
 public enum ActionsReference {
   // MARK: - Text
 
@@ -59,8 +60,9 @@ public enum ActionsReference {
 
   // MARK: - JSON
 
-  /// The catalogue as JSON: `{"catalogs": [{"title", "namespace", "actions": [{"id", "title", "description"}]}]}`.
-  public static func listJSON(_ registry: IntentRegistry) -> String {
+  /// The catalogue for `--json`: `{"catalogs": [{"title", "namespace", "actions": [{"id", "title",
+  /// "description"}]}]}` (Documentation/JSON.md).
+  public static func listJSON(_ registry: IntentRegistry) -> FlowValue {
     let catalogs: [FlowValue] = registry.groups.map { group in
       .dictionary([
         "title": .text(group.title),
@@ -74,15 +76,11 @@ public enum ActionsReference {
           }),
       ])
     }
-    return JSON.encode(.dictionary(["catalogs": .list(catalogs)]), pretty: true)
+    return .dictionary(["catalogs": .list(catalogs)])
   }
 
-  /// One action as JSON, with everything `detail` shows.
-  public static func detailJSON(_ descriptor: IntentDescriptor) -> String {
-    JSON.encode(json(descriptor), pretty: true)
-  }
-
-  static func json(_ descriptor: IntentDescriptor) -> FlowValue {
+  /// One action for `--json`, with everything `detail` shows.
+  public static func detailJSON(_ descriptor: IntentDescriptor) -> FlowValue {
     let parameters: [FlowValue] = descriptor.parameters.map { parameter in
       var entry: FlowDictionary = [
         "key": .text(parameter.key), "title": .text(parameter.title), "type": .text(parameter.type.name),

@@ -16,19 +16,43 @@ struct AuthCommand: AsyncParsableCommand {
   struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Save a Raindrop.io token (a test token from app.raindrop.io/settings/integrations).",
-      discussion: "The token is read from standard input, so it never appears in the shell's history."
+      discussion: """
+        At a terminal the token is typed without being shown; otherwise it is read from standard input \
+        (flow auth login < token.txt), so it never appears in the shell's history. It is checked with \
+        Raindrop.io before it is saved, and a refused token is not saved.
+        """
     )
+
+    @Flag(help: "Save the token without checking it with Raindrop.io (when offline).")
+    var noCheck = false
 
     func run() async throws {
       let context = CLIContext.current
-      if context.console.isTerminal(.input) { context.console.write("Raindrop.io token: ", to: .error) }
-      guard let line = context.console.readLine()?.trimmingCharacters(in: .whitespacesAndNewlines), !line.isEmpty else {
+      let backends = Backends(context: context)
+      let console = context.console
+      let line = Interrupts.whileReadingInput { console.readSecretLine(prompt: "Raindrop.io token: ") }
+      guard let token = line?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty else {
         context.report(
           Diagnostics([
             Diagnostic(.error, .invalidInput, "no token given", file: nil).help(
-              "pipe it in: flow auth login < token.txt")
+              "type it at the prompt, or pipe it in: flow auth login < token.txt")
           ]))
         throw ExitCode(ExitStatus.invalid.rawValue)
+      }
+      var account: String?
+      if !noCheck {
+        switch await TokenCheck.check(token, with: backends) {
+        case .accepted(let user):
+          account = user.name
+        case .refused(let reason):
+          throw fail(
+            context, "Raindrop.io refused the token (\(reason)); nothing was saved",
+            help: "copy the test token again from app.raindrop.io/settings/integrations")
+        case .unchecked(let error):
+          throw fail(
+            context, "could not check the token: \(error.description); nothing was saved",
+            help: "try again when Raindrop.io can be reached, or save it unchecked with --no-check")
+        }
       }
       do {
         try FileManager.default.createDirectory(at: context.paths.config, withIntermediateDirectories: true)
@@ -36,7 +60,7 @@ struct AuthCommand: AsyncParsableCommand {
         let path = context.paths.tokenFile.path
         _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        try Data((line + "\n").utf8).write(to: context.paths.tokenFile)
+        try Data((token + "\n").utf8).write(to: context.paths.tokenFile)
       } catch {
         context.report(
           Diagnostics([
@@ -46,8 +70,12 @@ struct AuthCommand: AsyncParsableCommand {
           ]))
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
-      context.print(
-        "Saved the token in \(context.paths.tokenFile.path). Runs now use Raindrop.io; 'flow auth status' checks it.")
+      if let account {
+        context.print("Logged in to Raindrop.io as \(account); saved the token in \(context.paths.tokenFile.path).")
+      } else {
+        context.print(
+          "Saved the token in \(context.paths.tokenFile.path) without checking it; 'flow auth status' checks it.")
+      }
     }
   }
 
@@ -62,23 +90,19 @@ struct AuthCommand: AsyncParsableCommand {
         return
       }
       let origin = source == .environment ? "RAINDROP_TOKEN" : context.paths.tokenFile.path
-      var baseURL = RaindropClient.defaultBaseURL
-      if let custom = context.environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
-        baseURL = url
-      }
-      let client = RaindropClient(token: token, baseURL: baseURL, transport: context.transport)
-      do {
-        let user = try await client.currentUser()
+      switch await TokenCheck.check(token, with: backends) {
+      case .accepted(let user):
         context.print("Logged in to Raindrop.io as \(user.name) (token from \(origin)).")
-      } catch {
-        context.report(
-          Diagnostics([
-            Diagnostic(
-              .error, .backendUnavailable, "the token from \(origin) does not work: \(error.description)", file: nil
-            )
-            .help(error.help)
-          ]))
-        throw ExitCode(ExitStatus.backendUnavailable.rawValue)
+      case .refused(let reason):
+        throw fail(
+          context, "Raindrop.io refused the token from \(origin) (\(reason))",
+          help: source == .environment
+            ? "set RAINDROP_TOKEN to a working token, or unset it" : "run 'flow auth login' with a new token")
+      case .unchecked(let error):
+        // Not a verdict on the token: say so, so nobody replaces a good token because the network is down.
+        throw fail(
+          context, "could not check the token from \(origin): \(error.description)",
+          help: "the token itself may be fine; run 'flow auth status' again when Raindrop.io can be reached")
       }
     }
   }
@@ -98,5 +122,11 @@ struct AuthCommand: AsyncParsableCommand {
         context.print("RAINDROP_TOKEN is still set in the environment; unset it to stop using Raindrop.io.")
       }
     }
+  }
+
+  /// Reports a problem with the login and gives the exit status of an unreachable or refusing backend.
+  private static func fail(_ context: CLIContext, _ message: String, help: String) -> ExitCode {
+    context.report(Diagnostics([Diagnostic(.error, .backendUnavailable, message, file: nil).help(help)]))
+    return ExitCode(ExitStatus.backendUnavailable.rawValue)
   }
 }

@@ -36,11 +36,11 @@ struct Backends {
 
   // MARK: - Choosing
 
-  /// The backend for this run and the sentence that says why, or a diagnostic when the choice is invalid.
-  func choose(flag: BackendChoice?) throws(Diagnostic) -> (BackendChoice, String) {
+  /// The backend for this run and why, or a diagnostic when the choice is invalid.
+  func choose(flag: BackendChoice?) throws(Diagnostic) -> BackendUse {
     let (choice, reason) = BackendChoice.resolve(
       flag: flag, configured: try configured(), tokenConfigured: token() != nil)
-    return (choice, BackendChoice.describe(choice, reason))
+    return BackendUse(choice: choice, reason: reason)
   }
 
   /// `backend:` from the config file, if it says.
@@ -69,15 +69,33 @@ struct Backends {
         return try LocalBackend(directory: dataDirectory, access: readOnly ? .readOnly : .readWrite)
       case .raindrop:
         guard let (token, _) = token else { throw .notAuthenticated(reason: "no token is configured") }
-        var baseURL = RaindropClient.defaultBaseURL
-        if let custom = environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil {
-          baseURL = url
-        }
-        return RaindropClient(token: token, baseURL: baseURL, transport: transport)
+        return RaindropClient(token: token, baseURL: Self.apiURL(environment), transport: transport)
       }
     }
     return IntentService(backend: backend)
   }
+
+  /// A client for `token` at the API (`RAINDROP_API_URL`, or Raindrop.io's).
+  func client(token: String, policy: RetryPolicy = .default) -> RaindropClient {
+    RaindropClient(
+      token: token, baseURL: Self.apiURL(context.environment), transport: context.transport, policy: policy)
+  }
+
+  /// `RAINDROP_API_URL` when it is a URL, else Raindrop.io's own.
+  private static func apiURL(_ environment: [String: String]) -> URL {
+    if let custom = environment["RAINDROP_API_URL"], let url = URL(string: custom), url.scheme != nil { return url }
+    return RaindropClient.defaultBaseURL
+  }
+}
+
+/// Which backend a run opened and why: the line it prints on standard error, and `--json`'s `backend` and
+/// `backendReason`.
+struct BackendUse: Sendable, Hashable {
+  var choice: BackendChoice
+  var reason: BackendChoice.Reason
+
+  /// "backend: local (no Raindrop.io token configured)".
+  var line: String { BackendChoice.describe(choice, reason) }
 }
 
 extension BackendChoice: ExpressibleByArgument {}

@@ -10,6 +10,9 @@ public protocol Console: Sendable {
   func isTerminal(_ stream: ConsoleStream) -> Bool
   /// The next line of standard input without its line break; nil at its end.
   func readLine() -> String?
+  /// The next line of standard input, for secrets such as a token: at a terminal, `prompt` is shown on
+  /// standard error and what is typed is not echoed; otherwise the line is read as it comes.
+  func readSecretLine(prompt: String) -> String?
   /// Standard input in full, when it is not a terminal (piped input); nil otherwise.
   func readAllInput() -> String?
   /// How many columns the stream's terminal has; nil when it is not a terminal.
@@ -48,6 +51,18 @@ public struct StandardConsole: Console {
 
   public func readLine() -> String? {
     Swift.readLine(strippingNewline: true)
+  }
+
+  public func readSecretLine(prompt: String) -> String? {
+    guard isTerminal(.input) else { return readLine() }
+    let line = TerminalEcho.withoutEcho {
+      // Asked only once echo is off, so that nothing typed after the prompt appears.
+      write(prompt, to: .error)
+      return readLine()
+    }
+    // The Return the person typed was not echoed either.
+    write("\n", to: .error)
+    return line
   }
 
   public func columns(_ stream: ConsoleStream) -> Int? {
@@ -90,6 +105,16 @@ public final class BufferConsole: Console, @unchecked Sendable {
       // Echo the answer, as a terminal would, so transcripts read like a session.
       errorText += line + "\n"
       return line
+    }
+  }
+
+  /// Like a terminal with echo off: the answer does not appear in the transcript, only the line break.
+  public func readSecretLine(prompt: String) -> String? {
+    lock.withLock {
+      if terminal { errorText += prompt }
+      guard !lines.isEmpty else { return nil }
+      if terminal { errorText += "\n" }
+      return lines.removeFirst()
     }
   }
 

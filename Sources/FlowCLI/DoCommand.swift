@@ -13,36 +13,32 @@ struct DoCommand: AsyncParsableCommand {
     commandName: "do",
     abstract: "Run an action by one of its phrases, such as 'save to raindrop URL'.",
     discussion: """
-      The words after the phrase fill the action's main parameter; what is still missing is asked
-      for at a terminal. Run 'flow do' alone to list the phrases.
+      The words after the phrase fill the action's main parameter; what is still missing is asked \
+      for at a terminal. flow's options may come anywhere (flow do save to raindrop URL --yes); after \
+      '--' every word is part of the phrase or the value. Run 'flow do' alone to list the phrases.
       """
   )
 
-  @Argument(parsing: .captureForPassthrough, help: "A phrase, then the value for the action.")
+  /// Every word that is not one of the options below, in order: options are taken out wherever they are.
+  @Argument(parsing: .allUnrecognized, help: "A phrase, then the value for the action.")
   var words: [String] = []
 
   @OptionGroup var options: ActionOptions
 
+  @Flag(help: "Print the result as JSON on standard output.")
+  var json = false
+
   func run() async throws {
     let context = CLIContext.current
     let phrases = Catalogs.phrases
-    guard !words.isEmpty else {
-      for entry in phrases {
-        context.print("\(entry.phrase.padding(toLength: 40, withPad: " ", startingAt: 0)) \(entry.shortTitle)")
-      }
-      return
-    }
+    guard !words.isEmpty else { return try list(phrases, context: context) }
     let typed = words.joined(separator: " ")
     guard let match = Self.match(typed, in: phrases) else {
-      let help = Suggestion.closest(to: typed.lowercased(), among: phrases.map(\.phrase)).map {
-        "did you mean '\($0)'?"
-      }
-      context.report(
-        Diagnostics([
-          Diagnostic(.error, .unknownPhrase, "no action answers to '\(typed)'", file: nil)
-            .help(help ?? "run 'flow do' to list the phrases")
-        ]))
-      throw ExitCode(ExitStatus.invalid.rawValue)
+      let diagnostic = Diagnostic(.error, .unknownPhrase, "no action answers to '\(typed)'", file: nil)
+        .help(
+          Self.closestPhrase(to: words, among: phrases.map(\.phrase)).map { "did you mean '\($0)'?" }
+            ?? "run 'flow do' to list the phrases")
+      return try finish(.invalid, output: nil, reporter: nil, diagnostics: Diagnostics([diagnostic]), context: context)
     }
     let descriptor = try Catalogs.registry.descriptor(for: match.intentID)
     var values: [String: FlowValue] = [:]
@@ -50,52 +46,82 @@ struct DoCommand: AsyncParsableCommand {
       values[primary.key] = .text(match.rest)
     }
 
-    let console = context.console
+    let (console, json) = (context.console, json)
+    let reporter = RunReporter(console: console, json: json, renderer: context.diagnosticRenderer)
     let services: IntentContext
     let session: RunSession
     do {
       session = try RunSession(
         context, action: descriptor.id, runID: context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased())
     } catch {
-      context.report(Diagnostics([error]))
-      throw ExitCode(ExitStatus.invalid.rawValue)
+      return try finish(.invalid, output: nil, reporter: nil, diagnostics: Diagnostics([error]), context: context)
     }
     // Recorded as a one-step run: the action is step 1.
     session.beginAction()
     do {
-      services = try options.intentContext(context, prompter: options.prompter(context)) { reason in
-        console.write(reason + "\n", to: .error)
+      services = try options.intentContext(context, prompter: options.prompter(context, quiet: json)) { use in
+        reporter.backend = use
+        if !json { console.write(use.line + "\n", to: .error) }
       }
     } catch {
-      session.finish(.invalid, diagnostics: Diagnostics([error]))
-      context.report(Diagnostics([error]))
-      throw ExitCode(ExitStatus.invalid.rawValue)
+      return try finish(
+        .invalid, output: nil, reporter: nil, diagnostics: Diagnostics([error]), session: session, context: context)
     }
-    let (observer, step) = (session.observer(SilentObserver()), StepInfo(position: "1", label: descriptor.id))
+    let (observer, step) = (session.observer(reporter), StepInfo(position: "1", label: descriptor.id))
     observer.record(.started(step))
     do {
       let output = try await descriptor.run(values: values, context: services)
+      if let dialog = output.dialog { observer.record(.dialog(dialog, step)) }
       observer.record(
         .finished(
           StepRecord(step: "1", action: descriptor.id, status: .ran, output: output.value.typeName, value: output.value)
         ))
-      session.finish(.success, diagnostics: Diagnostics())
-      if let dialog = output.dialog { context.print(dialog) }
-      switch output.value {
-      case .nothing: break
-      case .list(let items): for item in items { context.print(Self.line(for: item)) }
-      default: context.print(Self.line(for: output.value))
-      }
+      try finish(
+        .success, output: output.value, reporter: reporter, diagnostics: Diagnostics(), session: session,
+        context: context)
+    } catch let error as ExitCode {
+      throw error
     } catch {
       let (message, help) = AppIntentError.describe(error)
-      let diagnostics = Diagnostics([
-        Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)
-      ])
-      let status = ExitStatus(RunError.classify(error))
-      session.finish(status, diagnostics: diagnostics)
-      context.report(diagnostics)
-      throw ExitCode(status.rawValue)
+      let diagnostic = Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)
+      try finish(
+        ExitStatus(RunError.classify(error)), output: nil, reporter: reporter, diagnostics: Diagnostics([diagnostic]),
+        session: session, context: context)
     }
+  }
+
+  /// `flow do` alone: the phrases, with the action each runs.
+  private func list(_ phrases: [(phrase: String, shortTitle: String, intentID: String)], context: CLIContext) throws {
+    guard json else {
+      for entry in phrases {
+        context.print("\(entry.phrase.padding(toLength: 40, withPad: " ", startingAt: 0)) \(entry.shortTitle)")
+      }
+      return
+    }
+    let entries: [FlowValue] = phrases.map {
+      .dictionary(["phrase": .text($0.phrase), "title": .text($0.shortTitle), "action": .text($0.intentID)])
+    }
+    try context.printJSON(JSONValue(.dictionary(["phrases": .list(entries)])))
+  }
+
+  /// Records the run, prints the action's output (or the JSON report, the same as `flow run`'s) and ends
+  /// with the status.
+  private func finish(
+    _ status: ExitStatus, output: FlowValue?, reporter: RunReporter?, diagnostics: Diagnostics,
+    session: RunSession? = nil, context: CLIContext
+  ) throws {
+    session?.finish(status, diagnostics: diagnostics)
+    if json {
+      try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
+    } else {
+      switch output {
+      case nil, .nothing?: break
+      case .list(let items)?: for item in items { context.print(Self.line(for: item)) }
+      case let value?: context.print(Self.line(for: value))
+      }
+      if !diagnostics.isEmpty { context.report(diagnostics) }
+    }
+    if status != .success { throw ExitCode(status.rawValue) }
   }
 
   /// A value on one line: an entity as its title and subtitle.
@@ -121,6 +147,19 @@ struct DoCommand: AsyncParsableCommand {
       best = (entry.intentID, words.dropFirst(phraseWords.count).joined(separator: " "), phraseWords.count)
     }
     return best.map { ($0.intentID, $0.rest) }
+  }
+
+  /// The phrase a misspelt one was meant to be: each phrase is compared with as many of the typed words
+  /// as it has, so the value after the phrase (a long URL) does not hide a one-letter slip.
+  static func closestPhrase(to words: [String], among phrases: [String]) -> String? {
+    var best: (phrase: String, distance: Int)?
+    for phrase in phrases {
+      let typed = words.prefix(phrase.split(separator: " ").count).joined(separator: " ").lowercased()
+      guard Suggestion.closest(to: typed, among: [phrase]) != nil else { continue }
+      let distance = Suggestion.editDistance(typed, phrase)
+      if distance < (best?.distance ?? .max) { best = (phrase, distance) }
+    }
+    return best?.phrase
   }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowDiagnostics
 import Foundation
 
 /// The `flow` command: Apple Shortcuts for Linux.
@@ -23,6 +24,8 @@ public struct FlowCommand: AsyncParsableCommand {
       ActionsCommand.self,
       SchemaCommand.self,
       ScheduleCommand.self,
+      CompletionsCommand.self,
+      ManualCommand.self,
     ]
   )
 
@@ -36,7 +39,7 @@ public struct FlowCommand: AsyncParsableCommand {
   /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
   public static func start(arguments: [String], context: CLIContext) -> Never {
     if let scheduler = try? parseAsRoot(arguments) as? ScheduleRunCommand {
-      Foundation.exit(CLIContext.$current.withValue(context) { status { try scheduler.runOnThisThread() } })
+      Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
     Task { Foundation.exit(await main(arguments: arguments, context: context)) }
     dispatchMain()
@@ -44,7 +47,8 @@ public struct FlowCommand: AsyncParsableCommand {
 
   /// Runs flow with `arguments` in `context` and returns the exit status.
   ///
-  /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran.
+  /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran. They
+  /// are printed as diagnostics, like every other problem.
   public static func main(arguments: [String], context: CLIContext) async -> Int32 {
     guard context.handlesInterrupts else { return await execute(arguments, context) }
     return await Interrupts.cancellingOnInterrupt(console: context.console) { await execute(arguments, context) }
@@ -61,26 +65,33 @@ public struct FlowCommand: AsyncParsableCommand {
         }
         return ExitStatus.success.rawValue
       } catch {
-        return status(of: error, context)
+        return status(of: error, arguments: arguments, context)
       }
     }
   }
 
-  /// The exit status of `body`, its error's message written out.
-  private static func status(_ body: () throws -> Void) -> Int32 {
+  /// The exit status of `body`, its error reported.
+  private static func status(_ arguments: [String], _ body: () throws -> Void) -> Int32 {
     do {
       try body()
       return ExitStatus.success.rawValue
     } catch {
-      return status(of: error, CLIContext.current)
+      return status(of: error, arguments: arguments, CLIContext.current)
     }
   }
 
-  private static func status(of error: any Error, _ context: CLIContext) -> Int32 {
+  /// The exit status an error ends flow with; help and the like printed, usage errors reported as
+  /// diagnostics.
+  private static func status(of error: any Error, arguments: [String], _ context: CLIContext) -> Int32 {
     let code = exitCode(for: error).rawValue
-    let message = fullMessage(for: error)
-    if !message.isEmpty {
-      context.console.write(message + "\n", to: code == 0 ? .output : .error)
+    if code == 0 {
+      // Help, the version, completion scripts and completions: what was asked for, on standard output.
+      let message = fullMessage(for: error)
+      if !message.isEmpty { context.print(message) }
+      return code
+    }
+    if let diagnostic = UsageProblems.diagnostic(for: error, arguments: arguments) {
+      context.report(Diagnostics([diagnostic]))
     }
     return code == 64 ? ExitStatus.invalid.rawValue : code
   }

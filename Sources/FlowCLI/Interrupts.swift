@@ -53,6 +53,7 @@ enum Interrupts {
   private static func received(_ number: Int32, task: Task<Int32, Never>, console: any Console) {
     let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
     if waitingForInput.load(ordering: .sequentiallyConsistent) || (again && number == SIGINT) {
+      TerminalEcho.restore()
       console.write("\ncancelled\n", to: .error)
       for body in beforeExit.withLock({ $0 }) { body() }
       exit(ExitStatus.cancelled.rawValue)

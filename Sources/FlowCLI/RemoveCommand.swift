@@ -13,7 +13,7 @@ struct RemoveCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The name of a workflow in the library.")
+  @Argument(help: "The name of a workflow in the library.", completion: Completions.libraryWorkflow)
   var name: String
 
   func run() async throws {

@@ -16,18 +16,19 @@ struct RunCommand: AsyncParsableCommand {
     commandName: "run",
     abstract: "Run a workflow.",
     discussion: """
-      WORKFLOW is a path, or a name looked up in the library and then in ./workflows.
-      The whole file is checked before any step runs. Results go to standard output, progress and
-      questions to standard error. Without a terminal (or with --no-input) nothing is asked: a missing
+      WORKFLOW is a path, or a name looked up in the library and then in ./workflows. \
+      The whole file is checked before any step runs. Results go to standard output, progress and \
+      questions to standard error. Without a terminal (or with --no-input) nothing is asked: a missing \
       value or confirmation stops the run with exit status 4 and says which flag would answer it.
       """
   )
 
-  @Argument(help: "The workflow: a path or a name.")
+  @Argument(help: "The workflow: a path or a name.", completion: Completions.workflow)
   var workflow: String
 
   @Option(
-    name: .customLong("input"), help: ArgumentHelp("Give an input a value (repeatable).", valueName: "NAME=VALUE"))
+    name: .customLong("input"),
+    help: ArgumentHelp("Give an input a value; repeat it for each item of a list input.", valueName: "NAME=VALUE"))
   var inputs: [String] = []
 
   @Option(help: ArgumentHelp("Read inputs from a YAML or JSON mapping.", valueName: "FILE"))
@@ -73,13 +74,13 @@ struct RunCommand: AsyncParsableCommand {
       options.prompter(
         context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
         confirmUnattended: loaded.confirmations == .auto))
-    let reporter = RunReporter(console: context.console, json: json)
+    let reporter = RunReporter(console: context.console, json: json, renderer: context.diagnosticRenderer)
     let (console, json) = (context.console, json)
     let services: IntentContext
     do {
-      services = try options.intentContext(context, prompter: prompter, readOnly: dryRun) { reason in
-        reporter.backend = reason
-        if !json { console.write(reason + "\n", to: .error) }
+      services = try options.intentContext(context, prompter: prompter, readOnly: dryRun) { use in
+        reporter.backend = use
+        if !json { console.write(use.line + "\n", to: .error) }
       }
     } catch {
       return try finish(
@@ -95,15 +96,17 @@ struct RunCommand: AsyncParsableCommand {
       session.addSecrets(inputs, of: loaded)
       var options = Interpreter.Options()
       options.dryRun = dryRun
+      options.passIDs = json
       options.environment = context.environment
       options.runID = runID
       let interpreter = Interpreter(
         registry: registry, context: services, loader: check, observer: session.observer(reporter),
         options: options)
       let result = try await interpreter.run(loaded, inputs: inputs)
+      // `--json` always carries the result; people see it printed only when the run ends with `stop`.
       try finish(
-        .success, diagnostics: Diagnostics(), output: result.stopped ? result.output : nil, reporter: reporter,
-        session: session, context: context)
+        .success, diagnostics: Diagnostics(), output: result.output, printsOutput: result.stopped,
+        reporter: reporter, session: session, context: context)
     } catch let error as RunError {
       try finish(
         ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
@@ -113,19 +116,14 @@ struct RunCommand: AsyncParsableCommand {
 
   /// Records the run, prints the result (or the JSON report) and ends with the status's exit code.
   private func finish(
-    _ status: ExitStatus, diagnostics: Diagnostics, output: FlowValue?, reporter: RunReporter?,
-    session: RunSession? = nil, context: CLIContext
+    _ status: ExitStatus, diagnostics: Diagnostics, output: FlowValue?, printsOutput: Bool = true,
+    reporter: RunReporter?, session: RunSession? = nil, context: CLIContext
   ) throws {
     session?.finish(status, diagnostics: diagnostics)
     if json {
-      try context.printJSON(
-        RunReport(
-          status: status.name, exitCode: status.rawValue, backend: reporter?.backend,
-          output: output.map(JSONValue.init),
-          shown: reporter?.shown ?? [],
-          steps: reporter?.records ?? [], diagnostics: diagnostics.sorted()))
+      try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
     } else {
-      if let output, output != .nothing {
+      if printsOutput, let output, output != .nothing {
         let text = if case .list(let items) = output { items.map(\.text).joined(separator: "\n") } else { output.text }
         context.print(text)
       }
@@ -152,15 +150,7 @@ struct RunCommand: AsyncParsableCommand {
     if let inputFile {
       given = try readInputFile(inputFile, context: context)
     }
-    for assignment in inputs {
-      guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-        throw RunError(
-          .invalid,
-          Diagnostic(.error, .invalidInput, "'--input \(assignment)' is not NAME=VALUE", file: nil)
-            .help("write --input url=https://example.com"))
-      }
-      given[String(assignment[..<equals])] = .text(String(assignment[assignment.index(after: equals)...]))
-    }
+    given.merge(try InputAssignments.values(inputs, for: workflow, registry: Catalogs.registry)) { $1 }
     if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil,
       let piped = context.console.readAllInput()
     {
@@ -192,33 +182,6 @@ struct RunCommand: AsyncParsableCommand {
   }
 }
 
-/// What `flow run --json` prints.
-private struct RunReport: Encodable {
-  var status: String
-  var exitCode: Int32
-  /// Which backend the run used, and why; absent when it used none.
-  var backend: String?
-  var output: JSONValue?
-  var shown: [String]
-  var steps: [StepRecord]
-  var diagnostics: [Diagnostic]
-}
-
-extension ExitStatus {
-  /// The status as `--json` names it.
-  var name: String {
-    switch self {
-    case .success: "success"
-    case .stepFailed: "step-failed"
-    case .invalid: "invalid"
-    case .cancelled: "cancelled"
-    case .needsInput: "needs-input"
-    case .backendUnavailable: "backend-unavailable"
-    case .skipped: "skipped"
-    }
-  }
-}
-
 extension FlowValue {
   /// A YAML value as given in an input file: numbers, booleans, lists and mappings keep their types.
   init(yaml node: YAMLNode) {
@@ -234,53 +197,6 @@ extension FlowValue {
     case .sequence(let sequence): self = .list(sequence.items.map(FlowValue.init(yaml:)))
     case .mapping(let mapping):
       self = .dictionary(FlowDictionary(mapping.entries.map { (key: $0.key.value, value: FlowValue(yaml: $0.value)) }))
-    }
-  }
-}
-
-/// A value as JSON for `--json`: entities become objects with their type, id, title and properties.
-struct JSONValue: Encodable {
-  let value: FlowValue
-
-  init(_ value: FlowValue) { self.value = value }
-
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    switch value {
-    case .list(let items):
-      var container = encoder.unkeyedContainer()
-      for item in items { try container.encode(JSONValue(item)) }
-    case .dictionary(let dictionary):
-      var container = encoder.container(keyedBy: Key.self)
-      for (key, item) in dictionary { try container.encode(JSONValue(item), forKey: Key(key)) }
-    case .entity(let entity):
-      var container = encoder.container(keyedBy: Key.self)
-      try container.encode(entity.typeName, forKey: Key("type"))
-      try container.encode(JSONValue(entity.id), forKey: Key("id"))
-      try container.encode(entity.title, forKey: Key("title"))
-      for (key, item) in entity.properties where !["type", "id", "title"].contains(key) {
-        try container.encode(JSONValue(item), forKey: Key(key))
-      }
-    default:
-      var container = encoder.singleValueContainer()
-      switch value {
-      case .number(let number):
-        if number == number.rounded(), abs(number) < 1e15 {
-          try container.encode(Int64(number))
-        } else {
-          try container.encode(number)
-        }
-      case .boolean(let bool): try container.encode(bool)
-      case .nothing: try container.encodeNil()
-      default: try container.encode(value.text)
-      }
     }
   }
 }

@@ -1,26 +1,32 @@
+import FlowDiagnostics
 import FlowIntents
 import FlowRuntime
 import Foundation
 
 /// Shows a run as it happens: what actions show goes to standard output; a progress bar for long loops
-/// goes to standard error, only at a terminal, so cron mail and pipes stay clean. With `--json` nothing
-/// is printed while running; the report collects everything instead.
+/// and the warnings of steps that failed with `on-error: continue` go to standard error (the bar only at
+/// a terminal, so cron mail and pipes stay clean). With `--json` nothing is printed while running; the
+/// report collects everything instead.
 final class RunReporter: RunObserver, @unchecked Sendable {
   private let console: any Console
+  private let renderer: DiagnosticRenderer
   private let json: Bool
   private let progress: Bool
   private let lock = NSLock()
   private(set) var records: [StepRecord] = []
-  /// The backend announcement ("backend: local (…)"), once a step has used it.
-  var backend: String? {
+  /// The backend the run opened, once a step has used it.
+  var backend: BackendUse? {
     get { lock.withLock { announced } }
     set { lock.withLock { announced = newValue } }
   }
-  private var announced: String?
+  private var announced: BackendUse?
   private(set) var shown: [String] = []
+  /// Failures the run went past (`on-error: continue`), as warnings.
+  private(set) var warnings = Diagnostics()
 
-  init(console: any Console, json: Bool) {
+  init(console: any Console, json: Bool, renderer: DiagnosticRenderer = DiagnosticRenderer()) {
     self.console = console
+    self.renderer = renderer
     self.json = json
     self.progress = !json && console.isTerminal(.error)
   }
@@ -37,7 +43,12 @@ final class RunReporter: RunObserver, @unchecked Sendable {
         records.append(record)
         if record.status == .dryRun, !json {
           console.write(
-            "dry run: step \(record.step) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
+            "dry run: step \(record.position) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
+        }
+        if let warning = record.warning {
+          warnings.append(warning)
+          // Said when it happens, like any progress, so it reads in order with what the run shows.
+          if !json { console.write(renderer.render(warning), to: .error) }
         }
       case .dialog(let text, _):
         shown.append(text)

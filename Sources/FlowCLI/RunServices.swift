@@ -43,16 +43,16 @@ struct ActionOptions: ParsableArguments {
   /// the local store without writing anything to the disk.
   func intentContext(
     _ context: CLIContext, prompter: any Prompter, readOnly: Bool = false,
-    announce: @escaping @Sendable (String) -> Void
+    announce: @escaping @Sendable (BackendUse) -> Void
   ) throws(Diagnostic) -> IntentContext {
     let backends = Backends(context: context)
-    let (choice, reason) = try backends.choose(flag: backend)
+    let use = try backends.choose(flag: backend)
     return IntentContext(prompter: prompter, clock: context.clock)
       .with(context.transport, as: (any HTTPTransport).self)
       .with(
         XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
         as: (any URLLauncher).self
       )
-      .with(backends.service(choice, readOnly: readOnly) { announce(reason) })
+      .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
   }
 }

@@ -17,7 +17,9 @@ struct ScheduleNextCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflows: paths or names, found as 'flow run' finds them. Default: the library's.")
+  @Argument(
+    help: "The workflows: paths or names, found as 'flow run' finds them. Default: the library's.",
+    completion: Completions.workflow)
   var workflows: [String] = []
 
   @Option(help: "How many fire times to print per workflow.")

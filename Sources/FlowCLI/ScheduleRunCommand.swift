@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowDiagnostics
 
 /// `flow schedule [WORKFLOW…]`: the scheduler, what a service runs (issue 8 item 3).
 struct ScheduleRunCommand: AsyncParsableCommand {
@@ -17,7 +18,9 @@ struct ScheduleRunCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "Workflows to schedule besides the library's: paths or names, found as 'flow run' finds them.")
+  @Argument(
+    help: "Workflows to schedule besides the library's: paths or names, found as 'flow run' finds them.",
+    completion: Completions.workflow)
   var workflows: [String] = []
 
   @Flag(help: "Print what happens as JSON lines on standard output.")
@@ -35,7 +38,25 @@ struct ScheduleRunCommand: AsyncParsableCommand {
   /// the main thread, before anything starts another thread.
   func runOnThisThread() throws {
     let context = CLIContext.current
+    try refuseMistypedSubcommands(context)
     let log = SchedulerLog(context: context, json: json, timestamps: timestamps)
     try SchedulerService(context: context, references: workflows, log: log).run()
+  }
+
+  /// `flow schedule nxt`: a word that names no workflow but nearly names a subcommand is a typo, not a
+  /// workflow still to be written, and is refused before a scheduler starts on it.
+  private func refuseMistypedSubcommands(_ context: CLIContext) throws {
+    let locator = WorkflowLocator(context: context)
+    let subcommands = ScheduleCommand.configuration.subcommands.map { $0._commandName }
+    for word in workflows where !word.contains("/") && locator.locate(word) == nil {
+      guard let match = Suggestion.closest(to: word, among: subcommands) else { continue }
+      context.report(
+        Diagnostics([
+          Diagnostic(.error, .unknownCommand, "unknown command '\(word)'", file: nil)
+            .help("did you mean '\(match)'?")
+            .help("a workflow '\(word)' would be looked for in the library and ./workflows")
+        ]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
   }
 }

@@ -143,10 +143,7 @@ struct SchedulerLog: Sendable {
   }
 
   private func writeJSON(_ activity: SchedulerActivity) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(Self.line(activity, at: context.clock.now)) else { return }
-    context.console.write(String(decoding: data, as: UTF8.self) + "\n", to: .output)
+    try? context.printJSONLine(Self.line(activity, at: context.clock.now))
   }
 
   private static func line(_ activity: SchedulerActivity, at now: Date) -> Line {

@@ -19,7 +19,7 @@ struct ShowCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflow: a path or a name.")
+  @Argument(help: "The workflow: a path or a name.", completion: Completions.workflow)
   var workflow: String
 
   @Flag(help: "Print the outline and what the workflow may do as JSON on standard output.")

@@ -16,7 +16,7 @@ struct ValidateCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflows to check: paths, or names as 'flow run' finds them.")
+  @Argument(help: "The workflows to check: paths, or names as 'flow run' finds them.", completion: Completions.workflow)
   var files: [String]
 
   @Flag(help: "Print the result as JSON on standard output.")
@@ -53,14 +53,5 @@ struct ValidateCommand: AsyncParsableCommand {
     var path: String
     var valid: Bool
     var diagnostics: [Diagnostic]
-  }
-}
-
-extension CLIContext {
-  /// Prints a value as pretty JSON with sorted keys, so output is stable for scripts and goldens.
-  func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
 }

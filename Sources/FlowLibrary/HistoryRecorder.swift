@@ -79,7 +79,8 @@ public final class HistoryRecorder: RunObserver, Sendable {
   fileprivate func finished(_ record: StepRecord) {
     let now = clock.now
     // Only the parts the trace keeps go into the lock, so the record is not copied once more.
-    let (position, action, status, output) = (record.step, record.action, record.status, record.value)
+    // By position, not id: the passes of a loop add up in one entry.
+    let (position, action, status, output) = (record.position, record.action, record.status, record.value)
     let detail = status == .failed ? record.error : status == .dryRun ? record.summary : nil
     trace.withLock { $0.finished(position, action: action, status: status, output: output, detail: detail, at: now) }
   }

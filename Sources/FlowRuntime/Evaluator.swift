@@ -86,7 +86,11 @@ enum Evaluator {
       case ("run", "id"): value = .text(scope.builtIns.runID)
       case ("env", _):
         guard let variable = scope.builtIns.environment[name] else {
-          throw RunFailure("environment variable '\(name)' is not set", at: reference.span)
+          throw RunFailure(
+            "environment variable '\(name)' is not set", at: reference.span,
+            help:
+              "the workflow may read it (it is under 'env:'), but flow was started without it: "
+              + "set it first (export \(name)=…); cron and systemd pass only a few variables")
         }
         value = .text(variable)
       default:

@@ -19,6 +19,10 @@ public struct Interpreter: Sendable {
     public var runID = "run"
     /// The process environment; a workflow sees only the names its `env:` lists.
     public var environment: [String: String] = [:]
+    /// Give the steps inside loops ids that carry their pass (`2#3.1`), for a report that lists every
+    /// step (`--json`). Off, ids are positions: building a second string for every step and pass cost a
+    /// million trivial steps a sixth more time, for what only that report shows.
+    public var passIDs = false
 
     public init() {}
   }
@@ -59,7 +63,7 @@ public struct Interpreter: Sendable {
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
     do {
-      try await run(workflow.steps, prefix: "", scope: &scope, workflow: workflow, depth: depth)
+      try await run(workflow.steps, scope: &scope, workflow: workflow, depth: depth)
       return Result(output: scope.previous, stopped: false)
     } catch let stop as Stop {
       return Result(output: stop.output, stopped: true)
@@ -77,17 +81,32 @@ public struct Interpreter: Sendable {
 
   // MARK: - Steps
 
-  private func run(_ steps: [Step], prefix: String, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
+  /// Runs a list of steps: a workflow's, or those of the block `parent` (in loop pass `pass`).
+  private func run(
+    _ steps: [Step], in parent: StepInfo? = nil, pass: Int? = nil, scope: inout Scope, workflow: Workflow, depth: Int
+  ) async throws {
+    // Messages name a step where it is written (`2.1`), the same in every pass; ids add the pass of each
+    // loop the step is in (`2#3.1`), so that reports tell the passes apart.
+    // This runs for every step, so a second string is built only when it differs from the position (inside
+    // a loop) and only when asked for (``Options/passIDs``): ids are for reports; people read positions.
+    let position = parent.map { $0.position + "." } ?? ""
+    let id: String? = parent.flatMap { parent in
+      guard options.passIDs else { return nil }
+      if let pass { return parent.id + "#" + String(pass) + "." }
+      return parent.id == parent.position ? nil : parent.id + "."
+    }
     for (offset, step) in steps.enumerated() {
       try Task.checkCancellation()
-      let info = StepInfo(position: prefix + String(offset + 1), label: step.label)
+      let number = String(offset + 1)
+      let info = StepInfo(position: position + number, label: step.label, id: id.map { $0 + number })
       try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
     }
   }
 
   private func run(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws {
     if let condition = step.when, try !evaluate({ try Evaluator.evaluate(condition, in: scope) }) {
-      observer.record(.finished(StepRecord(step: info.position, action: info.label, status: .skipped)))
+      observer.record(
+        .finished(StepRecord(step: info.id, position: info.position, action: info.label, status: .skipped)))
       return
     }
     // Started before its confirmation: a declined or unanswerable one ends the run in this step.
@@ -124,10 +143,12 @@ public struct Interpreter: Sendable {
         try await perform(step, info: info, scope: &scope, workflow: workflow, depth: depth)
       }
     } catch let error as RunError where error.kind == .stepFailed && step.onError == .continue {
+      let failure = error.diagnostics.all.first
       observer.record(
         .finished(
           StepRecord(
-            step: info.position, action: info.label, status: .failed, error: error.diagnostics.all.first?.message)))
+            step: info.id, position: info.position, action: info.label, status: .failed, error: failure?.message,
+            warning: failure.map(Self.continued))))
       scope.previous = .nothing
       scope.outputStandIn = nil
       if let name = step.name, !isForEach(step) { scope.names[name.value] = .nothing }
@@ -188,7 +209,6 @@ public struct Interpreter: Sendable {
   private func perform(_ step: Step, info: StepInfo, scope: inout Scope, workflow: Workflow, depth: Int) async throws
     -> FlowValue
   {
-    let sub = info.position + "."
     scope.outputStandIn = nil
     switch step.kind {
     case .action(let call):
@@ -197,7 +217,7 @@ public struct Interpreter: Sendable {
     case .ifBlock(let condition, let then, let otherwise):
       let branch = try evaluate { try Evaluator.evaluate(condition, in: scope) } ? then : otherwise
       let before = scope.previous
-      try await run(branch, prefix: sub, scope: &scope, workflow: workflow, depth: depth)
+      try await run(branch, in: info, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: branch.isEmpty ? before : scope.previous)
       scope.outputStandIn = scope.standIns["previous"]
       return branch.isEmpty ? before : scope.previous
@@ -252,7 +272,7 @@ public struct Interpreter: Sendable {
       } catch {
         throw failure(error, info: info, span: step.span)
       }
-      try await run(menuOptions[chosen].steps, prefix: sub, scope: &scope, workflow: workflow, depth: depth)
+      try await run(menuOptions[chosen].steps, in: info, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: scope.previous)
       scope.outputStandIn = scope.standIns["previous"]
       return scope.previous
@@ -308,7 +328,7 @@ public struct Interpreter: Sendable {
       observer.record(.loopProgress(info, pass: offset + 1, total: items.count))
       scope.loop = Scope.Loop(
         item: isRepeat ? .number(Double(offset + 1)) : item, index: offset + 1, itemName: itemName)
-      try await run(body, prefix: info.position + ".", scope: &scope, workflow: workflow, depth: depth)
+      try await run(body, in: info, pass: offset + 1, scope: &scope, workflow: workflow, depth: depth)
       outputs.append(scope.previous)
     }
     let output = FlowValue.list(outputs)
@@ -411,7 +431,8 @@ public struct Interpreter: Sendable {
     observer.record(
       .finished(
         StepRecord(
-          step: info.position, action: info.label, status: .dryRun, output: descriptor.outputType?.name,
+          step: info.id, position: info.position, action: info.label, status: .dryRun,
+          output: descriptor.outputType?.name,
           summary: descriptor.summary.render(values: shown))))
     let label = "⟨\(info.label) output⟩"
     guard let type = descriptor.outputType, type != .nothing else { return .nothing }
@@ -498,7 +519,9 @@ public struct Interpreter: Sendable {
     guard observer.recordsSteps else { return }
     observer.record(
       .finished(
-        StepRecord(step: info.position, action: info.label, status: .ran, output: output.typeName, value: output)))
+        StepRecord(
+          step: info.id, position: info.position, action: info.label, status: .ran, output: output.typeName,
+          value: output)))
   }
 
   private func isAction(_ step: Step) -> Bool {
@@ -518,6 +541,14 @@ public struct Interpreter: Sendable {
     } catch {
       throw failure(error, info: info, span: span)
     }
+  }
+
+  /// A failure that `on-error: continue` let the run go past: the same message at the same place, as a
+  /// warning, so it is seen and the run still succeeds.
+  static func continued(_ failure: Diagnostic) -> Diagnostic {
+    var warning = failure
+    warning.severity = .warning
+    return warning.note("the step has 'on-error: continue', so the run went on and its output is nothing")
   }
 
   /// Evaluation failures become step failures at the place they point to.

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 
 /// What happens during a run, for progress on standard error and the `--json` report.
@@ -12,14 +13,22 @@ public enum RunEvent: Sendable {
   case loopProgress(StepInfo, pass: Int, total: Int)
 }
 
-/// Which step: its position (`3`, or `3.2` for the second step inside step 3) and its label.
+/// Which step: its position (`3`, or `3.2` for the second step inside step 3), its label, and its id in
+/// this run, which tells loop passes apart.
 public struct StepInfo: Sendable, Hashable {
+  /// Where the step is written: `3.2`, the same in every pass of a loop.
   public var position: String
   public var label: String
+  /// The position with the pass of each loop it is in: `2#3.1` is step 1 inside step 2 in its third pass.
+  /// Equal to ``position`` outside loops, and unless the run asks for pass ids
+  /// (``Interpreter/Options/passIDs``, which `--json` does): only a report that lists every step needs
+  /// to tell passes apart.
+  public var id: String
 
-  public init(position: String, label: String) {
+  public init(position: String, label: String, id: String? = nil) {
     self.position = position
     self.label = label
+    self.id = id ?? position
   }
 
   /// "step 3 'show'", for messages.
@@ -37,7 +46,10 @@ public struct StepRecord: Sendable, Hashable, Encodable {
     case dryRun = "dry-run"
   }
 
+  /// The step's id (``StepInfo/id``): its position, with the pass inside loops (`2#3.1`).
   public var step: String
+  /// Where the step is written (``StepInfo/position``), the same in every pass: what run history adds up.
+  public var position: String
   public var action: String
   public var status: Status
   /// The output's type name ("Bookmark", "List of Text").
@@ -45,23 +57,35 @@ public struct StepRecord: Sendable, Hashable, Encodable {
   /// The parameter summary with resolved values, for dry runs.
   public var summary: String?
   public var error: String?
+  /// For a step that failed with `on-error: continue`: the failure as a warning, at its place.
+  public var warning: Diagnostic? {
+    get { warningStorage.first }
+    set { warningStorage = newValue.map { [$0] } ?? [] }
+  }
+  /// In an array, 8 bytes when empty, rather than inline: a diagnostic is large, and every step's record
+  /// is copied on its way to the observers.
+  private var warningStorage: [Diagnostic] = []
   /// The output itself, for run history's summary of it; not part of the `--json` report.
   public var value: FlowValue?
 
   public init(
-    step: String, action: String, status: Status, output: String? = nil, summary: String? = nil,
-    error: String? = nil, value: FlowValue? = nil
+    step: String, position: String? = nil, action: String, status: Status, output: String? = nil,
+    summary: String? = nil, error: String? = nil, warning: Diagnostic? = nil, value: FlowValue? = nil
   ) {
     self.step = step
+    self.position = position ?? step
     self.action = action
     self.status = status
     self.output = output
     self.summary = summary
     self.error = error
+    self.warning = warning
     self.value = value
   }
 
   private enum CodingKeys: String, CodingKey {
+    // The warning is reported with the run's diagnostics, not repeated in the step; the value and the
+    // position are history's.
     case step, action, status, output, summary, error
   }
 }

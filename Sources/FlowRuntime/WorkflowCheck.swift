@@ -289,6 +289,12 @@ public enum InputResolver {
     return inputs
   }
 
+  /// The type an input declares (`any` when it declares none), so that the command line can tell a list
+  /// input, which a repeated `--input` adds to, from a single one.
+  public static func declaredType(of input: Workflow.Input, registry: IntentRegistry) -> ValueType {
+    Checker(registry: registry).inputType(input)
+  }
+
   /// Runs `body` for `input`, turning what it throws into the run error of its class.
   private static func failing(_ input: Workflow.Input, _ body: () async throws -> Void) async throws(RunError) {
     do {

@@ -23,13 +23,18 @@ public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
 
   /// "backend: local (no Raindrop.io token configured)".
   public static func describe(_ choice: BackendChoice, _ reason: Reason) -> String {
-    let why =
-      switch reason {
-      case .flag: "--backend"
-      case .configFile: "config file"
-      case .tokenConfigured: "a Raindrop.io token is configured"
-      case .noToken: "no Raindrop.io token configured"
-      }
-    return "backend: \(choice.rawValue) (\(why))"
+    "backend: \(choice.rawValue) (\(reason.explanation))"
+  }
+}
+
+extension BackendChoice.Reason {
+  /// Why, in words: "no Raindrop.io token configured".
+  public var explanation: String {
+    switch self {
+    case .flag: "--backend"
+    case .configFile: "config file"
+    case .tokenConfigured: "a Raindrop.io token is configured"
+    case .noToken: "no Raindrop.io token configured"
+    }
   }
 }

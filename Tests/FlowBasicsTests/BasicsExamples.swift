@@ -173,7 +173,13 @@ let basicsExamples: [BasicsExample] = [
   .init(
     "calculate", ["expression": "1 / 0"],
     .error(
-      "cannot calculate '1 / 0': division by zero", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")),
+      "cannot calculate '1 / 0': division by zero",
+      help: "the divisor is 0 here; skip the step when it would be, with 'when: ${…} != 0'")),
+  .init(
+    "calculate", ["expression": "7 % (2 - 2)"],
+    .error(
+      "cannot calculate '7 % (2 - 2)': division by zero",
+      help: "the divisor is 0 here; skip the step when it would be, with 'when: ${…} != 0'")),
 
   .init("open-url", ["url": "example.com"], .value(.nothing)),
   .init("open-url", ["url": "not a url"], .error("expected a URL for 'url', got 'not a url'")),

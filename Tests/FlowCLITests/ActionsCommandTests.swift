@@ -48,6 +48,8 @@ struct ActionsCommandTests {
     #expect((method["choices"] as? [[String: Any]])?.count == 5)
     #expect((object["output"] as? [String: Any])?["type"] as? String == "Any")
     #expect(object["example"] as? String == "- get-url: https://example.com")
+    // Printed by the one JSON printer that `flow run --json` uses: sorted keys, the same spacing.
+    assertGolden(result.output, named: "actions-get-url.json.txt")
   }
 
   @Test func unknownActionSuggestsTheClosestAndExitsWithInvalid() async {

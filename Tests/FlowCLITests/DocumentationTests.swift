@@ -16,6 +16,14 @@ struct DocumentationTests {
     }
   }
 
+  /// Running.md's synopsis is `flow run --help`'s usage line, so an option added to `run` shows up there.
+  @Test func runningSynopsisIsTheUsageLine() async throws {
+    let help = await runFlow(["run", "--help"], in: Self.root).output
+    let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }?.dropFirst("USAGE: ".count))
+    let docs = try String(contentsOf: Self.root.appendingPathComponent("Documentation/Running.md"), encoding: .utf8)
+    #expect(docs.contains("```\n\(usage)\n```"), "Running.md's synopsis is not '\(usage)'")
+  }
+
   private func declaredCodes() throws -> [String] {
     let sources = Self.root.appendingPathComponent("Sources")
     let pattern = try Regex(#"static let \w+: Self = "([a-z0-9-]+)""#)

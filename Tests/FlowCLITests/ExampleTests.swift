@@ -51,6 +51,9 @@ struct ExampleTests {
     Run(example: "run-workflow", variant: "run"),
     Run(example: "greet", variant: "run", arguments: ["--input", "who=Grace"]),
     Run(example: "greet", variant: "json", arguments: ["--input", "who=Grace", "--json"]),
+    Run(example: "on-error", variant: "run"),
+    Run(example: "on-error", variant: "json", arguments: ["--json"]),
+    Run(example: "on-error", variant: "shared", arguments: ["--input", "people=3"]),
   ]
 
   @Test func everyExampleHasARunGolden() {

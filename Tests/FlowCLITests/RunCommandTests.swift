@@ -72,4 +72,61 @@ struct RunCommandTests {
     #expect(result.status == 4)
     #expect(!result.error.contains("Ada"))
   }
+
+  /// A repeated `--input` adds an item to a list input; a value with a comma stays one item; any other
+  /// input takes the last value given.
+  @Test func listInputsFromTheCommandLine() async throws {
+    let directory = try temporaryDirectory()
+    try """
+    flow: 1
+    input:
+      tags:
+        type: "[text]"
+      title: text
+    steps:
+      - show: "${input.tags.count} tags: ${input.tags}; title ${input.title}"
+    """.write(to: directory.appendingPathComponent("tags.yml"), atomically: true, encoding: .utf8)
+    try "tags: [c, d]\ntitle: t\n".write(
+      to: directory.appendingPathComponent("in.yml"), atomically: true, encoding: .utf8)
+    let cases: [([String], String)] = [
+      (
+        ["--input", "tags=a", "--input", "tags=b", "--input", "title=x", "--input", "title=y"], "2 tags: a, b; title y"
+      ),
+      (["--input", "tags=a,b", "--input", "title=x"], "1 tags: a,b; title x"),
+      (["--input-file", "in.yml"], "2 tags: c, d; title t"),
+      (["--input-file", "in.yml", "--input", "tags=e"], "1 tags: e; title t"),
+    ]
+    for (arguments, expected) in cases {
+      let result = await runFlow(["run", "tags.yml"] + arguments, in: directory)
+      #expect(result.status == 0, "\(arguments): \(result.error)")
+      #expect(result.output == expected + "\n", "\(arguments)")
+    }
+  }
+
+  /// `--json`: the backend by name and why, the last output without `stop`, an id per loop pass.
+  @Test func jsonReportNamesTheBackendAndEveryPass() async throws {
+    let machine = try RaindropWorkflowTests.Machine()
+    try """
+    flow: 1
+    steps:
+      - get-bookmarks: nothing
+      - repeat: 2
+        do:
+          - show: pass ${index}
+      - text: done
+    """.write(to: machine.home.appendingPathComponent("loops.yml"), atomically: true, encoding: .utf8)
+    let result = await runFlow(["run", "loops.yml", "--json"], in: machine.home, environment: machine.environment)
+    #expect(result.status == 0)
+    assertGolden(transcript(result), named: "run-json-loops.txt")
+  }
+
+  /// An allow-listed variable that is not set says so, and how to set it.
+  @Test func unsetEnvironmentVariable() async throws {
+    let directory = try temporaryDirectory()
+    try "flow: 1\nenv: [FLOW_TEST_UNSET]\nsteps:\n  - show: key ${env.FLOW_TEST_UNSET}\n".write(
+      to: directory.appendingPathComponent("env.yml"), atomically: true, encoding: .utf8)
+    let result = await runFlow(["run", "env.yml"], in: directory)
+    #expect(result.status == 1)
+    assertGolden(transcript(result), named: "run-env-unset.txt")
+  }
 }

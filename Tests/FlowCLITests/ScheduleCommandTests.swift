@@ -136,6 +136,22 @@ struct ScheduleCommandTests {
     )
   }
 
+  /// `flow schedule WORD` schedules a workflow; a word that names none but nearly names a subcommand
+  /// is a typo, refused before a scheduler starts.
+  @Test func aMistypedSubcommandDoesNotStartTheScheduler() async throws {
+    let home = try temporaryDirectory()
+    let result = await runFlow(["schedule", "nxt"], in: home, environment: Self.environment(home))
+    #expect(result.status == 2)
+    #expect(
+      result.error == """
+        error: unknown command 'nxt'
+              = help: did you mean 'next'?
+              = help: a workflow 'nxt' would be looked for in the library and ./workflows
+        found 1 error
+
+        """)
+  }
+
   /// The machine's zone comes from TZ in each of the forms it takes.
   @Test(arguments: ["Asia/Tokyo", ":Asia/Tokyo", "/usr/share/zoneinfo/Asia/Tokyo"])
   func theMachineZoneIsReadFromTZ(tz: String) async throws {

@@ -156,7 +156,7 @@ struct ValidateCommandTests {
   @Test func usageErrorsExitWithTheInvalidStatus() async {
     let result = await runFlow(["validate"], in: Self.corpus)
     #expect(result.status == 2)
-    #expect(result.error.contains("Missing expected argument '<files> ...'"))
+    #expect(result.error.hasPrefix("error: missing expected argument '<files> ...'\n"))
   }
 }
 

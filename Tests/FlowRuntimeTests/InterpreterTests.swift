@@ -179,6 +179,48 @@ struct InterpreterTests {
     #expect(log.records.first?.status == .failed)
   }
 
+  @Test func onErrorContinueCarriesTheFailureAsAWarningAtItsPlace() async throws {
+    let log = EventLog()
+    _ = await run("  - text: first\n  - calculate: 1 / 0\n    on-error: continue\n", log: log)
+    let warning = try #require(log.records.first { $0.status == .failed }?.warning)
+    #expect(warning.severity == .warning)
+    #expect(warning.message.hasPrefix("step 2 'calculate': "))
+    #expect(warning.span?.start.line == 6)
+    #expect(
+      warning.notes.map(\.message) == [
+        "the step has 'on-error: continue', so the run went on and its output is nothing"
+      ])
+  }
+
+  /// Each pass of a loop has ids of its own (`2#3.1`); messages keep naming the step where it is written.
+  @Test func loopPassesGetDistinctIds() async throws {
+    let log = EventLog()
+    var options = Interpreter.Options()
+    options.passIDs = true
+    let result = await run(
+      """
+        - text: start
+        - for-each: [a, b]
+          do:
+            - repeat: 2
+              do:
+                - text: ${item}
+        - calculate: 1 / 0
+      """, options: options, log: log)
+    #expect(
+      log.records.map(\.step) == [
+        "1", "2#1.1#1.1", "2#1.1#2.1", "2#1.1", "2#2.1#1.1", "2#2.1#2.1", "2#2.1", "2",
+      ])
+    #expect(result.message?.hasPrefix("step 3 'calculate': ") == true)
+    #expect(log.records.map(\.position) == ["1", "2.1.1", "2.1.1", "2.1", "2.1.1", "2.1.1", "2.1", "2"])
+    // Without pass ids (a run that does not list every step), ids are positions.
+    let plain = EventLog()
+    _ = await run("  - repeat: 2\n    do:\n      - text: x\n", log: plain)
+    #expect(plain.records.map(\.step) == ["1.1", "1.1", "1"])
+    let failing = await run("  - for-each: [1, 0]\n    do:\n      - calculate: 1 / ${item}\n")
+    #expect(failing.message?.hasPrefix("step 1.1 'calculate': ") == true)
+  }
+
   @Test func failingStepNamesStepActionParameterAndValue() async throws {
     let result = await run("  - text: x\n  - get-item:\n      list: [a]\n      item: index\n      index: 7\n")
     let diagnostic = try #require(result.error?.diagnostics.all.first)

@@ -35,6 +35,14 @@ struct Arithmetic {
       "cannot calculate '\(source)': \(problem)", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")
   }
 
+  /// Dividing by zero is not a typo in the expression but a value it was given, so the help says how to
+  /// guard against the value rather than how to write arithmetic.
+  private func divisionByZero() -> AppIntentError {
+    AppIntentError.failed(
+      "cannot calculate '\(source)': division by zero",
+      help: "the divisor is 0 here; skip the step when it would be, with 'when: ${…} != 0'")
+  }
+
   private mutating func skipSpaces() {
     while !atEnd, characters[index].isWhitespace { index += 1 }
   }
@@ -60,11 +68,11 @@ struct Arithmetic {
         value *= try power()
       } else if take("/") || take("÷") {
         let divisor = try power()
-        guard divisor != 0 else { throw failure("division by zero") }
+        guard divisor != 0 else { throw divisionByZero() }
         value /= divisor
       } else if take("%") {
         let divisor = try power()
-        guard divisor != 0 else { throw failure("division by zero") }
+        guard divisor != 0 else { throw divisionByZero() }
         value = value.truncatingRemainder(dividingBy: divisor)
       } else {
         return value

@@ -1,0 +1,40 @@
+import FlowCLI
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// A wrong command line is told like any other problem: `error:` lines from the one renderer, with the
+/// usage as help, and exit status 2.
+struct UsageTests {
+  static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
+
+  @Test func usageErrorsAreDiagnostics() async {
+    var transcripts = ""
+    for arguments in [
+      ["rn", "hello.yml"], ["auth", "lgin"], ["frobnicate"], ["validate"], ["actions", "--bogus"],
+      ["do", "--backend", "foo", "search", "raindrop"], ["completions", "tcsh"],
+    ] {
+      let result = await runFlow(arguments, in: Self.examples)
+      #expect(result.status == 2, "flow \(arguments)")
+      #expect(result.output == "")
+      #expect(result.error.hasPrefix("error: "), "flow \(arguments)")
+      transcripts += "$ flow \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"
+    }
+    assertGolden(transcripts, named: "usage-errors.txt")
+  }
+
+  @Test func misspelledSubcommandsSuggestTheClosest() async {
+    let run = await runFlow(["rn", "hello.yml"], in: Self.examples)
+    #expect(run.error.hasPrefix("error: unknown command 'rn'\n      = help: did you mean 'run'?\n"))
+    let nested = await runFlow(["auth", "stauts"], in: Self.examples)
+    #expect(nested.error.contains("= help: did you mean 'status'?"))
+    #expect(nested.error.contains("= help: see 'flow auth --help' for more information"))
+  }
+
+  @Test func optionValuesAreNotTakenForSubcommands() async {
+    // `--version` is a flag; a word after an option is ArgumentParser's to judge, not a misspelt command.
+    let result = await runFlow(["run", "--input", "who=x", "greet.yml"], in: Self.examples)
+    #expect(result.status == 0)
+    #expect(result.output == "Hello, x!\n")
+  }
+}
