@@ -19,7 +19,7 @@ struct RemoveCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let locator = WorkflowLocator(context: context)
-    let (library, backups) = (locator.libraryDirectory, locator.backupDirectory)
+    let library = locator.libraryDirectory
     let workflows = locator.libraryWorkflows
     let name = Library.stripExtension(name)
     guard let entry = workflows.first(where: { $0.name == name }) else {
@@ -31,16 +31,9 @@ struct RemoveCommand: AsyncParsableCommand {
       throw Library.fail(
         Diagnostic(.error, .notInLibrary, "the library has no workflow named '\(name)'", at: nil).help(help), context)
     }
-    let stamp = context.clock.now.formatted(.iso8601.dateSeparator(.omitted).timeSeparator(.omitted))
-    var backup = backups.appendingPathComponent("\(name)-\(stamp).\(entry.url.pathExtension)")
-    var attempt = 1
-    while FileManager.default.fileExists(atPath: backup.path) {
-      attempt += 1
-      backup = backups.appendingPathComponent("\(name)-\(stamp)-\(attempt).\(entry.url.pathExtension)")
-    }
+    let backup: URL
     do {
-      try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
-      try FileManager.default.moveItem(at: entry.url, to: backup)
+      backup = try Library.backUp(entry.url, name: name, locator: locator)
     } catch {
       throw Library.fail(
         Diagnostic(

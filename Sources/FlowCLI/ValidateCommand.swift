@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowRuntime
+import FlowSharing
 import Foundation
 
 /// `flow validate FILE...`: checks workflow files without running anything.
@@ -11,7 +12,8 @@ struct ValidateCommand: AsyncParsableCommand {
     discussion: """
       Reports every problem found in every file, and in every workflow they run with 'run-workflow',
       in the form 'file:line:column: error: message'. A workflow is found as 'flow run' finds it: a
-      path, or a name in the library or ./workflows. Exits with status 0 when all are valid and 2 when
+      path, or a name in the library or ./workflows. --lint-secrets also reports literals that look like
+      credentials, as 'flow export' refuses them. Exits with status 0 when all are valid and 2 when
       any is not.
       """
   )
@@ -22,6 +24,15 @@ struct ValidateCommand: AsyncParsableCommand {
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
 
+  @Flag(help: "Also refuse literals that look like credentials, as 'flow export' does.")
+  var lintSecrets = false
+
+  @Option(
+    name: .customLong("allow-secret"),
+    help: ArgumentHelp(
+      "With --lint-secrets, let the value at PATH through (the path a finding prints), repeatable.", valueName: "PATH"))
+  var allowSecret: [String] = []
+
   func run() async throws {
     let context = CLIContext.current
     var all = Diagnostics()
@@ -31,7 +42,12 @@ struct ValidateCommand: AsyncParsableCommand {
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     var printed: Set<Diagnostic> = []
     for path in files {
-      let diagnostics = locator.check(path, with: check).diagnostics
+      let (workflow, checked) = locator.check(path, with: check)
+      var diagnostics = checked
+      if lintSecrets, let workflow {
+        let findings = SecretScanner().scan(ExportCommand.document(workflow.file), allowed: Set(allowSecret))
+        diagnostics.append(contentsOf: SecretScanner.diagnostics(findings))
+      }
       all.append(contentsOf: diagnostics.filter { printed.insert($0).inserted })
       results.append(FileResult(path: path, valid: !diagnostics.hasErrors, diagnostics: diagnostics.sorted()))
     }

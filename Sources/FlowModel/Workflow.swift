@@ -21,6 +21,47 @@ public struct Workflow: Sendable {
   public var timezone: Located<String>?
   public var confirmations: ConfirmationPolicy
   public var steps: [Step]
+  /// `shared:` — what `flow export` wrote about the file it shared; nil for a file that never was.
+  public var shared: Shared?
+  /// `workflows:` — the workflows this file runs, embedded by `flow export` so that the file is
+  /// self-contained; `run-workflow` looks here first. Only a file's top level has them.
+  public var embedded: [Embedded] = []
+  /// For a workflow embedded under another's `workflows:`, the name it is embedded under.
+  public var embeddedName: String?
+
+  /// What identifies the workflow among those a run meets: its file's path, and for an embedded
+  /// workflow the name it is embedded under (`shared.flow.yml#greet.yml`), since it shares its file.
+  public var identity: String {
+    embeddedName.map { "\(file.path)#\($0)" } ?? file.path
+  }
+
+  /// The `shared:` block `flow export` writes: when the workflow was first shared and last changed,
+  /// how many actions it has, and which flow wrote it. Dates stay text here (ISO 8601, UTC, to the
+  /// second); the decoder checks their shape.
+  public struct Shared: Sendable {
+    public var created: Located<String>?
+    public var modified: Located<String>?
+    public var actions: Int?
+    public var flowVersion: String?
+    public var span: SourceSpan
+
+    public init(
+      created: Located<String>? = nil, modified: Located<String>? = nil, actions: Int? = nil,
+      flowVersion: String? = nil, span: SourceSpan
+    ) {
+      self.created = created
+      self.modified = modified
+      self.actions = actions
+      self.flowVersion = flowVersion
+      self.span = span
+    }
+  }
+
+  /// A workflow embedded under `workflows:`, by the reference its `run-workflow` steps use.
+  public struct Embedded: Sendable {
+    public var name: Located<String>
+    public var workflow: Workflow
+  }
 
   /// How confirmations are answered when nobody is at a terminal.
   public enum ConfirmationPolicy: String, Sendable, Hashable {

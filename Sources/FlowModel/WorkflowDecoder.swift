@@ -40,12 +40,30 @@ public struct WorkflowDecoder {
           .help("a workflow is a mapping of keys such as 'flow', 'name' and 'steps'"))
       return nil
     }
-    let known = WorkflowFormat.keys.map(\.name)
+    let stem = file.path.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "workflow"
+    return workflow(mapping, defaultName: stem, embeddedName: nil)
+  }
+
+  /// The workflow a mapping holds: the file's, or one embedded under its `workflows:`.
+  private mutating func workflow(_ mapping: YAMLNode.Mapping, defaultName: String, embeddedName: String?)
+    -> Workflow
+  {
+    let known = WorkflowFormat.keys.map(\.name).filter {
+      embeddedName == nil || !WorkflowFormat.fileOnlyKeys.contains($0)
+    }
     for entry in mapping.entries {
       guard let key = WorkflowFormat.keysByName[entry.key.value] else {
         report(
           Diagnostic(.error, .unknownKey, "unknown key '\(entry.key.value)'", at: entry.key.span)
             .help(Suggestion.help(for: entry.key.value, among: known, listUpTo: known.count)))
+        continue
+      }
+      if embeddedName != nil, WorkflowFormat.fileOnlyKeys.contains(key.name) {
+        report(
+          Diagnostic(
+            .error, .misplacedKey, "'\(key.name)' belongs at the top of the file, not in an embedded workflow",
+            at: entry.key.span
+          ).help("the file's own '\(key.name)' serves the workflows embedded in it too"))
         continue
       }
       checkShape(entry.value, against: key)
@@ -58,10 +76,13 @@ public struct WorkflowDecoder {
         .help(key.name == "flow" ? "add 'flow: \(WorkflowFormat.version)' as the first line" : "add '\(key.name):'"))
     }
 
-    let stem = file.path.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "workflow"
-    return Workflow(
+    // Each workflow names its own steps' outputs.
+    let outerNames = names
+    names = [:]
+    defer { names = outerNames }
+    var workflow = Workflow(
       file: file,
-      name: mapping["name"]?.value.scalar?.value ?? stem,
+      name: mapping["name"]?.value.scalar?.value ?? defaultName,
       description: mapping["description"]?.value.scalar?.value,
       icon: mapping["icon"]?.value.scalar?.value,
       color: mapping["color"]?.value.scalar?.value,
@@ -75,6 +96,11 @@ public struct WorkflowDecoder {
         ?? .ask,
       steps: mapping["steps"]?.value.sequence.map { steps($0) } ?? []
     )
+    workflow.embeddedName = embeddedName
+    guard embeddedName == nil else { return workflow }
+    workflow.shared = mapping["shared"]?.value.mapping.map { shared($0) }
+    workflow.embedded = mapping["workflows"]?.value.mapping.map { embedded($0) } ?? []
+    return workflow
   }
 
   /// Reports a top-level value of the wrong kind.
@@ -115,6 +141,8 @@ public struct WorkflowDecoder {
     case .schedule:
       // Read, and reported, by schedule(_:).
       break
+    case .shared, .workflows:
+      if node.mapping == nil { wrongKind("a mapping") }
     case .textList:
       guard let sequence = node.sequence else { return wrongKind("a sequence of names") }
       if let item = sequence.items.first(where: { $0.scalar == nil || $0.scalar?.resolved == .null }) {
@@ -214,6 +242,78 @@ public struct WorkflowDecoder {
     }
     return expressions.map { scalar in
       ScheduleEntry(cron: Located(scalar.value, at: scalar.span), locator: ScalarLocator(scalar), timezone: timezone)
+    }
+  }
+
+  // MARK: - Sharing
+
+  private static let sharedKeys = WorkflowFormat.sharedKeys.map(\.name)
+
+  /// `shared:`: dates in the one form `flow export` writes, the action count, the version.
+  private mutating func shared(_ mapping: YAMLNode.Mapping) -> Workflow.Shared {
+    var shared = Workflow.Shared(span: mapping.span)
+    for entry in mapping.entries {
+      switch entry.key.value {
+      case "created", "modified":
+        guard let text = text(entry.value, for: entry.key.value) else { continue }
+        guard Self.isTimestamp(text.value) else {
+          report(
+            Diagnostic(
+              .error, .wrongKind, "expected a time like 2026-11-23T09:15:00Z, found '\(text.value)'", at: text.span
+            )
+            .help("'flow export' writes times in UTC, to the second"))
+          continue
+        }
+        if entry.key.value == "created" { shared.created = text } else { shared.modified = text }
+      case "actions":
+        guard case .int(let count)? = entry.value.scalar?.resolved, count >= 0 else {
+          report(
+            Diagnostic(
+              .error, .wrongKind, "expected a number of actions, found \(entry.value.kindName)", at: entry.value.span))
+          continue
+        }
+        shared.actions = count
+      case "flow-version":
+        shared.flowVersion = text(entry.value, for: "flow-version")?.value
+      default:
+        unknownKey(entry.key, among: Self.sharedKeys, in: "'shared'")
+      }
+    }
+    return shared
+  }
+
+  /// `2026-11-23T09:15:00Z`: the one shape of a time in `shared:`.
+  static func isTimestamp(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 20 else { return false }
+    for (index, byte) in bytes.enumerated() {
+      let expected: UInt8? =
+        switch index {
+        case 4, 7: UInt8(ascii: "-")
+        case 10: UInt8(ascii: "T")
+        case 13, 16: UInt8(ascii: ":")
+        case 19: UInt8(ascii: "Z")
+        default: nil
+        }
+      if let expected { if byte != expected { return false } } else if !(0x30...0x39).contains(byte) { return false }
+    }
+    return true
+  }
+
+  /// `workflows:`: each entry a whole workflow, named by the reference its `run-workflow` uses.
+  private mutating func embedded(_ mapping: YAMLNode.Mapping) -> [Workflow.Embedded] {
+    mapping.entries.compactMap { entry in
+      let name = Located(entry.key.value, at: entry.key.span)
+      guard let body = entry.value.mapping else {
+        report(
+          Diagnostic(
+            .error, .wrongKind, "expected a workflow for '\(name.value)' in 'workflows', found \(entry.value.kindName)",
+            at: entry.value.span
+          ).help("each entry of 'workflows' is a whole workflow, with 'flow' and 'steps'"))
+        return nil
+      }
+      let stem = String(name.value.split(separator: "/").last?.split(separator: ".").first ?? "workflow")
+      return Workflow.Embedded(name: name, workflow: workflow(body, defaultName: stem, embeddedName: name.value))
     }
   }
 

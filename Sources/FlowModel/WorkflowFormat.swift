@@ -23,6 +23,10 @@ public enum WorkflowFormat {
     /// `schedule:`: a cron expression, a list of them, or a mapping with `cron` and `timezone`, or a list
     /// mixing expressions and such mappings.
     case schedule
+    /// `shared:`: the mapping of ``WorkflowFormat/sharedKeys``.
+    case shared
+    /// `workflows:`: workflows by name, each a whole workflow (without `shared` or `workflows`).
+    case workflows
   }
 
   public struct Key: Sendable, Hashable {
@@ -57,9 +61,29 @@ public enum WorkflowFormat {
       name: "confirmations", shape: .choice(["ask", "auto"]), isRequired: false,
       summary: "'auto' confirms steps unattended; shown when the workflow is imported"),
     Key(name: "steps", shape: .sequence, isRequired: true, summary: "the actions to run, in order"),
+    Key(
+      name: "shared", shape: .shared, isRequired: false,
+      summary: "written by 'flow export': when the workflow was shared and changed, its actions, the flow that wrote it"
+    ),
+    Key(
+      name: "workflows", shape: .workflows, isRequired: false,
+      summary: "written by 'flow export': the workflows it runs, by the name 'run-workflow' uses, looked in first"),
   ]
 
+  /// Top-level keys a workflow embedded under `workflows:` may not have: it is part of its file.
+  public static let fileOnlyKeys: Set<String> = ["shared", "workflows"]
+
   static let keysByName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+
+  // MARK: - Sharing
+
+  /// The keys of the `shared:` block.
+  public static let sharedKeys: [Field] = [
+    Field(name: "created", summary: "when the workflow was first shared: ISO 8601 in UTC, like 2026-11-23T09:15:00Z"),
+    Field(name: "modified", summary: "when it last changed before it was shared, in the same form"),
+    Field(name: "actions", summary: "how many actions it has, as 'flow show' counts them"),
+    Field(name: "flow-version", summary: "the version of flow that exported it"),
+  ]
 
   // MARK: - Inputs and steps
 

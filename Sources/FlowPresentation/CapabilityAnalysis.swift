@@ -21,7 +21,7 @@ public struct CapabilityAnalysis: Sendable {
     var walk = Walk(analysis: self, autoConfirm: workflow.confirmations == .auto)
     walk.visit(workflow)
     var capabilities = walk.capabilities
-    capabilities.file = workflow.file.path
+    capabilities.file = workflow.identity
     capabilities.confirmations = workflow.confirmations.rawValue
     capabilities.schedule = Capabilities.Schedule.entries(of: workflow)
     return capabilities
@@ -38,7 +38,7 @@ public struct CapabilityAnalysis: Sendable {
       switch load(reference, from: workflow) {
       case .loaded(let nested):
         var walk = Walk(analysis: self, autoConfirm: false)
-        walk.visited.insert(workflow.file.path)
+        walk.visited.insert(workflow.identity)
         walk.visit(nested)
         return StepEffect.combined(walk.effects)
       case .computed:
@@ -84,7 +84,7 @@ private struct Walk {
   }
 
   mutating func visit(_ workflow: Workflow) {
-    guard visited.insert(workflow.file.path).inserted else { return }
+    guard visited.insert(workflow.identity).inserted else { return }
     for name in workflow.environment.map(\.value) where !capabilities.environment.contains(name) {
       capabilities.environment.append(name)
     }
@@ -101,7 +101,7 @@ private struct Walk {
 
   private mutating func visit(_ step: Step, position: String, in workflow: Workflow, confirmed: Bool) {
     let inner = confirmed || step.confirm != nil
-    let reference = Capabilities.StepReference(file: workflow.file.path, position: position, action: step.label)
+    let reference = Capabilities.StepReference(file: workflow.identity, position: position, action: step.label)
     let sub = position + "."
     // A block's own confirmation is listed before what is inside it.
     let unattendedIndex = capabilities.unattended.count
@@ -157,7 +157,7 @@ private struct Walk {
       capabilities.workflows[index].problem = problem
       return false
     case .loaded(let nested):
-      capabilities.workflows[index].file = nested.file.path
+      capabilities.workflows[index].file = nested.identity
       capabilities.workflows[index].name = nested.name
       let before = effects.count
       visit(nested)

@@ -111,6 +111,29 @@ public enum WorkflowSchema {
       schema["items"] = ["type": scalar]
     case (_, .sequence):
       schema["type"] = "array"
+    case (_, .shared):
+      var fields = FlowDictionary()
+      for field in WorkflowFormat.sharedKeys {
+        var property: FlowDictionary = ["description": .text(sentence(field.summary))]
+        switch field.name {
+        case "actions":
+          property["type"] = "integer"
+          property["minimum"] = 0
+        case "flow-version":
+          property["type"] = scalar
+        default:
+          property["type"] = "string"
+          property["pattern"] = #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#
+        }
+        fields[field.name] = .dictionary(property)
+      }
+      schema["type"] = "object"
+      schema["properties"] = .dictionary(fields)
+      schema["additionalProperties"] = false
+    case (_, .workflows):
+      // Each entry is a whole workflow; the decoder refuses 'shared' and 'workflows' inside one.
+      schema["type"] = "object"
+      schema["additionalProperties"] = ["$ref": "#"]
     case (_, .schedule):
       schema["anyOf"] = [
         ref("cron"), ["type": "array", "minItems": 1, "items": ["anyOf": [ref("cron"), ref("cron-zone")]]],

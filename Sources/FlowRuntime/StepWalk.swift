@@ -3,21 +3,21 @@ import FlowModel
 /// Every step of a workflow in the order a run meets it, with what is known before the run about
 /// whether it runs: for the checks that must speak of "every" step (cycles that never end, what an
 /// unattended run would have to ask).
-enum StepWalk {
+public enum StepWalk {
   /// One step, where it stands.
-  struct Visit {
-    var step: Step
+  public struct Visit {
+    public var step: Step
     /// As the run numbers it: `3`, `2.1` for the first step inside step 2.
-    var position: String
+    public var position: String
     /// Whether it runs whenever the workflow runs: at the top level, without `when`, and with no `stop`
     /// before it that might end the run. Steps inside `if`, `menu` and loops may not run.
-    var certain: Bool
+    public var certain: Bool
     /// Inside a block whose `confirm:` answers the confirmations of the actions in it.
-    var confirmedBlock: Bool
+    public var confirmedBlock: Bool
   }
 
   /// Calls `visit` for each step, blocks before the steps inside them.
-  static func walk(_ steps: [Step], _ visit: (Visit) -> Void) {
+  public static func walk(_ steps: [Step], _ visit: (Visit) -> Void) {
     var stopped = false
     walk(steps, prefix: "", certain: true, confirmedBlock: false, stopped: &stopped, visit)
   }
@@ -54,7 +54,7 @@ enum StepWalk {
 extension Step {
   /// The workflow a `run-workflow` step names when it is written out (`run-workflow: sub/triage.yml`);
   /// nil for a computed name (`${…}`), known only when the step runs.
-  var literalWorkflowReference: String? {
+  public var literalWorkflowReference: String? {
     guard case .runWorkflow(let reference, _) = kind else { return nil }
     switch reference {
     case .text(let template): return template.literal

@@ -57,7 +57,7 @@ public enum UnattendedCheck {
 
     /// The questions of `workflow`'s steps; `caller` is the `run-workflow` value that runs it.
     mutating func visit(_ workflow: Workflow, from caller: (SourceSpan, certain: Bool)?) {
-      guard seen.insert(workflow.file.path).inserted else { return }
+      guard seen.insert(workflow.identity).inserted else { return }
       var visits: [StepWalk.Visit] = []
       StepWalk.walk(workflow.steps) { visits.append($0) }
       for visit in visits {

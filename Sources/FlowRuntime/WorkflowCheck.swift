@@ -23,6 +23,8 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   // Guards the cache: the interpreter loads nested workflows from it while a run goes on.
   private let lock = NSLock()
   private var entries: [String: Entry] = [:]
+  /// The workflows embedded under each checked file's `workflows:`, by file key and then by name.
+  private var embedded: [String: [String: Workflow]] = [:]
   /// Files being checked, outermost first, each with the `run-workflow` step that leads on: a
   /// reference back into this chain is a cycle.
   private var chain: [Link] = []
@@ -34,6 +36,8 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     var diagnostics: Diagnostics
     /// The canonical path each literal `run-workflow` reference of this file leads to.
     var children: [String: String] = [:]
+    /// The keys of the workflows embedded in this file, checked with it whether or not a step runs them.
+    var embedded: [String] = []
 
     var hasErrors: Bool { diagnostics.hasErrors }
   }
@@ -74,7 +78,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     while let next = pending.popLast() {
       guard seen.insert(next).inserted, let entry = entries[next] else { continue }
       diagnostics.append(contentsOf: entry.diagnostics)
-      pending += entry.children.values.sorted().reversed()
+      pending += (entry.children.values.sorted() + entry.embedded).reversed()
     }
     return diagnostics
   }
@@ -82,8 +86,30 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// The checked workflow a literal `run-workflow` reference of `parent` leads to, from the cache.
   func child(_ reference: String, of parent: Workflow) -> Workflow? {
     lock.withLock {
-      entries[files.canonicalPath(parent.file.path)]?.children[reference].flatMap { entries[$0]?.workflow }
+      entries[key(of: parent)]?.children[reference].flatMap { entries[$0]?.workflow }
     }
+  }
+
+  /// The workflows `workflow` runs by literal reference, each once, in the order its steps name them,
+  /// with the reference as written: what `flow export` embeds. Only what the check has met.
+  public func children(of workflow: Workflow) -> [(reference: String, workflow: Workflow)] {
+    lock.withLock {
+      guard let entry = entries[key(of: workflow)] else { return [] }
+      var found: [(String, Workflow)] = []
+      StepWalk.walk(workflow.steps) { visit in
+        guard let reference = visit.step.literalWorkflowReference, !found.contains(where: { $0.0 == reference }),
+          let child = entry.children[reference].flatMap({ entries[$0]?.workflow })
+        else { return }
+        found.append((reference, child))
+      }
+      return found
+    }
+  }
+
+  /// The cache key of a checked workflow: its file's canonical path, `#name` for an embedded one.
+  private func key(of workflow: Workflow) -> String {
+    let file = files.canonicalPath(workflow.file.path)
+    return workflow.embeddedName.map { "\(file)#\($0)" } ?? file
   }
 
   // MARK: - WorkflowLoading
@@ -92,9 +118,8 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// read and checked now (a computed reference).
   public func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow {
     let (entry, diagnostics): (Entry?, Diagnostics) = lock.withLock {
-      guard let path = locate(reference, from: parent) else { return (nil, Diagnostics()) }
-      let key = files.canonicalPath(path)
-      return (check(key: key, read: { files.read(path) }), tree(key))
+      guard let location = locate(reference, from: parent) else { return (nil, Diagnostics()) }
+      return (check(location), tree(location.key))
     }
     guard let entry else { throw WorkflowLoadFailure(message: "no workflow '\(reference)'", help: Self.lookupHelp) }
     guard let workflow = entry.workflow, !entry.hasErrors else {
@@ -105,10 +130,44 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     return workflow
   }
 
-  /// The file a `run-workflow` reference of `parent` names: the one lookup, for the check and the run
-  /// alike (issue 9's `workflows:` section, embedded in the parent, will be looked in here first).
-  private func locate(_ reference: String, from parent: Workflow) -> String? {
-    files.locate(reference, from: parent.file)
+  /// Where a `run-workflow` reference leads: a workflow embedded in the file, or another file.
+  private enum Location {
+    case embedded(key: String, workflow: Workflow)
+    case file(key: String, path: String)
+
+    var key: String {
+      switch self {
+      case .embedded(let key, _), .file(let key, _): key
+      }
+    }
+
+    /// The path to name in messages.
+    var path: String {
+      switch self {
+      case .embedded(_, let workflow): workflow.identity
+      case .file(_, let path): path
+      }
+    }
+  }
+
+  /// The workflow a `run-workflow` reference of `parent` names: the one lookup, for the check and the
+  /// run alike. The `workflows:` section of the parent's file comes first, so that a shared file runs
+  /// what it carries, whatever the importer's disk holds; then files, as `WorkflowFiles` finds them.
+  private func locate(_ reference: String, from parent: Workflow) -> Location? {
+    let file = files.canonicalPath(parent.file.path)
+    if let workflow = embedded[file]?[reference] {
+      return .embedded(key: "\(file)#\(reference)", workflow: workflow)
+    }
+    return files.locate(reference, from: parent.file).map { .file(key: files.canonicalPath($0), path: $0) }
+  }
+
+  private func check(_ location: Location) -> Entry {
+    switch location {
+    case .embedded(let key, let workflow):
+      return entries[key] ?? check(workflow, key: key, own: Diagnostics())
+    case .file(let key, let path):
+      return check(key: key, read: { files.read(path) })
+    }
   }
 
   private static let lookupHelp = "give a path relative to this workflow's folder, or the name of a library workflow"
@@ -129,6 +188,23 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     let (decoded, structural) = WorkflowDecoder.decode(document)
     own.append(contentsOf: structural)
     guard let workflow = decoded else { return remember(Entry(diagnostics: own), at: key) }
+    if !workflow.embedded.isEmpty {
+      embedded[key] = Dictionary(
+        workflow.embedded.map { ($0.name.value, $0.workflow) }, uniquingKeysWith: { a, _ in a })
+    }
+    var entry = check(workflow, key: key, own: own)
+    // The whole file is checked: embedded workflows no step names literally too.
+    for nested in workflow.embedded {
+      let nestedKey = "\(key)#\(nested.name.value)"
+      if entries[nestedKey] == nil { _ = check(nested.workflow, key: nestedKey, own: Diagnostics()) }
+      entry.embedded.append(nestedKey)
+    }
+    return remember(entry, at: key)
+  }
+
+  /// Checks a decoded workflow and the workflows it runs, and remembers it at `key`.
+  private func check(_ workflow: Workflow, key: String, own: Diagnostics) -> Entry {
+    var own = own
     own.append(contentsOf: WorkflowSchedule.check(workflow))
 
     // The workflows it runs first, so that their inputs and results are known when its steps are checked.
@@ -148,13 +224,13 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
             .help(Self.lookupHelp))
         continue
       }
-      guard let path = locate(reference, from: workflow) else {
+      guard let location = locate(reference, from: workflow) else {
         own.append(
           Diagnostic(.error, .workflowNotFound, "no workflow '\(reference)' to run", at: value.span)
             .help(Self.lookupHelp))
         continue
       }
-      let childKey = files.canonicalPath(path)
+      let childKey = location.key
       children[reference] = childKey
       if let start = chain.firstIndex(where: { $0.key == childKey }) {
         if let endless = endlessCycle(from: start, closedBy: visit, at: value.span, reference: reference) {
@@ -164,11 +240,11 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
       }
       chain[chain.count - 1].step = visit
       chain[chain.count - 1].span = value.span
-      let entry = check(key: childKey, read: { files.read(path) })
+      let entry = check(location)
       if entry.hasErrors {
         own.append(
           Diagnostic(.error, .invalidWorkflow, "'\(reference)' is invalid, so this step cannot run", at: value.span)
-            .help("its own errors are reported under '\(path)'"))
+            .help("its own errors are reported under '\(location.path)'"))
       }
       summaries[reference] = .some(entry.summary)
     }

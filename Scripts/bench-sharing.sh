@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# What sharing costs on top of checking (issue 9), measured against `flow validate` in the same run:
+#   1. `flow export --sign` of the gallery's bulk-tag.yml and of a generated 2,000-step workflow, against
+#      `flow validate` of the same file (the check export starts with; export then checks its result again);
+#   2. `flow import --yes --replace` of the signed export (verify, check, card, write, provenance),
+#      against `flow validate` of the exported file;
+#   3. `flow export --html` against `flow export` of the same file;
+#   4. `flow list` of 200 imported, signed workflows (each read back through its provenance record)
+#      against `flow list` of the same 200 files copied in by hand (unsigned).
+# Installs hyperfine (apt) when missing. Usage: Scripts/bench-sharing.sh [--dynamic]
+# flow is measured as it ships: a release build with the static Swift standard library (as
+# Scripts/bench-run.sh does); --dynamic measures the dynamically linked build instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
+fi
+
+flags=(-c release --product flow)
+if [ "${1:-}" != "--dynamic" ]; then
+  flags+=(--static-swift-stdlib --scratch-path .build-static)
+fi
+swift build "${flags[@]}" >/dev/null
+flow="$(swift build "${flags[@]}" --show-bin-path)/flow"
+
+cd "$work"
+cp "$root/workflows/bulk-tag.yml" gallery.yml
+python3 - <<'PY'
+# 2,000 steps: 250 blocks of an if holding a for-each holding six actions with references and step keys.
+lines = ["flow: 1", "name: Large", "steps:", "  - list: [a, b, c]", "    as: letters"]
+for i in range(250):
+    lines += [
+        f"  - if: ${{letters.count}} >= {i % 5}",
+        "    then:",
+        "      - for-each: ${letters}",
+        f"        as: letter{i}",
+        "        do:",
+        f"          - text: \"{i}: ${{letter{i}}} of ${{letters}}\"",
+        "            when: ${previous} is not empty",
+        "          - split-text: ${previous}",
+        "          - count: ${previous}",
+        "          - calculate: \"${previous} * 2\"",
+        "            retry: {attempts: 2, delay: 1s}",
+        "          - get-url: https://example.com/${previous}",
+        "            timeout: 5s",
+        "          - show: ${previous}",
+    ]
+open("large.yml", "w").write("\n".join(lines) + "\n")
+PY
+export HOME="$work/home" USER=bench COLUMNS=100 NO_COLOR=1
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME
+mkdir -p "$HOME"
+"$flow" keys generate >/dev/null 2>&1
+
+mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["mean"])' "$@"; }
+ratio() {
+  python3 - "$@" <<'PY'
+import sys
+label, a, b, reference = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+print(f"{label:<30} {a*1000:8.1f} ms   {reference:<26} {b*1000:8.1f} ms   ratio {a/b:5.2f}x")
+PY
+}
+
+echo "== flow export --sign against flow validate of the same file"
+hyperfine -N --warmup 3 --runs 30 --export-json export.json \
+  "$flow export gallery.yml --sign -o gallery.flow.yml" "$flow validate gallery.yml" >/dev/null 2>&1
+ratio "export --sign bulk-tag.yml" "$(mean export.json 0)" "$(mean export.json 1)" "validate"
+hyperfine -N --warmup 2 --runs 10 --export-json large.json \
+  "$flow export large.yml --sign -o large.flow.yml" "$flow validate large.yml" >/dev/null 2>&1
+ratio "export --sign 2,000 steps" "$(mean large.json 0)" "$(mean large.json 1)" "validate"
+
+echo "== flow import --yes against flow validate of the shared file"
+hyperfine -N --warmup 3 --runs 30 --export-json import.json \
+  "$flow import gallery.flow.yml --yes --replace" "$flow validate gallery.flow.yml" >/dev/null 2>&1
+ratio "import bulk-tag.flow.yml" "$(mean import.json 0)" "$(mean import.json 1)" "validate"
+hyperfine -N --warmup 2 --runs 10 --export-json import-large.json \
+  "$flow import large.flow.yml --yes --replace" "$flow validate large.flow.yml" >/dev/null 2>&1
+ratio "import 2,000 steps" "$(mean import-large.json 0)" "$(mean import-large.json 1)" "validate"
+
+echo "== the share page against the file"
+hyperfine -N --warmup 3 --runs 30 --export-json html.json \
+  "$flow export gallery.yml --html -o gallery.html" "$flow export gallery.yml -o gallery.flow.yml" >/dev/null 2>&1
+ratio "export --html bulk-tag.yml" "$(mean html.json 0)" "$(mean html.json 1)" "export"
+
+echo "== flow list: 200 imported, signed workflows against the same files unsigned"
+library="$HOME/.local/share/flow/workflows"
+for i in $(seq 1 40); do
+  for f in "$root"/workflows/*.yml; do
+    name="$(basename "$f" .yml)-$i"
+    "$flow" export "$f" --sign -o "$work/shared.flow.yml" 2>/dev/null
+    "$flow" import "$work/shared.flow.yml" --as "$name" --yes >/dev/null 2>&1
+  done
+done
+plain="$work/plain"
+mkdir -p "$plain/flow/workflows"
+for f in "$library"/*.yml; do cp "$f" "$plain/flow/workflows/"; done
+hyperfine -N --warmup 2 --runs 10 --export-json list.json \
+  "$flow list" "env XDG_DATA_HOME=$plain $flow list" >/dev/null 2>&1
+ratio "list (200, signed)" "$(mean list.json 0)" "$(mean list.json 1)" "list (200, unsigned)"

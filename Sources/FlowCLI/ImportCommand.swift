@@ -1,0 +1,350 @@
+import ArgumentParser
+import FlowDiagnostics
+import FlowHTTP
+import FlowIntents
+import FlowModel
+import FlowPresentation
+import FlowRuntime
+import FlowSharing
+import FlowYAML
+import Foundation
+
+/// `flow import FILE|-|URL`: a shared workflow into the library, behind a permission card.
+struct ImportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Add a shared workflow to the library, after showing what it may do.",
+    discussion: """
+      Reads the file (a path, '-' for standard input, or an http(s) URL), checks its signature (a file \
+      changed after it was signed is refused, always) and checks it as 'flow validate' does. Then it \
+      shows the permission card: who signed it and everything it may do, in red what acts without \
+      asking. Then the import questions: inputs marked 'ask-on-import' are asked (or taken from \
+      --answer) and kept as their defaults. Then it asks before adding the workflow. Without a terminal \
+      nothing is added unless --yes is given. The library name is --as, or the workflow's name in \
+      kebab-case; a name the library has needs --replace, which keeps the old copy as a backup.
+      """
+  )
+
+  @Argument(help: "The shared file: a path, '-' for standard input, or an http(s) URL.")
+  var source: String
+
+  @Option(
+    name: .customLong("as"),
+    help: ArgumentHelp("The name in the library (what 'flow run NAME' takes).", valueName: "NAME"))
+  var name: String?
+
+  @Option(
+    name: .customLong("answer"), help: ArgumentHelp("Answer an import question, repeatable.", valueName: "NAME=VALUE"))
+  var answers: [String] = []
+
+  @Flag(help: "Add it without asking (the card is still shown).")
+  var yes = false
+
+  @Flag(help: "Replace a workflow of the same name, keeping the old copy as a backup.")
+  var replace = false
+
+  @Flag(name: .customLong("no-input"), help: "Never ask: answers come from --answer and defaults.")
+  var noInput = false
+
+  /// The largest shared file read, as `flow validate` reads any workflow file.
+  static let maximumSize = YAMLLimits.workflow.maxFileSize
+
+  func run() async throws {
+    let context = CLIContext.current
+    let bytes = try await read(context)
+    let store = Sharing.keyStore(context)
+    let trusted = store.trustedKeys()
+    let verification = SignedFile.verify(bytes) { key in trusted.first { $0.publicKey == key }?.name }
+    switch verification.status {
+    case .tampered:
+      throw Library.fail(
+        Diagnostic(.error, .tamperedFile, "refusing to import: the file was changed after it was signed", file: source)
+          .help("ask the sender for the file again; a signed file is imported only as it was signed"), context)
+    case .malformed:
+      throw Library.fail(
+        Diagnostic(
+          .error, .malformedSignature, "refusing to import: \(verification.problem ?? "the signature does not read")",
+          file: source
+        ).help("ask the sender for the file again"), context)
+    default:
+      break
+    }
+
+    // Checked as 'flow validate' checks it, the signature block included as a comment.
+    let locator = WorkflowLocator(context: context)
+    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
+    let file = SourceFile(path: source, bytes: bytes)
+    let (loaded, diagnostics) = check.check(file)
+    guard let workflow = loaded, !diagnostics.hasErrors else {
+      context.report(diagnostics)
+      context.console.write("refusing to import '\(source)': it has errors\n", to: .error)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    if !diagnostics.isEmpty { context.report(diagnostics) }
+
+    // The card.
+    let provenance = Provenance(
+      created: workflow.shared?.created.flatMap { Sharing.date($0.value) },
+      modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }, signature: verification.status)
+    let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
+      of: workflow, provenance: provenance, now: context.clock.now)
+    let colors = context.console.isTerminal(.error) && context.environment["NO_COLOR"] == nil
+    let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
+    context.console.write(PermissionCard(width: width, colors: colors).render(outline, source: source), to: .error)
+
+    // Where it goes, before anybody answers anything.
+    let library = locator.libraryDirectory
+    let name = try libraryName(for: workflow, context)
+    let existing = locator.libraryWorkflows.first { $0.name == name }
+    if let existing, !replace {
+      throw Library.fail(
+        Diagnostic(
+          .error, .workflowExists, "the library already has a workflow named '\(name)'", file: existing.url.path
+        )
+        .help("--replace replaces it, keeping the old copy as a backup; --as NAME imports it under another name"),
+        context)
+    }
+
+    let attended = !noInput && context.console.isTerminal(.input) && context.console.isTerminal(.error)
+    let answered = try ask(workflow, attended: attended, context)
+    if !yes {
+      guard attended else {
+        throw ExitCode(
+          Self.refuse(
+            "nothing was added: importing needs a yes, and nobody is at a terminal to give it",
+            help: "read the card above, then pass --yes to add it", status: .needsInput, context))
+      }
+      let confirmed = try await TerminalPrompter(console: context.console).requestConfirmation(
+        ConfirmationRequest(kind: .alert, origin: PromptOrigin(), dialog: "Add '\(name)' to your library?"))
+      guard confirmed else {
+        throw ExitCode(Self.refuse("nothing was added", help: nil, status: .cancelled, context))
+      }
+    }
+
+    // The library copy: as signed, without the signature block, with the answers as defaults.
+    var copy = verification.content
+    switch ImportAnswers.apply(answered, to: copy, path: source) {
+    case .success(let edited): copy = edited
+    case .failure(let error):
+      context.report(error.diagnostics)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    let recheck = WorkflowCheck(registry: Catalogs.registry, files: locator).check(
+      SourceFile(path: source, bytes: copy))
+    guard recheck.workflow != nil, !recheck.diagnostics.hasErrors else {
+      context.report(recheck.diagnostics)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    let target = library.appendingPathComponent("\(name).yml")
+    do {
+      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+      if let existing {
+        let backup = try Library.backUp(existing.url, name: name, locator: locator)
+        context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error)
+      }
+      try Data(copy).write(to: target, options: .atomic)
+      let status =
+        switch verification.status {
+        case .trusted: "trusted"
+        case .unknownKey: "unknown-key"
+        default: "unsigned"
+        }
+      try ProvenanceRecord(
+        source: origin(context),
+        imported: Sharing.timestamp(context.clock.now), signer: verification.key, status: status, copy: copy,
+        answered: answered.keys.sorted()
+      ).write(for: target)
+    } catch let exit as ExitCode {
+      throw exit
+    } catch {
+      throw Library.fail(
+        Diagnostic(.error, .cannotWrite, "cannot add the workflow: \(error.localizedDescription)", file: target.path),
+        context)
+    }
+    context.print(target.path)
+    context.console.write("added '\(name)' to your library; run it with: flow run \(name)\n", to: .error)
+  }
+
+  // MARK: - Reading
+
+  /// Where the file came from, as the provenance record keeps it: a URL, an absolute path, or
+  /// "standard input".
+  private func origin(_ context: CLIContext) -> String {
+    if source == "-" { return "standard input" }
+    return Self.isURL(source) ? source : context.url(for: source).standardizedFileURL.path
+  }
+
+  private static func isURL(_ source: String) -> Bool {
+    source.hasPrefix("https://") || source.hasPrefix("http://")
+  }
+
+  private func read(_ context: CLIContext) async throws -> [UInt8] {
+    if source == "-" {
+      guard let text = context.console.readAllInput() else {
+        throw Library.fail(
+          Diagnostic(.error, .importSource, "nothing on standard input", file: "-")
+            .help("pipe the file in: flow import - < shared.flow.yml"), context)
+      }
+      let bytes = Array(text.utf8)
+      guard bytes.count <= Self.maximumSize else { throw tooLarge(bytes.count, context) }
+      return bytes
+    }
+    if Self.isURL(source) {
+      guard let url = URL(string: source), url.host != nil else {
+        throw Library.fail(Diagnostic(.error, .importSource, "not a URL flow can read", file: source), context)
+      }
+      let response: HTTPResponse
+      do {
+        response = try await context.transport.send(
+          HTTPRequest(url: url, headers: ["Accept": "application/yaml, text/yaml, text/plain, */*"]))
+      } catch {
+        throw Library.fail(
+          Diagnostic(.error, .importSource, "cannot fetch the file: \(error.description)", file: source), context)
+      }
+      guard (200..<300).contains(response.status) else {
+        throw Library.fail(
+          Diagnostic(.error, .importSource, "the server answered \(response.status) instead of the file", file: source),
+          context)
+      }
+      guard response.body.count <= Self.maximumSize else { throw tooLarge(response.body.count, context) }
+      return [UInt8](response.body)
+    }
+    switch SourceReader.read(source, in: context) {
+    case .success(let file): return file.bytes
+    case .failure(let problem): throw Library.fail(problem, context)
+    }
+  }
+
+  private func tooLarge(_ size: Int, _ context: CLIContext) -> ExitCode {
+    Library.fail(
+      Diagnostic(
+        .error, .fileTooLarge,
+        "the file is \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .binary)), more than a workflow file may be",
+        file: source), context)
+  }
+
+  // MARK: - Name and questions
+
+  private func libraryName(for workflow: Workflow, _ context: CLIContext) throws -> String {
+    if let name {
+      let stripped = Library.stripExtension(name)
+      guard Library.isValidName(stripped) else {
+        throw Library.fail(
+          Diagnostic(.error, .invalidWorkflowName, "'\(name)' cannot name a workflow", at: nil)
+            .help("use letters, digits, '-' and '_', starting with a letter or digit, like 'daily-digest'"), context)
+      }
+      return stripped
+    }
+    if let derived = Sharing.libraryName(for: workflow.name) { return derived }
+    let stem = URL(fileURLWithPath: source).lastPathComponent.split(separator: ".").first.map(String.init) ?? ""
+    guard Library.isValidName(stem) else {
+      throw Library.fail(
+        Diagnostic(.error, .invalidWorkflowName, "the workflow's name does not make a library name", at: nil)
+          .help("give one with --as NAME"), context)
+    }
+    return stem
+  }
+
+  /// The answers to the import questions, as YAML by input name: from `--answer`, else asked at the
+  /// terminal (again while an answer does not fit), else the input's default stays.
+  private func ask(_ workflow: Workflow, attended: Bool, _ context: CLIContext) throws -> [String: String] {
+    let questions = workflow.inputs.filter(\.askOnImport)
+    var given: [String: String] = [:]
+    for answer in answers {
+      guard let equals = answer.firstIndex(of: "="), equals != answer.startIndex else {
+        throw Library.fail(
+          Diagnostic(.error, .invalidAnswer, "'\(answer)' is not NAME=VALUE", at: nil)
+            .help("answer like --answer tag=reading"), context)
+      }
+      let key = String(answer[..<equals])
+      guard questions.contains(where: { $0.name.value == key }) else {
+        let names = questions.map(\.name.value)
+        throw Library.fail(
+          Diagnostic(.error, .invalidAnswer, "'\(workflow.name)' asks no import question '\(key)'", at: nil)
+            .help(
+              Suggestion.help(for: key, among: names)
+                ?? (names.isEmpty ? "it asks none" : "it asks \(names.map { "'\($0)'" }.joined(separator: ", "))")),
+          context)
+      }
+      given[key] = String(answer[answer.index(after: equals)...])
+    }
+    var yaml: [String: String] = [:]
+    for input in questions {
+      let key = input.name.value
+      let type = input.type.flatMap { ValueType(spelling: $0.value) } ?? .any
+      if let answer = given[key] {
+        if let problem = Self.problem(answer, type: type) {
+          throw Library.fail(
+            Diagnostic(.error, .invalidAnswer, "--answer \(key): \(problem)", at: input.name.span), context)
+        }
+        yaml[key] = ImportAnswers.yaml(for: answer, type: input.type?.value)
+        continue
+      }
+      guard attended else {
+        if input.defaultValue != nil { continue }
+        throw ExitCode(
+          Self.refuse(
+            "nothing was added: import question '\(key)' needs an answer, and nobody is at a terminal",
+            help: "pass --answer \(key)=VALUE", status: .needsInput, context))
+      }
+      let current = input.defaultValue.flatMap(Self.literalText)
+      while true {
+        var question = input.prompt ?? "Value for '\(key)'"
+        if type != .text, type != .any { question += " (\(type.name))" }
+        if let current { question += " [\(current)]" }
+        let line = Interrupts.whileReadingInput {
+          context.console.write("\(question): ", to: .error)
+          return context.console.readLine()
+        }
+        guard let line else { throw ExitCode(Self.refuse("nothing was added", help: nil, status: .cancelled, context)) }
+        if line.isEmpty, current != nil { break }
+        if line.isEmpty {
+          context.console.write("  this question needs an answer\n", to: .error)
+          continue
+        }
+        if let problem = Self.problem(line, type: type) {
+          context.console.write("  \(problem)\n", to: .error)
+          continue
+        }
+        yaml[key] = ImportAnswers.yaml(for: line, type: input.type?.value)
+        break
+      }
+    }
+    return yaml
+  }
+
+  /// Why `answer` does not fit `type`, or nil.
+  private static func problem(_ answer: String, type: ValueType) -> String? {
+    if case .entity = type.elementType { return nil }
+    let value: FlowValue =
+      if case .list = type {
+        .list(answer.split(separator: ",").map { .text($0.trimmingCharacters(in: .whitespaces)) })
+      } else {
+        .text(answer)
+      }
+    do {
+      _ = try Coercion.coerce(value, to: type)
+      return nil
+    } catch {
+      return AppIntentError.describe(error).message
+    }
+  }
+
+  /// Says why nothing was added and returns the status to exit with.
+  private static func refuse(_ message: String, help: String?, status: ExitStatus, _ context: CLIContext) -> Int32 {
+    context.report(Diagnostics([Diagnostic(.error, .importRefused, message, at: nil).help(help)]))
+    return status.rawValue
+  }
+
+  /// The text of a literal default, for showing it in brackets after a question.
+  private static func literalText(_ value: Value) -> String? {
+    switch value {
+    case .text(let template): template.literal
+    case .integer(let number, _): String(number)
+    case .double(let number, _): String(number)
+    case .bool(let bool, _): String(bool)
+    case .list(let items, _): items.compactMap(literalText).joined(separator: ", ")
+    default: nil
+    }
+  }
+}

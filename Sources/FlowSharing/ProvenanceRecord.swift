@@ -1,0 +1,72 @@
+import Crypto
+import FlowPresentation
+import Foundation
+
+/// Where a library workflow came from and who signed it, kept beside it when `flow import` adds it
+/// (issue 9): `<library>/.provenance/NAME.json`.
+///
+/// The library copy is the shared file with the import questions' answers written in and its signature
+/// block taken off, so it no longer verifies by itself; the record keeps what was verified at import (the
+/// signer's key) and the SHA-256 of the copy as written. While the copy is unchanged, `flow list` and
+/// `flow show` say who signed it, under the name the person trusts the key by now; once someone edits it,
+/// it is the person's own file and reads `unsigned`.
+public struct ProvenanceRecord: Sendable, Codable, Hashable {
+  /// The path or URL it was imported from.
+  public var source: String
+  /// When, in ISO 8601 UTC.
+  public var imported: String
+  /// The signer's public key in base64; nil for an unsigned file.
+  public var signer: String?
+  /// The signer's fingerprint, for people reading the record.
+  public var fingerprint: String?
+  /// The status at import: `trusted`, `unknown-key` or `unsigned`.
+  public var status: String
+  /// The SHA-256 of the library copy as import wrote it, in hex.
+  public var sha256: String
+  /// The inputs whose defaults the import questions set.
+  public var answered: [String]
+
+  public init(
+    source: String, imported: String, signer: PublicKey?, status: String, copy: [UInt8], answered: [String]
+  ) {
+    self.source = source
+    self.imported = imported
+    self.signer = signer?.base64
+    self.fingerprint = signer?.fingerprint
+    self.status = status
+    self.sha256 = Self.hex(copy)
+    self.answered = answered
+  }
+
+  /// The record of the library workflow at `file`.
+  public static func url(for file: URL) -> URL {
+    file.deletingLastPathComponent().appendingPathComponent(".provenance")
+      .appendingPathComponent(file.deletingPathExtension().lastPathComponent + ".json")
+  }
+
+  public static func read(for file: URL) -> ProvenanceRecord? {
+    guard let data = try? Data(contentsOf: url(for: file)) else { return nil }
+    return try? JSONDecoder().decode(ProvenanceRecord.self, from: data)
+  }
+
+  public func write(for file: URL) throws {
+    let url = Self.url(for: file)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try (encoder.encode(self) + Data("\n".utf8)).write(to: url, options: .atomic)
+  }
+
+  /// The signature status of the library copy whose bytes are `current`, with today's trust.
+  public func status(of current: [UInt8], trustedName: (PublicKey) -> String?) -> SignatureStatus {
+    guard Self.hex(current) == sha256, let signer, let key = PublicKey(base64: signer) else { return .unsigned }
+    return trustedName(key).map { .trusted(name: $0) } ?? .unknownKey(fingerprint: key.fingerprint)
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    Crypto.SHA256.hash(data: bytes).map { byte in
+      let text = String(byte, radix: 16)
+      return byte < 16 ? "0" + text : text
+    }.joined()
+  }
+}

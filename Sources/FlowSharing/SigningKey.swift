@@ -1,0 +1,103 @@
+import Crypto
+import Foundation
+
+/// An Ed25519 public key: what a signature block carries and what a person trusts under a name.
+public struct PublicKey: Sendable, Hashable {
+  /// The 32 bytes of the key.
+  public let raw: [UInt8]
+
+  /// A key swift-crypto made, and so valid.
+  init(checked raw: [UInt8]) {
+    self.raw = raw
+  }
+
+  public init?(raw: [UInt8]) {
+    guard raw.count == 32, (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil else { return nil }
+    self.raw = raw
+  }
+
+  /// The key in base64, as the signature block and `flow keys export` write it.
+  public var base64: String { Data(raw).base64EncodedString() }
+
+  /// `SHA256:` and the unpadded base64 of the key's SHA-256, as OpenSSH prints fingerprints: what a
+  /// person compares with the signer over another channel.
+  public var fingerprint: String {
+    let digest = Data(Crypto.SHA256.hash(data: raw)).base64EncodedString()
+    return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
+  }
+
+  /// `flow-ed25519 KEY NAME`: one line a person can mail, paste or keep in a file.
+  public func line(name: String) -> String { "\(Self.linePrefix) \(base64) \(name)" }
+
+  static let linePrefix = "flow-ed25519"
+
+  /// A key from its base64 text, only in its one canonical spelling: a base64 text that decodes to the
+  /// same bytes but is spelt otherwise (the unused low bits of the last digit) would let a changed file
+  /// read as unchanged.
+  public init?(base64 text: String) {
+    guard let bytes = Base64.canonical(text, count: 32) else { return nil }
+    self.init(raw: bytes)
+  }
+
+  /// A key as a person hands it over: the `flow-ed25519 KEY NAME` line (the name is a suggestion), or
+  /// the base64 key alone. Returns the key and the name the line suggests.
+  public static func parse(_ text: String) -> (key: PublicKey, suggestedName: String?)? {
+    let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+    switch words.count {
+    case 1:
+      return PublicKey(base64: words[0]).map { ($0, nil) }
+    case 2,
+      3 where words[0] == linePrefix:
+      return PublicKey(base64: words[1]).map { ($0, words.count == 3 ? words[2] : nil) }
+    default:
+      return nil
+    }
+  }
+
+  /// Whether `signature` signs `message` with this key.
+  func verifies(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+    guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
+    return key.isValidSignature(signature, for: message)
+  }
+}
+
+/// An Ed25519 private key: what `flow export --sign` signs with.
+public struct SigningKey: Sendable {
+  private let key: Curve25519.Signing.PrivateKey
+
+  /// A new random key.
+  public init() {
+    key = Curve25519.Signing.PrivateKey()
+  }
+
+  /// The key from its 32-byte seed.
+  public init?(seed: [UInt8]) {
+    guard seed.count == 32, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed) else { return nil }
+    self.key = key
+  }
+
+  /// The 32-byte seed, as the key file keeps it.
+  public var seed: [UInt8] { [UInt8](key.rawRepresentation) }
+
+  public var publicKey: PublicKey {
+    PublicKey(checked: [UInt8](key.publicKey.rawRepresentation))
+  }
+
+  func signature(for message: [UInt8]) -> [UInt8] {
+    // Signing in memory fails only if the key is unusable, which a constructed key never is.
+    [UInt8]((try? key.signature(for: message)) ?? Data())
+  }
+}
+
+/// Base64 in its one canonical spelling.
+enum Base64 {
+  static func encode(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+  /// The bytes of `text` when it is the canonical base64 of exactly `count` bytes.
+  static func canonical(_ text: String, count: Int) -> [UInt8]? {
+    guard let data = Data(base64Encoded: text), data.count == count, data.base64EncodedString() == text else {
+      return nil
+    }
+    return [UInt8](data)
+  }
+}

@@ -1,0 +1,48 @@
+/// Where a value sits in a workflow file, written as `--allow-secret` takes it: keys joined by `.`,
+/// list items as `[N]` counted from 1 as `flow run` counts steps, keys that hold other characters quoted:
+/// `steps[2].get-url.headers.Authorization`, `workflows["greet.yml"].input.key.default`. A comment is
+/// `comment:LINE`.
+public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
+  enum Segment: Sendable, Hashable {
+    case key(String)
+    case index(Int)
+  }
+
+  var segments: [Segment] = []
+  /// The line of a comment, for a finding in a comment.
+  var commentLine: Int?
+
+  init(segments: [Segment] = [], commentLine: Int? = nil) {
+    self.segments = segments
+    self.commentLine = commentLine
+  }
+
+  func appending(_ segment: Segment) -> ValuePath {
+    ValuePath(segments: segments + [segment])
+  }
+
+  public var description: String {
+    if let commentLine { return "comment:\(commentLine)" }
+    var text = ""
+    for segment in segments {
+      switch segment {
+      case .index(let index): text += "[\(index)]"
+      case .key(let key):
+        if Self.isPlain(key) {
+          text += text.isEmpty ? key : ".\(key)"
+        } else {
+          text +=
+            "[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+        }
+      }
+    }
+    return text
+  }
+
+  private static func isPlain(_ key: String) -> Bool {
+    !key.isEmpty
+      && key.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+      }
+  }
+}

@@ -1,0 +1,365 @@
+import FlowCLI
+import FlowIntents
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// A person's machine for the sharing commands: a home with its own XDG folders and user name.
+struct SharingHome {
+  let root: URL
+  let user: String
+
+  init(user: String = "ada") throws {
+    root = try temporaryDirectory()
+    self.user = user
+    try FileManager.default.moveItem(at: datedCopy(of: ["workflows", "examples"]), to: repository)
+  }
+
+  var environment: [String: String] {
+    ["HOME": root.path, "USER": user, "NO_COLOR": "1", "COLUMNS": "80"]
+  }
+
+  var library: URL { root.appendingPathComponent(".local/share/flow/workflows") }
+
+  /// Runs flow here, from `directory` (a dated copy of the repository's workflows and examples when
+  /// not given, so that dates in the output do not depend on the checkout); `extra` adds to the
+  /// environment, and an empty value takes a variable out.
+  func flow(
+    _ arguments: [String], in directory: URL? = nil, terminal: Bool = false, lines: [String] = [],
+    piped: String? = nil, extra: [String: String] = [:]
+  ) async -> (status: Int32, output: String, error: String) {
+    await runFlow(
+      arguments, in: directory ?? repository,
+      environment: environment.merging(extra) { $1 }.filter { !$0.value.isEmpty }, terminal: terminal,
+      lines: lines, piped: piped, clock: FixedTime.clock)
+  }
+
+  /// `workflows/` and `examples/`, dated ``FixedTime/modified``.
+  var repository: URL { root.appendingPathComponent("repository") }
+
+  /// A transcript with this home's paths as `$HOME`.
+  func transcript(_ result: (status: Int32, output: String, error: String)) -> String {
+    FlowCLITests.transcript(result).replacingOccurrences(of: root.path, with: "$HOME")
+  }
+}
+
+/// `flow export`, `flow import` and `flow keys` (issue 9), run in-process with a home of their own.
+struct SharingCommandTests {
+  static let sharing = testDirectory().appendingPathComponent("Sharing")
+
+  /// The issue's "done when": export signed, import behind the card, listed as signed; one changed
+  /// byte and the import refuses.
+  @Test func exportSignedImportAndList() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("b.flow.yml")
+    let export = await home.flow(["export", "workflows/bulk-tag.yml", "--sign", "-o", shared.path])
+    #expect(export.status == 0, "\(export.error)")
+    #expect(export.error.contains("made your signing key 'ada'"))
+    let text = try String(contentsOf: shared, encoding: .utf8)
+    let original = try String(
+      contentsOf: DocumentationTests.root.appendingPathComponent("workflows/bulk-tag.yml"), encoding: .utf8)
+    #expect(text.hasPrefix(original))
+    #expect(text.contains("shared:\n  created: 2026-11-18T11:06:40Z\n"))
+    #expect(text.contains("# flow-signature: ed25519\n"))
+
+    let imported = await home.flow(["import", shared.path], terminal: true, lines: ["y"])
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(imported.error.contains("5 actions · created just now · signed by ada (trusted)"))
+    #expect(imported.error.contains("Raindrop.io: 1 read, 1 write"))
+    #expect(imported.error.contains("contacts api.raindrop.io"))
+    #expect(imported.error.contains("Add 'bulk-tag' to your library? [y/N] y"))
+    #expect(imported.output == home.library.appendingPathComponent("bulk-tag.yml").path + "\n")
+
+    let list = await home.flow(["list"])
+    #expect(list.output.contains("bulk-tag  5        —                 signed by ada (trusted)"), "\(list.output)")
+    let show = await home.flow(["show", "bulk-tag"])
+    #expect(show.output.contains("5 actions · created just now · signed by ada (trusted)"))
+
+    // One changed byte: refused, whatever is answered.
+    var bytes = try Data(contentsOf: shared)
+    bytes[40] ^= 0x01
+    let tampered = home.root.appendingPathComponent("tampered.flow.yml")
+    try bytes.write(to: tampered)
+    let refused = await home.flow(["import", tampered.path, "--as", "other", "--yes"], terminal: true, lines: ["y"])
+    #expect(refused.status == 2)
+    #expect(refused.error.contains("refusing to import: the file was changed after it was signed"))
+    #expect(!FileManager.default.fileExists(atPath: home.library.appendingPathComponent("other.yml").path))
+  }
+
+  /// The card of every gallery workflow and hostile file, and the refusal of an unattended import.
+  @Test(
+    arguments: ShowCommandTests.gallery.map { "workflows/\($0)" } + ShowCommandTests.hostile.map { "Hostile/\($0)" })
+  func cardGolden(file: String) async throws {
+    let home = try SharingHome()
+    let directory = file.hasPrefix("Hostile/") ? testDirectory() : home.repository
+    let result = await home.flow(["import", file], in: directory)
+    #expect(result.status == 4)
+    #expect(result.error.contains("nothing was added"))
+    #expect(!FileManager.default.fileExists(atPath: home.library.path))
+    let name = file.replacingOccurrences(of: "/", with: "-").dropLast(4)
+    assertGolden(home.transcript(result), named: "import-card-\(name).txt")
+  }
+
+  /// At a terminal the card is in colour, what deletes without asking in red; declining adds nothing.
+  @Test func redAtATerminalAndDeclined() async throws {
+    let home = try SharingHome()
+    let result = await home.flow(
+      ["import", "Hostile/deletes-without-asking.yml"], in: testDirectory(), terminal: true, lines: ["n"],
+      extra: ["NO_COLOR": ""])
+    #expect(result.status == 3)
+    #expect(result.error.contains("\u{1B}[1;31mfor-each (step 2) is confirmed without asking"))
+    #expect(result.error.contains("Add 'tidy-up' to your library? [y/N] n\n"))
+    #expect(!FileManager.default.fileExists(atPath: home.library.appendingPathComponent("tidy-up.yml").path))
+    let plain = await home.flow(
+      ["import", "Hostile/deletes-without-asking.yml"], in: testDirectory(), terminal: true, lines: ["n"])
+    #expect(!plain.error.contains("\u{1B}["))
+  }
+
+  /// Export, import, run: the same output as running the original, the nested workflow included.
+  @Test func roundTripRunsTheSame() async throws {
+    let home = try SharingHome()
+    let examples = home.repository.appendingPathComponent("examples")
+    let original = await home.flow(["run", "run-workflow.yml", "--no-history"], in: examples)
+    #expect(original.status == 0)
+    let shared = home.root.appendingPathComponent("rw.flow.yml")
+    let export = await home.flow(["export", "run-workflow.yml", "-o", shared.path], in: examples)
+    #expect(export.status == 0, "\(export.error)")
+    #expect(export.error.contains("1 workflow embedded, unsigned"))
+    let text = try String(contentsOf: shared, encoding: .utf8)
+    #expect(text.contains("workflows:\n  greet.yml:\n    flow: 1\n"))
+    let imported = await home.flow(["import", shared.path, "--yes"], in: home.root)
+    #expect(imported.status == 0, "\(imported.error)")
+    // From a folder without greet.yml: the embedded copy runs.
+    let run = await home.flow(["run", "run-workflow", "--no-history"], in: home.root)
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == original.output)
+    // Exporting the imported copy again embeds the same workflow once more, and reads back.
+    let again = await home.flow(["export", "run-workflow", "-o", "again.flow.yml"], in: home.root)
+    #expect(again.status == 0, "\(again.error)")
+    let second = try String(contentsOf: home.root.appendingPathComponent("again.flow.yml"), encoding: .utf8)
+    #expect(second.components(separatedBy: "workflows:").count == 2)
+    #expect(second.components(separatedBy: "shared:").count == 2)
+  }
+
+  /// Import questions from --answer: written in as defaults, comments kept, still "signed by ada".
+  @Test func answersBecomeDefaults() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("q.flow.yml")
+    _ = await home.flow(["export", "Sharing/questions.yml", "--sign", "-o", shared.path], in: testDirectory())
+    let unanswered = await home.flow(["import", shared.path, "--yes"])
+    #expect(unanswered.status == 4)
+    #expect(unanswered.error.contains("import question 'collection' needs an answer"))
+    let wrong = await home.flow(["import", shared.path, "--yes", "--answer", "colection=x"])
+    #expect(wrong.status == 2)
+    #expect(wrong.error.contains("did you mean 'collection'?"))
+
+    let result = await home.flow(
+      ["import", shared.path, "--yes", "--answer", "collection=Reading ${List}", "--answer", "tags=swift, linux"])
+    #expect(result.status == 0, "\(result.error)")
+    let copy = try String(contentsOf: home.library.appendingPathComponent("save-to-collection.yml"), encoding: .utf8)
+    #expect(
+      copy.contains(
+        "    ask-on-import: true          # asked once, kept as the default\n    default: \"Reading $${List}\"\n"))
+    #expect(copy.contains("    default: [\"swift\", \"linux\"]\n"))
+    #expect(copy.contains("  # Shown rather than saved, so that the test needs no store.\n"))
+    #expect(!copy.contains("flow-signature"))
+    let list = await home.flow(["list", "--json"])
+    #expect(list.output.contains("\"signer\" : \"ada\""))
+    let run = await home.flow(["run", "save-to-collection", "--input", "url=https://swift.org", "--no-history"])
+    #expect(run.output == "Would save https://swift.org to Reading ${List}, tagged swift, linux\n")
+    // Edited by hand, it is the person's own file.
+    try (copy + "# my note\n").write(
+      to: home.library.appendingPathComponent("save-to-collection.yml"), atomically: true, encoding: .utf8)
+    let edited = await home.flow(["show", "save-to-collection"])
+    #expect(edited.output.contains("· unsigned"))
+  }
+
+  /// A key nobody here trusts reads as its fingerprint, until the person trusts it.
+  @Test func unknownSignerThenTrusted() async throws {
+    let grace = try SharingHome(user: "grace")
+    let shared = grace.root.appendingPathComponent("g.flow.yml")
+    _ = await grace.flow(["export", "workflows/empty-trash.yml", "--sign", "-o", shared.path])
+    let publicKey = await grace.flow(["keys", "export"])
+    #expect(publicKey.output.hasPrefix("flow-ed25519 "))
+    let fingerprint = await grace.flow(["keys", "list", "--json"])
+
+    let ada = try SharingHome()
+    let card = await ada.flow(["import", shared.path])
+    #expect(card.error.contains("signed by an unknown key\n│ (SHA256:"))
+    #expect(card.error.contains("nobody you trust signed it"))
+    let show = await ada.flow(["show", shared.path])
+    #expect(show.output.contains("signed by an unknown key\n(SHA256:"))
+    let key = ada.root.appendingPathComponent("grace.pub")
+    try publicKey.output.write(to: key, atomically: true, encoding: .utf8)
+    let trusted = await ada.flow(["keys", "trust", key.path])
+    #expect(trusted.status == 0)
+    #expect(trusted.output.hasPrefix("trusted 'grace' SHA256:"))
+    #expect(
+      fingerprint.output.contains(
+        String(trusted.output.split(separator: " ").last ?? "").trimmingCharacters(in: .newlines)))
+    let again = await ada.flow(["show", shared.path])
+    #expect(again.output.contains("signed by grace (trusted)"))
+    let twice = await ada.flow(["keys", "trust", key.path, "--name", "hopper"])
+    #expect(twice.status == 2)
+    #expect(twice.error.contains("already trusted as 'grace'"))
+    let untrust = await ada.flow(["keys", "untrust", "grace"])
+    #expect(untrust.status == 0)
+    let after = await ada.flow(["show", shared.path])
+    #expect(after.output.contains("signed by an unknown key"))
+  }
+
+  @Test func exportRefusesSecretsUnlessAllowed() async throws {
+    let home = try SharingHome()
+    let refused = await home.flow(
+      ["export", "Secrets/leaky.yml"], in: testDirectory().appendingPathComponent("../FlowSharingTests"))
+    #expect(refused.status == 2)
+    #expect(refused.output == "")
+    #expect(refused.error.contains("found 5 errors"))
+    let allowed = await home.flow(
+      [
+        "export", "Secrets/leaky.yml", "--allow-secret", "input.api-key.default", "--allow-secret",
+        "steps[1].get-url.headers.Authorization", "--allow-secret", "steps[2].dictionary.password",
+        "--allow-secret", "steps[2].dictionary.webhook", "--allow-secret", "comment:16",
+      ], in: testDirectory().appendingPathComponent("../FlowSharingTests"))
+    #expect(allowed.status == 0, "\(allowed.error)")
+    #expect(allowed.output.contains("password: hunter2hunter2"))
+
+    // A secret input's default stays on this machine; the rest of the file is as written.
+    let dropped = await home.flow(["export", "Sharing/secret-default.yml"], in: testDirectory())
+    #expect(dropped.status == 0, "\(dropped.error)")
+    #expect(!dropped.output.contains("ZmFrZVRva2Vu"))
+    #expect(
+      dropped.output.hasPrefix(
+        "flow: 1\nname: Secret Default\ninput:\n  token:\n    type: text\n    secret: true\n  greeting:\n"))
+
+    let lint = await home.flow(
+      ["validate", "--lint-secrets", "Secrets/leaky.yml"],
+      in: testDirectory().appendingPathComponent("../FlowSharingTests"))
+    #expect(lint.status == 2)
+    #expect(lint.error.contains("this looks like a credential"))
+    let plain = await home.flow(
+      ["validate", "Secrets/leaky.yml"], in: testDirectory().appendingPathComponent("../FlowSharingTests"))
+    #expect(plain.status == 0)
+  }
+
+  @Test func replaceKeepsABackup() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("h.flow.yml")
+    _ = await home.flow(["export", "examples/hello.yml", "-o", shared.path])
+    #expect(await home.flow(["import", shared.path, "--yes"]).status == 0)
+    let twice = await home.flow(["import", shared.path, "--yes"])
+    #expect(twice.status == 2)
+    #expect(twice.error.contains("--replace replaces it, keeping the old copy as a backup"))
+    let replaced = await home.flow(["import", shared.path, "--yes", "--replace"])
+    #expect(replaced.status == 0, "\(replaced.error)")
+    let backups = try FileManager.default.contentsOfDirectory(
+      atPath: home.library.appendingPathComponent(".backup").path)
+    #expect(backups.sorted() == ["hello-20261118T110640Z.provenance.json", "hello-20261118T110640Z.yml"])
+  }
+
+  /// A URL goes through the HTTP layer, size-limited, against a real loopback server.
+  @Test func importFromAURL() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("h.flow.yml")
+    _ = await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path])
+    let bytes = try Data(contentsOf: shared)
+    let server = try await LoopbackServer.start { request in
+      switch request.path {
+      case "/hello.flow.yml": LoopbackServer.Response(status: 200, body: bytes)
+      case "/huge.flow.yml": LoopbackServer.Response(status: 200, body: Data(repeating: 0x23, count: (4 << 20) + 1))
+      default: LoopbackServer.Response.text("no such file", status: 404)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let url = server.url("/hello.flow.yml").absoluteString
+    let proxy = ["no_proxy": "127.0.0.1,localhost"]
+    let imported = await home.flow(["import", url, "--yes"], in: home.root, extra: proxy)
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(imported.error.contains("from \(url)"))
+    let record = try String(
+      contentsOf: home.library.appendingPathComponent(".provenance/hello.json"), encoding: .utf8)
+    #expect(record.contains("\"source\" : \"\(url)\""))
+    let missing = await home.flow(
+      ["import", server.url("/gone.flow.yml").absoluteString, "--yes"], in: home.root, extra: proxy)
+    #expect(missing.status == 2)
+    #expect(missing.error.contains("the server answered 404 instead of the file"))
+    let huge = await home.flow(
+      ["import", server.url("/huge.flow.yml").absoluteString, "--yes"], in: home.root, extra: proxy)
+    #expect(huge.status == 2)
+    #expect(huge.error.contains("more than a workflow file may be"))
+  }
+
+  @Test func importFromStandardInput() async throws {
+    let home = try SharingHome()
+    let text = try String(contentsOf: home.repository.appendingPathComponent("examples/hello.yml"), encoding: .utf8)
+    let result = await home.flow(["import", "-", "--yes"], in: home.root, piped: text)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.error.contains("nobody vouches for who wrote it"))
+  }
+
+  @Test func keysSession() async throws {
+    let home = try SharingHome()
+    let empty = await home.flow(["keys", "list"])
+    #expect(empty.error.contains("no keys yet"))
+    let generated = await home.flow(["keys", "generate"])
+    #expect(generated.status == 0)
+    #expect(generated.output.hasPrefix("ada SHA256:"))
+    let again = await home.flow(["keys", "generate", "--name", "ada"])
+    #expect(again.status == 2)
+    #expect(again.error.contains("you already have a signing key named 'ada'"))
+    let list = await home.flow(["keys", "list"])
+    #expect(list.output.hasPrefix("NAME  KEY      FINGERPRINT\nada   yours    SHA256:"))
+    let bad = await home.flow(["keys", "trust", "not-a-key", "--name", "x"])
+    #expect(bad.status == 2)
+    #expect(bad.error.contains("not a public key"))
+    let several = await home.flow(["keys", "generate", "--name", "work"])
+    #expect(several.status == 0)
+    let ambiguous = await home.flow(["export", "examples/hello.yml", "--sign"])
+    #expect(ambiguous.status == 2)
+    #expect(ambiguous.error.contains("choose one with --key: ada, work"))
+    let chosen = await home.flow(["export", "examples/hello.yml", "--sign", "--key", "work"])
+    #expect(chosen.status == 0)
+  }
+}
+
+/// Import questions asked at a real terminal, by the real binary.
+@Suite(.serialized)
+struct ImportTerminalTests {
+  @Test func questionsThenConfirmation() throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("q.flow.yml")
+    let export = Process()
+    export.executableURL = TerminalTests.flow
+    export.arguments = ["export", "Sharing/questions.yml", "--sign", "-o", shared.path]
+    export.environment = home.environment
+    export.currentDirectoryURL = testDirectory()
+    export.standardError = FileHandle.nullDevice
+    try export.run()
+    export.waitUntilExit()
+    #expect(export.terminationStatus == 0)
+    let terminal = try PseudoTerminal()
+    terminal.resize(columns: 80)
+    let process = try terminal.spawn(
+      TerminalTests.flow, arguments: ["import", shared.path],
+      environment: home.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "dumb"]) { $1 },
+      directory: home.root)
+    try terminal.expect("signed by ada (trusted)")
+    try terminal.expect("Asked now, kept as defaults: collection, tags")
+    try terminal.expect("Which collection should pages go to?: ")
+    terminal.send("\n")
+    try terminal.expect("this question needs an answer")
+    try terminal.expect("Which collection should pages go to?: ")
+    terminal.send("Reading\n")
+    try terminal.expect("Value for 'tags' (List of Text) [inbox]: ")
+    terminal.send("\n")
+    try terminal.expect("Add 'save-to-collection' to your library? [y/N] ")
+    terminal.send("y\n")
+    try terminal.expect("added 'save-to-collection' to your library")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let copy = try String(contentsOf: home.library.appendingPathComponent("save-to-collection.yml"), encoding: .utf8)
+    #expect(copy.contains("    default: \"Reading\"\n"))
+    #expect(copy.contains("    default: [inbox]\n"))
+    #expect(!copy.contains("flow-signature"))
+  }
+}
