@@ -232,7 +232,9 @@ let package = Package(
     //   RaindropStubServer → RaindropLocal, FlyingFox (tests and the benchmark only)
 
     .target(name: "RaindropModel", swiftSettings: swiftSettings),
-    .target(name: "RaindropIntents", dependencies: ["FlowIntents", "RaindropModel"], swiftSettings: swiftSettings),
+    .target(
+      name: "RaindropIntents", dependencies: ["FlowDiagnostics", "FlowIntents", "RaindropModel"],
+      swiftSettings: swiftSettings),
     .target(name: "RaindropLocal", dependencies: ["FlowSQLite", "RaindropModel"], swiftSettings: swiftSettings),
     .target(name: "RaindropREST", dependencies: ["FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
     .target(

@@ -173,6 +173,19 @@ struct RaindropIntentTests {
     #expect(titles.prefix(3) == ["All bookmarks", "Unsorted", "Trash"])
     #expect(titles.last == "Code")
   }
+
+  @Test func collectionSubtitlesCountTheirBookmarks() async throws {
+    let harness = try Harness()
+    let code = try await harness.run("create-collection", ["title": "Code"])
+    let id = try #require(code["id"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } })
+    _ = try await harness.save("https://a.example", collection: id)
+    var subtitles: [String?] {
+      get async throws { try await harness.run("get-collections").items.map { $0.entity?.subtitle } }
+    }
+    #expect(try await subtitles.last == "1 item")
+    _ = try await harness.save("https://b.example", collection: id)
+    #expect(try await subtitles.last == "2 items")
+  }
 }
 
 /// Requests per operation, counted at the stand-in server.

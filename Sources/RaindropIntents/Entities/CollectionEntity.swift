@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 import RaindropModel
 
@@ -15,7 +16,8 @@ public struct CollectionEntity: AppEntity {
   private var systemImage: String
 
   public var displayRepresentation: DisplayRepresentation {
-    DisplayRepresentation(title: "\(title)", subtitle: "\(count) items", image: .init(systemName: systemImage))
+    DisplayRepresentation(
+      title: "\(title)", subtitle: "\(Count.of(count, "item"))", image: .init(systemName: systemImage))
   }
 
   public init(from collection: BookmarkCollection) {
