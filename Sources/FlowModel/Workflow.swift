@@ -86,6 +86,18 @@ public struct Workflow: Sendable {
   }
 }
 
+extension Workflow {
+  /// Whether the `input:` of a `run-workflow` step names the nested workflow's inputs (`input: {url: …}`)
+  /// rather than giving its single input one value: a mapping always names them when the nested workflow
+  /// declares several inputs; when it declares one, only when the mapping's keys are that input's name, so
+  /// `input: {url: https://…}` and `input: https://…` mean the same. The rule reads what is written, so the
+  /// checker and the run agree on it.
+  public static func namesInputs(_ input: Value?, of declared: [String]) -> Bool {
+    guard case .dictionary(let entries, _)? = input, !entries.isEmpty else { return false }
+    return declared.count != 1 || entries.allSatisfy { declared.contains($0.key.value) }
+  }
+}
+
 /// One cron expression of `schedule:`, with the zone its entry names (issue 8).
 ///
 /// The expression stays text here: its grammar belongs to `FlowScheduler`, which reads it with

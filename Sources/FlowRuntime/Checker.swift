@@ -508,7 +508,7 @@ private struct Pass {
           Diagnostic(.error, .unknownInput, "\(name) takes no inputs", at: input.span)
             .help("remove 'input:', or declare an input in \(name)"))
       }
-    case 1:
+    case 1 where !Workflow.namesInputs(input, of: names):
       let declared = child.inputs[0]
       if let input {
         check(

@@ -494,7 +494,7 @@ public struct Interpreter: Sendable {
     let given = try input.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } }
     var inputs = FlowDictionary()
     if let given {
-      if child.inputs.count == 1 {
+      if child.inputs.count == 1, !Workflow.namesInputs(input, of: [child.inputs[0].name.value]) {
         inputs[child.inputs[0].name.value] = given
       } else if case .dictionary(let dictionary) = given {
         inputs = dictionary
