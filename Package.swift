@@ -5,11 +5,11 @@
 //
 //   flow → FlowCLI → everything below + ArgumentParser
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
-//   FlowScheduler → FlowModel (cron grammar, next fires, words, unit emitters)
+//   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
-//   FlowLibrary → FlowRuntime, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
+//   FlowLibrary → FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, Crypto (export, secrets, signatures, keys)
 //   RaindropLocal → RaindropModel, FlowSQLite ; RaindropREST → RaindropModel, FlowHTTP
 //
@@ -66,9 +66,13 @@ let package = Package(
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
       name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    /// timerfd and eventfd, which Swift's Glibc module leaves out: the scheduler's one timer and its doorbell.
+    .systemLibrary(name: "CLinux"),
     /// Cron expressions, next fire times with cronie's daylight-saving rules, their words, and the units
-    /// for systemd, cron and Kubernetes. Pure: Foundation's TimeZone is its only outside knowledge.
-    .target(name: "FlowScheduler", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
+    /// for systemd, cron and Kubernetes (pure: Foundation's TimeZone is their only outside knowledge);
+    /// and the scheduler `flow schedule` runs, over small protocols with Linux implementations.
+    .target(
+      name: "FlowScheduler", dependencies: ["CLinux", "FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     .target(
       name: "FlowRuntime",
       dependencies: ["FlowModel", "FlowIntents", "FlowScheduler", "FlowYAML", "FlowDiagnostics"],
@@ -91,7 +95,9 @@ let package = Package(
     /// The files flow keeps besides the local store: XDG paths, config.yml, run history, workflow locks.
     .target(
       name: "FlowLibrary",
-      dependencies: ["FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowSQLite", "FlowYAML"],
+      dependencies: [
+        "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowScheduler", "FlowSQLite", "FlowYAML",
+      ],
       swiftSettings: swiftSettings),
 
     /// Sharing workflows (issue 9): export with embedded workflows, the secrets check, Ed25519 signatures,
@@ -187,7 +193,9 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowLibraryTests",
-      dependencies: ["FlowLibrary", "FlowDiagnostics", "FlowIntents", "FlowRuntime", "FlowTestSupport"],
+      dependencies: [
+        "FlowLibrary", "FlowDiagnostics", "FlowIntents", "FlowRuntime", "FlowScheduler", "FlowTestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -211,8 +219,8 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowCLI", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowTestSupport", "RaindropLocal",
-        "RaindropModel", "RaindropStubServer",
+        "FlowCLI", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowScheduler",
+        "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
       ],
       exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
       swiftSettings: swiftSettings

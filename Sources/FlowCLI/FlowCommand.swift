@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import Foundation
 
 /// The `flow` command: Apple Shortcuts for Linux.
 public struct FlowCommand: AsyncParsableCommand {
@@ -33,7 +34,21 @@ public struct FlowCommand: AsyncParsableCommand {
 
   public init() {}
 
-  /// Runs flow with `arguments` in `context` and returns the exit status; the executable's whole job.
+  /// The executable's whole job: runs flow with `arguments` in `context` and exits with its status.
+  ///
+  /// Not an async main: that starts Dispatch's thread pool at once, and its monitor then wakes the
+  /// process every second for as long as it lives. A command is a short process and does not mind; the
+  /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
+  /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
+  public static func start(arguments: [String], context: CLIContext) -> Never {
+    if let scheduler = try? parseAsRoot(arguments) as? ScheduleRunCommand {
+      Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
+    }
+    Task { Foundation.exit(await main(arguments: arguments, context: context)) }
+    dispatchMain()
+  }
+
+  /// Runs flow with `arguments` in `context` and returns the exit status.
   ///
   /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran. They
   /// are printed as diagnostics, like every other problem.
@@ -53,18 +68,34 @@ public struct FlowCommand: AsyncParsableCommand {
         }
         return ExitStatus.success.rawValue
       } catch {
-        let code = exitCode(for: error).rawValue
-        if code == 0 {
-          // Help, the version, completion scripts and completions: what was asked for, on standard output.
-          let message = fullMessage(for: error)
-          if !message.isEmpty { context.print(message) }
-          return code
-        }
-        if let diagnostic = UsageProblems.diagnostic(for: error, arguments: arguments) {
-          context.report(Diagnostics([diagnostic]))
-        }
-        return code == 64 ? ExitStatus.invalid.rawValue : code
+        return status(of: error, arguments: arguments, context)
       }
     }
+  }
+
+  /// The exit status of `body`, its error reported.
+  private static func status(_ arguments: [String], _ body: () throws -> Void) -> Int32 {
+    do {
+      try body()
+      return ExitStatus.success.rawValue
+    } catch {
+      return status(of: error, arguments: arguments, CLIContext.current)
+    }
+  }
+
+  /// The exit status an error ends flow with; help and the like printed, usage errors reported as
+  /// diagnostics.
+  private static func status(of error: any Error, arguments: [String], _ context: CLIContext) -> Int32 {
+    let code = exitCode(for: error).rawValue
+    if code == 0 {
+      // Help, the version, completion scripts and completions: what was asked for, on standard output.
+      let message = fullMessage(for: error)
+      if !message.isEmpty { context.print(message) }
+      return code
+    }
+    if let diagnostic = UsageProblems.diagnostic(for: error, arguments: arguments) {
+      context.report(Diagnostics([diagnostic]))
+    }
+    return code == 64 ? ExitStatus.invalid.rawValue : code
   }
 }

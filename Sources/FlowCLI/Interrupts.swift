@@ -1,12 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Ctrl-C (SIGINT) cancels a run cleanly (SPEC §5): the running step is cancelled, nothing further is
-/// done, and flow exits with ``ExitStatus/cancelled``.
+/// Ctrl-C (SIGINT) and SIGTERM cancel a run cleanly (SPEC §5): the running step is cancelled, nothing
+/// further is done, and flow exits with ``ExitStatus/cancelled``, the run recorded as cancelled.
+/// SIGTERM is how `systemctl stop`, `kill`, a container runtime and the scheduler stop a run, so it
+/// is treated as Ctrl-C is rather than killing the process with the run half recorded.
 ///
 /// Cancellation is cooperative, so a step in flight (an HTTP request) ends properly and the run reports
 /// where it stopped. A prompt blocked reading the terminal cannot notice cancellation, so while one is
-/// waiting, and on a second Ctrl-C, flow exits at once.
+/// waiting, and on a second Ctrl-C, flow exits at once. A second SIGTERM changes nothing: a service
+/// manager escalates with SIGKILL, and the scheduler and systemd may both send SIGTERM to one run.
 enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   private static let interrupted = Atomic<Bool>(false)
@@ -31,25 +34,30 @@ enum Interrupts {
     return body()
   }
 
-  /// Runs `operation` with Ctrl-C cancelling it.
+  /// Runs `operation` with Ctrl-C and SIGTERM cancelling it.
   static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async
     -> Int32
   {
     let task = Task { await operation() }
-    signal(SIGINT, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    source.setEventHandler {
-      let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
-      if again || waitingForInput.load(ordering: .sequentiallyConsistent) {
-        TerminalEcho.restore()
-        console.write("\ncancelled\n", to: .error)
-        for body in beforeExit.withLock({ $0 }) { body() }
-        exit(ExitStatus.cancelled.rawValue)
-      }
-      task.cancel()
+    let sources = [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { received(number, task: task, console: console) }
+      source.resume()
+      return source
     }
-    source.resume()
-    defer { source.cancel() }
+    defer { sources.forEach { $0.cancel() } }
     return await task.value
+  }
+
+  private static func received(_ number: Int32, task: Task<Int32, Never>, console: any Console) {
+    let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
+    if waitingForInput.load(ordering: .sequentiallyConsistent) || (again && number == SIGINT) {
+      TerminalEcho.restore()
+      console.write("\ncancelled\n", to: .error)
+      for body in beforeExit.withLock({ $0 }) { body() }
+      exit(ExitStatus.cancelled.rawValue)
+    }
+    task.cancel()
   }
 }

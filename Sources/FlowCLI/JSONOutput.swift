@@ -12,6 +12,14 @@ extension CLIContext {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
   }
+
+  /// One JSON object on one line, for output that is a stream of events (`flow schedule --json`): keys
+  /// sorted and slashes unescaped as ``printJSON(_:)`` writes them, without the line breaks.
+  func printJSONLine(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+  }
 }
 
 /// What `flow run --json` and `flow do --json` print: how the run ended and everything it produced.

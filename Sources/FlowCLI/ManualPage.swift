@@ -44,7 +44,10 @@ enum ManualPage {
     ("RAINDROP_API_URL", "Another server speaking Raindrop.io's REST API, ending in /rest/v1."),
     ("XDG_CONFIG_HOME", "config.yml and the saved token are in flow/ here (default ~/.config)."),
     ("XDG_DATA_HOME", "The workflow library and the local bookmark store are in flow/ here (default ~/.local/share)."),
-    ("XDG_STATE_HOME", "Run history and the workflows' locks are in flow/ here (default ~/.local/state)."),
+    (
+      "XDG_STATE_HOME",
+      "Run history, the workflows' locks and the scheduler's fire record are in flow/ here (default ~/.local/state)."
+    ),
     ("NO_COLOR", "When set, diagnostics are never coloured."),
   ]
 

@@ -4,6 +4,7 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
+import FlowScheduler
 import Foundation
 import Synchronization
 
@@ -53,16 +54,27 @@ final class RunSession: Sendable {
 
   /// A session for a workflow file (`given` as located; nil when there is none, and nothing is
   /// recorded). Reads `config.yml`, whose problems end the run.
-  init(_ context: CLIContext, options: RecordingOptions, runID: String, workflow given: String?) throws(Diagnostic) {
+  convenience init(_ context: CLIContext, options: RecordingOptions, runID: String, workflow given: String?)
+    throws(Diagnostic)
+  {
+    try self.init(
+      context, trigger: options.trigger, recorded: !options.noHistory, wait: options.wait, runID: runID,
+      workflow: given)
+  }
+
+  init(
+    _ context: CLIContext, trigger: RunTrigger, recorded: Bool = true, wait: Bool = false, runID: String,
+    workflow given: String?
+  ) throws(Diagnostic) {
     self.context = context
     paths = context.paths
     self.runID = runID
-    trigger = options.trigger
-    wait = options.wait
+    self.trigger = trigger
+    self.wait = wait
     self.given = given
     path = given.map(WorkflowLocator(context: context).resolvedPath)
     policy = try Configuration.load(paths.configFile).history
-    history = options.noHistory || !policy.enabled ? nil : Self.open(context, paths)
+    history = !recorded || !policy.enabled ? nil : Self.open(context, paths)
   }
 
   /// A session for `flow do`: recorded under the action's id, never locked.
@@ -155,12 +167,9 @@ final class RunSession: Sendable {
       state.withLock { $0.lock = lock }
       return
     }
-    let running = WorkflowLock.holder(of: path, in: directory).map { describe($0) } ?? ""
-    guard wait else {
-      throw Diagnostic(.error, .alreadyRunning, "'\(name)' is already running\(running)", file: given)
-        .help("pass --wait to run it when that run ends")
-    }
-    context.console.write("waiting for '\(name)' to finish\(running)…\n", to: .error)
+    let running = WorkflowLock.holder(of: path, in: directory).map(RunHolder.init)
+    guard wait else { throw alreadyRunning(name, holder: running).help("pass --wait to run it when that run ends") }
+    context.console.write("waiting for '\(name)' to finish\(running.map(describe) ?? "")…\n", to: .error)
     // Blocked in flock, a Ctrl-C cannot cancel cooperatively: it exits at once, as at a prompt. Nil means
     // it came first; the run then stops at its first step, cancelled.
     let acquired = Interrupts.whileReadingInput {
@@ -169,9 +178,20 @@ final class RunSession: Sendable {
     if let lock = try acquired?.get() { state.withLock { $0.lock = lock } }
   }
 
+  private func alreadyRunning(_ name: String, holder: RunHolder?) -> Diagnostic {
+    Diagnostic(.error, .alreadyRunning, "'\(name)' is already running\(holder.map(describe) ?? "")", file: given)
+  }
+
+  /// Records a run that did not start because the workflow is running (`holder`): the scheduler's
+  /// skipped fire, recorded as `flow run` records the run it refuses.
+  func recordSkipped(_ name: String, holder: RunHolder?) {
+    state.withLock { $0.workflow = name }
+    finish(.skipped, diagnostics: Diagnostics([alreadyRunning(name, holder: holder)]))
+  }
+
   /// " (run 3f2a9c1e, pid 4242, since 09:00:01)".
-  private func describe(_ holder: WorkflowLock.Holder) -> String {
-    " (run \(holder.runID.prefix(8)), pid \(holder.process.pid), since \(LocalTime(context).format(holder.started)))"
+  private func describe(_ holder: RunHolder) -> String {
+    " (run \(holder.runID.prefix(8)), pid \(holder.pid), since \(LocalTime(context).format(holder.started)))"
   }
 
   /// The values history must never hold: the token, `secret: true` inputs' defaults (their given
@@ -236,6 +256,13 @@ final class RunSession: Sendable {
     } catch {
       Self.warn(context, "run history is not being recorded: \(error)")
     }
+  }
+}
+
+extension RunHolder {
+  /// Who holds a workflow's lock, as the scheduler and the refusal message name it.
+  init(_ holder: WorkflowLock.Holder) {
+    self.init(runID: holder.runID, pid: holder.process.pid, started: holder.started)
   }
 }
 

@@ -1,19 +1,26 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowModel
+import FlowRuntime
 import FlowScheduler
 import Foundation
 
-/// `flow schedule …`: when workflows fire, in words, and units for the engines that run schedules.
+/// `flow schedule`: the scheduler (`flow schedule run`, the default); `flow schedule next|explain|install`:
+/// when workflows fire, in words, and units for the engines that run schedules.
 struct ScheduleCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "schedule",
-    abstract: "Show when scheduled workflows fire, and install them into systemd, cron or Kubernetes.",
+    abstract: "Run scheduled workflows when they are due, or show and install schedules.",
     discussion: """
-      A workflow's 'schedule:' is cron (five fields, or @hourly … @yearly) in its 'timezone:', else the
-      machine's zone. Documentation/Scheduling.md has the grammar and the daylight-saving rules.
+      A workflow's 'schedule:' is cron (five fields, or @hourly … @yearly) in its 'timezone:', else the \
+      machine's zone. 'flow schedule' alone runs the scheduler ('flow schedule run'). \
+      Documentation/Scheduling.md has the grammar, the daylight-saving rules, and how to run the \
+      scheduler as a systemd user service.
       """,
-    subcommands: [ScheduleNextCommand.self, ScheduleExplainCommand.self, ScheduleInstallCommand.self]
+    subcommands: [
+      ScheduleRunCommand.self, ScheduleNextCommand.self, ScheduleExplainCommand.self, ScheduleInstallCommand.self,
+    ],
+    defaultSubcommand: ScheduleRunCommand.self
   )
 }
 
@@ -40,10 +47,18 @@ extension CLIContext {
     return named(environment["TZ"]) ?? named(link) ?? named(file) ?? ("UTC", TimeZone(identifier: "UTC") ?? .gmt)
   }
 
-  /// Loads `reference` as `flow run` finds it, checked in full, and its schedule; diagnostics when it
-  /// does not check or has no schedule.
-  func loadSchedule(_ reference: String, locator: WorkflowLocator) -> Result<LoadedSchedule, DiagnosticError> {
-    let (workflow, diagnostics) = locator.load(reference)
+  /// The absolute path of the running `flow` binary, which units and the scheduler start runs with.
+  var executable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  /// Loads `reference` as `flow run` finds it, checked in full (with `check`, whose cache then holds
+  /// it), and its schedule; diagnostics when it does not check or has no schedule.
+  func loadSchedule(_ reference: String, locator: WorkflowLocator, check: WorkflowCheck? = nil) -> Result<
+    LoadedSchedule, DiagnosticError
+  > {
+    let (workflow, diagnostics) =
+      check.map { locator.check(reference, with: $0) } ?? locator.load(reference)
     guard let workflow, !diagnostics.hasErrors else { return .failure(DiagnosticError(diagnostics)) }
     guard let schedule = WorkflowSchedule.schedule(of: workflow, machineZone: machineZone) else {
       return .failure(

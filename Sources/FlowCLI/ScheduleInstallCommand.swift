@@ -59,9 +59,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let loaded = try load(context)
-    let executable =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
+    let executable = context.executable
     let scheduled = loaded.map { item in
       ScheduledWorkflow(
         name: item.workflow.name, path: context.url(for: item.workflow.file.path).standardizedFileURL.path,

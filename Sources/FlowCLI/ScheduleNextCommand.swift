@@ -10,14 +10,17 @@ struct ScheduleNextCommand: AsyncParsableCommand {
     commandName: "next",
     abstract: "Print the next fire times of scheduled workflows.",
     discussion: """
-      One time per line, in ISO 8601 with the offset of the schedule's zone. Several expressions in one
-      workflow make one ordered stream. With several workflows, each list follows a 'PATH:' line.
-      --json prints an array with an object per workflow and, for each fire, the expressions that fire.
+      One time per line, in ISO 8601 with the offset of the schedule's zone. Several expressions in one \
+      workflow make one ordered stream. With several workflows, each list follows a 'PATH:' line. \
+      Without WORKFLOW, every scheduled workflow of the library: what 'flow schedule' runs. --json \
+      prints an array with an object per workflow and, for each fire, the expressions that fire.
       """
   )
 
-  @Argument(help: "The workflows: paths or names, found as 'flow run' finds them.", completion: Completions.workflow)
-  var workflows: [String]
+  @Argument(
+    help: "The workflows: paths or names, found as 'flow run' finds them. Default: the library's.",
+    completion: Completions.workflow)
+  var workflows: [String] = []
 
   @Option(help: "How many fire times to print per workflow.")
   var count = 5
@@ -42,8 +45,12 @@ struct ScheduleNextCommand: AsyncParsableCommand {
     let start = from.flatMap(DateParsing.parse) ?? context.clock.now
     var problems = Diagnostics()
     var reports: [Report] = []
-    for reference in workflows {
+    // Without names, the library's workflows that have no schedule are simply not listed.
+    let everyScheduled = workflows.isEmpty
+    for reference in everyScheduled ? locator.libraryWorkflows.map(\.url.path) : workflows {
       switch context.loadSchedule(reference, locator: locator) {
+      case .failure(let error) where everyScheduled && error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }):
+        continue
       case .failure(let error): problems.append(contentsOf: error.diagnostics)
       case .success(let loaded):
         let entries = loaded.schedule.entries
@@ -60,11 +67,14 @@ struct ScheduleNextCommand: AsyncParsableCommand {
       }
     }
     if !problems.isEmpty { context.report(problems) }
+    if everyScheduled, reports.isEmpty, !problems.hasErrors {
+      context.console.write("no workflow in \(locator.libraryDirectory.path) has a schedule\n", to: .error)
+    }
     if json {
       try context.printJSON(reports)
     } else {
       for (index, report) in reports.enumerated() {
-        if reports.count > 1 { context.print((index > 0 ? "\n" : "") + "\(report.path):") }
+        if reports.count > 1 || everyScheduled { context.print((index > 0 ? "\n" : "") + "\(report.path):") }
         for fire in report.fires { context.print(fire.time) }
       }
     }

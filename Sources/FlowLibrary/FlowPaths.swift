@@ -7,7 +7,7 @@ import Foundation
 /// | --- | --- | --- |
 /// | ``config`` `$XDG_CONFIG_HOME/flow` | `~/.config/flow` | `config.yml`, the Raindrop.io token, `keys/` |
 /// | ``data`` `$XDG_DATA_HOME/flow` | `~/.local/share/flow` | the local store, the workflow library (`workflows/`) |
-/// | ``state`` `$XDG_STATE_HOME/flow` | `~/.local/state/flow` | `history.sqlite`, `locks/`, the scheduler's record |
+/// | ``state`` `$XDG_STATE_HOME/flow` | `~/.local/state/flow` | `history.sqlite`, `locks/`, `scheduler.json` |
 ///
 /// Built from an environment passed in: library modules never read the process environment.
 public struct FlowPaths: Sendable, Hashable {
@@ -68,4 +68,7 @@ public struct FlowPaths: Sendable, Hashable {
   public var history: URL { file(state, "history.sqlite") }
   /// One lock file per workflow, so that no workflow runs twice at once.
   public var locks: URL { state.appending(path: "locks", directoryHint: .isDirectory) }
+  /// The scheduler's fire record: when it last handled each workflow's fire, for the catch-up after
+  /// downtime.
+  public var schedulerRecord: URL { file(state, "scheduler.json") }
 }

@@ -1,4 +1,3 @@
 import FlowCLI
-import Foundation
 
-exit(await FlowCommand.main(arguments: Array(CommandLine.arguments.dropFirst()), context: .live))
+FlowCommand.start(arguments: Array(CommandLine.arguments.dropFirst()), context: .live)

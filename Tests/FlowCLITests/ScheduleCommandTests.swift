@@ -111,6 +111,47 @@ struct ScheduleCommandTests {
     )
   }
 
+  /// Without WORKFLOW, every scheduled workflow of the library: what `flow schedule` runs (the SPEC's
+  /// `flow schedule --list`).
+  @Test func withoutWorkflowsEveryScheduledWorkflowOfTheLibrary() async throws {
+    let home = try temporaryDirectory()
+    let library = home.appendingPathComponent("data/flow/workflows")
+    let env = Self.environment(home, zone: "UTC")
+    let empty = await runFlow(["schedule", "next"], in: home, environment: env)
+    #expect(empty.status == 0)
+    #expect(empty.output.isEmpty)
+    #expect(empty.error == "no workflow in \(library.path) has a schedule\n")
+
+    try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    for name in ["two-zones.yml", "stepped-days.yml", "unscheduled.yml"] {
+      try FileManager.default.copyItem(
+        at: Self.schedules.appendingPathComponent(name), to: library.appendingPathComponent(name))
+    }
+    let result = await runFlow(
+      ["schedule", "next", "--from", "2027-01-01T00:00:00Z", "--count", "1"], in: home, environment: env)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(
+      result.output
+        == "\(library.path)/stepped-days.yml:\n2027-01-11T09:00:00+00:00\n\n\(library.path)/two-zones.yml:\n2027-01-01T00:00:00-05:00\n"
+    )
+  }
+
+  /// `flow schedule WORD` schedules a workflow; a word that names none but nearly names a subcommand
+  /// is a typo, refused before a scheduler starts.
+  @Test func aMistypedSubcommandDoesNotStartTheScheduler() async throws {
+    let home = try temporaryDirectory()
+    let result = await runFlow(["schedule", "nxt"], in: home, environment: Self.environment(home))
+    #expect(result.status == 2)
+    #expect(
+      result.error == """
+        error: unknown command 'nxt'
+              = help: did you mean 'next'?
+              = help: a workflow 'nxt' would be looked for in the library and ./workflows
+        found 1 error
+
+        """)
+  }
+
   /// The machine's zone comes from TZ in each of the forms it takes.
   @Test(arguments: ["Asia/Tokyo", ":Asia/Tokyo", "/usr/share/zoneinfo/Asia/Tokyo"])
   func theMachineZoneIsReadFromTZ(tz: String) async throws {

@@ -1,0 +1,26 @@
+import FlowDiagnostics
+import FlowLibrary
+import FlowScheduler
+import Foundation
+
+/// The workflow locks and run history, for the scheduler: the same lock `flow run` takes, and a skipped
+/// fire recorded as `flow run` records the run it refuses.
+struct SchedulerLedger: RunLedger {
+  let context: CLIContext
+
+  func holder(of path: String) -> RunHolder? {
+    WorkflowLock.holder(of: path, in: context.paths.locks).map(RunHolder.init)
+  }
+
+  func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?) {
+    do {
+      let session = try RunSession(
+        context, trigger: RunTrigger(rawValue: trigger.rawValue) ?? .scheduled,
+        runID: UUID().uuidString.lowercased(), workflow: workflow.path)
+      session.recordSkipped(workflow.name, holder: holder)
+    } catch {
+      // config.yml does not read: the runs themselves will say so, and fail, each time.
+      context.report(Diagnostics([error]))
+    }
+  }
+}

@@ -1,0 +1,220 @@
+import FlowDiagnostics
+import FlowLibrary
+import FlowScheduler
+import Foundation
+
+/// What `flow schedule` says as it works: one line per event on standard error, for the journal or a
+/// terminal, or with `--json` one JSON object per line on standard output. The shapes are documented
+/// in Documentation/Scheduling.md ("What it says").
+///
+/// Lines carry no time of their own unless `--timestamps` asks (journald and syslog stamp every line);
+/// JSON lines always have `time`. A run's output (its `show` steps, its errors) goes to standard error
+/// between these lines, as the run writes it.
+struct SchedulerLog: Sendable {
+  let context: CLIContext
+  let json: Bool
+  let timestamps: Bool
+
+  func write(_ activity: SchedulerActivity) {
+    if json {
+      writeJSON(activity)
+    } else {
+      writeText(activity)
+    }
+  }
+
+  // MARK: - Text
+
+  private func writeText(_ activity: SchedulerActivity) {
+    switch activity {
+    case .problems(let problem):
+      if problem.leftOut { line("left out \(problem.path):") }
+      context.report(problem.diagnostics)
+    default:
+      line(Self.text(activity))
+    }
+  }
+
+  private func line(_ text: String) {
+    let stamp = timestamps ? LocalTime(context).format(context.clock.now) + " " : ""
+    context.console.write(stamp + text + "\n", to: .error)
+  }
+
+  /// The line for `activity` (problems print their diagnostics instead).
+  static func text(_ activity: SchedulerActivity) -> String {
+    switch activity {
+    case .loaded(let count, let folders, let reason):
+      let scheduled = count == 0 ? "nothing is scheduled" : "\(Count.of(count, "workflow")) scheduled"
+      guard let reason else { return "flow schedule: \(scheduled); watching \(folders.joined(separator: ", "))" }
+      return "reloaded (\(reason == .signal ? "SIGHUP" : "files changed")): \(scheduled)"
+    case .scheduled(let workflow, let next):
+      return "scheduled \(name(workflow)): next \(next?.iso8601 ?? "never (no fire time in 400 years)")"
+    case .unscheduled(let workflow):
+      return "unscheduled \(name(workflow))"
+    case .problems(let problem):
+      return "\(problem.leftOut ? "left out" : "warnings for") \(problem.path)"
+    case .clockChanged(let now):
+      return "the clock was set (now \(RunJSON.timestamp(now))): fires looked at again"
+    case .runStarted(let run):
+      let why =
+        switch (run.trigger, run.fires) {
+        case (.scheduled, _): "scheduled for \(run.fire.iso8601)"
+        case (.catchUp, 1): "catch-up for \(run.fire.iso8601)"
+        case (.catchUp, let count): "catch-up for \(count) fires missed since \(run.fire.iso8601)"
+        }
+      return "started \(run.workflow.name.quoted) run \(run.id.prefix(8)) (pid \(run.pid)): \(why)"
+    case .runEnded(let run, let termination, let ended):
+      let outcome = Self.outcome(termination)
+      let took = RunHistoryText.duration(ended.timeIntervalSince(run.started))
+      let details = outcome.status == RunStatus.succeeded.rawValue ? "" : "; flow runs show \(run.id.prefix(8))"
+      return "ended \(run.workflow.name.quoted) run \(run.id.prefix(8)): \(outcome.text) in \(took)\(details)"
+    case .skipped(let workflow, let fire, let trigger, let holder):
+      let what = trigger == .catchUp ? "the catch-up of \(workflow.name.quoted)" : workflow.name.quoted
+      let running = holder.map { " (run \($0.runID.prefix(8)), pid \($0.pid))" } ?? ""
+      return "skipped \(what) at \(fire.iso8601): it is still running\(running)"
+    case .launchFailed(let workflow, let fire, let message):
+      return "cannot start \(workflow.name.quoted) for \(fire.iso8601): \(message)"
+    case .recordFailed(let message):
+      return "cannot keep the fire record (\(message)): a fire missed while stopped may not be caught up"
+    case .stopping(let signal, let runs):
+      let waiting = runs == 0 ? "" : ": waiting for \(Count.of(runs, "run")) to end"
+      return "stopping (\(signalName(signal)))\(waiting)"
+    case .killed(let run):
+      return "killed \(run.workflow.name.quoted) run \(run.id.prefix(8)): still running after the grace period"
+    case .stopped:
+      return "stopped"
+    }
+  }
+
+  /// `'Favourites Digest' (/home/ada/…/favourites-digest.yml)`.
+  private static func name(_ workflow: ScheduledWorkflow) -> String {
+    "\(workflow.name.quoted) (\(workflow.path))"
+  }
+
+  /// How a run ended, as run history names it: the status, and the text with the exit code or signal.
+  static func outcome(_ termination: Termination) -> (status: String, text: String) {
+    switch termination {
+    case .exited(let code):
+      let status = ExitStatus(rawValue: code).map { RunStatus($0) } ?? .failed
+      return (status.rawValue, code == 0 ? status.rawValue : "\(status.rawValue) (exit \(code))")
+    case .signalled(let signal):
+      return (RunStatus.interrupted.rawValue, "\(RunStatus.interrupted.rawValue) (\(signalName(signal)))")
+    }
+  }
+
+  static func signalName(_ signal: Int32) -> String {
+    let names = [
+      SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+      SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE",
+      SIGTERM: "SIGTERM",
+    ]
+    return names[signal] ?? "signal \(signal)"
+  }
+
+  // MARK: - JSON
+
+  /// One JSON line; keys that have no value are left out.
+  private struct Line: Encodable {
+    var event: String
+    var time: String
+    var workflow: String?
+    var path: String?
+    var run: String?
+    var pid: Int32?
+    var trigger: String?
+    var fire: String?
+    var fires: Int?
+    var next: String?
+    var status: String?
+    var exitCode: Int32?
+    var signal: String?
+    var durationSeconds: Double?
+    var holder: Holder?
+    var count: Int?
+    var folders: [String]?
+    var reason: String?
+    var message: String?
+    var diagnostics: [Diagnostic]?
+
+    struct Holder: Encodable {
+      var run: String
+      var pid: Int32
+    }
+  }
+
+  private func writeJSON(_ activity: SchedulerActivity) {
+    try? context.printJSONLine(Self.line(activity, at: context.clock.now))
+  }
+
+  private static func line(_ activity: SchedulerActivity, at now: Date) -> Line {
+    var line = Line(event: "", time: RunJSON.timestamp(now))
+    func describe(_ workflow: ScheduledWorkflow) {
+      line.workflow = workflow.name
+      line.path = workflow.path
+    }
+    func describe(_ run: ScheduledRun) {
+      describe(run.workflow)
+      line.run = run.id
+      line.pid = run.pid
+      line.trigger = run.trigger.rawValue
+      line.fire = run.fire.iso8601
+    }
+    switch activity {
+    case .loaded(let count, let folders, let reason):
+      line.event = "loaded"
+      (line.count, line.folders, line.reason) = (count, folders, reason?.rawValue)
+    case .scheduled(let workflow, let next):
+      line.event = "scheduled"
+      describe(workflow)
+      line.next = next?.iso8601
+    case .unscheduled(let workflow):
+      line.event = "unscheduled"
+      describe(workflow)
+    case .problems(let problem):
+      line.event = problem.leftOut ? "left-out" : "warnings"
+      line.path = problem.path
+      line.diagnostics = problem.diagnostics.sorted()
+    case .clockChanged:
+      line.event = "clock-changed"
+    case .runStarted(let run):
+      line.event = "started"
+      describe(run)
+      line.fires = run.fires
+    case .runEnded(let run, let termination, let ended):
+      line.event = "ended"
+      describe(run)
+      line.status = outcome(termination).status
+      switch termination {
+      case .exited(let code): line.exitCode = code
+      case .signalled(let signal): line.signal = signalName(signal)
+      }
+      line.durationSeconds = ended.timeIntervalSince(run.started)
+    case .skipped(let workflow, let fire, let trigger, let holder):
+      line.event = "skipped"
+      describe(workflow)
+      (line.fire, line.trigger) = (fire.iso8601, trigger.rawValue)
+      line.holder = holder.map { Line.Holder(run: $0.runID, pid: $0.pid) }
+    case .launchFailed(let workflow, let fire, let message):
+      line.event = "launch-failed"
+      describe(workflow)
+      (line.fire, line.message) = (fire.iso8601, message)
+    case .recordFailed(let message):
+      line.event = "record-failed"
+      line.message = message
+    case .stopping(let signal, let runs):
+      line.event = "stopping"
+      (line.signal, line.count) = (signalName(signal), runs)
+    case .killed(let run):
+      line.event = "killed"
+      describe(run)
+    case .stopped:
+      line.event = "stopped"
+    }
+    return line
+  }
+}
+
+extension String {
+  /// `'Favourites Digest'`: a name as messages quote it.
+  fileprivate var quoted: String { "'\(self)'" }
+}

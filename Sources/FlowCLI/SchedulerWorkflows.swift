@@ -1,0 +1,93 @@
+import FlowDiagnostics
+import FlowModel
+import FlowRuntime
+import FlowScheduler
+import Foundation
+import Synchronization
+
+/// The workflows `flow schedule` runs: every workflow of the library that has a schedule, and the files
+/// named on its command line, each checked in full as `flow run` checks it, and known by the absolute
+/// path with links resolved that locks and run history use.
+///
+/// A file that does not check is left out with its diagnostics (the others still run); a file named on
+/// the command line without a schedule is left out and said so; a library file without one is simply
+/// not scheduled. A scheduled workflow that would have to ask something (an input without a default, a
+/// confirmation without `confirmations: auto`) is scheduled with a warning: every run of it will end
+/// with exit 4 until the file is fixed.
+final class SchedulerWorkflows: WorkflowSource {
+  private let context: CLIContext
+  private let references: [String]
+  private let executable: String
+  /// The problems last reported for each file, as text: a file is reported again only when they change.
+  private let reported = Mutex<[String: String]>([:])
+
+  init(context: CLIContext, references: [String], executable: String) {
+    self.context = context
+    self.references = references
+    self.executable = executable
+  }
+
+  func load() -> LoadedWorkflows {
+    let locator = WorkflowLocator(context: context)
+    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
+    var workflows: [ScheduledWorkflow] = []
+    var problems: [WorkflowProblem] = []
+    var known: Set<String> = []
+    var folders = [locator.libraryDirectory.path]
+    let candidates =
+      locator.libraryWorkflows.map { (reference: $0.url.path, named: false) }
+      + references.map { (reference: $0, named: true) }
+    for (reference, named) in candidates {
+      let located = locator.locate(reference)
+      let path = locator.resolvedPath(located ?? reference)
+      let folder = (path as NSString).deletingLastPathComponent
+      // The folder of a file named is watched too, so that a file that is missing now is read once it is
+      // made, and an edit is seen.
+      if named, !folders.contains(folder) { folders.append(folder) }
+      guard known.insert(path).inserted else { continue }
+      switch context.loadSchedule(located ?? reference, locator: locator, check: check) {
+      case .success(let loaded):
+        workflows.append(
+          ScheduledWorkflow(
+            name: loaded.workflow.name, path: path,
+            contents: String(decoding: loaded.workflow.file.bytes, as: UTF8.self), schedule: loaded.schedule,
+            executable: executable))
+        if let warning = unattendedWarning(loaded.workflow, path: path, check: check) {
+          problems.append(WorkflowProblem(path: path, diagnostics: Diagnostics([warning]), leftOut: false))
+        }
+      case .failure(let error) where !named && error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }):
+        continue
+      case .failure(let error):
+        problems.append(WorkflowProblem(path: path, diagnostics: error.diagnostics, leftOut: true))
+      }
+    }
+    // Compared as rendered: spans number their files, and every read numbers them anew.
+    let renderer = DiagnosticRenderer(colors: false)
+    let current = Dictionary(
+      problems.map { ($0.path, renderer.render($0.diagnostics)) }, uniquingKeysWith: { first, _ in first })
+    let fresh = reported.withLock { reported in
+      defer { reported = current }
+      return problems.filter { reported[$0.path] != current[$0.path] }
+    }
+    return LoadedWorkflows(workflows: workflows, problems: fresh, folders: folders, known: known)
+  }
+
+  /// What an unattended run of `workflow` would have to ask, as one warning with a note at each place;
+  /// nil when it asks nothing.
+  private func unattendedWarning(_ workflow: Workflow, path: String, check: WorkflowCheck) -> Diagnostic? {
+    let answers = UnattendedCheck.Answers(inputs: [], confirmations: workflow.confirmations == .auto)
+    let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
+    guard !needed.isEmpty else { return nil }
+    return Diagnostic(
+      .warning, .scheduledNeedsAnswers,
+      "'\(workflow.name)' is scheduled, but a scheduled run cannot ask: it will end with exit 4 (needs input)",
+      file: path, notes: needed.all.map { Diagnostic.Note($0.message, at: $0.span) },
+      helps: ["give each input a 'default:', and write 'confirmations: auto' for its confirmations"])
+  }
+}
+
+extension DiagnosticCode {
+  /// A scheduled workflow would need an answer (an input, a confirmation, a choice) that a scheduled run
+  /// cannot give: it is scheduled, and each run will end with exit 4.
+  public static let scheduledNeedsAnswers: Self = "scheduled-needs-answers"
+}

@@ -1,0 +1,64 @@
+import FlowScheduler
+import Foundation
+
+/// The scheduler's fire record on disk (``FlowPaths/schedulerRecord``): when `flow schedule` last
+/// handled each workflow's fire, so that a fire missed while it was not running is caught up once when
+/// it starts again.
+///
+/// ```json
+/// {
+///   "version": 1,
+///   "workflows": {
+///     "/home/ada/.local/share/flow/workflows/favourites-digest.yml": {"lastFire": "2026-11-30T08:00:00.002Z"}
+///   }
+/// }
+/// ```
+///
+/// Written whole to a temporary file beside it and renamed over it, so that a scheduler killed while
+/// writing leaves the old record or the new one, never half of one. A record that cannot be read is an
+/// empty one: no catch-up, which is what a first start does too.
+public struct FireRecordFile: FireRecordStore {
+  public let file: URL
+
+  public init(file: URL) {
+    self.file = file
+  }
+
+  private struct Contents: Codable {
+    var version = 1
+    var workflows: [String: Workflow]
+
+    struct Workflow: Codable {
+      var lastFire: String
+    }
+  }
+
+  public func load() -> [String: Date] {
+    guard let data = FileManager.default.contents(atPath: file.path),
+      let contents = try? JSONDecoder().decode(Contents.self, from: data)
+    else { return [:] }
+    // Times without fractions read too: the file is meant to be read, and may be written, by people.
+    let (formatter, whole) = (Self.formatter(), ISO8601DateFormatter())
+    return contents.workflows.compactMapValues { formatter.date(from: $0.lastFire) ?? whole.date(from: $0.lastFire) }
+  }
+
+  public func save(_ record: [String: Date]) throws(RecordFailure) {
+    let formatter = Self.formatter()
+    let contents = Contents(workflows: record.mapValues { .init(lastFire: formatter.string(from: $0)) })
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    if let problem = Directory.create(file.deletingLastPathComponent()) { throw RecordFailure(problem) }
+    do {
+      try encoder.encode(contents).write(to: file, options: .atomic)
+    } catch {
+      throw RecordFailure("cannot write \(file.path): \(error.localizedDescription)")
+    }
+  }
+
+  /// ISO 8601 in UTC to the millisecond, as run history's JSON writes times.
+  private static func formatter() -> ISO8601DateFormatter {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter
+  }
+}

@@ -1,0 +1,22 @@
+/// What wakes the scheduler besides its timer. Its effects post these from whatever thread they run on
+/// (``SchedulerClock/post(_:)``), and the scheduler handles them one at a time, in order.
+public enum SchedulerEvent: Sendable, Hashable {
+  /// The wall clock was set (NTP stepping it, `date -s`, a resume from suspend): fires are looked at again.
+  case clockChanged
+  /// A workflow file in a watched folder was written, moved in, moved out or deleted.
+  case filesChanged
+  /// SIGHUP: read the workflows again, now.
+  case reload
+  /// SIGTERM or SIGINT: stop scheduling, stop the runs going, exit.
+  case stop(signal: Int32)
+  /// The process of the run with this id ended.
+  case runEnded(id: String, Termination)
+}
+
+/// How a run's process ended.
+public enum Termination: Sendable, Hashable {
+  /// It exited with this status (`flow run`'s exit codes).
+  case exited(Int32)
+  /// A signal ended it (SIGKILL after the grace period, or anyone's kill).
+  case signalled(Int32)
+}

@@ -1,0 +1,100 @@
+import FlowDiagnostics
+import FlowScheduler
+import FlowTestSupport
+import Foundation
+import Testing
+
+@testable import FlowCLI
+
+/// What the scheduler reads from real files: the library's scheduled workflows and the files named,
+/// each checked in full; the rest left out with their problems, each reported once.
+struct SchedulerWorkflowsTests {
+  struct Home {
+    let root: URL
+    let library: URL
+    let elsewhere: URL
+    let context: CLIContext
+
+    init() throws {
+      root = try temporaryDirectory().resolvingSymlinksInPath()
+      library = root.appendingPathComponent(".local/share/flow/workflows")
+      elsewhere = root.appendingPathComponent("flows")
+      for folder in [library, elsewhere] {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      }
+      context = CLIContext(
+        console: BufferConsole(), environment: ["HOME": root.path, "NO_COLOR": "1", "TZ": "UTC"],
+        workingDirectory: root.path)
+    }
+
+    func write(_ text: String, to folder: URL, _ name: String) throws {
+      try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+  }
+
+  static let digest =
+    "flow: 1\nname: Digest\ntimezone: Europe/Berlin\nschedule: \"0 9 * * MON\"\nsteps:\n  - show: hi\n"
+
+  @Test func theLibraryAndTheFilesNamedAreReadAndChecked() throws {
+    let home = try Home()
+    try home.write(Self.digest, to: home.library, "digest.yml")
+    try home.write("flow: 1\nname: Unscheduled\nsteps:\n  - show: hi\n", to: home.library, "plain.yml")
+    try home.write("flow: 1\nname: Typo\nschedule: \"0 25 * * *\"\nsteps: []\n", to: home.library, "typo.yml")
+    try home.write("flow: 1\nname: Named\nschedule: \"@hourly\"\nsteps: []\n", to: home.elsewhere, "named.yml")
+    try home.write("flow: 1\nname: Named plain\nsteps: []\n", to: home.elsewhere, "named-plain.yml")
+    let source = SchedulerWorkflows(
+      context: home.context, references: ["flows/named.yml", "flows/named-plain.yml", "flows/missing.yml", "digest"],
+      executable: "/usr/local/bin/flow")
+
+    let loaded = source.load()
+    #expect(loaded.workflows.map(\.name) == ["Digest", "Named"])
+    #expect(
+      loaded.workflows.map(\.path) == [
+        home.library.appendingPathComponent("digest.yml").path, home.elsewhere.appendingPathComponent("named.yml").path,
+      ])
+    #expect(loaded.workflows.first?.schedule.entries.first?.zoneName == "Europe/Berlin")
+    #expect(loaded.workflows.allSatisfy { $0.executable == "/usr/local/bin/flow" })
+    // The library file without a schedule is simply not scheduled; the named one is said.
+    #expect(
+      loaded.problems.map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+        "typo.yml", "named-plain.yml", "missing.yml",
+      ])
+    #expect(loaded.problems.allSatisfy { $0.leftOut })
+    #expect(
+      loaded.problems.map { $0.diagnostics.all.first?.code } == ["cron-out-of-range", .noSchedule, .fileNotFound])
+    #expect(loaded.folders == [home.library.path, home.elsewhere.path])
+    #expect(loaded.known.count == 6)
+
+    // Read again unchanged: nothing new to say. Fixed: said no more, and scheduled.
+    #expect(source.load().problems.isEmpty)
+    try home.write("flow: 1\nname: Typo\nschedule: \"0 23 * * *\"\nsteps: []\n", to: home.library, "typo.yml")
+    let fixed = source.load()
+    #expect(fixed.problems.isEmpty)
+    #expect(fixed.workflows.map(\.name) == ["Digest", "Typo", "Named"])
+  }
+
+  /// A scheduled workflow that would have to ask is scheduled, with a warning that says what it would
+  /// ask and how to fix it.
+  @Test func aWorkflowThatWouldAskIsScheduledWithAWarning() throws {
+    let home = try Home()
+    try home.write(
+      """
+      flow: 1
+      name: Asks
+      schedule: "@daily"
+      input:
+        url:
+          type: url
+      steps:
+        - confirm: Really?
+          show: ${input.url}
+
+      """, to: home.library, "asks.yml")
+    let loaded = SchedulerWorkflows(context: home.context, references: [], executable: "/bin/flow").load()
+    #expect(loaded.workflows.map(\.name) == ["Asks"])
+    let problem = try #require(loaded.problems.first)
+    #expect(!problem.leftOut)
+    let text = DiagnosticRenderer(colors: false).render(problem.diagnostics)
+    assertGolden(text.replacingOccurrences(of: home.root.path, with: "~"), named: "scheduler-needs-answers.txt")
+  }
+}
