@@ -53,7 +53,8 @@ struct RunCommand: AsyncParsableCommand {
     let (loaded, diagnostics) = locator.check(workflow, with: check)
     let session: RunSession
     do {
-      session = try RunSession(context, options: recording, runID: runID, workflow: locator.locate(workflow))
+      session = try RunSession(
+        context, options: recording, dryRun: dryRun, runID: runID, workflow: locator.locate(workflow))
     } catch {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
