@@ -204,7 +204,6 @@ let package = Package(
         "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
         "RaindropIntents",
       ],
-      exclude: ["Goldens"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

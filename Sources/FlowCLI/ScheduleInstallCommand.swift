@@ -188,8 +188,8 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
         for: scheduled, machineZone: machine, zoneAfter: CrontabBlock.zoneBeforeBlock(in: current))
       try store.write(CrontabBlock.merge(block, into: current))
       context.print("installed \(Count.of(scheduled.count, "workflow")) into your crontab ('crontab -l' shows it)")
-    } catch let problem as Diagnostic {
-      context.report(Diagnostics([problem]))
+    } catch {
+      context.report(Diagnostics([error]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
   }
