@@ -120,8 +120,10 @@ struct FaultTests {
 
   @Test("a slow answer times out and is retried")
   func slowAnswer() async throws {
-    // The timeout is 1 s and the stand-in's slow answer 2 s late.
-    let policy = RetryPolicy(maxAttempts: 3, requestTimeout: .seconds(1))
+    // The timeout is 1 s and the stand-in's slow answer 2 s late. A loaded machine may make a retry time
+    // out too, so there are attempts to spare and the count is a lower bound: what matters is that the
+    // slow answer was given up on and the request made again.
+    let policy = RetryPolicy(maxAttempts: 5, requestTimeout: .seconds(1))
     try await withBackend(.rest, policy: policy) { fixture in
       await fixture.server?.failNext(.slow(.seconds(2)))
       let start = Date()
@@ -132,7 +134,7 @@ struct FaultTests {
           "\(error) after \(Date().timeIntervalSince(start)) s, \(await fixture.server?.totalRequests ?? -1) requests, sleeps \(fixture.clock.sleepCount)"
         )
       }
-      #expect(await fixture.server?.totalRequests == 2)
+      #expect(await (fixture.server?.totalRequests ?? 0) >= 2)
     }
   }
 
