@@ -357,7 +357,9 @@ private struct Pass {
         report(
           Diagnostic(
             .error, .invalidValue, "expected \(CoercionError.article(for: type)) for \(description), got a dictionary",
-            at: span))
+            at: span
+          )
+          .help("'{…}' and 'name: value' lines make a dictionary in YAML; quote the text if it is meant as written"))
       }
       return .dictionary
     }
@@ -533,7 +535,9 @@ private struct Pass {
             _ = type(of: entry.value)
             report(
               Diagnostic(.error, .unknownInput, "\(name) has no input '\(entry.key.value)'", at: entry.key.span)
-                .help(Suggestion.help(for: entry.key.value, among: names, listUpTo: 6)))
+                .help(
+                  Suggestion.help(for: entry.key.value, among: names, listUpTo: 6)
+                    ?? "its inputs are \(List.and(names.map { "'\($0)'" }))"))
             continue
           }
           check(
@@ -638,7 +642,9 @@ private struct Pass {
         report(
           Diagnostic(
             .error, .undefinedName, "'\(reference.root)' is only defined inside 'repeat' and 'for-each'",
-            at: reference.span))
+            at: reference.span
+          )
+          .help("use it in the steps under a loop's 'do:'; elsewhere, name a step's output with 'as:' and use that"))
         return nil
       }
       current = reference.root == "item" ? loop.itemType : .integer
@@ -651,7 +657,11 @@ private struct Pass {
     case "workflow", "run", "env":
       let expected = ["workflow": "name", "run": "id"]
       guard case .property(let name)? = path.first else {
-        report(Diagnostic(.error, .undefinedName, "'\(reference.root)' needs a property", at: reference.span))
+        report(
+          Diagnostic(.error, .undefinedName, "'\(reference.root)' needs a property", at: reference.span)
+            .help(
+              "write \(expected[reference.root].map { "'${\(reference.root).\($0)}'" } ?? "'${env.NAME}', with NAME listed under 'env:'")"
+            ))
         return nil
       }
       path = path.dropFirst()
@@ -676,13 +686,17 @@ private struct Pass {
       } else if let definition = definitions[reference.root] {
         report(
           Diagnostic(.error, .usedBeforeDefined, "'\(reference.root)' is used before it is defined", at: reference.span)
-            .note("'\(reference.root)' is defined here", at: definition))
+            .note("'\(reference.root)' is defined here", at: definition)
+            .help("steps run in order: move the step that defines '\(reference.root)' above this one"))
         return nil
       } else {
         let visible = names.keys.sorted() + loops.compactMap(\.itemName) + ["previous", "input", "now"]
         report(
           Diagnostic(.error, .undefinedName, "undefined name '\(reference.root)'", at: reference.span)
-            .help(Suggestion.closest(to: reference.root, among: visible).map { "did you mean '\($0)'?" }))
+            .help(
+              Suggestion.closest(to: reference.root, among: visible).map { "did you mean '\($0)'?" }
+                ?? "name an earlier step's output with 'as: \(reference.root)', or set it with 'set: \(reference.root)'"
+            ))
         return nil
       }
     }
@@ -694,9 +708,14 @@ private struct Pass {
         case .any, .dictionary: return nil
         default:
           guard let property = type.property(named: name) else {
+            let keys = type.properties.map(\.key)
             report(
               Diagnostic(.error, .unknownProperty, "unknown property '\(name)' of \(type.name)", at: reference.span)
-                .help(Suggestion.help(for: name, among: type.properties.map(\.key), listUpTo: 8)))
+                .help(
+                  Suggestion.help(for: name, among: keys, listUpTo: 8)
+                    ?? (keys.isEmpty
+                      ? "\(CoercionError.article(for: type)) has no properties"
+                      : "its properties are \(List.and(keys.map { "'\($0)'" }))")))
             return nil
           }
           current = property
@@ -705,7 +724,9 @@ private struct Pass {
         guard type.isList || type == .any else {
           report(
             Diagnostic(
-              .error, .notAList, "'${\(reference)}' indexes \(type.name), which is not a list", at: reference.span))
+              .error, .notAList, "'${\(reference)}' indexes \(type.name), which is not a list", at: reference.span
+            )
+            .help("only lists have items to index: drop the '[…]' to use the value itself"))
           return nil
         }
         current = type.isList ? type.elementType : nil

@@ -38,6 +38,23 @@ struct CoercionTests {
     #expect(error?.message == "expected a number, got 'lots'")
     let whole = #expect(throws: CoercionError.self) { try Int(flowValue: 2.5) }
     #expect(whole?.message == "expected a whole number, got 2.5")
+    // The parameter's name goes between the halves, so the checker can say which parameter it was.
+    #expect(whole?.message(forParameter: "limit") == "expected a whole number for 'limit', got 2.5")
+  }
+
+  /// Every type a person may not know how to spell says how, as the diagnostic's help line.
+  @Test func refusalsSayHowToWriteTheType() {
+    let cases: [(FlowValue, ValueType, String)] = [
+      ("lots", .number, "write a number, like 12 or 2.5"), (2.5, .integer, "write a whole number, like 12"),
+      ("not a url", .url, "write a web address, like 'https://example.com' or 'example.com/page'"),
+      ("yes", .boolean, "write 'true' or 'false'"),
+      ("soon", .duration, "write a duration as '30s', '2m', '1h30m' or '500ms'"),
+      ("not json", .dictionary, "write a mapping of names to values, like '{title: Swift, stars: 5}'"),
+    ]
+    for (value, type, help) in cases {
+      let error = #expect(throws: CoercionError.self) { try Coercion.coerce(value, to: type) }
+      #expect(error?.help == help, "\(type)")
+    }
   }
 
   @Test func textToURL() throws {

@@ -61,7 +61,7 @@ public enum Coercion {
       default: throw .expected(type, got: value)
       }
       if type == .integer, number != number.rounded() || !number.isFinite {
-        throw CoercionError(message: "expected a whole number, got \(FlowValue.number(number).quoted)")
+        throw .expected(.integer, got: .number(number))
       }
       return .number(number)
     case .boolean:
@@ -73,7 +73,7 @@ public enum Coercion {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "true": return .boolean(true)
         case "false": return .boolean(false)
-        default: throw .expected(type, got: value, help: "write 'true' or 'false'")
+        default: throw .expected(type, got: value)
         }
       default: throw .expected(type, got: value)
       }
@@ -82,7 +82,7 @@ public enum Coercion {
       case .date: return value
       case .text(let text):
         guard let date = DateParsing.parse(text) else {
-          throw .expected(type, got: value, help: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")
+          throw .expected(type, got: value)
         }
         return .date(date)
       default: throw .expected(type, got: value)
@@ -103,7 +103,7 @@ public enum Coercion {
       case .number(let seconds) where seconds >= 0: return value
       case .text(let text):
         guard let duration = DurationParsing.parse(text) else {
-          throw .expected(type, got: value, help: "write a duration as '30s', '2m', '1h30m' or '500ms'")
+          throw .expected(type, got: value)
         }
         return .number(DurationParsing.seconds(of: duration))
       default: throw .expected(type, got: value)
@@ -277,9 +277,10 @@ public struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible 
 
   public var description: String { message }
 
-  /// "expected a number, got 'lots'".
+  /// "expected a number, got 'lots'", with how to write one as help unless `help` says otherwise.
   public static func expected(_ type: ValueType, got value: FlowValue, help: String? = nil) -> CoercionError {
-    var error = CoercionError(message: "expected \(article(for: type)), got \(value.quoted)", help: help)
+    var error = CoercionError(
+      message: "expected \(article(for: type)), got \(value.quoted)", help: help ?? howToWrite(type))
     error.expected = article(for: type)
     error.got = value.quoted
     return error
@@ -305,6 +306,21 @@ public struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible 
       message: "expected one \(type.name), got a list of \(Count.of(count, "item"))",
       help: "use 'for-each' to handle each item, or 'get-item' to pick one"
     )
+  }
+
+  /// How to write a value of `type` in a workflow or on the command line, for types whose spelling a
+  /// person may not guess; nil where the message already says it all.
+  static func howToWrite(_ type: ValueType) -> String? {
+    switch type {
+    case .number: "write a number, like 12 or 2.5"
+    case .integer: "write a whole number, like 12"
+    case .boolean: "write 'true' or 'false'"
+    case .date: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'"
+    case .url: "write a web address, like 'https://example.com' or 'example.com/page'"
+    case .duration: "write a duration as '30s', '2m', '1h30m' or '500ms'"
+    case .dictionary: "write a mapping of names to values, like '{title: Swift, stars: 5}'"
+    case .text, .list, .any, .nothing, .entity, .enumeration: nil
+    }
   }
 
   /// "a number", "an integer", "a URL", "a Bookmark".

@@ -73,7 +73,8 @@ public enum ResultLimit: IntentValueConvertible, Hashable {
       return
     }
     guard let number = try? Int(flowValue: flowValue), number >= 1 else {
-      throw CoercionError.expected("a number from 1 or 'all'", got: flowValue)
+      throw CoercionError.expected(
+        "a number from 1 or 'all'", got: flowValue, help: "write how many, like 25, or 'all' for every one")
     }
     self = .count(number)
   }
