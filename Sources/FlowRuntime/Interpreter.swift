@@ -55,7 +55,15 @@ public struct Interpreter: Sendable {
   }
 
   /// Runs `workflow` with its inputs already resolved.
-  public func run(_ workflow: Workflow, inputs: FlowDictionary, depth: Int = 0) async throws(RunError) -> Result {
+  public func run(_ workflow: Workflow, inputs: FlowDictionary) async throws(RunError) -> Result {
+    try await run(workflow, inputs: inputs, depth: 0, caller: nil)
+  }
+
+  /// Runs `workflow`, nested `depth` levels deep; `caller` is the `run-workflow` step that runs it, whose
+  /// id its steps' ids go under (`3.1` is the first step of the workflow step 3 runs), as a block's do.
+  private func run(_ workflow: Workflow, inputs: FlowDictionary, depth: Int, caller: StepInfo?) async throws(RunError)
+    -> Result
+  {
     let allowed = Set(workflow.environment.map(\.value))
     var scope = Scope(
       inputs: inputs,
@@ -63,7 +71,9 @@ public struct Interpreter: Sendable {
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
     do {
-      try await run(workflow.steps, scope: &scope, workflow: workflow, depth: depth)
+      try await run(
+        workflow.steps, idPrefix: caller.flatMap { options.passIDs ? $0.id + "." : nil }, scope: &scope,
+        workflow: workflow, depth: depth)
       return Result(output: scope.previous, stopped: false)
     } catch let stop as Stop {
       return Result(output: stop.output, stopped: true)
@@ -81,20 +91,24 @@ public struct Interpreter: Sendable {
 
   // MARK: - Steps
 
-  /// Runs a list of steps: a workflow's, or those of the block `parent` (in loop pass `pass`).
+  /// Runs a list of steps: a workflow's, or those of the block `parent` (in loop pass `pass`). A nested
+  /// workflow's steps are numbered from 1 in their own file; `idPrefix` puts their ids under the step
+  /// that runs it.
   private func run(
-    _ steps: [Step], in parent: StepInfo? = nil, pass: Int? = nil, scope: inout Scope, workflow: Workflow, depth: Int
+    _ steps: [Step], in parent: StepInfo? = nil, pass: Int? = nil, idPrefix: String? = nil, scope: inout Scope,
+    workflow: Workflow, depth: Int
   ) async throws {
     // Messages name a step where it is written (`2.1`), the same in every pass; ids add the pass of each
     // loop the step is in (`2#3.1`), so that reports tell the passes apart.
     // This runs for every step, so a second string is built only when it differs from the position (inside
     // a loop) and only when asked for (``Options/passIDs``): ids are for reports; people read positions.
     let position = parent.map { $0.position + "." } ?? ""
-    let id: String? = parent.flatMap { parent in
-      guard options.passIDs else { return nil }
-      if let pass { return parent.id + "#" + String(pass) + "." }
-      return parent.id == parent.position ? nil : parent.id + "."
-    }
+    let id: String? =
+      parent.flatMap { parent in
+        guard options.passIDs else { return nil }
+        if let pass { return parent.id + "#" + String(pass) + "." }
+        return parent.id == parent.position ? nil : parent.id + "."
+      } ?? idPrefix
     for (offset, step) in steps.enumerated() {
       try Task.checkCancellation()
       let number = String(offset + 1)
@@ -491,25 +505,59 @@ public struct Interpreter: Sendable {
         .help(error.help)
       throw RunError(.stepFailed, Diagnostics([lead] + error.diagnostics.all))
     }
-    let given = try input.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } }
-    var inputs = FlowDictionary()
-    if let given {
-      if child.inputs.count == 1, !Workflow.namesInputs(input, of: [child.inputs[0].name.value]) {
-        inputs[child.inputs[0].name.value] = given
-      } else if case .dictionary(let dictionary) = given {
-        inputs = dictionary
-      } else {
-        inputs["input"] = given
-      }
-    }
-    for declared in child.inputs where inputs[declared.name.value] == nil {
-      if let value = declared.defaultValue {
-        inputs[declared.name.value] = try evaluate { try Evaluator.evaluate(value, in: scope) }
-      }
-    }
-    let result = try await run(child, inputs: inputs, depth: depth + 1)
+    let inputs = try await childInputs(child, input: input, at: input?.span ?? reference.span, info: info, scope: scope)
+    let result = try await run(child, inputs: inputs, depth: depth + 1, caller: info)
     finish(info, output: result.output)
     return result.output
+  }
+
+  /// The inputs `input:` gives the workflow a `run-workflow` step runs, resolved as `flow run` resolves
+  /// a workflow's inputs: typed by the child's declarations, defaults filled, and `ask` (or a missing
+  /// input, which only a computed reference lets through the check) asked for. A value that does not
+  /// fit fails the step at `input:`: steps have run by now, so it is not "invalid, nothing ran".
+  private func childInputs(_ child: Workflow, input: Value?, at span: SourceSpan, info: StepInfo, scope: Scope)
+    async throws -> FlowDictionary
+  {
+    let declared = child.inputs.map(\.name.value)
+    var given: [String: FlowValue] = [:]
+    var asking: Set<String> = []
+    func give(_ name: String, _ value: Value) throws {
+      if case .ask = value {
+        asking.insert(name)
+      } else {
+        given[name] = try evaluate { try Evaluator.evaluate(value, in: scope) }
+      }
+    }
+    switch input {
+    case nil:
+      break
+    case .ask?:
+      asking = Set(declared)
+    case let value? where declared.count == 1 && !Workflow.namesInputs(value, of: declared):
+      try give(declared[0], value)
+    case .dictionary(let entries, _)?:
+      for entry in entries { try give(entry.key.value, entry.value) }
+    case let value?:
+      switch try evaluate({ try Evaluator.evaluate(value, in: scope) }) {
+      case .dictionary(let dictionary):
+        given = Dictionary(dictionary.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+      case let other: given["input"] = other
+      }
+    }
+    do {
+      return try await InputResolver.resolve(
+        child, given: given, asking: asking, registry: registry, prompter: context.prompter)
+    } catch {
+      // (A `catch where` on the typed error crashes Swift 6.3.1's SIL ownership checker.)
+      guard error.kind == .invalid else { throw error }
+      let inner = error.diagnostics.all.first
+      var lead = Diagnostic(
+        .error, .stepFailed, "\(info.description): \(inner?.message ?? "its input does not fit '\(child.name)'")",
+        at: span
+      )
+      if let declaration = inner?.span { lead = lead.note("the input is declared here", at: declaration) }
+      throw RunError(.stepFailed, lead.help(inner?.helps.first))
+    }
   }
 
   // MARK: - Helpers

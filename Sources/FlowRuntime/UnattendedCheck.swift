@@ -76,7 +76,14 @@ public enum UnattendedCheck {
           ask.needs(
             "a choice" + Self.question(prompt), at: prompt.span,
             help: "give the menu a 'default:' for unattended runs, or run at a terminal")
-        case .runWorkflow(let reference, _):
+        case .runWorkflow(let reference, let input):
+          let name = visit.step.literalWorkflowReference.map { "'\($0)'" } ?? "the workflow it runs"
+          for (input, span) in Self.asked(in: input) {
+            ask.needs(
+              "a value for \(input.map { "input '\($0)' of \(name)" } ?? "the input of \(name)") (it is 'ask')",
+              at: span,
+              help: "write the value under 'input:', or take it from an input: '${input.NAME}' with --input")
+          }
           if let literal = visit.step.literalWorkflowReference, let child = loader.child(literal, of: workflow) {
             self.visit(child, from: (reference.span, certain))
           }
@@ -125,6 +132,22 @@ public enum UnattendedCheck {
         default:
           break
         }
+      }
+    }
+
+    /// The inputs a `run-workflow` step leaves to be asked (`input: ask`, or `name: ask` under it), by
+    /// name where it names them.
+    static func asked(in input: Value?) -> [(name: String?, span: SourceSpan)] {
+      switch input {
+      case .ask(let span)?:
+        return [(nil, span)]
+      case .dictionary(let entries, _)?:
+        return entries.compactMap { entry in
+          if case .ask(let span) = entry.value { return (entry.key.value, span) }
+          return nil
+        }
+      default:
+        return []
       }
     }
 

@@ -316,8 +316,10 @@ public struct WorkflowLoadFailure: Error, Sendable {
 public enum InputResolver {
   /// - Parameters:
   ///   - given: values from the command line, an input file or standard input, by name.
+  ///   - asking: inputs to ask for even when they have a default (`input: ask` on `run-workflow`).
   public static func resolve(
-    _ workflow: Workflow, given: [String: FlowValue], registry: IntentRegistry, prompter: any Prompter
+    _ workflow: Workflow, given: [String: FlowValue], asking: Set<String> = [], registry: IntentRegistry,
+    prompter: any Prompter
   ) async throws(RunError) -> FlowDictionary {
     let checker = Checker(registry: registry)
     var inputs = try checkGiven(workflow, given: given, checker: checker)
@@ -325,7 +327,7 @@ public enum InputResolver {
       let name = input.name.value
       let type = checker.inputType(input)
       try await failing(input) {
-        if let value = input.defaultValue {
+        if let value = input.defaultValue, !asking.contains(name) {
           inputs[name] = try coerce(Evaluator.evaluate(value, in: Scope.empty), to: type)
         } else {
           let request = ValueRequest(

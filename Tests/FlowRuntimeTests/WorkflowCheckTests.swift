@@ -135,6 +135,48 @@ struct WorkflowCheckTests {
     #expect(result.message == "step 2 'run-workflow': 'bad.yml' is invalid, so it did not run")
     #expect(result.error?.diagnostics.all.last?.message == "unknown action 'shwo'")
   }
+
+  /// What a computed reference passes cannot be checked before the run; the step resolves it as
+  /// `flow run` resolves inputs: typed by the child's declaration, or the step fails at `input:`.
+  @Test func aComputedReferenceGivesItsInputsTheirDeclaredTypes() async {
+    var files = MemoryFiles()
+    files.files["count.yml"] = Self.child
+    let wrong = await run("  - text: count.yml\n  - run-workflow: ${previous}\n    input: lots\n", loader: files)
+    #expect(wrong.error?.kind == .stepFailed)
+    #expect(wrong.message == "step 2 'run-workflow': input 'n': expected a number, got 'lots'")
+    #expect(wrong.error?.diagnostics.all.first?.span?.start.line == 7)
+    #expect(wrong.error?.diagnostics.all.first?.helps == ["write a number, like 12 or 2.5"])
+    let typed = await run(
+      "  - text: count.yml\n    as: which\n  - text: \"5\"\n  - run-workflow: ${which}\n    input: ${previous}\n",
+      loader: files)
+    #expect(typed.output == .number(5))
+  }
+
+  /// `input: ask` asks for the nested workflow's input when the step runs, as `ask` does for a parameter.
+  @Test func anInputGivenAskIsAskedFor() async {
+    var files = MemoryFiles()
+    files.files["count.yml"] = Self.child
+    let asked = await run("  - run-workflow: count.yml\n    input: ask\n", answers: [.value(7)], loader: files)
+    #expect(asked.output == .number(7))
+    let unanswered = await run("  - run-workflow: count.yml\n    input: ask\n", loader: files)
+    #expect(unanswered.error?.kind == .needsInput)
+  }
+
+  /// A nested workflow's steps are numbered in their own file, and in a report's ids under the step
+  /// that runs them, as a block's steps are: `1#1.1.1` is step 1 of the workflow step 1.1 runs in the
+  /// first pass of step 1.
+  @Test func nestedStepsHaveIdsUnderTheStepThatRunsThem() async {
+    var files = MemoryFiles()
+    files.files["count.yml"] = Self.child
+    var options = Interpreter.Options()
+    options.passIDs = true
+    let log = EventLog()
+    _ = await run(
+      "  - repeat: 1\n    do:\n      - run-workflow: count.yml\n        input: ${index}\n  - run-workflow: count.yml\n    input: 2\n",
+      loader: files, options: options, log: log)
+    #expect(log.records.map(\.step) == ["1#1.1.1", "1#1.1", "1", "2.1", "2"])
+    #expect(log.records.map(\.position) == ["1", "1.1", "1", "1", "2"])
+  }
 }
 
 /// What an unattended run would have to ask, listed before its first step.
@@ -197,6 +239,20 @@ struct UnattendedCheckTests {
         "root.yml:13: step 5 'text' needs a value for 'text' (it is 'ask')",
         "root.yml:14: step 6 'menu' needs a choice: Which?",
         "root.yml:21: step 8 'wait' needs a value for 'duration' (it is 'ask')",
+      ])
+  }
+
+  @Test func inputsARunWorkflowLeavesToAskAreListed() {
+    let asked = needs(
+      "flow: 1\nsteps:\n  - run-workflow: count.yml\n    input: ask\n  - run-workflow: pair.yml\n    input:\n      a: ask\n      b: 2\n",
+      files: [
+        "count.yml": WorkflowCheckTests.child,
+        "pair.yml": "flow: 1\ninput:\n  a: number\n  b: number\nsteps:\n  - show: x\n",
+      ])
+    #expect(
+      asked == [
+        "root.yml:4: step 1 'run-workflow' needs a value for the input of 'count.yml' (it is 'ask')",
+        "root.yml:7: step 2 'run-workflow' needs a value for input 'a' of 'pair.yml' (it is 'ask')",
       ])
   }
 
