@@ -161,6 +161,9 @@ public struct WorkflowDecoder {
       // `input: [url]` lists names: show the mapping those names make.
       let name = node.sequence?.items.first?.scalar?.value ?? "url"
       return "declare each input by name with its type, one per line, like '  \(name): text'"
+    case "env":
+      // `env: HOME` names one variable: show the list it belongs in.
+      return "list the names in brackets, like 'env: [\(node.scalar?.value ?? "HOME")]'"
     default:
       return nil
     }
