@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowIntents
+import FlowModel
 
 /// `flow actions [ACTION]`: the catalogue, or one action's parameters, output, summary and an example.
 struct ActionsCommand: AsyncParsableCommand {
@@ -43,9 +44,21 @@ struct ActionsCommand: AsyncParsableCommand {
         context.print(ActionsReference.list(registry).trimmingSuffix())
       }
     } catch let error as IntentLookupError {
-      context.report(Diagnostics([error.diagnostic()]))
+      let block = error.kind == .unknown ? Self.block(named: error.id, code: error.code) : nil
+      context.report(Diagnostics([block ?? error.diagnostic()]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
+  }
+
+  /// `flow actions stop`: a block is looked up as an action by people who met it in a workflow; say what
+  /// it is rather than suggest the nearest action ('show').
+  private static func block(named name: String, code: DiagnosticCode) -> Diagnostic? {
+    guard let block = WorkflowFormat.blocks.first(where: { $0.keyword == name }) else { return nil }
+    return Diagnostic(.error, code, "'\(name)' is a block of the workflow format, not an action", file: nil)
+      .note(block.summary)
+      .help(
+        "blocks are written as steps and described in Documentation/WorkflowFormat.md; 'flow actions' lists the actions"
+      )
   }
 }
 

@@ -59,6 +59,20 @@ struct ActionsCommandTests {
     #expect(result.error.hasPrefix("error: unknown action 'gte-url'\n      = help: did you mean 'get-url'?\n"))
   }
 
+  /// A block met in a workflow (`- stop`) is not an action: say what it is, not "did you mean 'show'?".
+  @Test func aBlockIsNamedAsABlock() async {
+    let result = await runActions(["stop"])
+    #expect(result.status == 2)
+    #expect(
+      result.error == """
+        error: 'stop' is a block of the workflow format, not an action
+              = note: Stop and Output: end the run, with this value as its result
+              = help: blocks are written as steps and described in Documentation/WorkflowFormat.md; 'flow actions' lists the actions
+        found 1 error
+
+        """)
+  }
+
   @Test func everyActionRendersWithAnExample() async throws {
     let list = await runActions(["--json"])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
