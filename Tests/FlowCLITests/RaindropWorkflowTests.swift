@@ -114,6 +114,36 @@ struct RaindropWorkflowTests {
     #expect(delete.error.contains("missing.yml:3:22: error: step 1 'delete-bookmark': no Bookmark matches '99999'"))
   }
 
+  /// Through the REST API a dry run reads what the real run would read, and sends nothing that changes
+  /// anything: every request is a GET, and the missing collection is still found missing.
+  @Test func dryRunThroughTheAPIOnlyReads() async throws {
+    var machine = try Machine()
+    let server = try RaindropStubServer(
+      store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
+    let url = try await server.start()
+    machine.environment["RAINDROP_API_URL"] = url.absoluteString
+    machine.environment["RAINDROP_TOKEN"] = "test-token"
+    let seeded = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    await server.resetCounts()
+    var results = [
+      await machine.run(["run", "save-and-tag.yml", "--input", "url=https://example.com", "--dry-run"]),
+      await machine.run(["run", "bulk-tag.yml", "--input", "search=swift", "--input", "tag=t", "--dry-run"]),
+    ]
+    let file = machine.home.appendingPathComponent("missing.yml")
+    try "flow: 1\nsteps:\n  - save-bookmark:\n      url: https://example.com\n      collection: NoSuchColl\n"
+      .write(to: file, atomically: true, encoding: .utf8)
+    results.append(await machine.run(["run", file.path, "--dry-run"]))
+    let counts = await server.requestCounts
+    let saved = try await server.store.bookmarks(BookmarkListQuery())
+    await server.stop()
+    #expect(seeded.status == 0)
+    #expect(results.map(\.status) == [0, 0, 1])
+    #expect(results[2].error.contains("missing.yml:5:19: error: step 1 'save-bookmark': no Collection matches"))
+    #expect(counts.keys.contains { $0.hasPrefix("GET ") })
+    #expect(counts.keys.allSatisfy { $0.hasPrefix("GET ") }, "\(counts)")
+    #expect(saved.items.map(\.link) == ["https://swift.org"])
+  }
+
   @Test func galleryRunsAsItsGoldensSay() async throws {
     let machine = try Machine()
     for (link, tags) in [

@@ -71,6 +71,13 @@ struct UnattendedRunTests {
         """)
     #expect(RaindropWorkflowTests.snapshot(store) == before)
 
+    // The input given, only the confirmations missing: step 1 would save a bookmark before step 2 asks.
+    let (unconfirmed, unconfirmedError) = try Self.run(
+      ["run", "save-then-delete.yml", "--input", "url=https://example.com"], environment: environment, in: home)
+    #expect(unconfirmed == 4)
+    #expect(unconfirmedError.hasSuffix("found 2 errors\n"))
+    #expect(RaindropWorkflowTests.snapshot(store) == before)
+
     // With the answers, the same run does change the store: the comparison above can fail.
     let (answered, _) = try Self.run(
       ["run", "save-then-delete.yml", "--input", "url=https://example.com", "--yes"], environment: environment,
