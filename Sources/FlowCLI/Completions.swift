@@ -5,9 +5,9 @@ import Foundation
 /// themselves are ArgumentParser's, generated from the command tree, so a new subcommand or option is
 /// completed without an edit here; only values that flow alone knows come from here.
 enum Completions {
-  /// For a WORKFLOW argument (`run`, `validate`, `show`, `schedule next`): the names in the library and
-  /// in `./workflows/`, as `flow run NAME` finds them, and workflow files and folders under what has been
-  /// typed.
+  /// For a WORKFLOW argument (`run`, `validate`, `show`, `export`, `runs list`, `schedule next|run|install`):
+  /// the names in the library and in `./workflows/`, as `flow run NAME` finds them, and workflow files
+  /// and folders under what has been typed.
   static let workflow = CompletionKind.custom { _, _, prefix in workflows(prefix: prefix, in: CLIContext.current) }
 
   /// For `flow actions ACTION`: every action's id.

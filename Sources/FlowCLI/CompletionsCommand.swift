@@ -9,7 +9,7 @@ struct CompletionsCommand: ParsableCommand {
     abstract: "Print the shell completion script for bash, zsh or fish.",
     discussion: """
       It completes subcommands, options, action names for 'flow actions', and workflow names from the \
-      library and ./workflows for 'flow run', 'validate', 'show' and 'schedule next'. Install it where \
+      library and ./workflows for 'flow run', 'validate', 'show', 'export', 'runs list' and 'schedule'. Install it where \
       the shell looks:
         bash: flow completions bash > ~/.local/share/bash-completion/completions/flow
         zsh:  flow completions zsh > ~/.zfunc/_flow

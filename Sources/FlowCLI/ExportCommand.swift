@@ -24,7 +24,7 @@ struct ExportCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The workflow: a path or a name.")
+  @Argument(help: "The workflow: a path or a name.", completion: Completions.workflow)
   var workflow: String
 
   @Option(

@@ -20,7 +20,9 @@ struct RunsCommand: AsyncParsableCommand {
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List runs, newest first.")
 
-    @Argument(help: "Only runs of this workflow: a path, a library name, or the name it was recorded under.")
+    @Argument(
+      help: "Only runs of this workflow: a path, a library name, or the name it was recorded under.",
+      completion: Completions.workflow)
     var workflow: String?
 
     @Option(

@@ -26,7 +26,9 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
   @Argument(help: "The engine: systemd, cron or kubernetes.")
   var engine: Engine
 
-  @Argument(help: "The workflows: paths or names. Default: every scheduled workflow of the library.")
+  @Argument(
+    help: "The workflows: paths or names. Default: every scheduled workflow of the library.",
+    completion: Completions.workflow)
   var workflows: [String] = []
 
   @Flag(name: .customLong("print"), help: "systemd: print the units instead of writing them.")

@@ -57,13 +57,14 @@ struct CompletionTests {
       [
         "flow r", "flow run --dr", "flow run --backend ", "flow actions get-u", "flow actions raindrop.save",
         "flow run m", "flow validate he", "flow run inv", "flow auth l", "flow completions ", "flow show mor",
-        "flow remove m",
+        "flow remove m", "flow export mor", "flow runs list mor", "flow schedule install systemd mor",
       ], in: Self.examples, environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path])
     #expect(
       offered == [
         ["remove", "run", "runs"], ["--dry-run"], ["local", "raindrop"], ["get-url"], ["raindrop.save-bookmark"],
         ["magic-variables.yml", "menu.yml", "mine", "morning-digest"], ["hello.yml"], ["invalid/"],
         ["login", "logout"], ["bash", "fish", "zsh"], ["morning-digest"], ["mine", "morning-digest"],
+        ["morning-digest"], ["morning-digest"], ["morning-digest"],
       ])
   }
 
