@@ -50,6 +50,17 @@ public struct Template: Sendable, Hashable {
   public var references: [Reference] {
     parts.compactMap { if case .reference(let reference) = $0 { reference } else { nil } }
   }
+
+  /// The text with its references as written (`Delete ${n} items?`): what a question or a nested
+  /// workflow's name reads as before the run has computed it.
+  public var asWritten: String {
+    parts.map { part in
+      switch part {
+      case .literal(let text): text
+      case .reference(let reference): "${\(reference)}"
+      }
+    }.joined()
+  }
 }
 
 /// A magic variable and the path into it: `${saved.link.host}`, `${bookmarks[0].title}`, `${input.url}`.

@@ -133,7 +133,7 @@ private struct Walk {
     }
     if autoConfirm, let confirm = step.confirm {
       capabilities.unattended.insert(
-        .init(step: reference, question: confirm.message.map { Self.text(of: $0) }, deletes: deletes),
+        .init(step: reference, question: confirm.message.map(\.asWritten), deletes: deletes),
         at: unattendedIndex)
     }
   }
@@ -226,17 +226,7 @@ private struct Walk {
 
   /// A value as written, for naming a nested workflow: `greet.yml`, `${choice}`.
   static func written(_ value: Value) -> String {
-    if case .text(let template) = value { return text(of: template) }
+    if case .text(let template) = value { return template.asWritten }
     return StepEffect.literal(value)?.text ?? "?"
-  }
-
-  /// A template as written, references and all.
-  static func text(of template: Template) -> String {
-    template.parts.map { part in
-      switch part {
-      case .literal(let text): text
-      case .reference(let reference): "${\(reference)}"
-      }
-    }.joined()
   }
 }

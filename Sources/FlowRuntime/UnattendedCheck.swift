@@ -65,7 +65,7 @@ public enum UnattendedCheck {
         var ask = Asker(visit: visit, certain: certain, caller: caller?.0)
         if let confirmation = visit.step.confirm, !answers.confirmations {
           ask.needs(
-            "a confirmation" + (confirmation.message.map { ": \(Self.written($0))" } ?? ""), at: confirmation.span,
+            "a confirmation" + (confirmation.message.map { ": \($0.asWritten)" } ?? ""), at: confirmation.span,
             help: Self.yesHelp)
         }
         switch visit.step.kind {
@@ -162,17 +162,8 @@ public enum UnattendedCheck {
 
     static func question(_ value: Value) -> String {
       guard case .text(let template) = value else { return "" }
-      return ": " + written(template)
-    }
-
-    /// A template as it was written, references and all: the run has not computed it yet.
-    static func written(_ template: Template) -> String {
-      template.parts.map { part in
-        switch part {
-        case .literal(let text): text
-        case .reference(let reference): "${\(reference)}"
-        }
-      }.joined()
+      // As written, references and all: the run has not computed it yet.
+      return ": " + template.asWritten
     }
   }
 
