@@ -28,9 +28,30 @@ struct DoCommand: AsyncParsableCommand {
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
 
+  /// The command's own options (which ArgumentParser has taken out of ``words`` wherever they were), as
+  /// its help lists them, so that an option added later is known here too.
+  static var optionNames: [String] { helpMessage().matches(of: /--[a-z][a-z-]*/).map { String($0.output) } }
+
+  /// Before `--`, a word that looks like a long option is a mistyped one (`--jsn`), not part of the value:
+  /// a usage error, as any other command's unknown option is, rather than a search for '--jsn'.
+  func validate() throws {
+    guard let option = words.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") }) else { return }
+    let name = String(option.prefix { $0 != "=" })
+    let suggestion = Suggestion.closest(to: name, among: Self.optionNames).map { " Did you mean '\($0)'?" } ?? ""
+    throw ValidationError(
+      "Unknown option '\(name)'.\(suggestion) Write it after '--' if it is part of the value")
+  }
+
+  /// The phrase and the value: the words without the first `--`, which only ends flow's options.
+  private var phraseWords: [String] {
+    guard let end = words.firstIndex(of: "--") else { return words }
+    return Array(words[..<end] + words[(end + 1)...])
+  }
+
   func run() async throws {
     let context = CLIContext.current
     let phrases = Catalogs.phrases
+    let words = phraseWords
     guard !words.isEmpty else { return try list(phrases, context: context) }
     let typed = words.joined(separator: " ")
     guard let match = Self.match(typed, in: phrases) else {

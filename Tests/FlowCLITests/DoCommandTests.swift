@@ -28,6 +28,34 @@ struct DoCommandTests {
     #expect(found.status == 0)
     // Searched for the text '--json' (a negated word), not asked for JSON.
     #expect(!found.output.hasPrefix("{"))
+    // The '--' itself is not part of the value, wherever it stands.
+    for arguments in [
+      ["save", "to", "raindrop", "--", "https://z.example"], ["save", "--", "to", "raindrop", "w.example"],
+    ] {
+      let saved = await machine.run(["do"] + arguments)
+      #expect(saved.status == 0, "\(arguments): \(saved.error)")
+    }
+    let listed = await machine.run(["do", "search", "raindrop", "example", "--json"])
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+    let links = (report["output"] as? [[String: Any]])?.compactMap { $0["link"] as? String }
+    #expect(Set(links ?? []) == ["https://example.com/--json", "https://z.example", "https://w.example"])
+  }
+
+  /// Before '--', a mistyped option is a usage error with a suggestion, not words of the value.
+  @Test func anUnknownOptionBeforeADoubleDashIsAUsageError() async throws {
+    let machine = try Machine()
+    let typo = await machine.run(["do", "search", "raindrop", "swift", "--jsn"])
+    #expect(typo.status == 2)
+    #expect(typo.output == "")
+    #expect(
+      typo.error.hasPrefix(
+        "error: unknown option '--jsn'\n      = help: did you mean '--json'? Write it after '--' if it is part of the value\n"
+      ))
+    let unknown = await machine.run(["do", "save", "to", "raindrop", "https://q.example", "--bogus=1"])
+    #expect(unknown.status == 2)
+    #expect(
+      unknown.error.hasPrefix(
+        "error: unknown option '--bogus'\n      = help: write it after '--' if it is part of the value\n"))
   }
 
   /// The report has the same shape as `flow run --json`'s (Documentation/JSON.md).
