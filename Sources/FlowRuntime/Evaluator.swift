@@ -47,6 +47,11 @@ enum Evaluator {
     return standIn(of: reference, in: scope)
   }
 
+  /// Dry runs: whether any reference in the value reads a stand-in, so that what it computes is made up.
+  static func readsStandIn(_ value: Value, in scope: Scope) -> Bool {
+    !scope.standIns.isEmpty && value.references.contains { standIn(of: $0, in: scope) != nil }
+  }
+
   /// The stand-in label of a reference's variable, if it holds one.
   private static func standIn(of reference: Reference, in scope: Scope) -> String? {
     guard !scope.standIns.isEmpty else { return nil }

@@ -363,12 +363,15 @@ public struct Interpreter: Sendable {
     var spans: [String: SourceSpan] = [:]
     var asking: Set<String> = []
     var standIns: [String: String] = [:]
+    // Dry runs: some parameter is computed from a stand-in, so a failure may be the made-up value's.
+    var madeUp = false
     for (key, value) in try Self.arguments(of: call, for: descriptor) {
       spans[key] = value.span
       if case .ask = value {
         asking.insert(key)
       } else {
         values[key] = try evaluate { try Evaluator.evaluate(value, in: scope) }
+        madeUp = madeUp || options.dryRun && Evaluator.readsStandIn(value, in: scope)
         if options.dryRun, let label = Evaluator.standIn(of: value, in: scope) {
           standIns[key] = label
           // Where text is wanted, the stand-in shows as what it stands for, never as its made-up value.
@@ -376,18 +379,16 @@ public struct Interpreter: Sendable {
         }
       }
     }
-    if options.dryRun {
-      // An entity a step before did not make cannot be looked up: the step waits on it as a change would.
-      let waiting = Set(
-        standIns.keys.filter { key in
-          if case .entity = descriptor.parameter(key)?.type.elementType { return true }
-          return false
-        })
-      if descriptor.sideEffect(for: values) != .readOnly || !waiting.isEmpty {
-        return try await dryRun(
-          descriptor, call: call, values: values, asking: asking, standIns: standIns, unresolved: waiting, spans: spans,
-          info: info, scope: &scope)
-      }
+    // An entity a step before did not make cannot be looked up: the step waits on it as a change would.
+    let waiting = Set(
+      standIns.keys.filter { key in
+        if case .entity = descriptor.parameter(key)?.type.elementType { return true }
+        return false
+      })
+    if options.dryRun, descriptor.sideEffect(for: values) != .readOnly || !waiting.isEmpty {
+      return try await dryRun(
+        descriptor, call: call, values: values, asking: asking, standIns: standIns, unresolved: waiting, spans: spans,
+        info: info, scope: &scope)
     }
     let output: IntentOutput
     do {
@@ -397,6 +398,12 @@ public struct Interpreter: Sendable {
       }
     } catch let error as RunError {
       throw error
+    } catch let error where madeUp && RunError.classify(error) == .stepFailed {
+      // It read what a step the dry run did not perform would have made (`calculate: ${saved.id} + 1`):
+      // the real value may well work, so the step is shown, as a change is, rather than failed.
+      return try await dryRun(
+        descriptor, call: call, values: values, asking: asking, standIns: standIns, unresolved: waiting, spans: spans,
+        info: info, scope: &scope)
     } catch {
       let key = (error as? AppIntentError)?.origin?.parameterKey
       throw failure(error, info: info, span: key.flatMap { spans[$0] } ?? call.id.span, parameter: key)

@@ -290,4 +290,28 @@ struct DryRunStandInTests {
     #expect(result.output == .text("again ⟨get-url output⟩"))
     #expect(log.records.first?.status == .dryRun)
   }
+
+  /// A read-only step that computes from a stand-in may fail only because its value is made up: it is
+  /// shown, as a change is, and passes on a stand-in of its own, rather than failing the dry run.
+  @Test func aStepComputedFromAStandInIsShownNotFailed() async {
+    var options = Interpreter.Options()
+    options.dryRun = true
+    let log = EventLog()
+    let result = await run(
+      """
+        - get-url:
+            url: https://example.com/api
+            method: POST
+          as: posted
+        - calculate: ${posted.id} + 1
+        - show: ${previous}
+        - calculate: 1 / 0
+      """, options: options, log: log)
+    #expect(log.records.map(\.status) == [.dryRun, .dryRun, .ran])
+    #expect(log.records[1].summary?.contains("⟨get-url output⟩ + 1") == true)
+    #expect(log.shown == ["⟨calculate output⟩"])
+    // A failure that owes nothing to a stand-in is still the real run's failure.
+    #expect(result.error?.kind == .stepFailed)
+    #expect(result.message?.contains("division by zero") == true)
+  }
 }
