@@ -262,12 +262,12 @@ private struct Pass {
         _ = type(of: value)
         break
       }
-      given[primary.key] = check(value, against: primary)
+      given[primary.key] = check(value, against: primary, of: descriptor.id)
     case .named(let entries, let span):
       if let primary = descriptor.primaryParameter, primary.type == .dictionary,
         entries.contains(where: { descriptor.parameter($0.key.value) == nil })
       {
-        given[primary.key] = check(.dictionary(entries, span), against: primary)
+        given[primary.key] = check(.dictionary(entries, span), against: primary, of: descriptor.id)
         break
       }
       for entry in entries {
@@ -280,16 +280,28 @@ private struct Pass {
           _ = type(of: entry.value)
           continue
         }
-        given[parameter.key] = check(entry.value, against: parameter)
+        given[parameter.key] = check(entry.value, against: parameter, of: descriptor.id)
       }
     }
     return descriptor.outputType(given: given)
   }
 
-  private mutating func check(_ value: Value, against parameter: ParameterDescriptor) -> ValueType? {
-    check(
+  private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of action: String) -> ValueType? {
+    let start = diagnostics.all.count
+    let type = check(
       value, against: parameter.type, range: parameter.range, description: "'\(parameter.key)'",
       convert: parameter.convertLiteral)
+    guard diagnostics.all.count > start else { return type }
+    // A value refused with no word on how to write one (none of many choices is close, a number out of
+    // range): the action's own reference lists the choices, with what each means, and the range.
+    diagnostics = Diagnostics(
+      diagnostics.all.enumerated().map { index, diagnostic in
+        guard index >= start, diagnostic.helps.isEmpty, [.invalidValue, .outOfRange].contains(diagnostic.code) else {
+          return diagnostic
+        }
+        return diagnostic.help("'flow actions \(action)' describes what '\(parameter.key)' takes")
+      })
+    return type
   }
 
   /// Checks a value against the type a parameter (or input) wants — literals by converting them as the
