@@ -448,7 +448,11 @@ public struct WorkflowDecoder {
           Diagnostic(
             .error, .misplacedKey,
             "'\(stray.key.value)' belongs to \(Self.companions[stray.key.value] ?? "a block") step",
-            at: stray.key.span))
+            at: stray.key.span
+          )
+          .help(
+            "'- ' starts a step of its own: write '\(stray.key.value):' in the step of its block, without the '- ',"
+              + " lined up with the block's keyword"))
       } else {
         report(
           Diagnostic(.error, .missingAction, "this step has no action", at: mapping.span)
@@ -472,7 +476,9 @@ public struct WorkflowDecoder {
         Diagnostic(
           .error, .misplacedKey,
           "'\(entry.key.value)' belongs to \(Self.companions[entry.key.value] ?? "a block") step, not '\(keyword)'",
-          at: entry.key.span))
+          at: entry.key.span
+        )
+        .help("move it to the step it belongs to, or remove it"))
     }
     guard let kind = kind(keyword: head, in: mapping) else { return nil }
     var step = Step(kind: kind, span: mapping.span, onError: .stop)
