@@ -50,6 +50,23 @@ struct LibraryCommandTests {
       ["list"], in: home.directory, environment: home.environment.merging(["COLUMNS": "60"]) { $1 },
       clock: FixedTime.clock)
     #expect(!narrow.output.contains("DESCRIPTION"))
+    // Without its description an invalid file still says so.
+    #expect(narrow.output.contains("broken             invalid"), "\(narrow.output)")
+  }
+
+  /// A schedule column of dashes stays narrow and leaves the description its room.
+  @Test func aLibraryWithoutSchedulesKeepsItsDescriptions() async throws {
+    let home = try Home()
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try "flow: 1\ndescription: Says hello to the world.\nsteps:\n  - show: hello\n".write(
+      to: home.library.appendingPathComponent("hello.yml"), atomically: true, encoding: .utf8)
+    let listed = await runFlow(
+      ["list"], in: home.directory, environment: home.environment.merging(["COLUMNS": "72"]) { $1 },
+      clock: FixedTime.clock)
+    #expect(
+      listed.output.hasPrefix(
+        "NAME   ACTIONS  SCHEDULE  SIGNATURE  LAST RUN  DESCRIPTION\n"
+          + "hello  1        —         unsigned   —         Says hello to the world.\n"), "\(listed.output)")
   }
 
   /// The LAST RUN column comes from run history: how the newest run of each file ended.

@@ -71,7 +71,7 @@ struct SharingCommandTests {
     #expect(imported.output == home.library.appendingPathComponent("bulk-tag.yml").path + "\n")
 
     let list = await home.flow(["list"])
-    #expect(list.output.contains("bulk-tag  5        —                 signed by ada (trusted)"), "\(list.output)")
+    #expect(list.output.contains("bulk-tag  5        —         signed by ada (trusted)"), "\(list.output)")
     let show = await home.flow(["show", "bulk-tag"])
     #expect(show.output.contains("5 actions · created just now · signed by ada (trusted)"))
 
@@ -240,6 +240,19 @@ struct SharingCommandTests {
     let plain = await home.flow(
       ["validate", "Secrets/leaky.yml"], in: testDirectory().appendingPathComponent("../FlowSharingTests"))
     #expect(plain.status == 0)
+  }
+
+  /// A signed file changed until it no longer loads still reads tampered in the list, not unsigned.
+  @Test func anInvalidTamperedFileInTheLibrarySaysTampered() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("h.flow.yml")
+    _ = await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path])
+    let text = try String(contentsOf: shared, encoding: .utf8).replacingOccurrences(of: "- show:", with: "- shwo:")
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try text.write(to: home.library.appendingPathComponent("hello.yml"), atomically: true, encoding: .utf8)
+    let list = await home.flow(["list", "--json"])
+    #expect(list.output.contains("\"status\" : \"tampered\""), "\(list.output)")
+    #expect(list.output.contains("\"errors\" : 1"))
   }
 
   @Test func replaceKeepsABackup() async throws {
