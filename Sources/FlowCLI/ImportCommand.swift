@@ -277,7 +277,7 @@ struct ImportCommand: AsyncParsableCommand {
           throw Library.fail(
             Diagnostic(.error, .invalidAnswer, "--answer \(key): \(problem)", at: input.name.span), context)
         }
-        yaml[key] = ImportAnswers.yaml(for: answer, type: input.type?.value)
+        yaml[key] = ImportAnswers.yaml(for: answer, type: type)
         continue
       }
       guard attended else {
@@ -306,7 +306,7 @@ struct ImportCommand: AsyncParsableCommand {
           context.console.write("  \(problem)\n", to: .error)
           continue
         }
-        yaml[key] = ImportAnswers.yaml(for: line, type: input.type?.value)
+        yaml[key] = ImportAnswers.yaml(for: line, type: type)
         break
       }
     }
