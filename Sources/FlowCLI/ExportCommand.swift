@@ -105,11 +105,11 @@ struct ExportCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
 
-    var signer: String?
+    var signer: SharePage.Signer?
     if sign {
       let (key, keyName) = try signingKey(context)
       bytes = SignedFile.sign(bytes, with: key)
-      signer = keyName
+      signer = SharePage.Signer(name: keyName, fingerprint: key.publicKey.fingerprint)
     }
     if !problems.isEmpty { context.report(problems) }
 
@@ -119,9 +119,9 @@ struct ExportCommand: AsyncParsableCommand {
         of: reread,
         provenance: Provenance(
           created: Sharing.date(created), modified: Sharing.date(modified),
-          signature: signer.map { .trusted(name: $0) } ?? .unsigned),
+          signature: signer.map { .trusted(name: $0.name) } ?? .unsigned),
         now: now)
-      result = Array(SharePage.html(outline, file: bytes, fileName: name).utf8)
+      result = Array(SharePage.html(outline, file: bytes, fileName: name, signer: signer).utf8)
     } else {
       result = bytes
     }
@@ -139,7 +139,7 @@ struct ExportCommand: AsyncParsableCommand {
     let embedded = Set(children.map(\.reference)).count
     var summary = "exported '\(root.name)' (\(root.actionCount) action\(root.actionCount == 1 ? "" : "s")"
     if embedded > 0 { summary += ", \(embedded) workflow\(embedded == 1 ? "" : "s") embedded" }
-    summary += signer.map { ", signed by \($0)" } ?? ", unsigned"
+    summary += signer.map { ", signed by \($0.name)" } ?? ", unsigned"
     summary += html ? ") as a share page to \(output)" : ") to \(output)"
     context.console.write(summary + "\n", to: .error)
     if !html { context.console.write("import it with: flow import \(output)\n", to: .error) }
