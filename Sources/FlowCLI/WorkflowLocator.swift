@@ -57,15 +57,22 @@ struct WorkflowLocator: WorkflowFiles {
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs.
   func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
     guard let path = locate(reference) else {
-      return (
-        nil,
-        Diagnostics([
-          Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
-            .help("give a path, or a name from the library or ./workflows")
-        ])
-      )
+      var problem = Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
+      if !reference.contains("/"),
+        let match = Suggestion.closest(to: Library.stripExtension(reference), among: knownNames)
+      {
+        problem = problem.help("did you mean '\(match)'?")
+      }
+      return (nil, Diagnostics([problem.help("give a path, or a name from the library or ./workflows")]))
     }
     return check.check(path: path)
+  }
+
+  /// The names a bare reference finds: the library's, then those in `./workflows/`.
+  private var knownNames: [String] {
+    let local = (try? FileManager.default.contentsOfDirectory(atPath: context.url(for: "workflows").path)) ?? []
+    let names = local.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.map(Library.stripExtension)
+    return libraryWorkflows.map(\.name) + names.sorted()
   }
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.
