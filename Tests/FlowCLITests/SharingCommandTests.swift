@@ -255,6 +255,28 @@ struct SharingCommandTests {
     #expect(list.output.contains("\"errors\" : 1"))
   }
 
+  /// A provenance record is believed only in the library: one that comes with a folder from elsewhere
+  /// cannot make the file beside it read as signed.
+  @Test func aProvenanceRecordOutsideTheLibraryIsIgnored() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("h.flow.yml")
+    _ = await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path])
+    #expect(await home.flow(["import", shared.path, "--yes"]).status == 0)
+    #expect(await home.flow(["show", "hello"]).output.contains("signed by ada (trusted)"))
+    // The same two files, as a cloned repository could carry them.
+    let clone = home.root.appendingPathComponent("clone")
+    try FileManager.default.createDirectory(
+      at: clone.appendingPathComponent(".provenance"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: home.library.appendingPathComponent("hello.yml"), to: clone.appendingPathComponent("hello.yml"))
+    try FileManager.default.copyItem(
+      at: home.library.appendingPathComponent(".provenance/hello.json"),
+      to: clone.appendingPathComponent(".provenance/hello.json"))
+    let show = await home.flow(["show", "clone/hello.yml"], in: home.root)
+    #expect(show.status == 0)
+    #expect(show.output.contains("· unsigned"), "\(show.output)")
+  }
+
   @Test func replaceKeepsABackup() async throws {
     let home = try SharingHome()
     let shared = home.root.appendingPathComponent("h.flow.yml")
