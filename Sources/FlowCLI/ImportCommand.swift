@@ -293,7 +293,8 @@ struct ImportCommand: AsyncParsableCommand {
         if type != .text, type != .any { question += " (\(type.name))" }
         if let current { question += " [\(current)]" }
         let line = Interrupts.whileReadingInput {
-          context.console.write("\(question): ", to: .error)
+          // The prompt is the sender's text, asked before anything is trusted: shown, never obeyed.
+          context.console.write("\(TerminalSafe.text(question)): ", to: .error)
           return context.console.readLine()
         }
         guard let line else { throw ExitCode(Self.refuse("nothing was added", help: nil, status: .cancelled, context)) }

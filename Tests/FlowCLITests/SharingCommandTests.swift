@@ -115,6 +115,16 @@ struct SharingCommandTests {
     #expect(!plain.error.contains("\u{1B}["))
   }
 
+  /// An import question is the sender's text: its control characters are shown, never obeyed.
+  @Test func aQuestionsControlCharactersAreShownNotObeyed() async throws {
+    let home = try SharingHome()
+    let result = await home.flow(
+      ["import", "Hostile/escape-sequences.yml"], in: testDirectory(), terminal: true, lines: ["x", "n"])
+    #expect(result.status == 3)
+    #expect(result.error.contains("Which folder?␛]0;owned␇: "), "\(result.error)")
+    #expect(!result.error.contains("\u{1B}"))
+  }
+
   /// Export, import, run: the same output as running the original, the nested workflow included.
   @Test func roundTripRunsTheSame() async throws {
     let home = try SharingHome()
