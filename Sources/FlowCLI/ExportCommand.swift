@@ -4,7 +4,6 @@ import FlowModel
 import FlowPresentation
 import FlowRuntime
 import FlowSharing
-import FlowYAML
 import Foundation
 
 /// `flow export WORKFLOW`: one self-contained file to share, optionally signed, or its share page.
@@ -61,11 +60,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     // No secrets leave the machine.
     var problems = Diagnostics(diagnostics.filter { $0.severity != .error })
-    let allowed = Set(allowSecret)
-    var findings = SecretScanner().scan(Self.document(root.file), allowed: allowed)
-    for (reference, child) in children where child.embeddedName == nil {
-      findings += SecretScanner().scan(Self.document(child.file), allowed: allowed, prefix: ["workflows", reference])
-    }
+    let findings = Sharing.secrets(in: root, children: children, allowed: Set(allowSecret))
     if !findings.isEmpty {
       problems.append(contentsOf: SecretScanner.diagnostics(findings))
       context.report(problems)
@@ -168,14 +163,6 @@ struct ExportCommand: AsyncParsableCommand {
       }
     } catch let problem as KeyStore.Problem {
       throw Sharing.fail(problem, context)
-    }
-  }
-
-  /// The file's YAML, for the secrets check (a signature block's text is not the workflow's).
-  static func document(_ file: SourceFile) -> YAMLDocument {
-    switch SignatureBlock.split(file.bytes) {
-    case .signed(let content, _, _): YAMLDocument.load(SourceFile(path: file.path, bytes: content))
-    default: YAMLDocument.load(file)
     }
   }
 

@@ -287,6 +287,33 @@ struct SharingCommandTests {
     #expect(show.output.contains("· unsigned"), "\(show.output)")
   }
 
+  /// `flow validate --lint-secrets` is the export's check: the workflows a file runs are looked at too,
+  /// each finding named by the path it will have in the shared file, each once.
+  @Test func lintSecretsLooksAtTheWorkflowsItRuns() async throws {
+    let home = try SharingHome()
+    let folder = home.root.appendingPathComponent("project")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - run-workflow: child.yml\n  - run-workflow: child.yml\n".write(
+      to: folder.appendingPathComponent("main.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - dictionary:\n      password: hunter2hunter2\n".write(
+      to: folder.appendingPathComponent("child.yml"), atomically: true, encoding: .utf8)
+    let lint = await home.flow(["validate", "--lint-secrets", "main.yml"], in: folder)
+    #expect(lint.status == 2)
+    #expect(
+      lint.error.contains(#"--allow-secret 'workflows["child.yml"].steps[1].dictionary.password'"#), "\(lint.error)")
+    #expect(lint.error.contains("found 1 error"))
+    let export = await home.flow(["export", "main.yml"], in: folder)
+    #expect(export.status == 2)
+    #expect(export.error.contains("found 1 error"))
+    let allowed = await home.flow(
+      [
+        "validate", "--lint-secrets", "main.yml", "--allow-secret",
+        #"workflows["child.yml"].steps[1].dictionary.password"#,
+      ],
+      in: folder)
+    #expect(allowed.status == 0, "\(allowed.error)")
+  }
+
   @Test func replaceKeepsABackup() async throws {
     let home = try SharingHome()
     let shared = home.root.appendingPathComponent("h.flow.yml")
