@@ -148,7 +148,7 @@ struct ExportCommand: AsyncParsableCommand {
       let own = store.ownKeys()
       switch own.count {
       case 0:
-        let name = context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
+        let name = Sharing.defaultKeyName(context)
         let made = try store.generate(name: name)
         context.console.write(
           "made your signing key '\(name)' (\(made.publicKey.fingerprint)) in \(made.file.path); "

@@ -52,9 +52,7 @@ struct ImportCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let bytes = try await read(context)
-    let store = Sharing.keyStore(context)
-    let trusted = store.trustedKeys()
-    let verification = SignedFile.verify(bytes) { key in trusted.first { $0.publicKey == key }?.name }
+    let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
     switch verification.status {
     case .tampered:
       throw Library.fail(

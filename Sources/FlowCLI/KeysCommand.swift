@@ -26,7 +26,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     func run() async throws {
       let context = CLIContext.current
-      let name = name ?? context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
+      let name = name ?? Sharing.defaultKeyName(context)
       guard Library.isValidName(name) else { throw KeysCommand.badName(name, context) }
       do {
         let key = try Sharing.keyStore(context).generate(name: name)

@@ -31,8 +31,7 @@ enum Presentation {
   /// comes with a cloned repository or an unpacked archive is anyone's text, and would otherwise make
   /// any file beside it read as signed by a key the person trusts.
   static func signature(of bytes: [UInt8], at url: URL, in context: CLIContext) -> SignatureStatus {
-    let trusted = Sharing.keyStore(context).trustedKeys()
-    let trustedName: (PublicKey) -> String? = { key in trusted.first { $0.publicKey == key }?.name }
+    let trustedName = Sharing.keyStore(context).trustedNames()
     if isInLibrary(url, context), let record = ProvenanceRecord.read(for: url) {
       return record.status(of: bytes, trustedName: trustedName)
     }

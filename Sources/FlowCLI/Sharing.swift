@@ -13,6 +13,11 @@ enum Sharing {
     KeyStore(directory: context.paths.keys)
   }
 
+  /// The name a key gets when none is given: the user's name when it can name a key, else `me`.
+  static func defaultKeyName(_ context: CLIContext) -> String {
+    context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
+  }
+
   /// The version the `shared:` block records.
   static var flowVersion: String { FlowCommand.configuration.version }
 

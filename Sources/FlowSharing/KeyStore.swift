@@ -64,7 +64,14 @@ public struct KeyStore: Sendable {
 
   /// The name under which `key` is trusted, if it is.
   public func trustedName(for key: PublicKey) -> String? {
-    trustedKeys().first { $0.publicKey == key }?.name
+    trustedNames()(key)
+  }
+
+  /// The names keys are trusted under, read once: what `SignedFile.verify` and a provenance record
+  /// ask while they work out a status.
+  public func trustedNames() -> @Sendable (PublicKey) -> String? {
+    let trusted = trustedKeys()
+    return { key in trusted.first { $0.publicKey == key }?.name }
   }
 
   /// The private key `name`.
