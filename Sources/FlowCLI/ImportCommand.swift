@@ -88,7 +88,10 @@ struct ImportCommand: AsyncParsableCommand {
       of: workflow, provenance: provenance, now: context.clock.now)
     let colors = context.console.isTerminal(.error) && context.environment["NO_COLOR"] == nil
     let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
-    context.console.write(PermissionCard(width: width, colors: colors).render(outline, source: source), to: .error)
+    context.console.write(
+      PermissionCard(width: width, colors: colors).render(
+        outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
+      to: .error)
 
     // Where it goes, before anybody answers anything.
     let library = locator.libraryDirectory

@@ -348,6 +348,9 @@ struct SharingCommandTests {
     let imported = await home.flow(["import", url, "--yes"], in: home.root, extra: proxy)
     #expect(imported.status == 0, "\(imported.error)")
     #expect(imported.error.contains("from \(url)"))
+    // 'flow show' reads files: the card does not offer it a URL.
+    #expect(!imported.error.contains("'flow show http"))
+    #expect(imported.error.contains("save the file, and 'flow show FILE' draws every step"))
     let record = try String(
       contentsOf: home.library.appendingPathComponent(".provenance/hello.json"), encoding: .utf8)
     #expect(record.contains("\"source\" : \"\(url)\""))
@@ -367,6 +370,7 @@ struct SharingCommandTests {
     let result = await home.flow(["import", "-", "--yes"], in: home.root, piped: text)
     #expect(result.status == 0, "\(result.error)")
     #expect(result.error.contains("nobody vouches for who wrote it"))
+    #expect(!result.error.contains("'flow show -'"))
   }
 
   @Test func keysSession() async throws {
