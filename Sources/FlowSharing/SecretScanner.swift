@@ -152,7 +152,7 @@ private struct Walk {
             .init(
               span: SourceSpan(
                 file: file, start: start, end: SourceLocation(line: number, column: line.unicodeScalars.count + 1)),
-              path: ValuePath(commentLine: number), reason: "in a comment, " + reason))
+              path: ValuePath(segments: prefix.segments, commentLine: number), reason: "in a comment, " + reason))
         }
         break
       }
