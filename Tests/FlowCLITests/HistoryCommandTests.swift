@@ -245,6 +245,49 @@ struct HistoryCommandTests {
       transcript.replacingOccurrences(of: "pid \(getpid())", with: "pid PID"), named: "run-already-running.txt")
   }
 
+  /// A clock that moves a millisecond every time it is read, as the real one does between two reads.
+  final class TickingClock: FlowClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = Date(timeIntervalSince1970: 1_795_000_000)
+
+    var now: Date {
+      lock.withLock {
+        time += 0.001
+        return time
+      }
+    }
+
+    func sleep(for duration: Duration) async throws {}
+  }
+
+  /// A run recorded only as it ends (refused by the lock, or invalid) starts when it was attempted and
+  /// ends after that, never before: its duration is never negative.
+  @Test func aRunRecordedAtItsEndStartsBeforeItEnds() async throws {
+    let machine = try Machine()
+    try machine.write("countdown.yml", Self.countdown)
+    try machine.write("broken.yml", Self.broken)
+    let path = machine.workflows.appendingPathComponent("countdown.yml").resolvingSymlinksInPath().path
+    let holder = WorkflowLock.Holder(
+      runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
+      process: LinuxProcesses().current())
+    let lock = try WorkflowLock.acquire(
+      path: path, in: FlowPaths(environment: machine.environment).locks, holder: holder, wait: false)
+    let clock = TickingClock()
+    for file in ["countdown.yml", "broken.yml"] {
+      let result = await runFlow(
+        ["run", file, "--input", "times=1"], in: machine.workflows, environment: machine.environment, clock: clock)
+      #expect(result.status != 0)
+    }
+    withExtendedLifetime(lock) {}
+    let listed = await runFlow(["runs", "--json"], in: machine.workflows, environment: machine.environment)
+    let runs = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+    #expect(Set(runs.compactMap { $0["status"] as? String }) == ["skipped", "invalid"])
+    for run in runs {
+      let duration = try #require(run["durationSeconds"] as? Double)
+      #expect(duration >= 0, "\(run["status"] ?? "") run lasted \(duration) s")
+    }
+  }
+
   @Test func unknownAndAmbiguousIds() async throws {
     let machine = try Machine()
     try machine.write("countdown.yml", Self.countdown)
