@@ -288,6 +288,19 @@ struct HistoryCommandTests {
     }
   }
 
+  /// A filter that matches nothing says which filter: the workflow has runs, just none with that status.
+  @Test func anEmptyListSaysWhatItWasFilteredBy() async throws {
+    let machine = try Machine()
+    try machine.write("countdown.yml", Self.countdown)
+    _ = await machine.run(["run", "countdown.yml", "--input", "times=1"], id: "abc10000")
+    let none = await machine.run(["runs", "countdown.yml", "--status", "failed"])
+    #expect(none.status == 0)
+    #expect(none.output == "")
+    #expect(none.error == "no failed runs of 'countdown.yml' recorded yet\n")
+    let some = await machine.run(["runs", "Countdown", "--status", "succeeded"])
+    #expect(some.output.contains("abc10000"))
+  }
+
   @Test func unknownAndAmbiguousIds() async throws {
     let machine = try Machine()
     try machine.write("countdown.yml", Self.countdown)
