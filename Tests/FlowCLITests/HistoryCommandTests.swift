@@ -44,6 +44,16 @@ struct HistoryCommandTests {
       return result
     }
 
+    /// Takes the lock of the workflow file `name` as run '9999ffff-held' of this process would.
+    func holdLock(of name: String) throws -> WorkflowLock? {
+      let path = workflows.appendingPathComponent(name).resolvingSymlinksInPath().path
+      let holder = WorkflowLock.Holder(
+        runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
+        process: LinuxProcesses().current())
+      return try WorkflowLock.acquire(
+        path: path, in: FlowPaths(environment: environment).locks, holder: holder, wait: false)
+    }
+
     /// A transcript with this machine's home written as `~`.
     func transcript(_ arguments: [String], _ result: (status: Int32, output: String, error: String)) -> String {
       ("$ flow \(arguments.joined(separator: " "))\n" + FlowCLITests.transcript(result) + "\n")
@@ -229,12 +239,7 @@ struct HistoryCommandTests {
   @Test func aHeldLockSkipsTheRun() async throws {
     let machine = try Machine()
     try machine.write("countdown.yml", Self.countdown)
-    let path = machine.workflows.appendingPathComponent("countdown.yml").resolvingSymlinksInPath().path
-    let holder = WorkflowLock.Holder(
-      runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
-      process: LinuxProcesses().current())
-    let lock = try WorkflowLock.acquire(
-      path: path, in: FlowPaths(environment: machine.environment).locks, holder: holder, wait: false)
+    let lock = try machine.holdLock(of: "countdown.yml")
     let arguments = ["run", "countdown.yml", "--input", "times=1"]
     let result = await machine.run(arguments, id: "skipped-run")
     #expect(result.status == 6)
@@ -266,12 +271,7 @@ struct HistoryCommandTests {
     let machine = try Machine()
     try machine.write("countdown.yml", Self.countdown)
     try machine.write("broken.yml", Self.broken)
-    let path = machine.workflows.appendingPathComponent("countdown.yml").resolvingSymlinksInPath().path
-    let holder = WorkflowLock.Holder(
-      runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
-      process: LinuxProcesses().current())
-    let lock = try WorkflowLock.acquire(
-      path: path, in: FlowPaths(environment: machine.environment).locks, holder: holder, wait: false)
+    let lock = try machine.holdLock(of: "countdown.yml")
     let clock = TickingClock()
     for file in ["countdown.yml", "broken.yml"] {
       let result = await runFlow(
