@@ -108,18 +108,21 @@ pids+=("$hundred")
 one=$(start one 1)
 pids+=("$one")
 sleep 2  # let start-up settle: the first load, Dispatch's threads going idle
-watch_switches "sleep (reference)" "$reference" &
+# Each watcher writes a file of its own, printed in order once all have ended: three processes writing
+# one stream at the same moment ran their lines together.
+watch_switches "sleep (reference)" "$reference" > "$work/watch-1.txt" &
 watchers=($!)
-watch_switches "flow schedule, 100 workflows" "$hundred" &
+watch_switches "flow schedule, 1 workflow" "$one" > "$work/watch-2.txt" &
 watchers+=($!)
-watch_switches "flow schedule, 1 workflow" "$one" &
+watch_switches "flow schedule, 100 workflows" "$hundred" > "$work/watch-3.txt" &
 watchers+=($!)
 wait "${watchers[@]}"
+cat "$work"/watch-[123].txt
 
 echo "== resident memory of the idle scheduler"
 r100=$(rss "$hundred")
 r1=$(rss "$one")
 echo "  100 workflows: $((r100 / 1024)) MiB ($r100 KiB: $(parts "$hundred"))"
 echo "    1 workflow:  $((r1 / 1024)) MiB ($r1 KiB: $(parts "$one"))"
-python3 -c "import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); print(f'  ratio {a/b:.2f}x; {(a-b)/99:.0f} KiB per workflow')" "$r100" "$r1"
+python3 -c "import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); print(f'  ratio {a/b:.2f}x; {(a-b)/99:+.1f} KiB per workflow')" "$r100" "$r1"
 grep -c "^scheduled 'Digest" "$work/hundred.log" | sed 's/^/  scheduled lines at start: /'

@@ -48,11 +48,14 @@ for i in range(250):
     ]
 open("large.yml", "w").write("\n".join(lines) + "\n")
 PY
-mkdir -p config/flow/workflows
+# The library is $XDG_DATA_HOME/flow/workflows (FlowPaths); HOME too is the scratch folder, so that
+# nothing here reads or writes the person's own files.
+mkdir -p data/flow/workflows
 for i in $(seq 1 40); do
-  for f in "$root"/workflows/*.yml; do cp "$f" "config/flow/workflows/$(basename "$f" .yml)-$i.yml"; done
+  for f in "$root"/workflows/*.yml; do cp "$f" "data/flow/workflows/$(basename "$f" .yml)-$i.yml"; done
 done
-export XDG_CONFIG_HOME="$work/config" COLUMNS=100 NO_COLOR=1
+export HOME="$work" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state"
+export COLUMNS=100 NO_COLOR=1
 
 mean() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["mean"])' "$@"; }
 ratio() {
@@ -72,8 +75,11 @@ hyperfine -N --warmup 2 --runs 10 --export-json large.json \
 ratio "show 2,000 steps" "$(mean large.json 0)" "$(mean large.json 1)" "validate"
 
 echo "== flow list of 200 workflows against flow validate of the 200 files"
+# A list that found no library would be fast and wrong: count its rows first.
+listed=$("$flow" list | tail -n +2 | wc -l)
+[ "$listed" -eq 200 ] || { echo "error: flow list shows $listed workflows, not 200" >&2; exit 1; }
 hyperfine -N --warmup 2 --runs 10 --export-json list.json \
-  "$flow list" "$flow validate $(echo config/flow/workflows/*.yml)" >/dev/null
+  "$flow list" "$flow validate $(echo data/flow/workflows/*.yml)" >/dev/null
 ratio "list (200 workflows)" "$(mean list.json 0)" "$(mean list.json 1)" "validate (200 files)"
 
 echo "== flow schema against flow actions --json"

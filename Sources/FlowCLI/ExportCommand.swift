@@ -4,7 +4,6 @@ import FlowModel
 import FlowPresentation
 import FlowRuntime
 import FlowSharing
-import FlowYAML
 import Foundation
 
 /// `flow export WORKFLOW`: one self-contained file to share, optionally signed, or its share page.
@@ -61,11 +60,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     // No secrets leave the machine.
     var problems = Diagnostics(diagnostics.filter { $0.severity != .error })
-    let allowed = Set(allowSecret)
-    var findings = SecretScanner().scan(Self.document(root.file), allowed: allowed)
-    for (reference, child) in children where child.embeddedName == nil {
-      findings += SecretScanner().scan(Self.document(child.file), allowed: allowed, prefix: ["workflows", reference])
-    }
+    let findings = Sharing.secrets(in: root, children: children, allowed: Set(allowSecret))
     if !findings.isEmpty {
       problems.append(contentsOf: SecretScanner.diagnostics(findings))
       context.report(problems)
@@ -105,11 +100,11 @@ struct ExportCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
 
-    var signer: String?
+    var signer: SharePage.Signer?
     if sign {
       let (key, keyName) = try signingKey(context)
       bytes = SignedFile.sign(bytes, with: key)
-      signer = keyName
+      signer = SharePage.Signer(name: keyName, fingerprint: key.publicKey.fingerprint)
     }
     if !problems.isEmpty { context.report(problems) }
 
@@ -119,9 +114,9 @@ struct ExportCommand: AsyncParsableCommand {
         of: reread,
         provenance: Provenance(
           created: Sharing.date(created), modified: Sharing.date(modified),
-          signature: signer.map { .trusted(name: $0) } ?? .unsigned),
+          signature: signer.map { .trusted(name: $0.name) } ?? .unsigned),
         now: now)
-      result = Array(SharePage.html(outline, file: bytes, fileName: name).utf8)
+      result = Array(SharePage.html(outline, file: bytes, fileName: name, signer: signer).utf8)
     } else {
       result = bytes
     }
@@ -139,7 +134,7 @@ struct ExportCommand: AsyncParsableCommand {
     let embedded = Set(children.map(\.reference)).count
     var summary = "exported '\(root.name)' (\(root.actionCount) action\(root.actionCount == 1 ? "" : "s")"
     if embedded > 0 { summary += ", \(embedded) workflow\(embedded == 1 ? "" : "s") embedded" }
-    summary += signer.map { ", signed by \($0)" } ?? ", unsigned"
+    summary += signer.map { ", signed by \($0.name)" } ?? ", unsigned"
     summary += html ? ") as a share page to \(output)" : ") to \(output)"
     context.console.write(summary + "\n", to: .error)
     if !html { context.console.write("import it with: flow import \(output)\n", to: .error) }
@@ -153,7 +148,7 @@ struct ExportCommand: AsyncParsableCommand {
       let own = store.ownKeys()
       switch own.count {
       case 0:
-        let name = context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
+        let name = Sharing.defaultKeyName(context)
         let made = try store.generate(name: name)
         context.console.write(
           "made your signing key '\(name)' (\(made.publicKey.fingerprint)) in \(made.file.path); "
@@ -168,14 +163,6 @@ struct ExportCommand: AsyncParsableCommand {
       }
     } catch let problem as KeyStore.Problem {
       throw Sharing.fail(problem, context)
-    }
-  }
-
-  /// The file's YAML, for the secrets check (a signature block's text is not the workflow's).
-  static func document(_ file: SourceFile) -> YAMLDocument {
-    switch SignatureBlock.split(file.bytes) {
-    case .signed(let content, _, _): YAMLDocument.load(SourceFile(path: file.path, bytes: content))
-    default: YAMLDocument.load(file)
     }
   }
 

@@ -52,9 +52,7 @@ struct ImportCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let bytes = try await read(context)
-    let store = Sharing.keyStore(context)
-    let trusted = store.trustedKeys()
-    let verification = SignedFile.verify(bytes) { key in trusted.first { $0.publicKey == key }?.name }
+    let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
     switch verification.status {
     case .tampered:
       throw Library.fail(
@@ -90,7 +88,10 @@ struct ImportCommand: AsyncParsableCommand {
       of: workflow, provenance: provenance, now: context.clock.now)
     let colors = context.console.isTerminal(.error) && context.environment["NO_COLOR"] == nil
     let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
-    context.console.write(PermissionCard(width: width, colors: colors).render(outline, source: source), to: .error)
+    context.console.write(
+      PermissionCard(width: width, colors: colors).render(
+        outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
+      to: .error)
 
     // Where it goes, before anybody answers anything.
     let library = locator.libraryDirectory
@@ -277,7 +278,7 @@ struct ImportCommand: AsyncParsableCommand {
           throw Library.fail(
             Diagnostic(.error, .invalidAnswer, "--answer \(key): \(problem)", at: input.name.span), context)
         }
-        yaml[key] = ImportAnswers.yaml(for: answer, type: input.type?.value)
+        yaml[key] = ImportAnswers.yaml(for: answer, type: type)
         continue
       }
       guard attended else {
@@ -293,7 +294,8 @@ struct ImportCommand: AsyncParsableCommand {
         if type != .text, type != .any { question += " (\(type.name))" }
         if let current { question += " [\(current)]" }
         let line = Interrupts.whileReadingInput {
-          context.console.write("\(question): ", to: .error)
+          // The prompt is the sender's text, asked before anything is trusted: shown, never obeyed.
+          context.console.write("\(TerminalSafe.text(question)): ", to: .error)
           return context.console.readLine()
         }
         guard let line else { throw ExitCode(Self.refuse("nothing was added", help: nil, status: .cancelled, context)) }
@@ -306,7 +308,7 @@ struct ImportCommand: AsyncParsableCommand {
           context.console.write("  \(problem)\n", to: .error)
           continue
         }
-        yaml[key] = ImportAnswers.yaml(for: line, type: input.type?.value)
+        yaml[key] = ImportAnswers.yaml(for: line, type: type)
         break
       }
     }

@@ -26,7 +26,7 @@ struct KeysCommand: AsyncParsableCommand {
 
     func run() async throws {
       let context = CLIContext.current
-      let name = name ?? context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
+      let name = name ?? Sharing.defaultKeyName(context)
       guard Library.isValidName(name) else { throw KeysCommand.badName(name, context) }
       do {
         let key = try Sharing.keyStore(context).generate(name: name)
@@ -133,11 +133,15 @@ struct KeysCommand: AsyncParsableCommand {
     func run() async throws {
       let context = CLIContext.current
       let url = context.url(for: key)
-      let text = (try? String(contentsOf: url, encoding: .utf8)) ?? key
-      guard let (publicKey, suggested) = PublicKey.parse(text) else {
+      let file = try? String(contentsOf: url, encoding: .utf8)
+      guard let (publicKey, suggested) = PublicKey.parse(file ?? key) else {
+        // Say which of the two readings failed: a file that holds no key, or neither a file nor a key.
+        let problem =
+          file != nil
+          ? Diagnostic(.error, .keyProblem, "the file does not hold a public key", file: url.path)
+          : Diagnostic(.error, .keyProblem, "'\(key.prefix(60))' is neither a file nor a public key", at: nil)
         throw Library.fail(
-          Diagnostic(.error, .keyProblem, "not a public key: '\(key.prefix(60))'", at: nil)
-            .help("give the file 'flow keys export' wrote, or its line: flow-ed25519 KEY NAME"), context)
+          problem.help("give the file 'flow keys export' wrote, or its line: flow-ed25519 KEY NAME"), context)
       }
       guard let name = name ?? suggested else {
         throw Library.fail(

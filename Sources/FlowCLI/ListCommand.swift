@@ -48,9 +48,11 @@ struct ListCommand: AsyncParsableCommand {
     let (workflow, diagnostics) = locator.check(url.path, with: check)
     let lastRun = history.flatMap { Self.lastRun(of: locator.resolvedPath(url.path), in: $0) }
     guard let workflow, !diagnostics.hasErrors else {
+      let bytes = FileManager.default.contents(atPath: url.path).map { [UInt8]($0) } ?? []
       return LibraryEntry(
         name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: [],
-        signature: .unsigned, lastRun: lastRun, errors: max(1, diagnostics.errorCount))
+        signature: Presentation.signature(of: bytes, at: url, in: locator.context), lastRun: lastRun,
+        errors: max(1, diagnostics.errorCount))
     }
     let provenance = Presentation.provenance(of: workflow, in: locator.context)
     return LibraryEntry(

@@ -15,19 +15,32 @@ enum Presentation {
   static func provenance(of workflow: Workflow, in context: CLIContext) -> Provenance {
     let url = context.url(for: workflow.file.path)
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-    let store = Sharing.keyStore(context)
-    let trusted = store.trustedKeys()
-    let trustedName: (PublicKey) -> String? = { key in trusted.first { $0.publicKey == key }?.name }
-    let signature: SignatureStatus =
-      if let record = ProvenanceRecord.read(for: url) {
-        record.status(of: workflow.file.bytes, trustedName: trustedName)
-      } else {
-        SignedFile.verify(workflow.file.bytes, trustedName: trustedName).status
-      }
     return Provenance(
       created: workflow.shared?.created.flatMap { Sharing.date($0.value) },
       modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }
         ?? attributes?[.modificationDate] as? Date,
-      signature: signature)
+      signature: signature(of: workflow.file.bytes, at: url, in: context))
+  }
+
+  /// Who signed the file at `url`, whose bytes are `bytes`: for a library workflow, its provenance
+  /// record's signer while the bytes are those `flow import` wrote; else its own signature block; with
+  /// the keys trusted now. The bytes alone decide, so a file that does not load as a workflow still says
+  /// whether it was tampered.
+  ///
+  /// Records are read only in the library, where `flow import` writes them: a `.provenance` folder that
+  /// comes with a cloned repository or an unpacked archive is anyone's text, and would otherwise make
+  /// any file beside it read as signed by a key the person trusts.
+  static func signature(of bytes: [UInt8], at url: URL, in context: CLIContext) -> SignatureStatus {
+    let trustedName = Sharing.keyStore(context).trustedNames()
+    if isInLibrary(url, context), let record = ProvenanceRecord.read(for: url) {
+      return record.status(of: bytes, trustedName: trustedName)
+    }
+    return SignedFile.verify(bytes, trustedName: trustedName).status
+  }
+
+  /// Whether `url` is a workflow file of the library itself (not of a folder below it).
+  private static func isInLibrary(_ url: URL, _ context: CLIContext) -> Bool {
+    let folder = url.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
+    return folder == context.paths.workflows.standardizedFileURL.resolvingSymlinksInPath().path
   }
 }

@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowRuntime
 import Foundation
 
 /// Asks at a terminal (SPEC §5): value prompts titled with the parameter and asked again when the
@@ -97,7 +98,7 @@ struct UnattendedPrompter: Prompter {
 
   func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     var error = AppIntentError.confirmationRequired(request.origin, dialog: request.dialog)
-    error.help = "pass --yes to confirm unattended"
+    error.help = UnattendedCheck.yesHelp
     throw error
   }
 }

@@ -29,7 +29,8 @@ struct RemoveCommand: AsyncParsableCommand {
         : Suggestion.help(for: name, among: workflows.map(\.name), listUpTo: 8)
           ?? "'flow list' shows the workflows in the library"
       throw Library.fail(
-        Diagnostic(.error, .notInLibrary, "the library has no workflow named '\(name)'", at: nil).help(help), context)
+        Diagnostic(.error, .notInLibrary, "the library has no workflow named '\(self.name)'", at: nil).help(help),
+        context)
     }
     let backup: URL
     do {

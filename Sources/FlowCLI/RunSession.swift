@@ -42,6 +42,9 @@ final class RunSession: Sendable {
   /// The workflow file as the person gave it, and absolute with links resolved (the lock's key).
   private let given: String?
   private let path: String?
+  /// When the session began: the start of a run recorded only as it ends (refused or invalid), so that
+  /// its end never comes before its start.
+  private let created: Date
   private let state = Mutex(State())
 
   private struct State {
@@ -69,6 +72,7 @@ final class RunSession: Sendable {
   ) throws(Diagnostic) {
     self.context = context
     paths = context.paths
+    created = context.clock.now
     self.runID = runID
     self.trigger = trigger
     self.wait = wait
@@ -82,6 +86,7 @@ final class RunSession: Sendable {
   init(_ context: CLIContext, action: String, runID: String) throws(Diagnostic) {
     self.context = context
     paths = context.paths
+    created = context.clock.now
     self.runID = runID
     trigger = .do
     wait = false
@@ -129,7 +134,7 @@ final class RunSession: Sendable {
     let (context, name, hash) = (context, state.withLock { $0.workflow } ?? "", state.withLock { $0.contentHash })
     do {
       let recorder = try HistoryRecorder(
-        history: history, start: runStart(name, hash), policy: policy, clock: context.clock,
+        history: history, start: runStart(name, hash, started: context.clock.now), policy: policy, clock: context.clock,
         redact: Redactor(secrets: secrets), warn: { Self.warn(context, $0) })
       recorder.flushPeriodically()
       state.withLock { $0.recorder = recorder }
@@ -148,9 +153,9 @@ final class RunSession: Sendable {
     }
   }
 
-  private func runStart(_ name: String, _ hash: String?) -> RunStart {
+  private func runStart(_ name: String, _ hash: String?, started: Date) -> RunStart {
     RunStart(
-      id: runID, workflow: name, path: path, contentHash: hash, trigger: trigger, started: context.clock.now,
+      id: runID, workflow: name, path: path, contentHash: hash, trigger: trigger, started: started,
       process: process)
   }
 
@@ -253,7 +258,7 @@ final class RunSession: Sendable {
         RecordedDiagnostic($0, workingDirectory: context.workingDirectory, redact: redact)
       })
     do {
-      try history.record(runStart(name, contentHash), end, policy: policy)
+      try history.record(runStart(name, contentHash, started: created), end, policy: policy)
     } catch {
       Self.warn(context, "run history is not being recorded: \(error)")
     }

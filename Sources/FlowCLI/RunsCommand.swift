@@ -67,7 +67,8 @@ struct RunsCommand: AsyncParsableCommand {
             throw ExitCode(ExitStatus.invalid.rawValue)
           }
         }
-        return context.console.write("no runs\(workflow.map { " of '\($0)'" } ?? "") recorded yet\n", to: .error)
+        let runs = status.map { "\($0.rawValue) runs" } ?? "runs"
+        return context.console.write("no \(runs)\(workflow.map { " of '\($0)'" } ?? "") recorded yet\n", to: .error)
       }
       context.console.write(RunHistoryText(context).list(runs), to: .output)
     }

@@ -43,18 +43,25 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
   @Option(help: "kubernetes: the namespace of the objects. Default: kubectl's current one.")
   var namespace: String?
 
-  @Option(help: "kubernetes: the Secret holding the Raindrop token under the key 'token'.")
-  var secret = "flow-raindrop"
+  @Option(help: "kubernetes: the Secret holding the Raindrop token under the key 'token'. (default: flow-raindrop)")
+  var secret: String?
 
   func validate() throws {
-    if apply, engine != .cron { throw ValidationError("--apply is for cron; systemd units are written unless --print") }
-    if printOnly, engine == .kubernetes { throw ValidationError("kubernetes objects are always printed; drop --print") }
-    if engine == .kubernetes, image == nil {
-      throw ValidationError(
-        "kubernetes needs --image: an image with 'flow' on its PATH (flow publishes none)")
-    }
-    if engine != .kubernetes, image != nil || namespace != nil {
-      throw ValidationError("--image and --namespace are for kubernetes")
+    switch engine {
+    case .systemd where apply:
+      throw ValidationError("--apply is for cron; systemd units are written unless --print")
+    case .kubernetes where apply:
+      throw ValidationError("--apply is for cron; kubernetes objects are printed for 'kubectl apply -f -'")
+    case .kubernetes where printOnly:
+      throw ValidationError("kubernetes objects are always printed; drop --print")
+    case .kubernetes where image == nil:
+      throw ValidationError("kubernetes needs --image: an image with 'flow' on its PATH (flow publishes none)")
+    case .systemd, .cron:
+      let given = [("--image", image), ("--namespace", namespace), ("--secret", secret)].filter { $0.1 != nil }
+      guard given.isEmpty else {
+        throw ValidationError("\(List.and(given.map(\.0))) \(given.count == 1 ? "is" : "are") for kubernetes")
+      }
+    case .kubernetes: break
     }
   }
 
@@ -213,7 +220,8 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       context.report(problems)
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
-    let options = KubernetesManifest.Options(image: image ?? "", namespace: namespace, secret: secret)
+    let options = KubernetesManifest.Options(
+      image: image ?? "", namespace: namespace, secret: secret ?? "flow-raindrop")
     context.console.write(KubernetesManifest.stream(for: scheduled, options: options), to: .output)
   }
 }

@@ -3,6 +3,7 @@ import FlowDiagnostics
 import FlowModel
 import FlowRuntime
 import FlowSharing
+import FlowYAML
 import Foundation
 
 /// What the sharing commands (`export`, `import`, `keys`) share.
@@ -10,6 +11,11 @@ enum Sharing {
   /// The keys under `$XDG_CONFIG_HOME/flow/keys/`.
   static func keyStore(_ context: CLIContext) -> KeyStore {
     KeyStore(directory: context.paths.keys)
+  }
+
+  /// The name a key gets when none is given: the user's name when it can name a key, else `me`.
+  static func defaultKeyName(_ context: CLIContext) -> String {
+    context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
   }
 
   /// The version the `shared:` block records.
@@ -51,6 +57,29 @@ enum Sharing {
       }
     }
     return found
+  }
+
+  /// The secrets check of `flow export` and `flow validate --lint-secrets`, one check for both: the
+  /// workflow's file and every workflow it runs that the export would embed, each at the path it will
+  /// have in the shared file (`workflows["greet.yml"].steps[1].text`), minus the paths `allowed`.
+  static func secrets(
+    in root: Workflow, children: [(reference: String, workflow: Workflow)], allowed: Set<String>
+  ) -> [SecretScanner.Finding] {
+    var findings = SecretScanner().scan(document(root.file), allowed: allowed)
+    var scanned: Set<String> = []
+    // Workflows already embedded are part of the root's file, scanned with it.
+    for (reference, child) in children where child.embeddedName == nil && scanned.insert(reference).inserted {
+      findings += SecretScanner().scan(document(child.file), allowed: allowed, prefix: ["workflows", reference])
+    }
+    return findings
+  }
+
+  /// A file's YAML, for the secrets check (a signature block's text is not the workflow's).
+  private static func document(_ file: SourceFile) -> YAMLDocument {
+    switch SignatureBlock.split(file.bytes) {
+    case .signed(let content, _, _): YAMLDocument.load(SourceFile(path: file.path, bytes: content))
+    default: YAMLDocument.load(file)
+    }
   }
 
   /// Reports a key store problem and returns the error that ends the command.

@@ -45,7 +45,8 @@ struct ValidateCommand: AsyncParsableCommand {
       let (workflow, checked) = locator.check(path, with: check)
       var diagnostics = checked
       if lintSecrets, let workflow {
-        let findings = SecretScanner().scan(ExportCommand.document(workflow.file), allowed: Set(allowSecret))
+        let children = Sharing.tree(of: workflow, check: check)
+        let findings = Sharing.secrets(in: workflow, children: children, allowed: Set(allowSecret))
         diagnostics.append(contentsOf: SecretScanner.diagnostics(findings))
       }
       all.append(contentsOf: diagnostics.filter { printed.insert($0).inserted })

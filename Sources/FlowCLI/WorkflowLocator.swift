@@ -24,9 +24,13 @@ struct WorkflowLocator: WorkflowFiles {
     guard
       let files = try? FileManager.default.contentsOfDirectory(at: libraryDirectory, includingPropertiesForKeys: nil)
     else { return [] }
-    return files.filter { ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".") }
-      .map { ($0.deletingPathExtension().lastPathComponent, $0) }
-      .sorted { $0.name < $1.name }
+    // A folder named like a workflow is not one; a link that leads nowhere is listed, to be reported.
+    return files.filter {
+      ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".")
+        && (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) != true
+    }
+    .map { ($0.deletingPathExtension().lastPathComponent, $0) }
+    .sorted { $0.name < $1.name }
   }
 
   /// `path` absolute, with links resolved: what run history and the workflow's lock know a workflow by,
@@ -56,16 +60,38 @@ struct WorkflowLocator: WorkflowFiles {
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs.
   func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
-    guard let path = locate(reference) else {
-      return (
-        nil,
-        Diagnostics([
-          Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
-            .help("give a path, or a name from the library or ./workflows")
-        ])
-      )
-    }
+    guard let path = locate(reference) else { return (nil, Diagnostics([notFound(reference)])) }
     return check.check(path: path)
+  }
+
+  /// Why `reference` names no workflow: nothing is there (with the closest name the library or
+  /// `./workflows` has), or what is there is a folder or a link that leads nowhere (which "no workflow
+  /// named" would leave a person puzzling over).
+  private func notFound(_ reference: String) -> Diagnostic {
+    let path = context.url(for: reference).path
+    var status = stat()
+    guard lstat(path, &status) == 0 else {
+      var problem = Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
+      if !reference.contains("/"),
+        let match = Suggestion.closest(to: Library.stripExtension(reference), among: knownNames)
+      {
+        problem = problem.help("did you mean '\(match)'?")
+      }
+      return problem.help("give a path, or a name from the library or ./workflows")
+    }
+    if status.st_mode & S_IFMT == S_IFDIR {
+      return Diagnostic(.error, .fileNotFound, "'\(reference)' is a folder, not a workflow file", file: reference)
+    }
+    let reason = stat(path, &status) == 0 ? "it is not a file" : String(cString: strerror(errno))
+    return Diagnostic(
+      .error, .fileNotFound, "'\(reference)' is a link that leads to no file: \(reason)", file: reference)
+  }
+
+  /// The names a bare reference finds: the library's, then those in `./workflows/`.
+  private var knownNames: [String] {
+    let local = (try? FileManager.default.contentsOfDirectory(atPath: context.url(for: "workflows").path)) ?? []
+    let names = local.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.map(Library.stripExtension)
+    return libraryWorkflows.map(\.name) + names.sorted()
   }
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.

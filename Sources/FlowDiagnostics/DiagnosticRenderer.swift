@@ -36,19 +36,21 @@ public struct DiagnosticRenderer: Sendable {
   public func render(_ diagnostic: Diagnostic) -> String {
     let lines = [diagnostic.span?.start.line ?? 0] + diagnostic.notes.compactMap { $0.span?.start.line }
     let width = max(4, String(lines.max() ?? 0).count)
-    var out = header(diagnostic.path, diagnostic.span, severity(diagnostic.severity), diagnostic.message)
+    // Messages quote values from the file, which may hold control characters: shown, never obeyed.
+    var out = header(
+      diagnostic.path, diagnostic.span, severity(diagnostic.severity), TerminalSafe.text(diagnostic.message))
     if let span = diagnostic.span { out += excerpt(span, width: width, caretStyle: diagnostic.severity) }
     let indent = String(repeating: " ", count: width + 2)
     for note in diagnostic.notes {
       if let span = note.span {
-        out += "\(indent)= \(paint("note", .bold)): \(span): \(note.message)\n"
+        out += "\(indent)= \(paint("note", .bold)): \(span): \(TerminalSafe.text(note.message))\n"
         out += excerpt(span, width: width, caretStyle: .note)
       } else {
-        out += "\(indent)= \(paint("note", .bold)): \(note.message)\n"
+        out += "\(indent)= \(paint("note", .bold)): \(TerminalSafe.text(note.message))\n"
       }
     }
     for help in diagnostic.helps {
-      out += "\(indent)= \(paint("help", .bold)): \(help)\n"
+      out += "\(indent)= \(paint("help", .bold)): \(TerminalSafe.text(help))\n"
     }
     return out
   }
@@ -87,7 +89,8 @@ public struct DiagnosticRenderer: Sendable {
     for (offset, scalar) in text.unicodeScalars.enumerated() {
       if offset + 1 == span.start.column { start = display }
       if offset + 1 == lastColumn { end = display }
-      let piece = scalar == "\t" ? String(repeating: " ", count: 4 - display % 4) : String(scalar)
+      let piece =
+        scalar == "\t" ? String(repeating: " ", count: 4 - display % 4) : TerminalSafe.scalar(scalar)
       let width = scalar == "\t" ? piece.count : DisplayWidth.of(scalar)
       pieces.append((piece, width))
       display += width

@@ -87,11 +87,12 @@ public final class HistoryRecorder: RunObserver, Sendable {
 
   // MARK: - Writing
 
-  /// Writes the trace entries changed since the last write.
+  /// Writes the trace entries changed since the last write, and the steps going on with their time so far.
   public func flush() {
     writer.withLock { writer in
       guard !writer.broken, !writer.finished else { return }
-      let changed = trace.withLock { $0.takeChanged() }
+      let now = clock.now
+      let changed = trace.withLock { $0.takeChanged(openAt: now) }
       do {
         try history.write(steps: changed.map { ($0.seq, Self.masked($0.trace, $0.output, writer.redact)) }, of: key)
       } catch {

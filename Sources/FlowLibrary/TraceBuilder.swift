@@ -123,6 +123,23 @@ struct TraceBuilder {
     }
   }
 
+  /// ``takeChanged()`` while the run goes on: the steps still open are written too, with the time
+  /// they have taken so far added to their finished passes', so that a run killed in a long step shows
+  /// how long it had been in it rather than no time at all.
+  mutating func takeChanged(openAt time: Date) -> [(seq: Int, trace: StepTrace, output: FlowValue?)] {
+    var taken = takeChanged()
+    for frame in open {
+      var entry = trace(frame.entry)
+      entry.microseconds += Self.microseconds(from: frame.start, to: time)
+      if let index = taken.firstIndex(where: { $0.seq == frame.entry }) {
+        taken[index].trace = entry
+      } else {
+        taken.append((frame.entry, entry, outputs[frame.entry]))
+      }
+    }
+    return taken
+  }
+
   private func trace(_ index: Int) -> StepTrace {
     let count = counts[index]
     let isDryRun = count.status == .dryRun

@@ -226,10 +226,10 @@ public struct WorkflowDecoder {
             }
           }
         default:
+          let found = entry.value.sequence != nil ? "an empty list" : entry.value.kindName
           report(
             Diagnostic(
-              .error, .wrongKind,
-              "expected a cron expression or a list of them for 'cron', found \(entry.value.kindName)",
+              .error, .wrongKind, "expected a cron expression or a list of them for 'cron', found \(found)",
               at: entry.value.span))
         }
       case "timezone":

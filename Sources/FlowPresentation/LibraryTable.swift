@@ -71,7 +71,10 @@ public struct LibraryTable: Sendable {
       let invalid = entry.errors > 0
       return [
         TerminalText.Run(text: entry.name, style: .bold),
-        TerminalText.Run(text: entry.actions.map(String.init) ?? "—", style: .plain),
+        // An invalid file says so in a column that is always there; the description may be cut or left out.
+        invalid
+          ? TerminalText.Run(text: "invalid", style: .alarm)
+          : TerminalText.Run(text: entry.actions.map(String.init) ?? "—", style: .plain),
         TerminalText.Run(
           text: OutlineRenderer.summary(entry.schedule) ?? "—",
           style: .plain),
@@ -80,9 +83,7 @@ public struct LibraryTable: Sendable {
           text: entry.lastRun.map { "\($0.status) \(RelativeTime.since($0.finished, now: now))" } ?? "—",
           style: entry.lastRun.map { $0.status == "succeeded" ? .plain : .alarm } ?? .dim),
         invalid
-          ? TerminalText.Run(
-            text: "invalid: \(entry.errors) error\(entry.errors == 1 ? "" : "s") (flow validate \(entry.name))",
-            style: .alarm)
+          ? TerminalText.Run(text: "\(Count.of(entry.errors, "error")) (flow validate \(entry.name))", style: .alarm)
           : TerminalText.Run(
             text: entry.description ?? (entry.title == entry.name ? nil : entry.title) ?? "", style: .plain),
       ]
@@ -96,7 +97,9 @@ public struct LibraryTable: Sendable {
     // A long schedule gives up columns to the description first, down to what still says something.
     let schedule = 2
     let shortfall = Self.comfortableDescription - (width - widths.dropLast().reduce(0) { $0 + $1 + 2 })
-    if shortfall > 0 { widths[schedule] = max(Self.minimumSchedule, widths[schedule] - shortfall) }
+    if shortfall > 0 {
+      widths[schedule] = min(widths[schedule], max(Self.minimumSchedule, widths[schedule] - shortfall))
+    }
     let descriptionWidth = width - widths.dropLast().reduce(0) { $0 + $1 + 2 }
     // Too narrow for a useful description: leave the column out rather than wrap the table.
     let columns = descriptionWidth >= 12 ? header.count : header.count - 1

@@ -15,8 +15,8 @@ public struct PermissionCard: Sendable {
 
   /// - Parameters:
   ///   - source: where the file came from, as given.
-  ///   - signatureProblem: why a signature is tampered or malformed, when it is.
-  public func render(_ outline: Outline, source: String, signatureProblem: String? = nil) -> String {
+  ///   - sourceIsFile: whether `source` is a path `flow show` can read (not a URL or standard input).
+  public func render(_ outline: Outline, source: String, sourceIsFile: Bool = true) -> String {
     var lines: [TerminalText.Line] = []
     let inner = max(OutlineRenderer.minimumTextWidth, width - 2)
     /// Lines after the first of a wrapped item go `hanging` columns further in, so items stand apart.
@@ -58,9 +58,8 @@ public struct PermissionCard: Sendable {
         ], indent: 2)
     case .unsigned:
       add([TerminalText.Run(text: "nobody vouches for who wrote it: read what it may do", style: .dim)], indent: 2)
-    case .tampered, .malformed:
-      if let signatureProblem { add([TerminalText.Run(text: signatureProblem, style: .alarm)], indent: 2) }
-    case .trusted:
+    case .trusted, .tampered, .malformed:
+      // A tampered or malformed file is refused before any card; the summary line says it in red.
       break
     }
 
@@ -81,7 +80,8 @@ public struct PermissionCard: Sendable {
         TerminalText.Run(text: questions.map(\.name).joined(separator: ", "), style: .plain),
       ])
     }
-    let closing = [TerminalText.Run(text: "'flow show \(source)' draws every step", style: .dim)]
+    let show = sourceIsFile ? "'flow show \(source)' draws" : "save the file, and 'flow show FILE' draws"
+    let closing = [TerminalText.Run(text: "\(show) every step", style: .dim)]
     for (index, part) in TerminalText.wrap(closing, width: inner).enumerated() {
       var line = TerminalText.Line()
       line.append(index == 0 ? "└ " : "  ", .dim)

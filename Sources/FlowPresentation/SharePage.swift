@@ -8,10 +8,24 @@ import Foundation
 /// No external asset and no network: CSS and script are inline, the file is a `data:` URL, and a
 /// Content-Security-Policy forbids loading anything else. Everything from the workflow is escaped.
 public enum SharePage {
+  /// Who signed the file, as the page says it to whoever opens it.
+  public struct Signer: Sendable {
+    public var name: String
+    /// The key's fingerprint, which the reader compares with what `flow import` shows them.
+    public var fingerprint: String
+
+    public init(name: String, fingerprint: String) {
+      self.name = name
+      self.fingerprint = fingerprint
+    }
+  }
+
   /// - Parameters:
   ///   - file: the exported workflow file, embedded as it is.
   ///   - fileName: the name the download gets, and the import command uses.
-  public static func html(_ outline: Outline, file: [UInt8], fileName: String) -> String {
+  ///   - signer: who signed the file. The page names the signer with the key's fingerprint rather than
+  ///     as "trusted": whether a key is trusted is the reader's call, made on their machine at import.
+  public static func html(_ outline: Outline, file: [UInt8], fileName: String, signer: Signer? = nil) -> String {
     let (from, to) = gradient(outline.color)
     let command = "flow import \(fileName)"
     var body = ""
@@ -31,8 +45,9 @@ public enum SharePage {
     let signature = outline.summary.signature
     var summary = outline.summary.text
     if summary.hasSuffix(signature.words) { summary.removeLast(signature.words.count) }
+    let signatureWords = signer.map { "signed by \($0.name) (key \($0.fingerprint))" } ?? signature.words
     body += """
-          <p class="summary" id="summary">\(escape(summary))<span class="signature \(signature.isAlarming ? "alarm" : "")">\(escape(signature.words))</span></p>
+          <p class="summary" id="summary">\(escape(summary))<span class="signature \(signature.isAlarming ? "alarm" : "")">\(escape(signatureWords))</span></p>
           <div class="get">
             <a id="download" class="button" download="\(escape(fileName))" href="data:application/yaml;base64,\(Data(file).base64EncodedString())">Download \(escape(fileName))</a>
             <div class="command"><code id="import-command">\(escape(command))</code><button id="copy" type="button">Copy</button></div>

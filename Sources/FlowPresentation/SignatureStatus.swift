@@ -1,8 +1,7 @@
 /// Who signed a workflow file, as the summary line, `flow list` and the import card say it (issue 9).
 ///
-/// Signing is built by the sharing work; until it lands every file is honestly ``unsigned``. The status
-/// is an input of the summary, never worked out here, so the verifier plugs in without touching the
-/// outline.
+/// The status is an input of the summary, never worked out here: `FlowSharing.SignedFile` verifies
+/// signatures, and this module, which draws, never sees a key.
 public enum SignatureStatus: Sendable, Hashable {
   case unsigned
   /// Signed by a key the person trusts, known by the name they gave it.

@@ -36,8 +36,9 @@ extension SummaryLine: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(actionCount, forKey: .actions)
-    try container.encode(created.map(Self.iso8601), forKey: .created)
-    try container.encode(modified.map(Self.iso8601), forKey: .modified)
+    // Left out when unknown, as every JSON document of flow leaves out keys without a value.
+    try container.encodeIfPresent(created.map(Self.iso8601), forKey: .created)
+    try container.encodeIfPresent(modified.map(Self.iso8601), forKey: .modified)
     try container.encode(signature, forKey: .signature)
     try container.encode(text, forKey: .text)
   }

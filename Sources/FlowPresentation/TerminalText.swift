@@ -44,8 +44,11 @@ struct TerminalText {
     /// The columns taken so far, kept as runs are appended: measuring is the costly part of a layout.
     private(set) var width = 0
 
+    /// Text from a workflow is made safe here, the one door to the terminal: its control characters
+    /// are shown, never obeyed (see `TerminalSafe`).
     mutating func append(_ text: String, _ style: Style = .plain) {
       guard !text.isEmpty else { return }
+      let text = TerminalSafe.text(text)
       width += DisplayWidth.of(text)
       if let last = runs.last, last.style == style {
         runs[runs.count - 1].text += text
@@ -87,7 +90,8 @@ struct TerminalText {
     var tokens: [Run] = []
     for run in runs {
       var current = ""
-      for character in run.text {
+      // Made safe before it is measured, so that a control character takes the column its picture does.
+      for character in TerminalSafe.text(run.text) {
         if !current.isEmpty, (character == " ") != (current.last == " ") {
           tokens.append(Run(text: current, style: run.style))
           current = ""

@@ -10,6 +10,10 @@ import FlowModel
 /// branch, a menu or a loop, after a `stop` that may end the run) are listed too, as "may": a run that
 /// needs an answer only sometimes would otherwise pass every test and fail the first night it does.
 public enum UnattendedCheck {
+  /// The help of a confirmation nobody can answer: `--yes` for a run by hand, the file's
+  /// `confirmations: auto` for a scheduled one (whose command line says no `--yes`).
+  public static let yesHelp = "pass --yes, or write 'confirmations: auto' in the workflow, to confirm unattended"
+
   /// What answers the run has without asking.
   public struct Answers: Sendable {
     /// The inputs given (`--input`, `--input-file`, piped standard input).
@@ -66,7 +70,7 @@ public enum UnattendedCheck {
         if let confirmation = visit.step.confirm, !answers.confirmations {
           ask.needs(
             "a confirmation" + (confirmation.message.map { ": \($0.asWritten)" } ?? ""), at: confirmation.span,
-            help: Self.yesHelp)
+            help: UnattendedCheck.yesHelp)
         }
         switch visit.step.kind {
         case .action(let call):
@@ -100,13 +104,14 @@ public enum UnattendedCheck {
     {
       // A block the person confirmed answers its actions' own confirmations (one question for the lot).
       if descriptor.requiresConfirmation, !answers.confirmations, !visit.confirmedBlock {
-        ask.needs("a confirmation (it always asks before it runs)", at: call.id.span, help: Self.yesHelp)
+        ask.needs("a confirmation (it always asks before it runs)", at: call.id.span, help: UnattendedCheck.yesHelp)
       }
       let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
       let given = Dictionary(arguments, uniquingKeysWith: { first, _ in first })
       if descriptor.prompts.contains(.confirmation), !answers.confirmations {
         ask.needs(
-          "a confirmation" + Self.question(descriptor.primaryParameter, given), at: call.id.span, help: Self.yesHelp)
+          "a confirmation" + Self.question(descriptor.primaryParameter, given), at: call.id.span,
+          help: UnattendedCheck.yesHelp)
       }
       if descriptor.prompts.contains(.value) {
         ask.needs(
@@ -151,7 +156,6 @@ public enum UnattendedCheck {
       }
     }
 
-    static let yesHelp = "pass --yes to confirm unattended"
     static let terminal = "run at a terminal to choose"
 
     /// ": How many cups?" from the parameter that holds the question, when it is written out.

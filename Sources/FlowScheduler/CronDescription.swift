@@ -19,8 +19,9 @@ extension CronExpression {
       let times = hours.flatMap { hour in minutes.map { "\(Self.two(hour)):\(Self.two($0))" } }
       return "at " + List.and(times)
     }
+    let minuteShape = Shape(minutes, in: CronField.minute.range)
     let minuteWords: String =
-      switch Shape(minutes, in: CronField.minute.range) {
+      switch minuteShape {
       case .all: "every minute"
       case .every(let step, from: 0): "every \(step) minutes"
       case .every(let step, let start): "every \(step) minutes from :\(Self.two(start))"
@@ -34,13 +35,23 @@ extension CronExpression {
     case .every(let step, let start):
       let hourWords = start == 0 ? "every \(step) hours" : "every \(step) hours from \(Self.two(start)):00"
       return hourly ? "\(hourWords) \(minuteWords)" : "\(minuteWords), \(hourWords)"
-    case .range(let first, let last):
-      let end = "\(Self.two(last)):\(Self.two(minutes.last ?? 59))"
-      let start = "\(Self.two(first)):\(Self.two(minutes.first ?? 0))"
-      return hourly ? "every hour \(minuteWords), from \(start) to \(end)" : "\(minuteWords) from \(start) to \(end)"
-    case .list:
+    case .range, .list:
       let hourList = List.and(hours.map { "\(Self.two($0)):00" })
-      return hourly ? "\(minuteWords) past \(hourList)" : "\(minuteWords) in the hours from \(hourList)"
+      guard let first = hours.first, let last = hours.last, let firstMinute = minutes.first,
+        let lastMinute = minutes.last
+      else { return minuteWords }
+      let span = "from \(Self.two(first)):\(Self.two(firstMinute)) to \(Self.two(last)):\(Self.two(lastMinute))"
+      // Consecutive hours (one, two, or a range) read as one span of the day: "every 5 minutes from
+      // 09:00 to 09:55"; the span's start says the first minute, so a step's own start goes.
+      guard last - first == hours.count - 1 else {
+        return hourly ? "\(minuteWords) past \(hourList)" : "\(minuteWords) in the \(hourList) hours"
+      }
+      switch minuteShape {
+      case .every(let step, _): return "every \(step) minutes \(span)"
+      case .range where first == last: return "every minute \(span)"
+      case .list where first == last: return "at " + List.and(minutes.map { "\(Self.two(first)):\(Self.two($0))" })
+      default: return hourly ? "every hour \(minuteWords), \(span)" : "\(minuteWords) \(span)"
+      }
     }
   }
 

@@ -236,7 +236,8 @@ private struct CronParser {
       }
       step = Int(text(digits, index)).map { min($0, 1_000) } ?? 1_000
       guard (1...field.width).contains(step) else {
-        report(.cronOutOfRange, "a \(field.name) step must be 1–\(field.width)", digits, index)
+        report(
+          .cronOutOfRange, "a \(field.name) step must be 1–\(field.width), found \(text(digits, index))", digits, index)
         return nil
       }
       if !isStar, low == high {
@@ -268,8 +269,9 @@ private struct CronParser {
       return nil
     }
     let word = text(start, index)
-    if let number = Int(word) {
-      guard field.range.contains(number) else {
+    // All digits is a number, however long: one too large for Int is out of range too.
+    if word.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+      guard let number = Int(word), field.range.contains(number) else {
         report(.cronOutOfRange, "\(field.rangeRule), found \(word)", start, index)
         return nil
       }

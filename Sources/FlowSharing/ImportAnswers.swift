@@ -1,24 +1,26 @@
 import FlowDiagnostics
+import FlowIntents
 import FlowYAML
 
 /// Writes the answers to a workflow's import questions into its text as the inputs' defaults (issue 9),
 /// editing only the `default:` of each answered input, so that comments and formatting survive.
 public enum ImportAnswers {
-  /// An answer as YAML for an input declared with `type` (as written: `number`, `[text]`): numbers and
-  /// booleans plain when they read back as such, a list from comma-separated items, anything else a
-  /// quoted text.
-  public static func yaml(for answer: String, type: String?) -> String {
+  /// An answer as YAML for an input of `type`: numbers and booleans plain when they read back as such,
+  /// a list from comma-separated items (each as its element type says), anything else a quoted text.
+  public static func yaml(for answer: String, type: ValueType) -> String {
     let trimmed = answer.trimmingCharacters(in: .whitespaces)
-    switch type?.lowercased() {
-    case "number", "integer":
+    switch type {
+    case .number, .integer:
       switch ScalarValue(plain: trimmed) {
       case .int, .double: return trimmed
       default: return YAMLText.quoted(answer)
       }
-    case "boolean", "bool":
+    case .boolean:
       return trimmed == "true" || trimmed == "false" ? trimmed : YAMLText.quoted(answer)
-    case let list? where list.hasPrefix("[") && list.hasSuffix("]"):
-      let items = trimmed.split(separator: ",").map { YAMLText.quoted($0.trimmingCharacters(in: .whitespaces)) }
+    case .list(let element):
+      let items = trimmed.split(separator: ",").map {
+        yaml(for: $0.trimmingCharacters(in: .whitespaces), type: element)
+      }
       return "[" + items.joined(separator: ", ") + "]"
     default:
       return YAMLText.quoted(answer)

@@ -64,20 +64,39 @@ public struct KeyStore: Sendable {
 
   /// The name under which `key` is trusted, if it is.
   public func trustedName(for key: PublicKey) -> String? {
-    trustedKeys().first { $0.publicKey == key }?.name
+    trustedNames()(key)
+  }
+
+  /// The names keys are trusted under, read once: what `SignedFile.verify` and a provenance record
+  /// ask while they work out a status.
+  public func trustedNames() -> @Sendable (PublicKey) -> String? {
+    let trusted = trustedKeys()
+    return { key in trusted.first { $0.publicKey == key }?.name }
   }
 
   /// The private key `name`.
   public func signingKey(named name: String) throws(Problem) -> SigningKey {
     let url = directory.appendingPathComponent("\(name).key")
-    do {
-      return try privateKey(at: url)
-    } catch {
+    guard FileManager.default.fileExists(atPath: url.path) else {
       throw Problem(
         message: "no signing key named '\(name)'",
         help: "'flow keys list' shows your keys; 'flow keys generate' makes one",
         file: url.path)
     }
+    do {
+      return try privateKey(at: url)
+    } catch {
+      throw Self.damaged(name, url)
+    }
+  }
+
+  /// A private key file that is there but does not read: said as such, never as a missing key.
+  private static func damaged(_ name: String, _ url: URL) -> Problem {
+    Problem(
+      message: "the signing key '\(name)' does not read",
+      help:
+        "it should be one line, '\(privatePrefix)' and the key; restore it from a backup, or move it away to make a new one",
+      file: url.path)
   }
 
   private func privateKey(at url: URL) throws -> SigningKey {
@@ -103,6 +122,7 @@ public struct KeyStore: Sendable {
   public func generate(name: String) throws(Problem) -> OwnKey {
     let privateFile = directory.appendingPathComponent("\(name).key")
     if FileManager.default.fileExists(atPath: privateFile.path) {
+      guard (try? privateKey(at: privateFile)) != nil else { throw Self.damaged(name, privateFile) }
       throw Problem(
         message: "you already have a signing key named '\(name)'", help: "choose another name with --name",
         file: privateFile.path)

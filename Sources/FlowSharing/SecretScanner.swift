@@ -9,7 +9,7 @@ import FlowYAML
 /// it is what the file should hold instead. What it looks for, each with its reason:
 ///
 /// - a key named like a credential (token, password, secret, api-key, access-key, private-key,
-///   credential) holding literal text, and an input so named with a literal default;
+///   credential) holding literal text or a number, and an input so named with a literal default;
 /// - an `Authorization`-style header with a literal value, and `Bearer …`/`Basic …`/`Token …` in any
 ///   text;
 /// - `NAME=VALUE` or `NAME: VALUE` inside text or a comment, NAME named like a credential (a Raindrop
@@ -73,7 +73,7 @@ private struct Walk {
     switch node {
     case .scalar(let scalar):
       scalarSpans.append(scalar.span)
-      guard case .string(let text) = scalar.resolved else { return }
+      guard let text = Self.literal(scalar) else { return }
       if secretInput, key == "default" { return }
       if let reason = SecretRules.value(text, key: key) {
         findings.append(.init(span: scalar.span, path: path, reason: reason))
@@ -90,7 +90,7 @@ private struct Walk {
         if isInputs, let declaration = entry.value.mapping {
           secret = declaration["secret"]?.value.scalar?.resolved == .bool(true)
           // An input named like a credential with a literal default: judged by the input's name.
-          if let value = declaration["default"]?.value.scalar, case .string(let text) = value.resolved, !secret,
+          if let value = declaration["default"]?.value.scalar, let text = Self.literal(value), !secret,
             let reason = SecretRules.value(text, key: entry.key.value)
           {
             findings.append(
@@ -108,6 +108,16 @@ private struct Walk {
           entry.value, path: path.appending(.key(entry.key.value)), key: child ? nil : entry.key.value,
           secretInput: secret)
       }
+    }
+  }
+
+  /// The text of a scalar that could hold a credential: text, or a number as written (a PIN, a numeric
+  /// key); never a boolean or null.
+  static func literal(_ scalar: YAMLNode.Scalar) -> String? {
+    switch scalar.resolved {
+    case .string(let text): text
+    case .int, .double: scalar.value
+    case .bool, .null: nil
     }
   }
 
@@ -142,7 +152,7 @@ private struct Walk {
             .init(
               span: SourceSpan(
                 file: file, start: start, end: SourceLocation(line: number, column: line.unicodeScalars.count + 1)),
-              path: ValuePath(commentLine: number), reason: "in a comment, " + reason))
+              path: ValuePath(segments: prefix.segments, commentLine: number), reason: "in a comment, " + reason))
         }
         break
       }

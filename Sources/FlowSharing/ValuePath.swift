@@ -1,7 +1,7 @@
 /// Where a value sits in a workflow file, written as `--allow-secret` takes it: keys joined by `.`,
 /// list items as `[N]` counted from 1 as `flow run` counts steps, keys that hold other characters quoted:
 /// `steps[2].get-url.headers.Authorization`, `workflows["greet.yml"].input.key.default`. A comment is
-/// `comment:LINE`.
+/// `comment:LINE`, its line in its own file: `workflows["greet.yml"].comment:3` in a workflow it runs.
 public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
   enum Segment: Sendable, Hashable {
     case key(String)
@@ -22,7 +22,6 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String {
-    if let commentLine { return "comment:\(commentLine)" }
     var text = ""
     for segment in segments {
       switch segment {
@@ -36,6 +35,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
         }
       }
     }
+    if let commentLine { text += (text.isEmpty ? "" : ".") + "comment:\(commentLine)" }
     return text
   }
 

@@ -44,6 +44,16 @@ struct HistoryCommandTests {
       return result
     }
 
+    /// Takes the lock of the workflow file `name` as run '9999ffff-held' of this process would.
+    func holdLock(of name: String) throws -> WorkflowLock? {
+      let path = workflows.appendingPathComponent(name).resolvingSymlinksInPath().path
+      let holder = WorkflowLock.Holder(
+        runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
+        process: LinuxProcesses().current())
+      return try WorkflowLock.acquire(
+        path: path, in: FlowPaths(environment: environment).locks, holder: holder, wait: false)
+    }
+
     /// A transcript with this machine's home written as `~`.
     func transcript(_ arguments: [String], _ result: (status: Int32, output: String, error: String)) -> String {
       ("$ flow \(arguments.joined(separator: " "))\n" + FlowCLITests.transcript(result) + "\n")
@@ -229,12 +239,7 @@ struct HistoryCommandTests {
   @Test func aHeldLockSkipsTheRun() async throws {
     let machine = try Machine()
     try machine.write("countdown.yml", Self.countdown)
-    let path = machine.workflows.appendingPathComponent("countdown.yml").resolvingSymlinksInPath().path
-    let holder = WorkflowLock.Holder(
-      runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
-      process: LinuxProcesses().current())
-    let lock = try WorkflowLock.acquire(
-      path: path, in: FlowPaths(environment: machine.environment).locks, holder: holder, wait: false)
+    let lock = try machine.holdLock(of: "countdown.yml")
     let arguments = ["run", "countdown.yml", "--input", "times=1"]
     let result = await machine.run(arguments, id: "skipped-run")
     #expect(result.status == 6)
@@ -243,6 +248,57 @@ struct HistoryCommandTests {
     transcript += machine.transcript(["runs"], await machine.run(["runs"]))
     assertGolden(
       transcript.replacingOccurrences(of: "pid \(getpid())", with: "pid PID"), named: "run-already-running.txt")
+  }
+
+  /// A clock that moves a millisecond every time it is read, as the real one does between two reads.
+  final class TickingClock: FlowClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = Date(timeIntervalSince1970: 1_795_000_000)
+
+    var now: Date {
+      lock.withLock {
+        time += 0.001
+        return time
+      }
+    }
+
+    func sleep(for duration: Duration) async throws {}
+  }
+
+  /// A run recorded only as it ends (refused by the lock, or invalid) starts when it was attempted and
+  /// ends after that, never before: its duration is never negative.
+  @Test func aRunRecordedAtItsEndStartsBeforeItEnds() async throws {
+    let machine = try Machine()
+    try machine.write("countdown.yml", Self.countdown)
+    try machine.write("broken.yml", Self.broken)
+    let lock = try machine.holdLock(of: "countdown.yml")
+    let clock = TickingClock()
+    for file in ["countdown.yml", "broken.yml"] {
+      let result = await runFlow(
+        ["run", file, "--input", "times=1"], in: machine.workflows, environment: machine.environment, clock: clock)
+      #expect(result.status != 0)
+    }
+    withExtendedLifetime(lock) {}
+    let listed = await runFlow(["runs", "--json"], in: machine.workflows, environment: machine.environment)
+    let runs = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+    #expect(Set(runs.compactMap { $0["status"] as? String }) == ["skipped", "invalid"])
+    for run in runs {
+      let duration = try #require(run["durationSeconds"] as? Double)
+      #expect(duration >= 0, "\(run["status"] ?? "") run lasted \(duration) s")
+    }
+  }
+
+  /// A filter that matches nothing says which filter: the workflow has runs, just none with that status.
+  @Test func anEmptyListSaysWhatItWasFilteredBy() async throws {
+    let machine = try Machine()
+    try machine.write("countdown.yml", Self.countdown)
+    _ = await machine.run(["run", "countdown.yml", "--input", "times=1"], id: "abc10000")
+    let none = await machine.run(["runs", "countdown.yml", "--status", "failed"])
+    #expect(none.status == 0)
+    #expect(none.output == "")
+    #expect(none.error == "no failed runs of 'countdown.yml' recorded yet\n")
+    let some = await machine.run(["runs", "Countdown", "--status", "succeeded"])
+    #expect(some.output.contains("abc10000"))
   }
 
   @Test func unknownAndAmbiguousIds() async throws {

@@ -50,6 +50,23 @@ struct LibraryCommandTests {
       ["list"], in: home.directory, environment: home.environment.merging(["COLUMNS": "60"]) { $1 },
       clock: FixedTime.clock)
     #expect(!narrow.output.contains("DESCRIPTION"))
+    // Without its description an invalid file still says so.
+    #expect(narrow.output.contains("broken             invalid"), "\(narrow.output)")
+  }
+
+  /// A schedule column of dashes stays narrow and leaves the description its room.
+  @Test func aLibraryWithoutSchedulesKeepsItsDescriptions() async throws {
+    let home = try Home()
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try "flow: 1\ndescription: Says hello to the world.\nsteps:\n  - show: hello\n".write(
+      to: home.library.appendingPathComponent("hello.yml"), atomically: true, encoding: .utf8)
+    let listed = await runFlow(
+      ["list"], in: home.directory, environment: home.environment.merging(["COLUMNS": "72"]) { $1 },
+      clock: FixedTime.clock)
+    #expect(
+      listed.output.hasPrefix(
+        "NAME   ACTIONS  SCHEDULE  SIGNATURE  LAST RUN  DESCRIPTION\n"
+          + "hello  1        —         unsigned   —         Says hello to the world.\n"), "\(listed.output)")
   }
 
   /// The LAST RUN column comes from run history: how the newest run of each file ended.
@@ -109,6 +126,20 @@ struct LibraryCommandTests {
     #expect(await home.run(["show", "daily-digest.yml"]).output.hasPrefix("Daily Digest\n"))
   }
 
+  /// A misspelt name gets the name it was meant to be, from the library or ./workflows.
+  @Test func aMisspeltNameGetsADidYouMean() async throws {
+    let home = try Home()
+    _ = await home.run(["new", "daily-digest"])
+    let typo = await home.run(["validate", "daily-digets"])
+    #expect(typo.status == 2)
+    #expect(typo.error.contains("= help: did you mean 'daily-digest'?"), "\(typo.error)")
+    let gallery = await runFlow(
+      ["run", "bulk-tagg"], in: DocumentationTests.root, environment: home.environment, clock: FixedTime.clock)
+    #expect(gallery.error.contains("= help: did you mean 'bulk-tag'?"), "\(gallery.error)")
+    let far = await home.run(["validate", "something-else"])
+    #expect(!far.error.contains("did you mean"))
+  }
+
   @Test func newRefusesToOverwriteAndBadNames() async throws {
     let home = try Home()
     _ = await home.run(["new", "mine"])
@@ -154,5 +185,7 @@ struct LibraryCommandTests {
     let path = await home.run(["remove", "workflows/save-and-tag.yml"])
     #expect(path.status == 2)
     #expect(path.error.contains("takes the name of a workflow in the library"))
+    // Named as it was typed, not with its extension taken off.
+    #expect(path.error.contains("no workflow named 'workflows/save-and-tag.yml'"))
   }
 }

@@ -181,7 +181,9 @@ struct RaindropWorkflowTests {
     #expect(moved.status == 0)
     let unattended = await machine.run(["run", "empty-trash.yml"])
     #expect(unattended.status == 4)
-    #expect(unattended.error.contains("= help: pass --yes to confirm unattended"))
+    #expect(
+      unattended.error.contains(
+        "= help: pass --yes, or write 'confirmations: auto' in the workflow, to confirm unattended"))
     let declined = await machine.run(["run", "empty-trash.yml"], terminal: true, lines: ["n"])
     #expect(declined.status == 3)
     let confirmed = await machine.run(["run", "empty-trash.yml"], terminal: true, lines: ["y"])

@@ -42,7 +42,7 @@ struct ScheduleCommandTests {
       (try? String(contentsOf: Self.schedules.appendingPathComponent("bad-fields.yml"), encoding: .utf8))?
       .split(separator: "\n", omittingEmptySubsequences: false) ?? []
     let expressions = lines.filter { $0.hasPrefix("  - ") && !$0.hasPrefix("  - show") }.count
-    #expect(expressions == 24)
+    #expect(expressions == 25)
     #expect(result.output.components(separatedBy: "\"severity\" : \"error\"").count - 1 == expressions)
   }
 

@@ -150,6 +150,26 @@ struct ScheduleInstallTests {
     assertGolden(transcript(stepped), named: "schedule-install-kubernetes-refused.txt")
   }
 
+  /// An option of another engine is refused with a message about the engine given, never ignored.
+  @Test func optionsOfAnotherEngineAreRefused() async throws {
+    let home = try temporaryDirectory()
+    let cases: [([String], String)] = [
+      (["systemd", "--apply"], "error: --apply is for cron; systemd units are written unless --print"),
+      (
+        ["kubernetes", "--apply", "--image", "flow:1"],
+        "error: --apply is for cron; kubernetes objects are printed for 'kubectl apply -f -'"
+      ),
+      (["kubernetes", "--print", "--image", "flow:1"], "error: kubernetes objects are always printed; drop --print"),
+      (["cron", "--secret", "mine"], "error: --secret is for kubernetes"),
+      (["systemd", "--image", "flow:1", "--namespace", "ns"], "error: --image and --namespace are for kubernetes"),
+    ]
+    for (arguments, message) in cases {
+      let result = await run(["schedule", "install"] + arguments + ["two-zones.yml"], home: home)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(result.error.hasPrefix(message + "\n"), "\(arguments): \(result.error)")
+    }
+  }
+
   // MARK: - Which workflows
 
   @Test func invalidWorkflowsStopTheInstallBeforeAnythingIsWritten() async throws {

@@ -73,6 +73,30 @@ struct SchedulerWorkflowsTests {
     #expect(fixed.workflows.map(\.name) == ["Digest", "Typo", "Named"])
   }
 
+  /// A folder named like a workflow in the library is not read; a link that leads nowhere is left out
+  /// with the reason, not as "no workflow named" its own path.
+  @Test func foldersAreNotWorkflowsAndBrokenLinksSayWhy() throws {
+    let home = try Home()
+    try home.write(Self.digest, to: home.library, "digest.yml")
+    try FileManager.default.createDirectory(
+      at: home.library.appendingPathComponent("folder.yml"), withIntermediateDirectories: true)
+    let loop = home.library.appendingPathComponent("loop.yml")
+    try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+    let dangling = home.library.appendingPathComponent("gone.yml")
+    try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "/nonexistent/gone.yml")
+    let source = SchedulerWorkflows(
+      context: home.context, references: ["flows"], executable: "/usr/local/bin/flow")
+    let loaded = source.load()
+    #expect(loaded.workflows.map(\.name) == ["Digest"])
+    let messages = loaded.problems.flatMap { $0.diagnostics.all.map(\.message) }
+    #expect(
+      messages == [
+        "'\(dangling.path)' is a link that leads to no file: No such file or directory",
+        "'\(loop.path)' is a link that leads to no file: Too many levels of symbolic links",
+        "'flows' is a folder, not a workflow file",
+      ])
+  }
+
   /// A scheduled workflow that would have to ask is scheduled, with a warning that says what it would
   /// ask and how to fix it.
   @Test func aWorkflowThatWouldAskIsScheduledWithAWarning() throws {

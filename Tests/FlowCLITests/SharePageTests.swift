@@ -19,6 +19,11 @@ struct SharePageTests {
     let text = try String(contentsOf: page, encoding: .utf8)
     #expect(!text.contains("http://") && !text.contains("src="), "no external asset")
     #expect(text.contains("default-src 'none'"))
+    // Trust is the reader's to give: the page names the signer with the key's fingerprint.
+    let fingerprint = await home.flow(["keys", "list", "--json"]).output
+    let key = try #require(fingerprint.split(separator: "\"").first { $0.hasPrefix("SHA256:") })
+    #expect(text.contains("signed by ada (key \(key))"))
+    #expect(!text.contains("(trusted)"))
 
     // Every step position flow show numbers.
     let show = await home.flow(["show", "empty-trash", "--json"])

@@ -71,7 +71,7 @@ struct SharingCommandTests {
     #expect(imported.output == home.library.appendingPathComponent("bulk-tag.yml").path + "\n")
 
     let list = await home.flow(["list"])
-    #expect(list.output.contains("bulk-tag  5        —                 signed by ada (trusted)"), "\(list.output)")
+    #expect(list.output.contains("bulk-tag  5        —         signed by ada (trusted)"), "\(list.output)")
     let show = await home.flow(["show", "bulk-tag"])
     #expect(show.output.contains("5 actions · created just now · signed by ada (trusted)"))
 
@@ -113,6 +113,16 @@ struct SharingCommandTests {
     let plain = await home.flow(
       ["import", "Hostile/deletes-without-asking.yml"], in: testDirectory(), terminal: true, lines: ["n"])
     #expect(!plain.error.contains("\u{1B}["))
+  }
+
+  /// An import question is the sender's text: its control characters are shown, never obeyed.
+  @Test func aQuestionsControlCharactersAreShownNotObeyed() async throws {
+    let home = try SharingHome()
+    let result = await home.flow(
+      ["import", "Hostile/escape-sequences.yml"], in: testDirectory(), terminal: true, lines: ["x", "n"])
+    #expect(result.status == 3)
+    #expect(result.error.contains("Which folder?␛]0;owned␇: "), "\(result.error)")
+    #expect(!result.error.contains("\u{1B}"))
   }
 
   /// Export, import, run: the same output as running the original, the nested workflow included.
@@ -242,6 +252,68 @@ struct SharingCommandTests {
     #expect(plain.status == 0)
   }
 
+  /// A signed file changed until it no longer loads still reads tampered in the list, not unsigned.
+  @Test func anInvalidTamperedFileInTheLibrarySaysTampered() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("h.flow.yml")
+    _ = await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path])
+    let text = try String(contentsOf: shared, encoding: .utf8).replacingOccurrences(of: "- show:", with: "- shwo:")
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try text.write(to: home.library.appendingPathComponent("hello.yml"), atomically: true, encoding: .utf8)
+    let list = await home.flow(["list", "--json"])
+    #expect(list.output.contains("\"status\" : \"tampered\""), "\(list.output)")
+    #expect(list.output.contains("\"errors\" : 1"))
+  }
+
+  /// A provenance record is believed only in the library: one that comes with a folder from elsewhere
+  /// cannot make the file beside it read as signed.
+  @Test func aProvenanceRecordOutsideTheLibraryIsIgnored() async throws {
+    let home = try SharingHome()
+    let shared = home.root.appendingPathComponent("h.flow.yml")
+    _ = await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path])
+    #expect(await home.flow(["import", shared.path, "--yes"]).status == 0)
+    #expect(await home.flow(["show", "hello"]).output.contains("signed by ada (trusted)"))
+    // The same two files, as a cloned repository could carry them.
+    let clone = home.root.appendingPathComponent("clone")
+    try FileManager.default.createDirectory(
+      at: clone.appendingPathComponent(".provenance"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: home.library.appendingPathComponent("hello.yml"), to: clone.appendingPathComponent("hello.yml"))
+    try FileManager.default.copyItem(
+      at: home.library.appendingPathComponent(".provenance/hello.json"),
+      to: clone.appendingPathComponent(".provenance/hello.json"))
+    let show = await home.flow(["show", "clone/hello.yml"], in: home.root)
+    #expect(show.status == 0)
+    #expect(show.output.contains("· unsigned"), "\(show.output)")
+  }
+
+  /// `flow validate --lint-secrets` is the export's check: the workflows a file runs are looked at too,
+  /// each finding named by the path it will have in the shared file, each once.
+  @Test func lintSecretsLooksAtTheWorkflowsItRuns() async throws {
+    let home = try SharingHome()
+    let folder = home.root.appendingPathComponent("project")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - run-workflow: child.yml\n  - run-workflow: child.yml\n".write(
+      to: folder.appendingPathComponent("main.yml"), atomically: true, encoding: .utf8)
+    try "flow: 1\nsteps:\n  - dictionary:\n      password: hunter2hunter2\n".write(
+      to: folder.appendingPathComponent("child.yml"), atomically: true, encoding: .utf8)
+    let lint = await home.flow(["validate", "--lint-secrets", "main.yml"], in: folder)
+    #expect(lint.status == 2)
+    #expect(
+      lint.error.contains(#"--allow-secret 'workflows["child.yml"].steps[1].dictionary.password'"#), "\(lint.error)")
+    #expect(lint.error.contains("found 1 error"))
+    let export = await home.flow(["export", "main.yml"], in: folder)
+    #expect(export.status == 2)
+    #expect(export.error.contains("found 1 error"))
+    let allowed = await home.flow(
+      [
+        "validate", "--lint-secrets", "main.yml", "--allow-secret",
+        #"workflows["child.yml"].steps[1].dictionary.password"#,
+      ],
+      in: folder)
+    #expect(allowed.status == 0, "\(allowed.error)")
+  }
+
   @Test func replaceKeepsABackup() async throws {
     let home = try SharingHome()
     let shared = home.root.appendingPathComponent("h.flow.yml")
@@ -276,6 +348,9 @@ struct SharingCommandTests {
     let imported = await home.flow(["import", url, "--yes"], in: home.root, extra: proxy)
     #expect(imported.status == 0, "\(imported.error)")
     #expect(imported.error.contains("from \(url)"))
+    // 'flow show' reads files: the card does not offer it a URL.
+    #expect(!imported.error.contains("'flow show http"))
+    #expect(imported.error.contains("save the file, and 'flow show FILE' draws every step"))
     let record = try String(
       contentsOf: home.library.appendingPathComponent(".provenance/hello.json"), encoding: .utf8)
     #expect(record.contains("\"source\" : \"\(url)\""))
@@ -295,6 +370,7 @@ struct SharingCommandTests {
     let result = await home.flow(["import", "-", "--yes"], in: home.root, piped: text)
     #expect(result.status == 0, "\(result.error)")
     #expect(result.error.contains("nobody vouches for who wrote it"))
+    #expect(!result.error.contains("'flow show -'"))
   }
 
   @Test func keysSession() async throws {
@@ -311,7 +387,12 @@ struct SharingCommandTests {
     #expect(list.output.hasPrefix("NAME  KEY      FINGERPRINT\nada   yours    SHA256:"))
     let bad = await home.flow(["keys", "trust", "not-a-key", "--name", "x"])
     #expect(bad.status == 2)
-    #expect(bad.error.contains("not a public key"))
+    #expect(bad.error.contains("'not-a-key' is neither a file nor a public key"))
+    let notes = home.root.appendingPathComponent("notes.txt")
+    try "remember the milk\n".write(to: notes, atomically: true, encoding: .utf8)
+    let wrongFile = await home.flow(["keys", "trust", notes.path, "--name", "x"])
+    #expect(wrongFile.status == 2)
+    #expect(wrongFile.error.contains("\(notes.path): error: the file does not hold a public key"))
     let several = await home.flow(["keys", "generate", "--name", "work"])
     #expect(several.status == 0)
     let ambiguous = await home.flow(["export", "examples/hello.yml", "--sign"])

@@ -61,11 +61,11 @@ struct UnattendedRunTests {
         save-then-delete.yml:7:5: error: step 2 'delete-bookmark' needs a confirmation (it always asks before it runs)
             7 |   - delete-bookmark: ${saved}
               |     ^~~~~~~~~~~~~~~
-              = help: pass --yes to confirm unattended
+              = help: pass --yes, or write 'confirmations: auto' in the workflow, to confirm unattended
         save-then-delete.yml:8:5: error: step 3 'confirm' needs a confirmation: Keep going?
             8 |   - confirm: Keep going?
               |     ^~~~~~~
-              = help: pass --yes to confirm unattended
+              = help: pass --yes, or write 'confirmations: auto' in the workflow, to confirm unattended
         found 3 errors
 
         """)

@@ -154,3 +154,26 @@ struct SuggestionTests {
     #expect(Count.of(3, "error") == "3 errors")
   }
 }
+
+struct TerminalSafeTests {
+  /// Control characters from a file (a YAML escape, or a binary file's bytes) are shown, never sent to
+  /// the terminal as they are: a hostile file cannot erase or rewrite what is printed around it.
+  @Test func controlCharactersAreShownNotObeyed() {
+    #expect(TerminalSafe.text("plain · text") == "plain · text")
+    #expect(TerminalSafe.text("up\u{1B}[2A\u{7F}\u{9B}x") == "up\u{241B}[2A\u{2421}\u{FFFD}x")
+    #expect(TerminalSafe.text("a\tb\nc") == "a b c")
+    #expect(TerminalSafe.text("next\u{85}line ·") == "next\u{FFFD}line ·")
+    let file = SourceFile(path: "bin.yml", text: "a: \u{01}\u{1B}[2J\n")
+    let output = DiagnosticRenderer().render(
+      Diagnostic(.error, "x", "unknown action '\u{1B}[2K'", at: span(file, 1, 4, 5)).help("not '\u{1B}]0;t\u{07}'"))
+    #expect(!output.contains("\u{1B}") && !output.contains("\u{01}") && !output.contains("\u{07}"), "\(output)")
+    #expect(
+      output == """
+        bin.yml:1:4: error: unknown action '␛[2K'
+            1 | a: ␁␛[2J
+              |    ^
+              = help: not '␛]0;t␇'
+
+        """)
+  }
+}

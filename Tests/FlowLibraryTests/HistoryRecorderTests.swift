@@ -34,19 +34,26 @@ struct HistoryRecorderTests {
     let processes = FakeProcesses()
     processes.start(100)
     let history = try RunHistory(file: try historyFile(), processes: processes)
-    let recorder = try Self.recorder(history)
+    let clock = ManualClock()
+    let recorder = try Self.recorder(history, clock: clock)
     recorder.record(.started(StepInfo(position: "1", label: "show")))
     recorder.record(.finished(StepRecord(step: "1", action: "show", status: .ran, value: .text("hello"))))
     recorder.record(.started(StepInfo(position: "2", label: "ask")))
+    // The step going on is written with the time it has taken so far: a run killed now shows it.
+    try await clock.sleep(for: .seconds(3))
     let seen = Mutex<[String]>([])
     let prompter = recorder.flushingBeforeQuestions(
       CheckingPrompter {
         let steps = (try? history.runs(idPrefix: "run-1").first?.steps) ?? []
-        seen.withLock { $0 = steps.map { "\($0.position) \($0.action) \($0.status.rawValue) \($0.summary ?? "")" } }
+        seen.withLock {
+          $0 = steps.map {
+            "\($0.position) \($0.action) \($0.status.rawValue) \($0.microseconds) \($0.summary ?? "")"
+          }
+        }
       })
     _ = try await prompter.requestValue(
       ValueRequest(kind: .question, origin: PromptOrigin(intentID: "ask"), dialog: "?", valueType: .text))
-    #expect(seen.withLock { $0 } == ["1 show ran 'hello'", "2 ask running "])
+    #expect(seen.withLock { $0 } == ["1 show ran 0 'hello'", "2 ask running 3000000 "])
     recorder.finish(.succeeded, exitCode: 0, diagnostics: Diagnostics(), workingDirectory: "/w")
     let run = try #require(try history.runs(idPrefix: "run-1").first)
     #expect(run.status == .succeeded)

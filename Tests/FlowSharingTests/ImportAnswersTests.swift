@@ -1,3 +1,4 @@
+import FlowIntents
 import FlowSharing
 import Testing
 
@@ -20,7 +21,7 @@ struct ImportAnswersTests {
         - show: ${input.collection}
 
       """
-    let edited = try Self.apply(["collection": ImportAnswers.yaml(for: "Reading ${later}", type: "text")], to: text)
+    let edited = try Self.apply(["collection": ImportAnswers.yaml(for: "Reading ${later}", type: .text)], to: text)
     #expect(
       edited == """
         flow: 1
@@ -54,9 +55,9 @@ struct ImportAnswersTests {
       """
     let edited = try Self.apply(
       [
-        "tags": ImportAnswers.yaml(for: "swift, linux", type: "[text]"),
-        "size": ImportAnswers.yaml(for: "25", type: "number"),
-        "mood": ImportAnswers.yaml(for: "calm \"and\" quiet", type: "text"),
+        "tags": ImportAnswers.yaml(for: "swift, linux", type: .list(.text)),
+        "size": ImportAnswers.yaml(for: "25", type: .number),
+        "mood": ImportAnswers.yaml(for: "calm \"and\" quiet", type: .text),
       ], to: text)
     #expect(
       edited == """
@@ -74,10 +75,13 @@ struct ImportAnswersTests {
   }
 
   @Test func answersAreWrittenAsTheirTypes() {
-    #expect(ImportAnswers.yaml(for: "12", type: "number") == "12")
-    #expect(ImportAnswers.yaml(for: "twelve", type: "number") == "\"twelve\"")
-    #expect(ImportAnswers.yaml(for: "true", type: "boolean") == "true")
-    #expect(ImportAnswers.yaml(for: "https://swift.org", type: "url") == "\"https://swift.org\"")
-    #expect(ImportAnswers.yaml(for: "a\nb", type: nil) == "\"a\\nb\"")
+    #expect(ImportAnswers.yaml(for: "12", type: .number) == "12")
+    #expect(ImportAnswers.yaml(for: "twelve", type: .number) == "\"twelve\"")
+    #expect(ImportAnswers.yaml(for: "true", type: .boolean) == "true")
+    #expect(ImportAnswers.yaml(for: "https://swift.org", type: .url) == "\"https://swift.org\"")
+    #expect(ImportAnswers.yaml(for: "a\nb", type: .any) == "\"a\\nb\"")
+    // A list's items as its element type: numbers plain, text quoted; a plain 'list' is a list too.
+    #expect(ImportAnswers.yaml(for: "3, 4.5", type: .list(.number)) == "[3, 4.5]")
+    #expect(ImportAnswers.yaml(for: "a, b", type: .list(.any)) == "[\"a\", \"b\"]")
   }
 }

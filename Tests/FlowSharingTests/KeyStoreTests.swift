@@ -33,4 +33,20 @@ struct KeyStoreTests {
     #expect(store.trustedName(for: other) == nil)
     #expect(throws: KeyStore.Problem.self) { try store.untrust(name: "grace") }
   }
+
+  /// A damaged key file is said to be damaged, by `--sign` and `flow keys generate` alike, never taken for
+  /// a missing key or a name in use.
+  @Test func aDamagedKeyFileSaysSo() throws {
+    let store = try store()
+    let key = try store.generate(name: "ada")
+    try "garbage\n".write(to: key.file, atomically: true, encoding: .utf8)
+    #expect(store.ownKeys().isEmpty)
+    for attempt in [{ _ = try store.signingKey(named: "ada") }, { _ = try store.generate(name: "ada") }] {
+      let problem = try #require(throws: KeyStore.Problem.self, performing: attempt)
+      #expect(problem.message == "the signing key 'ada' does not read")
+      #expect(problem.file == key.file.path)
+    }
+    let missing = try #require(throws: KeyStore.Problem.self) { try store.signingKey(named: "grace") }
+    #expect(missing.message == "no signing key named 'grace'")
+  }
 }

@@ -25,6 +25,12 @@ struct SecretScannerTests {
     ("  - dictionary:\n      password: hunter2hunter2\n", "steps[1].dictionary.password"),
     ("  - dictionary:\n      api_key: 3f9a8b7c6d5e\n", "steps[1].dictionary.api_key"),
     ("  - dictionary:\n      clientSecret: s3cr3t-value\n", "steps[1].dictionary.clientSecret"),
+    // A number is a literal too: a PIN, a numeric key.
+    ("  - dictionary:\n      password: 73914862\n", "steps[1].dictionary.password"),
+    (
+      "  - get-url:\n      url: https://api.example.com\n      headers:\n        X-API-Key: 4417123456789113\n",
+      "steps[1].get-url.headers.X-API-Key"
+    ),
     // A Raindrop test token (a UUID) where a credential goes.
     ("  - dictionary:\n      token: 8b0a8d36-2b63-4a26-9b43-1c2d3e4f5a6b\n", "steps[1].dictionary.token"),
     ("  - text: \"export RAINDROP_TOKEN=8b0a8d36-2b63-4a26-9b43-1c2d3e4f5a6b\"\n", "steps[1].text"),
@@ -57,6 +63,8 @@ struct SecretScannerTests {
     "  - get-url:\n      url: https://api.example.com\n      headers:\n        Authorization: Bearer ${env.API_TOKEN}\n",
     "  - dictionary:\n      token: ${env.RAINDROP_TOKEN}\n",
     "  - dictionary:\n      password: ask\n",
+    // Short numbers and booleans under credential names are settings, not credentials.
+    "  - dictionary:\n      token-limit: 4096\n      password-required: true\n",
     // Words about credentials, not credentials.
     "  - ask: Your API key?\n",
     "  - dictionary:\n      password-hint: the usual one\n",
@@ -97,21 +105,32 @@ struct SecretScannerTests {
         limit:
           type: number
           default: 10
+        pin-code:
+          type: text
+        password:
+          type: number
+          default: 20251123
       steps:
         - show: ${input.limit}
 
       """
     let findings = Self.scan(text)
     // The secret input's default is dropped by export, so it is not reported.
-    #expect(findings.map(\.path.description) == ["input.api-key.default"])
+    #expect(findings.map(\.path.description) == ["input.api-key.default", "input.password.default"])
   }
 
   @Test func embeddedWorkflowsAreNamedAsTheExportWillHaveThem() {
     let findings = SecretScanner().scan(
       YAMLDocument.load(
-        SourceFile(path: "child.yml", text: "flow: 1\nsteps:\n  - dictionary:\n      password: hunter2hunter2\n")),
+        SourceFile(
+          path: "child.yml",
+          text: "flow: 1\nsteps:\n  - dictionary:\n      password: hunter2hunter2\n# token=Zq8Lm2Nx7Rv4Tw1Ys9Ub3\n")),
       prefix: ["workflows", "greet.yml"])
-    #expect(findings.map(\.path.description) == [#"workflows["greet.yml"].steps[1].dictionary.password"#])
+    // A comment's line is its own file's: the prefix tells it from the same line of the file that runs it.
+    #expect(
+      findings.map(\.path.description) == [
+        #"workflows["greet.yml"].steps[1].dictionary.password"#, #"workflows["greet.yml"].comment:5"#,
+      ])
   }
 
   @Test func theLeakyFileGolden() throws {
