@@ -18,6 +18,9 @@ public struct YAMLDocument: Sendable {
     if let tooLarge = limits.checkFileSize(file.bytes.count, path: file.path) {
       return YAMLDocument(file: file, root: nil, diagnostics: Diagnostics([tooLarge]))
     }
+    if let encoding = TextEncoding.problem(file.bytes, in: file) {
+      return YAMLDocument(file: file, root: nil, diagnostics: Diagnostics([encoding]))
+    }
     var builder = TreeBuilder(file: file, limits: limits)
     builder.run()
     return YAMLDocument(file: file, root: builder.root, diagnostics: builder.diagnostics)
@@ -64,6 +67,8 @@ private struct TreeBuilder: ~Copyable {
     defer { yaml_parser_delete(&parser) }
     file.bytes.withUnsafeBufferPointer { buffer in
       yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+      // Never guess another encoding: spans count UTF-8 bytes (see TextEncoding).
+      yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
       var event = yaml_event_t()
       while true {
         guard yaml_parser_parse(&parser, &event) == 1 else {

@@ -33,7 +33,7 @@ struct ValidateCommandTests {
     .filter { $0.hasSuffix(".yml") }.sorted() ?? []
 
   @Test func corpusIsComplete() {
-    #expect(Self.corpusFiles.count == 10)
+    #expect(Self.corpusFiles.count == 12)
   }
 
   /// Every bad file prints SPEC §4's diagnostics and exits with the invalid-workflow status.
