@@ -40,6 +40,8 @@ public struct Interpreter: Sendable {
     self.registry = registry
     var context = context
     context.prompter = BlockConfirmingPrompter(base: context.prompter)
+    // A dry run shows what would happen; it does not sit through `wait` or the delays of `retry`.
+    if options.dryRun { context.clock = UnwaitingClock(base: context.clock) }
     self.context = context
     self.loader = loader
     self.observer = observer
@@ -671,4 +673,11 @@ enum Placeholder {
     default: .nothing
     }
   }
+}
+
+/// The time of `base`, with sleeps that end at once (cancellation still ends them): a dry run's clock.
+struct UnwaitingClock: FlowClock {
+  let base: any FlowClock
+  var now: Date { base.now }
+  func sleep(for duration: Duration) async throws { try Task.checkCancellation() }
 }

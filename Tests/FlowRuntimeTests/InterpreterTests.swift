@@ -292,6 +292,19 @@ struct InterpreterTests {
     #expect(log.records.first?.summary == "Open https://swift.org")
   }
 
+  /// A dry run shows what would happen without sitting through it: `wait` and `retry` delays pass at once.
+  @Test func dryRunDoesNotWait() async {
+    var options = Interpreter.Options()
+    options.dryRun = true
+    let clock = ManualClock()
+    let steps = "  - wait: 1h\n  - get-item: []\n    retry: {attempts: 3, delay: 2s}\n"
+    let dry = await run(steps, clock: clock as any FlowClock, options: options)
+    #expect(dry.error?.kind == .stepFailed)
+    #expect(clock.sleeps == [])
+    _ = await run(steps, clock: clock as any FlowClock)
+    #expect(clock.sleeps == [.seconds(3600), .seconds(2), .seconds(2)])
+  }
+
   @Test func cancellationStopsBetweenSteps() async {
     let task = Task { await run("  - repeat: 1000000\n    do:\n      - text: x\n") }
     task.cancel()
