@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Per-step cost of the working tree against another revision (default: main), measured in the same run:
 # start-up, 1,000,000 trivial steps (`set` in a `repeat`), the same with --json (every step recorded, with
-# its pass id), and 100,000 action steps. Both release builds run alternately, RUNS times each, and the
-# script prints the median user CPU time of each and the ratio; user time, not wall time, because the
+# its pass id), 100,000 action steps, and 20,000 appends to one list (linear, not quadratic). Both release
+# builds run alternately, RUNS times each, and the script prints the median user CPU time of each and the ratio; user time, not wall time, because the
 # development machines are shared and wall time follows the neighbours. Usage:
 #   Scripts/bench-steps.sh [REV] [RUNS]
 set -euo pipefail
@@ -24,6 +24,7 @@ cd "$work"
 printf 'flow: 1\nname: Hello\nsteps:\n  - show: hello\n' > hello.yml
 printf 'flow: 1\nname: Loop\nsteps:\n  - repeat: 1000000\n    do:\n      - set: fact\n        value: ${index}\n' > million.yml
 printf 'flow: 1\nname: Actions\nsteps:\n  - repeat: 100000\n    do:\n      - number: ${index}\n' > actions.yml
+printf 'flow: 1\nname: Grow\nsteps:\n  - repeat: 20000\n    do:\n      - append: items\n        value: ${index}\n' > grow.yml
 
 # The median user CPU of `flow run ARGS…` (repeated TIMES in a row, for what is too short to time once)
 # over the runs, the two builds alternating.
@@ -51,3 +52,4 @@ measure "start-up (100 one-step runs)" 100 hello.yml
 measure "1,000,000 set steps" 1 million.yml
 measure "1,000,000 set steps --json" 1 million.yml --json
 measure "100,000 action steps" 1 actions.yml
+measure "20,000 appends to one list" 1 grow.yml

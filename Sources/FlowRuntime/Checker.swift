@@ -229,9 +229,8 @@ private struct Pass {
       output = value.map { type(of: $0) } ?? previous
       names[variable.value] = output
     case .append(let variable, let value):
-      _ = value.map { type(of: $0) }
-      output = .list(.any)
-      names[variable.value] = output
+      output = value.map { type(of: $0) } ?? previous
+      names[variable.value] = .list(.any)
     }
     previous = output
     if let name = step.name, !isForEach(step) { names[name.value] = output }

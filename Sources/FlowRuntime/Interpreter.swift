@@ -316,8 +316,9 @@ public struct Interpreter: Sendable {
 
     case .append(let variable, let value):
       let added = try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
+      // Taken out of the scope while it grows, so the list is not copied: a loop of appends stays linear.
       var list: [FlowValue] =
-        switch scope.names[variable.value] {
+        switch scope.names.removeValue(forKey: variable.value) {
         case .list(let items)?: items
         case nil, .nothing?: []
         case let single?: [single]
@@ -325,8 +326,10 @@ public struct Interpreter: Sendable {
       list.append(added)
       scope.names[variable.value] = .list(list)
       scope.standIns[variable.value] = nil
-      finish(info, output: .list(list))
-      return .list(list)
+      // Like `set`, it passes its value on; passing the list would keep every version of it alive in a
+      // loop's output and in `previous`, and make each append copy it.
+      finish(info, output: added)
+      return added
     }
   }
 
@@ -572,13 +575,12 @@ public struct Interpreter: Sendable {
   // MARK: - Helpers
 
   private func finish(_ info: StepInfo, output: FlowValue) {
-    // Describing the output costs more than many a step; only a report that lists steps needs it.
+    // A record per step costs more than many a step; only an observer that lists steps asks for one.
     guard observer.recordsSteps else { return }
     observer.record(
       .finished(
         StepRecord(
-          step: info.id, position: info.position, action: info.label, status: .ran, output: output.typeName,
-          value: output)))
+          step: info.id, position: info.position, action: info.label, status: .ran, value: output)))
   }
 
   private func isAction(_ step: Step) -> Bool {

@@ -52,8 +52,14 @@ public struct StepRecord: Sendable, Hashable, Encodable {
   public var position: String
   public var action: String
   public var status: Status
-  /// The output's type name ("Bookmark", "List of Text").
-  public var output: String?
+  /// The output's type name ("Bookmark", "List of Text"): as given, or else ``value``'s, worked out only
+  /// when asked for (a list's walks the list, too much to pay on every step for a report that may never
+  /// print it).
+  public var output: String? {
+    get { outputName ?? value?.typeName }
+    set { outputName = newValue }
+  }
+  private var outputName: String?
   /// The parameter summary with resolved values, for dry runs.
   public var summary: String?
   public var error: String?
@@ -76,7 +82,7 @@ public struct StepRecord: Sendable, Hashable, Encodable {
     self.position = position ?? step
     self.action = action
     self.status = status
-    self.output = output
+    self.outputName = output
     self.summary = summary
     self.error = error
     self.warning = warning
@@ -87,6 +93,16 @@ public struct StepRecord: Sendable, Hashable, Encodable {
     // The warning is reported with the run's diagnostics, not repeated in the step; the value and the
     // position are history's.
     case step, action, status, output, summary, error
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(step, forKey: .step)
+    try container.encode(action, forKey: .action)
+    try container.encode(status, forKey: .status)
+    try container.encodeIfPresent(output, forKey: .output)
+    try container.encodeIfPresent(summary, forKey: .summary)
+    try container.encodeIfPresent(error, forKey: .error)
   }
 }
 

@@ -164,6 +164,22 @@ struct InterpreterTests {
     #expect(result.output == .text("1 a, b"))
   }
 
+  /// `append`, like `set`, passes its value on, so a loop of appends keeps its items, not every version
+  /// of the growing list; the variable holds the list.
+  @Test func appendPassesItsValueOn() async {
+    let result = await run(
+      """
+        - repeat: 3
+          do:
+            - append: seen
+              value: ${index}
+        - text: "${previous} then ${seen}"
+      """)
+    #expect(result.output == .text("1, 2, 3 then 1, 2, 3"))
+    let last = await run("  - append: seen\n    value: a\n  - append: seen\n    value: b\n")
+    #expect(last.output == .text("b"))
+  }
+
   @Test func retryWaitsOnTheClockAndGivesUp() async {
     let clock = ManualClock()
     let result = await run("  - get-item: []\n    retry: {attempts: 3, delay: 2s}\n", clock: clock as any FlowClock)
