@@ -41,10 +41,13 @@ public struct FlowCommand: AsyncParsableCommand {
   /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
   /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
   public static func start(arguments: [String], context: CLIContext) -> Never {
-    if let scheduler = try? parseAsRoot(arguments) as? ScheduleRunCommand {
+    // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
+    // the commands, and each new cast scans every protocol conformance in the binary).
+    let parsed = Parsed(arguments, context)
+    if case .success(let command) = parsed.result, let scheduler = command as? ScheduleRunCommand {
       Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
-    Task { Foundation.exit(await main(arguments: arguments, context: context)) }
+    Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
     dispatchMain()
   }
 
@@ -53,14 +56,30 @@ public struct FlowCommand: AsyncParsableCommand {
   /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran. They
   /// are printed as diagnostics, like every other problem.
   public static func main(arguments: [String], context: CLIContext) async -> Int32 {
-    guard context.handlesInterrupts else { return await execute(arguments, context) }
-    return await Interrupts.cancellingOnInterrupt(console: context.console) { await execute(arguments, context) }
+    await main(Parsed(arguments, context), arguments: arguments, context: context)
   }
 
-  private static func execute(_ arguments: [String], _ context: CLIContext) async -> Int32 {
+  /// The command line, parsed once, on its way from the main thread to the task that runs it.
+  private struct Parsed: @unchecked Sendable {
+    // Unchecked: a parsed command is a plain value that only the one task running it ever touches.
+    let result: Result<any ParsableCommand, any Error>
+
+    init(_ arguments: [String], _ context: CLIContext) {
+      result = CLIContext.$current.withValue(context) { Result { try FlowCommand.parseAsRoot(arguments) } }
+    }
+  }
+
+  private static func main(_ parsed: Parsed, arguments: [String], context: CLIContext) async -> Int32 {
+    guard context.handlesInterrupts else { return await execute(parsed, arguments, context) }
+    return await Interrupts.cancellingOnInterrupt(console: context.console) {
+      await execute(parsed, arguments, context)
+    }
+  }
+
+  private static func execute(_ parsed: Parsed, _ arguments: [String], _ context: CLIContext) async -> Int32 {
     await CLIContext.$current.withValue(context) {
       do {
-        var command = try parseAsRoot(arguments)
+        var command = try parsed.result.get()
         if var asyncCommand = command as? any AsyncParsableCommand {
           try await asyncCommand.run()
         } else {
