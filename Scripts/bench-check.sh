@@ -7,17 +7,9 @@
 #      against `flow validate` of the same file, which reads and checks it the same way;
 #   3. with BASELINE=/path/to/another/flow, `flow run` of a one-step workflow and of a 10,000-step loop
 #      with this build against that one (start-up and per-step overhead).
-# Installs hyperfine (apt) when missing. Usage: [BASELINE=…/flow] Scripts/bench-check.sh
-set -euo pipefail
-cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if ! command -v hyperfine >/dev/null; then
-  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
-fi
-swift build -c release --product flow --scratch-path .build-release >/dev/null
-flow="$(swift build -c release --product flow --scratch-path .build-release --show-bin-path)/flow"
+# Installs hyperfine (apt) when missing. Usage: [BASELINE=…/flow] Scripts/bench-check.sh [--dynamic]
+source "$(dirname "$0")/bench-common.sh"
+build_flow "${1:-}"
 
 cd "$work"
 export HOME="$work" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" NO_COLOR=1

@@ -9,21 +9,8 @@
 # XDG_STATE_HOME, which grows by one row per run as it would for a person (retention keeps 1,000).
 # Installs hyperfine (apt) when missing. Usage: Scripts/bench-history.sh [--dynamic]
 # flow is measured as it ships: a release build with the static Swift standard library.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if ! command -v hyperfine >/dev/null; then
-  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
-fi
-
-flags=(-c release --product flow)
-if [ "${1:-}" != "--dynamic" ]; then
-  flags+=(--static-swift-stdlib --scratch-path .build-static)
-fi
-swift build "${flags[@]}" >/dev/null
-flow="$(swift build "${flags[@]}" --show-bin-path)/flow"
+source "$(dirname "$0")/bench-common.sh"
+build_flow "${1:-}"
 
 cd "$work"
 export HOME="$work" XDG_STATE_HOME="$work/state"

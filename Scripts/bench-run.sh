@@ -8,25 +8,11 @@
 # virtualenv) when missing. Usage: Scripts/bench-run.sh [--dynamic]
 # flow is measured as it ships: a release build with the static Swift standard library. --dynamic
 # measures the dynamically linked build instead.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if ! command -v hyperfine >/dev/null; then
-  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
-fi
+source "$(dirname "$0")/bench-common.sh"
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q rust-just go-task-bin ansible-core >/dev/null
 export PATH="$work/venv/bin:$PATH"
-
-flags=(-c release --product flow)
-if [ "${1:-}" != "--dynamic" ]; then
-  flags+=(--static-swift-stdlib --scratch-path .build-static)
-fi
-swift build "${flags[@]}" >/dev/null
-flow="$(swift build "${flags[@]}" --show-bin-path)/flow"
+build_flow "${1:-}"
 
 cd "$work"
 cat > hello.yml <<'YAML'

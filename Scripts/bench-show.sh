@@ -7,47 +7,12 @@
 # Installs hyperfine (apt) when missing. Usage: Scripts/bench-show.sh [--dynamic]
 # flow is measured as it ships: a release build with the static Swift standard library (as
 # Scripts/bench-run.sh does); --dynamic measures the dynamically linked build instead.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$(pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-if ! command -v hyperfine >/dev/null; then
-  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
-fi
-
-flags=(-c release --product flow)
-if [ "${1:-}" != "--dynamic" ]; then
-  flags+=(--static-swift-stdlib --scratch-path .build-static)
-fi
-swift build "${flags[@]}" >/dev/null
-flow="$(swift build "${flags[@]}" --show-bin-path)/flow"
+source "$(dirname "$0")/bench-common.sh"
+build_flow "${1:-}"
 
 cd "$work"
 cp "$root/workflows/triage-unsorted.yml" gallery.yml
-python3 - <<'PY'
-# 2,000 steps: 250 blocks of an if holding a for-each holding six actions with references and step keys.
-lines = ["flow: 1", "name: Large", "steps:", "  - list: [a, b, c]", "    as: letters"]
-for i in range(250):
-    lines += [
-        f"  - if: ${{letters.count}} >= {i % 5}",
-        "    then:",
-        "      - for-each: ${letters}",
-        f"        as: letter{i}",
-        "        do:",
-        f"          - text: \"{i}: ${{letter{i}}} of ${{letters}}\"",
-        "            when: ${previous} is not empty",
-        "          - split-text: ${previous}",
-        "          - count: ${previous}",
-        "          - calculate: \"${previous} * 2\"",
-        "            retry: {attempts: 2, delay: 1s}",
-        "          - get-url: https://example.com/${previous}",
-        "            timeout: 5s",
-        "          - show: ${previous}",
-    ]
-open("large.yml", "w").write("\n".join(lines) + "\n")
-PY
+large_workflow large.yml
 # The library is $XDG_DATA_HOME/flow/workflows (FlowPaths); HOME too is the scratch folder, so that
 # nothing here reads or writes the person's own files.
 mkdir -p data/flow/workflows

@@ -1,0 +1,50 @@
+# Sourced by the benchmark scripts: what each of them needs before it measures anything.
+#   - the repository's root as $root, and a scratch folder as $work (removed on exit);
+#   - hyperfine, installed from Debian's packages when missing;
+#   - build_flow [--dynamic]: flow as it ships, a release build with the static Swift standard library
+#     (--dynamic: the dynamically linked build), as $flow;
+#   - large_workflow FILE: a 2,000-step workflow (250 blocks of an `if` holding a `for-each` holding six
+#     actions with references and step keys), for what grows with the size of a file.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! command -v hyperfine >/dev/null; then
+  apt-get update -q >/dev/null && apt-get install -y -q hyperfine >/dev/null
+fi
+
+build_flow() {
+  local flags=(-c release --product flow)
+  if [ "${1:-}" != "--dynamic" ]; then
+    flags+=(--static-swift-stdlib --scratch-path .build-static)
+  fi
+  swift build "${flags[@]}" >/dev/null
+  flow="$(swift build "${flags[@]}" --show-bin-path)/flow"
+}
+
+large_workflow() {
+  python3 - "$1" <<'PY'
+import sys
+lines = ["flow: 1", "name: Large", "steps:", "  - list: [a, b, c]", "    as: letters"]
+for i in range(250):
+    lines += [
+        f"  - if: ${{letters.count}} >= {i % 5}",
+        "    then:",
+        "      - for-each: ${letters}",
+        f"        as: letter{i}",
+        "        do:",
+        f"          - text: \"{i}: ${{letter{i}}} of ${{letters}}\"",
+        "            when: ${previous} is not empty",
+        "          - split-text: ${previous}",
+        "          - count: ${previous}",
+        "          - calculate: \"${previous} * 2\"",
+        "            retry: {attempts: 2, delay: 1s}",
+        "          - get-url: https://example.com/${previous}",
+        "            timeout: 5s",
+        "          - show: ${previous}",
+    ]
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+}
