@@ -41,6 +41,7 @@ enum {
   CURLE_COULDNT_RESOLVE_HOST = 6,
   CURLE_COULDNT_CONNECT = 7,
   CURLE_PARTIAL_FILE = 18,
+  CURLE_WRITE_ERROR = 23,
   CURLE_OPERATION_TIMEDOUT = 28,
   CURLE_ABORTED_BY_CALLBACK = 42,
   CURLE_GOT_NOTHING = 52,
@@ -98,6 +99,8 @@ typedef struct {
   char *data;
   size_t length;
   size_t capacity;
+  size_t limit;  /* the most bytes kept; 0 for no limit */
+  int exceeded; /* set when a write would have gone past the limit */
 } buffer;
 
 static int append(buffer *target, const char *bytes, size_t count) {
@@ -116,7 +119,13 @@ static int append(buffer *target, const char *bytes, size_t count) {
 }
 
 static size_t write_body(char *bytes, size_t size, size_t count, void *target) {
-  return append((buffer *)target, bytes, size * count) ? size * count : 0;
+  buffer *body = (buffer *)target;
+  // Returning less than was given aborts the transfer: a body over the limit is never held in memory.
+  if (body->limit && body->length + size * count > body->limit) {
+    body->exceeded = 1;
+    return 0;
+  }
+  return append(body, bytes, size * count) ? size * count : 0;
 }
 
 static size_t write_header(char *bytes, size_t size, size_t count, void *target) {
@@ -132,7 +141,7 @@ static int progress(void *cancelled, curl_off_t a, curl_off_t b, curl_off_t c, c
 }
 
 int flow_http_perform(const char *method, const char *url, const char *const *headers, size_t header_count,
-                      const void *body, size_t body_length, long timeout_milliseconds,
+                      const void *body, size_t body_length, long timeout_milliseconds, size_t maximum_body_length,
                       const volatile int *cancelled, flow_http_response *response) {
   memset(response, 0, sizeof *response);
   pthread_once(&load_once, load);
@@ -145,6 +154,7 @@ int flow_http_perform(const char *method, const char *url, const char *const *he
   struct curl_slist *list = NULL;
   for (size_t i = 0; i < header_count; i++) list = curl.slist_append(list, headers[i]);
   buffer received = {0}, header_lines = {0};
+  received.limit = maximum_body_length;
 
   curl.easy_setopt(handle, CURLOPT_URL, url);
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
@@ -175,6 +185,7 @@ int flow_http_perform(const char *method, const char *url, const char *const *he
   int outcome;
   switch (code) {
   case CURLE_OK: outcome = FLOW_HTTP_OK; break;
+  case CURLE_WRITE_ERROR: outcome = received.exceeded ? FLOW_HTTP_TOO_LARGE : FLOW_HTTP_OTHER; break;
   case CURLE_OPERATION_TIMEDOUT: outcome = FLOW_HTTP_TIMED_OUT; break;
   case CURLE_COULDNT_RESOLVE_HOST:
   case CURLE_COULDNT_RESOLVE_PROXY:

@@ -13,14 +13,17 @@ public protocol Console: Sendable {
   /// The next line of standard input, for secrets such as a token: at a terminal, `prompt` is shown on
   /// standard error and what is typed is not echoed; otherwise the line is read as it comes.
   func readSecretLine(prompt: String) -> String?
-  /// Standard input in full, when it is not a terminal (piped input); nil otherwise.
-  func readAllInput() -> String?
+  /// Standard input in full, when it is not a terminal (piped input); nil otherwise. Reading stops
+  /// after `limit` bytes, so that a caller with a size limit can refuse a stream without holding it.
+  func readAllInput(atMost limit: Int) -> String?
   /// How many columns the stream's terminal has; nil when it is not a terminal.
   func columns(_ stream: ConsoleStream) -> Int?
 }
 
 extension Console {
   public func columns(_ stream: ConsoleStream) -> Int? { nil }
+
+  public func readAllInput() -> String? { readAllInput(atMost: .max) }
 }
 
 public enum ConsoleStream: Sendable {
@@ -72,9 +75,14 @@ public struct StandardConsole: Console {
     return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
   }
 
-  public func readAllInput() -> String? {
+  public func readAllInput(atMost limit: Int) -> String? {
     guard !isTerminal(.input) else { return nil }
-    let data = FileHandle.standardInput.readDataToEndOfFile()
+    var data = Data()
+    while data.count < limit,
+      let chunk = try? FileHandle.standardInput.read(upToCount: min(limit - data.count, 1 << 16)), !chunk.isEmpty
+    {
+      data.append(chunk)
+    }
     return data.isEmpty ? nil : String(decoding: data, as: UTF8.self)
   }
 }
@@ -118,7 +126,9 @@ public final class BufferConsole: Console, @unchecked Sendable {
     }
   }
 
-  public func readAllInput() -> String? { terminal ? nil : piped }
+  public func readAllInput(atMost limit: Int) -> String? {
+    terminal ? nil : piped.map { String(decoding: $0.utf8.prefix(limit), as: UTF8.self) }
+  }
 
   public var output: String { lock.withLock { outputText } }
   public var error: String { lock.withLock { errorText } }

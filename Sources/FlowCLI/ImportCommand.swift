@@ -181,13 +181,14 @@ struct ImportCommand: AsyncParsableCommand {
 
   private func read(_ context: CLIContext) async throws -> [UInt8] {
     if source == "-" {
-      guard let text = context.console.readAllInput() else {
+      // One byte past the limit is enough to know the stream is too long.
+      guard let text = context.console.readAllInput(atMost: Self.maximumSize + 1) else {
         throw Library.fail(
           Diagnostic(.error, .importSource, "nothing on standard input", file: "-")
             .help("pipe the file in: flow import - < shared.flow.yml"), context)
       }
       let bytes = Array(text.utf8)
-      guard bytes.count <= Self.maximumSize else { throw tooLarge(bytes.count, context) }
+      guard bytes.count <= Self.maximumSize else { throw tooLarge(context) }
       return bytes
     }
     if Self.isURL(source) {
@@ -197,7 +198,11 @@ struct ImportCommand: AsyncParsableCommand {
       let response: HTTPResponse
       do {
         response = try await context.transport.send(
-          HTTPRequest(url: url, headers: ["Accept": "application/yaml, text/yaml, text/plain, */*"]))
+          HTTPRequest(
+            url: url, headers: ["Accept": "application/yaml, text/yaml, text/plain, */*"],
+            maximumBodySize: Self.maximumSize))
+      } catch .tooLarge {
+        throw tooLarge(context)
       } catch {
         throw Library.fail(
           Diagnostic(.error, .importSource, "cannot fetch the file: \(error.description)", file: source), context)
@@ -207,7 +212,6 @@ struct ImportCommand: AsyncParsableCommand {
           Diagnostic(.error, .importSource, "the server answered \(response.status) instead of the file", file: source),
           context)
       }
-      guard response.body.count <= Self.maximumSize else { throw tooLarge(response.body.count, context) }
       return [UInt8](response.body)
     }
     switch SourceReader.read(source, in: context) {
@@ -216,12 +220,8 @@ struct ImportCommand: AsyncParsableCommand {
     }
   }
 
-  private func tooLarge(_ size: Int, _ context: CLIContext) -> ExitCode {
-    Library.fail(
-      Diagnostic(
-        .error, .fileTooLarge,
-        "the file is \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .binary)), more than a workflow file may be",
-        file: source), context)
+  private func tooLarge(_ context: CLIContext) -> ExitCode {
+    Library.fail(YAMLLimits.workflow.streamTooLarge(path: source), context)
   }
 
   // MARK: - Name and questions

@@ -58,7 +58,9 @@ struct RunsCommand: AsyncParsableCommand {
         if let workflow, query.path == nil {
           let names = try RunsCommand.read(context) { () throws(HistoryError) in try history.workflowNames() }
           if !names.contains(where: { $0.caseInsensitiveCompare(workflow) == .orderedSame }) {
-            let help = Suggestion.closest(to: workflow, among: names).map { "did you mean '\($0)'?" }
+            let help =
+              Suggestion.closest(to: workflow, among: names).map { "did you mean '\($0)'?" }
+              ?? Suggestion.closest(to: workflow, among: ["show"]).map { _ in "to show one run: flow runs show ID" }
             context.report(
               Diagnostics([
                 Diagnostic(.error, .unknownWorkflow, "no workflow named '\(workflow)' has run", file: nil)

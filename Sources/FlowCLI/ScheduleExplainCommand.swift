@@ -14,11 +14,16 @@ struct ScheduleExplainCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "The cron expression: five fields or a macro such as @daily. Quote it.")
-  var expression: String
+  @Argument(
+    help: ArgumentHelp("The cron expression: five fields or a macro such as @daily. Quote it.", valueName: "expression")
+  )
+  var words: [String]
 
   func run() async throws {
     let context = CLIContext.current
+    // Unquoted, the fields arrive as separate words ('0 9 1 * MON' works either way); a '*' the shell
+    // matched against file names arrives as those names, which the help below explains.
+    let expression = words.joined(separator: " ")
     // The argument is shown as a one-line file, so a diagnostic points into it like into a workflow.
     let file = SourceFile(path: "<expression>", text: expression)
     let whole = SourceSpan(
@@ -27,6 +32,12 @@ struct ScheduleExplainCommand: AsyncParsableCommand {
     let locator = ScalarLocator(whole: whole, firstColumn: expression.contains("\n") ? nil : 1)
     let (cron, diagnostics) = CronExpression.parse(expression, locate: locator.span)
     guard let cron else {
+      var diagnostics = diagnostics
+      if words.count > 1, !diagnostics.isEmpty {
+        diagnostics[0] = diagnostics[0].help(
+          "quote the expression, as in flow schedule explain '0 9 * * 1-5': unquoted, the shell turns '*' into file names"
+        )
+      }
       context.report(Diagnostics(diagnostics))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }

@@ -47,17 +47,24 @@ enum UsageProblems {
       // Options are ArgumentParser's to judge; a word after one may be its value.
       guard !word.hasPrefix("-") else { return nil }
       let configuration = command.configuration
-      guard !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil else { return nil }
+      guard !configuration.subcommands.isEmpty else { return nil }
       if let next = configuration.subcommands.first(where: { names(of: $0).contains(word) }) {
         command = next
         path.append(word)
         continue
       }
       guard word != "help" else { return nil }
-      let candidates = configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName }
+      let fallback = configuration.defaultSubcommand.map { ObjectIdentifier($0) }
+      let candidates = configuration.subcommands.filter {
+        $0.configuration.shouldDisplay && ObjectIdentifier($0) != fallback
+      }.map { $0._commandName }
+      let suggestion = Suggestion.closest(to: word, among: candidates)
+      // Under a default subcommand (`flow runs WORKFLOW`) the word may be its argument; on a command
+      // line that failed, one that nearly names a sibling (`flow runs shw ID`) is taken for a typo.
+      if fallback != nil, suggestion == nil { return nil }
       let help = "\(path.joined(separator: " ")) --help"
       return Diagnostic(.error, .unknownCommand, "unknown command '\(word)'", file: nil)
-        .help(Suggestion.closest(to: word, among: candidates).map { "did you mean '\($0)'?" })
+        .help(suggestion.map { "did you mean '\($0)'?" })
         .help("see '\(help)' for more information")
     }
     return nil

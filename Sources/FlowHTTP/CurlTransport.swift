@@ -67,7 +67,8 @@ public struct CurlTransport: HTTPTransport {
       let perform = { (body: UnsafeRawBufferPointer?) -> Int32 in
         flow_http_perform(
           request.method, request.url.absoluteString, headerPointers.baseAddress, headerPointers.count,
-          body?.baseAddress, body?.count ?? 0, Int(milliseconds), flag.pointer, &raw)
+          body?.baseAddress, body?.count ?? 0, Int(milliseconds), max(0, request.maximumBodySize ?? 0),
+          flag.pointer, &raw)
       }
       guard let body = request.body else { return perform(nil) }
       // An empty body still needs a non-null pointer, or libcurl would read a C string from it.
@@ -90,6 +91,7 @@ public struct CurlTransport: HTTPTransport {
       return .failure(.cannotConnect(host: request.url.host ?? request.url.absoluteString))
     case Int32(FLOW_HTTP_CONNECTION_LOST.rawValue): return .failure(.connectionLost)
     case Int32(FLOW_HTTP_CANCELLED.rawValue): return .failure(.cancelled)
+    case Int32(FLOW_HTTP_TOO_LARGE.rawValue): return .failure(.tooLarge(limit: request.maximumBodySize ?? 0))
     default: return .failure(.other(message))
     }
   }

@@ -9,19 +9,24 @@ public struct HTTPRequest: Sendable, Hashable {
   public var body: Data?
   /// How long to wait for the whole response.
   public var timeout: Duration
+  /// The longest response body accepted, in bytes; a longer one stops the transfer as it passes the
+  /// limit (``HTTPTransportError/tooLarge(limit:)``) instead of being read into memory. nil: no limit.
+  public var maximumBodySize: Int?
 
   public init(
     method: String = "GET",
     url: URL,
     headers: [String: String] = [:],
     body: Data? = nil,
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30),
+    maximumBodySize: Int? = nil
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
     self.timeout = timeout
+    self.maximumBodySize = maximumBodySize
   }
 }
 
@@ -57,6 +62,8 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
   case cannotConnect(host: String)
   case connectionLost
   case cancelled
+  /// The body was longer than the request's ``HTTPRequest/maximumBodySize``.
+  case tooLarge(limit: Int)
   case other(String)
 
   public var description: String {
@@ -65,6 +72,7 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
     case .cannotConnect(let host): "cannot connect to \(host)"
     case .connectionLost: "the connection was lost before the answer was complete"
     case .cancelled: "the request was cancelled"
+    case .tooLarge(let limit): "the answer is longer than the \(limit) bytes this request accepts"
     case .other(let message): message
     }
   }

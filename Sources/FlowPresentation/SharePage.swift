@@ -152,7 +152,9 @@ public enum SharePage {
     }.joined()
   }
 
-  /// Text safe in HTML content and attribute values.
+  /// Text safe in HTML content and attribute values. The bidirectional overrides and isolates are
+  /// shown as `�`, as at a terminal (see `TerminalSafe`): a browser obeys them too, and the page must
+  /// read as the file does. The download link carries the exact bytes.
   public static func escape(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
@@ -163,6 +165,7 @@ public enum SharePage {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&#39;"
+      case "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}": out += "&#xFFFD;"
       default: out.append(character)
       }
     }

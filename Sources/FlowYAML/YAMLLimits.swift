@@ -51,4 +51,10 @@ extension YAMLLimits {
       "the file is \(ByteCount(size)), more than the \(ByteCount(maxFileSize)) a workflow file may be",
       file: path)
   }
+
+  /// The diagnostic for a stream or download stopped at the limit, whose full size is never known.
+  public func streamTooLarge(path: String) -> Diagnostic {
+    Diagnostic(
+      .error, .fileTooLarge, "the file is longer than the \(ByteCount(maxFileSize)) a workflow file may be", file: path)
+  }
 }

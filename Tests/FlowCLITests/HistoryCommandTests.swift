@@ -308,7 +308,8 @@ struct HistoryCommandTests {
     _ = await machine.run(["run", "countdown.yml", "--input", "times=2"], id: "abc20000")
     var transcript = ""
     for arguments in [
-      ["runs", "show", "abc"], ["runs", "show", "zzz"], ["runs", "countdwn"], ["runs", "--limit", "0"],
+      ["runs", "show", "abc"], ["runs", "show", "zzz"], ["runs", "countdwn"], ["runs", "shwo"],
+      ["runs", "--limit", "0"],
     ] {
       let result = await machine.run(arguments)
       #expect(result.status == 2)

@@ -185,6 +185,13 @@ struct ScheduleCommandTests {
     let result = await runFlow(["schedule", "explain", "0 9 * * 1-5"], in: Self.schedules)
     #expect(result.status == 0)
     #expect(result.output == "at 09:00, Monday through Friday\n")
+    // Unquoted, the fields come as words; a '*' the shell expanded into file names gets the reason.
+    let words = await runFlow(["schedule", "explain", "30", "6", "1", "JAN", "MON"], in: Self.schedules)
+    #expect(words.output == "at 06:30, on the 1st of the month and every Monday, in January\n", "\(words.error)")
+    let globbed = await runFlow(
+      ["schedule", "explain", "0", "9", "README.md", "Package.swift", "*"], in: Self.schedules)
+    #expect(globbed.status == 2)
+    #expect(globbed.error.contains("= help: quote the expression, as in flow schedule explain '0 9 * * 1-5'"))
   }
 
   @Test func explainPointsAtTheBadField() async {

@@ -361,7 +361,7 @@ struct SharingCommandTests {
     let huge = await home.flow(
       ["import", server.url("/huge.flow.yml").absoluteString, "--yes"], in: home.root, extra: proxy)
     #expect(huge.status == 2)
-    #expect(huge.error.contains("more than a workflow file may be"))
+    #expect(huge.error.contains("the file is longer than the 4 MiB a workflow file may be"))
   }
 
   @Test func importFromStandardInput() async throws {
@@ -371,6 +371,14 @@ struct SharingCommandTests {
     #expect(result.status == 0, "\(result.error)")
     #expect(result.error.contains("nobody vouches for who wrote it"))
     #expect(!result.error.contains("'flow show -'"))
+    let huge = await home.flow(
+      ["import", "-", "--yes"], in: home.root, piped: String(repeating: "#", count: (4 << 20) + 1))
+    #expect(huge.status == 2)
+    #expect(huge.error.contains("-: error: the file is longer than the 4 MiB a workflow file may be"))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: home.library.path).filter { $0.hasSuffix(".yml") } == [
+        "hello.yml"
+      ])
   }
 
   @Test func keysSession() async throws {

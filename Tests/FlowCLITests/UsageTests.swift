@@ -29,6 +29,13 @@ struct UsageTests {
     let nested = await runFlow(["auth", "stauts"], in: Self.examples)
     #expect(nested.error.contains("= help: did you mean 'status'?"))
     #expect(nested.error.contains("= help: see 'flow auth --help' for more information"))
+    // Under a default subcommand the word may be an argument ('flow runs WORKFLOW'); on a command line
+    // that fails, one that nearly names a sibling is a typo.
+    let runs = await runFlow(["runs", "shw", "1234"], in: Self.examples)
+    #expect(runs.status == 2)
+    #expect(runs.error.hasPrefix("error: unknown command 'shw'\n      = help: did you mean 'show'?\n"))
+    let other = await runFlow(["runs", "digest", "1234"], in: Self.examples)
+    #expect(other.error.hasPrefix("error: unexpected argument '1234'"))
   }
 
   @Test func optionValuesAreNotTakenForSubcommands() async {

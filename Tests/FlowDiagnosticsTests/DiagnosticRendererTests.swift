@@ -163,6 +163,11 @@ struct TerminalSafeTests {
     #expect(TerminalSafe.text("up\u{1B}[2A\u{7F}\u{9B}x") == "up\u{241B}[2A\u{2421}\u{FFFD}x")
     #expect(TerminalSafe.text("a\tb\nc") == "a b c")
     #expect(TerminalSafe.text("next\u{85}line ·") == "next\u{FFFD}line ·")
+    // Trojan Source: an override would show "gnp.exe" as the end of "exe.png".
+    #expect(TerminalSafe.text("photo\u{202E}gnp.exe") == "photo\u{FFFD}gnp.exe")
+    #expect(TerminalSafe.text("a\u{2066}b\u{2069}c \u{202A}d") == "a\u{FFFD}b\u{FFFD}c \u{FFFD}d")
+    // Neighbours of the bidirectional controls are ordinary punctuation and stay.
+    #expect(TerminalSafe.text("‘quoted’ … ‰ ⁅x⁆") == "‘quoted’ … ‰ ⁅x⁆")
     let file = SourceFile(path: "bin.yml", text: "a: \u{01}\u{1B}[2J\n")
     let output = DiagnosticRenderer().render(
       Diagnostic(.error, "x", "unknown action '\u{1B}[2K'", at: span(file, 1, 4, 5)).help("not '\u{1B}]0;t\u{07}'"))

@@ -41,4 +41,18 @@ struct CurlTransportTests {
     // Not a timed assertion of speed: only that the deadline is kept to the millisecond, not stretched.
     #expect(ContinuousClock.now - started < .seconds(3))
   }
+
+  @Test func aBodyPastItsLimitIsRefusedAndOneWithinIsKept() async throws {
+    let server = try await LoopbackServer.start { request in
+      LoopbackServer.Response(status: 200, body: Data(repeating: 0x61, count: request.path == "/big" ? 1025 : 1024))
+    }
+    let transport = CurlTransport()
+    let within = try await transport.send(HTTPRequest(url: server.url("/fits"), maximumBodySize: 1024))
+    #expect(within.body.count == 1024)
+    await #expect(throws: HTTPTransportError.tooLarge(limit: 1024)) {
+      _ = try await transport.send(HTTPRequest(url: server.url("/big"), maximumBodySize: 1024))
+    }
+    let unlimited = try await transport.send(HTTPRequest(url: server.url("/big")))
+    #expect(unlimited.body.count == 1025)
+  }
 }

@@ -100,3 +100,15 @@ struct RendererTests {
     #expect(RelativeTime.since(now - seconds, now: now) == words)
   }
 }
+
+/// The share page's HTML escaping.
+struct SharePageEscapeTests {
+  @Test func markupAndBidirectionalControlsAreEscaped() {
+    #expect(
+      SharePage.escape(#"<a href="x">O'Neil & co</a>"#) == "&lt;a href=&quot;x&quot;&gt;O&#39;Neil &amp; co&lt;/a&gt;")
+    // A browser obeys a right-to-left override as a terminal does: "report-\u{202E}cod.exe" would read
+    // "report-exe.doc".
+    #expect(SharePage.escape("report-\u{202E}cod.exe \u{2067}x\u{2069}") == "report-&#xFFFD;cod.exe &#xFFFD;x&#xFFFD;")
+    #expect(SharePage.escape("‘quoted’ … ‰") == "‘quoted’ … ‰")
+  }
+}

@@ -11,6 +11,7 @@ enum flow_http_outcome {
   FLOW_HTTP_CANCELLED = 4,
   FLOW_HTTP_UNAVAILABLE = 5, /* libcurl could not be loaded */
   FLOW_HTTP_OTHER = 6,
+  FLOW_HTTP_TOO_LARGE = 7, /* the body passed maximum_body_length; the transfer was stopped there */
 };
 
 /// A response: status, raw header lines of the last response, and the body. Buffers are malloc'ed;
@@ -27,9 +28,10 @@ typedef struct {
 /// Performs one request with libcurl, which is loaded with dlopen on first use so that a run that never
 /// makes a request never loads it (or the thirty libraries it pulls in). Blocks until done.
 /// `headers` holds `header_count` "Name: value" strings. `cancelled` is polled during the transfer;
-/// setting it to non-zero aborts. Redirects are not followed (the caller decides).
+/// setting it to non-zero aborts. A body longer than `maximum_body_length` (0: no limit) stops the
+/// transfer. Redirects are not followed (the caller decides).
 int flow_http_perform(const char *method, const char *url, const char *const *headers, size_t header_count,
-                      const void *body, size_t body_length, long timeout_milliseconds,
+                      const void *body, size_t body_length, long timeout_milliseconds, size_t maximum_body_length,
                       const volatile int *cancelled, flow_http_response *response);
 
 void flow_http_response_free(flow_http_response *response);
