@@ -220,6 +220,7 @@ let package = Package(
       dependencies: [
         "FlowCLI", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowScheduler",
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
       swiftSettings: swiftSettings

@@ -15,6 +15,7 @@ struct AuthCommand: AsyncParsableCommand {
 
   struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "login",
       abstract: "Save a Raindrop.io token (a test token from app.raindrop.io/settings/integrations).",
       discussion: """
         At a terminal the token is typed without being shown; otherwise it is read from standard input \
@@ -80,7 +81,8 @@ struct AuthCommand: AsyncParsableCommand {
   }
 
   struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Say which token is used, and check it with Raindrop.io.")
+    static let configuration = CommandConfiguration(
+      commandName: "status", abstract: "Say which token is used, and check it with Raindrop.io.")
 
     func run() async throws {
       let context = CLIContext.current
@@ -108,7 +110,7 @@ struct AuthCommand: AsyncParsableCommand {
   }
 
   struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Forget the saved token.")
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the saved token.")
 
     func run() async throws {
       let context = CLIContext.current

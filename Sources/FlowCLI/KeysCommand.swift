@@ -19,6 +19,7 @@ struct KeysCommand: AsyncParsableCommand {
 
   struct Generate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "generate",
       abstract: "Make an Ed25519 signing key, and trust it under its name.")
 
     @Option(help: ArgumentHelp("The key's name, shown as 'signed by NAME'; default your user name.", valueName: "NAME"))
@@ -42,7 +43,8 @@ struct KeysCommand: AsyncParsableCommand {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List your keys and the keys you trust.")
+    static let configuration = CommandConfiguration(
+      commandName: "list", abstract: "List your keys and the keys you trust.")
 
     @Flag(help: "Print the keys as JSON on standard output.")
     var json = false
@@ -83,6 +85,7 @@ struct KeysCommand: AsyncParsableCommand {
 
   struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "export",
       abstract: "Print the public half of your key, for others to trust.")
 
     @Argument(help: "Which of your keys; needed only when you have several.")
@@ -117,6 +120,7 @@ struct KeysCommand: AsyncParsableCommand {
 
   struct Trust: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "trust",
       abstract: "Trust a key: signatures by it then read 'signed by NAME (trusted)'.",
       discussion: """
         KEY is a file holding a public key, as 'flow keys export' prints it, or that line or the key \
@@ -159,6 +163,7 @@ struct KeysCommand: AsyncParsableCommand {
 
   struct Untrust: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "untrust",
       abstract: "Stop trusting a key; its signatures then read 'signed by an unknown key'.")
 
     @Argument(help: "The name the key is trusted under.")

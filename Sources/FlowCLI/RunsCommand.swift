@@ -18,7 +18,7 @@ struct RunsCommand: AsyncParsableCommand {
   )
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List runs, newest first.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List runs, newest first.")
 
     @Argument(
       help: "Only runs of this workflow: a path, a library name, or the name it was recorded under.",
@@ -78,6 +78,7 @@ struct RunsCommand: AsyncParsableCommand {
 
   struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "show",
       abstract: "Show one run: its steps with their durations, and the error with its source.",
       discussion: "ID may be any unique start of a run's id, as with git.")
 
