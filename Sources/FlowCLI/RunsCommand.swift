@@ -31,7 +31,8 @@ struct RunsCommand: AsyncParsableCommand {
         valueName: RunStatus.allCases.map(\.rawValue).joined(separator: "|")))
     var status: RunStatus?
 
-    @Option(help: "How many runs to list.")
+    // Unconditional, so that `--limit -1` reaches validate() rather than read as an unknown option.
+    @Option(parsing: .unconditional, help: "How many runs to list.")
     var limit = 20
 
     @Flag(help: "Print the runs as a JSON array.")

@@ -22,7 +22,8 @@ struct ScheduleNextCommand: AsyncParsableCommand {
     completion: Completions.workflow)
   var workflows: [String] = []
 
-  @Option(help: "How many fire times to print per workflow.")
+  // Unconditional, so that `--count -1` reaches validate() rather than read as a missing value.
+  @Option(parsing: .unconditional, help: "How many fire times to print per workflow.")
   var count = 5
 
   @Option(

@@ -309,7 +309,7 @@ struct HistoryCommandTests {
     var transcript = ""
     for arguments in [
       ["runs", "show", "abc"], ["runs", "show", "zzz"], ["runs", "countdwn"], ["runs", "shwo"],
-      ["runs", "--limit", "0"],
+      ["runs", "--limit", "0"], ["runs", "--limit", "-5"],
     ] {
       let result = await machine.run(arguments)
       #expect(result.status == 2)

@@ -173,6 +173,10 @@ struct ScheduleCommandTests {
       ["schedule", "next", "two-zones.yml", "--count", "0"], in: Self.schedules, environment: env)
     #expect(count.status == 2)
     #expect(count.error.contains("--count must be 1–100000"))
+    // A negative count is a count, not an option: it gets the same message.
+    let negative = await runFlow(
+      ["schedule", "next", "two-zones.yml", "--count", "-1"], in: Self.schedules, environment: env)
+    #expect(negative.error.hasPrefix("error: --count must be 1–100000"), "\(negative.error)")
     let from = await runFlow(
       ["schedule", "next", "two-zones.yml", "--from", "monday"], in: Self.schedules, environment: env)
     #expect(from.status == 2)
