@@ -8,11 +8,16 @@ import Synchronization
 ///
 /// Cancellation is cooperative, so a step in flight (an HTTP request) ends properly and the run reports
 /// where it stopped. A prompt blocked reading the terminal cannot notice cancellation, so while one is
-/// waiting, and on a second Ctrl-C, flow exits at once. A second SIGTERM changes nothing: a service
+/// waiting, and on a second Ctrl-C, flow exits at once; and a run that has not wound down within a second
+/// of the first is left behind the same way, so that Ctrl-C is never kept waiting. A second SIGTERM changes nothing: a service
 /// manager escalates with SIGKILL, and the scheduler and systemd may both send SIGTERM to one run.
 enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   private static let interrupted = Atomic<Bool>(false)
+  private static let finished = Atomic<Bool>(false)
+  /// How long a cancelled run has to wind down before flow exits without it: a step that does not check
+  /// for cancellation, or freeing gigabytes of values, once kept Ctrl-C waiting for 40 seconds.
+  static let grace: DispatchTimeInterval = .milliseconds(900)
   private static let beforeExit = Mutex<[@Sendable () -> Void]>([])
 
   /// Work that must be done even when Ctrl-C ends the process at once: run history records the run as
@@ -47,17 +52,28 @@ enum Interrupts {
       return source
     }
     defer { sources.forEach { $0.cancel() } }
-    return await task.value
+    let status = await task.value
+    finished.store(true, ordering: .sequentiallyConsistent)
+    return status
   }
 
   private static func received(_ number: Int32, task: Task<Int32, Never>, console: any Console) {
     let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
     if waitingForInput.load(ordering: .sequentiallyConsistent) || (again && number == SIGINT) {
-      TerminalEcho.restore()
-      console.write("\ncancelled\n", to: .error)
-      for body in beforeExit.withLock({ $0 }) { body() }
-      exit(ExitStatus.cancelled.rawValue)
+      exitAtOnce(console)
     }
     task.cancel()
+    if !again {
+      DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+        if !finished.load(ordering: .sequentiallyConsistent) { exitAtOnce(console) }
+      }
+    }
+  }
+
+  private static func exitAtOnce(_ console: any Console) -> Never {
+    TerminalEcho.restore()
+    console.write("\ncancelled\n", to: .error)
+    for body in beforeExit.withLock({ $0 }) { body() }
+    exit(ExitStatus.cancelled.rawValue)
   }
 }
