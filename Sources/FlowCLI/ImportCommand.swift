@@ -86,7 +86,7 @@ struct ImportCommand: AsyncParsableCommand {
       modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }, signature: verification.status)
     let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
       of: workflow, provenance: provenance, now: context.clock.now)
-    let colors = context.console.isTerminal(.error) && context.environment["NO_COLOR"] == nil
+    let colors = context.colors(.error)
     let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
     context.console.write(
       PermissionCard(width: width, colors: colors).render(

@@ -15,7 +15,7 @@ struct ShowCommand: AsyncParsableCommand {
       Shows the name, the summary line (actions, dates, signature), the inputs, the schedule, every step \
       as a sentence with its values, magic variables as ⟨chips⟩ and the conversions they go through, and \
       in the margin what each step may change, delete or contact. Fits the terminal's width (COLUMNS); \
-      colour only at a terminal without NO_COLOR. An invalid workflow is reported as 'flow validate' does.
+      colour only at a terminal, without NO_COLOR or TERM=dumb. An invalid workflow is reported as 'flow validate' does.
       """
   )
 

@@ -10,10 +10,10 @@ struct ValidateCommand: AsyncParsableCommand {
     commandName: "validate",
     abstract: "Check workflow files without running them.",
     discussion: """
-      Reports every problem found in every file, and in every workflow they run with 'run-workflow',
-      in the form 'file:line:column: error: message'. A workflow is found as 'flow run' finds it: a
-      path, or a name in the library or ./workflows. --lint-secrets also reports literals that look like
-      credentials, as 'flow export' refuses them. Exits with status 0 when all are valid and 2 when
+      Reports every problem found in every file, and in every workflow they run with 'run-workflow', \
+      in the form 'file:line:column: error: message'. A workflow is found as 'flow run' finds it: a \
+      path, or a name in the library or ./workflows. --lint-secrets also reports literals that look like \
+      credentials, as 'flow export' refuses them. Exits with status 0 when all are valid and 2 when \
       any is not.
       """
   )

@@ -70,6 +70,15 @@ struct WorkflowLocator: WorkflowFiles {
   private func notFound(_ reference: String) -> Diagnostic {
     let path = context.url(for: reference).path
     var status = stat()
+    // A path (it has a `/`) is looked for only where it says, relative to the working folder: say which
+    // folder that was, since the usual slip is running flow from another one.
+    guard lstat(path, &status) == 0 || !reference.contains("/") else {
+      let folder = (context.url(for: reference).standardizedFileURL.path as NSString).deletingLastPathComponent
+      let problem = Diagnostic(.error, .fileNotFound, "no such file in \(folder)", file: reference)
+      let name = Library.stripExtension((reference as NSString).lastPathComponent)
+      guard libraryWorkflows.contains(where: { $0.name == name }) else { return problem }
+      return problem.help("the library has a workflow named '\(name)', which works from any folder")
+    }
     guard lstat(path, &status) == 0 else {
       var problem = Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
       if !reference.contains("/"),

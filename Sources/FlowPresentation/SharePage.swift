@@ -181,9 +181,10 @@ public enum SharePage {
     }
   }
 
-  /// The tile's glyph: the first letter of the name, as Shortcuts shows a shortcut without a symbol.
+  /// The tile's glyph: the workflow's `icon:`, else the first letter of the name, as Shortcuts shows a
+  /// shortcut without a symbol.
   private static func glyph(_ outline: Outline) -> String {
-    outline.name.first.map { String($0).uppercased() } ?? "⚡︎"
+    IconGlyph.glyph(for: outline.icon) ?? outline.name.first.map { String($0).uppercased() } ?? "⚡︎"
   }
 
   /// The two ends of a palette colour's gradient, lighter at the top as Shortcuts draws its tiles.

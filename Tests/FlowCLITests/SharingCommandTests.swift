@@ -381,6 +381,63 @@ struct SharingCommandTests {
       ])
   }
 
+  /// The share page's tile shows the workflow's `icon:`; a workflow without one, or with a symbol the
+  /// page cannot draw, its initial.
+  @Test func theSharePageShowsTheIcon() async throws {
+    let home = try SharingHome()
+    let page = home.root.appendingPathComponent("page.html")
+    func glyph(_ file: String) async throws -> String {
+      let exported = await home.flow(["export", "--html", file, "-o", page.path])
+      #expect(exported.status == 0, "\(exported.error)")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let start = try #require(html.range(of: "<span class=\"glyph\">"))
+      return String(html[start.upperBound...].prefix { $0 != "<" })
+    }
+    #expect(try await glyph("workflows/empty-trash.yml") == "🗑️")
+    #expect(try await glyph("examples/hello.yml") == "👋")
+    let plain = home.root.appendingPathComponent("plain.yml")
+    try "flow: 1\nname: quiet\nicon: no-such-symbol\nsteps:\n  - show: hi\n".write(
+      to: plain, atomically: true, encoding: .utf8)
+    #expect(try await glyph(plain.path) == "Q")
+  }
+
+  /// `flow list` piped has no width to fit: the description stays, whole; and a file signed by a key
+  /// nobody trusts is named by the start of its fingerprint, not all 50 characters of it.
+  @Test func listPipedKeepsDescriptionsAndShortensUnknownKeys() async throws {
+    let grace = try SharingHome(user: "grace")
+    let ada = try SharingHome()
+    try FileManager.default.createDirectory(at: ada.library, withIntermediateDirectories: true)
+    let shared = ada.library.appendingPathComponent("empty-trash.yml")
+    _ = await grace.flow(["export", "workflows/empty-trash.yml", "--sign", "-o", shared.path])
+    let keys = await grace.flow(["keys", "list", "--json"]).output
+    let fingerprint = try #require(keys.split(separator: "\"").first { $0.hasPrefix("SHA256:") })
+    let description = "Delete for good what is in Trash, after one confirmation for the lot."
+    let piped = await ada.flow(["list"], extra: ["COLUMNS": ""])
+    #expect(piped.status == 0)
+    let row = try #require(piped.output.split(separator: "\n").last)
+    #expect(row.hasSuffix(description), "\(piped.output)")
+    #expect(row.contains("unknown key \(fingerprint.prefix(15))… "), "\(piped.output)")
+    #expect(!row.contains(fingerprint))
+    // At a terminal of 100 columns the description has room beside the short fingerprint.
+    let terminal = await ada.flow(["list"], extra: ["COLUMNS": "100"])
+    #expect(
+      terminal.output.hasPrefix("NAME         ACTIONS  SCHEDULE  SIGNATURE                     LAST RUN  DESCRIPTION\n")
+    )
+    #expect(terminal.output.contains(" —         Delete for good"), "\(terminal.output)")
+    let json = await ada.flow(["list", "--json"], extra: ["COLUMNS": ""])
+    #expect(json.output.contains(String(fingerprint)))
+  }
+
+  /// Without `$USER` (a container, cron, `env -i`) the key is named after the account, not "me".
+  @Test func aKeyIsNamedAfterTheAccountWithoutUSER() async throws {
+    let home = try SharingHome()
+    let account = String(cString: try #require(getpwuid(geteuid())?.pointee.pw_name))
+    let generated = await home.flow(["keys", "generate"], extra: ["USER": ""])
+    #expect(generated.status == 0, "\(generated.error)")
+    #expect(generated.output.hasPrefix("\(account) SHA256:"), "\(generated.output)")
+    #expect(account != "me")
+  }
+
   @Test func keysSession() async throws {
     let home = try SharingHome()
     let empty = await home.flow(["keys", "list"])
