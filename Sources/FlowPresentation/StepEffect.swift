@@ -100,7 +100,8 @@ struct StepEffect: Sendable, Hashable {
   /// The effect of several steps together (a nested workflow): the worst effect, every host.
   static func combined(_ effects: [StepEffect]) -> StepEffect {
     var hosts: [String] = []
-    for host in effects.flatMap(\.hosts) where !hosts.contains(host) { hosts.append(host) }
+    var seen: Set<String> = []
+    for host in effects.flatMap(\.hosts) where seen.insert(host).inserted { hosts.append(host) }
     return StepEffect(
       effect: effects.map(\.effect).max() ?? .readOnly, hosts: hosts, anyHost: effects.contains(where: \.anyHost))
   }
