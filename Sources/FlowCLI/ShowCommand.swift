@@ -26,6 +26,11 @@ struct ShowCommand: AsyncParsableCommand {
   var json = false
 
   func run() async throws {
+    // Drawing holds nothing to finish: Ctrl-C and SIGTERM end it at once, however big the file.
+    try Interrupts.endingAtOnce { try show() }
+  }
+
+  private func show() throws {
     let context = CLIContext.current
     let locator = WorkflowLocator(context: context)
     // The check reads every workflow the file runs; the outline then finds them in its cache.

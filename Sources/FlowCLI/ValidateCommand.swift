@@ -34,6 +34,11 @@ struct ValidateCommand: AsyncParsableCommand {
   var allowSecret: [String] = []
 
   func run() async throws {
+    // Checking holds nothing to finish: Ctrl-C and SIGTERM end it at once, however big the files.
+    try Interrupts.endingAtOnce { try checkFiles() }
+  }
+
+  private func checkFiles() throws {
     let context = CLIContext.current
     var all = Diagnostics()
     var results: [FileResult] = []

@@ -92,10 +92,19 @@ struct SharingCommandTests {
   func cardGolden(file: String) async throws {
     let home = try SharingHome()
     let directory = file.hasPrefix("Hostile/") ? testDirectory() : home.repository
+    let runs = "deletes-without-asking.yml"
+    if file == "Hostile/runs-others.yml" {
+      // It runs a workflow it does not carry: found in the library (never beside the file), and in red.
+      try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: testDirectory().appendingPathComponent("Hostile/\(runs)"), to: home.library.appendingPathComponent(runs))
+    }
     let result = await home.flow(["import", file], in: directory)
     #expect(result.status == 4)
     #expect(result.error.contains("nothing was added"))
-    #expect(!FileManager.default.fileExists(atPath: home.library.path))
+    #expect(
+      (try? FileManager.default.contentsOfDirectory(atPath: home.library.path)).map { $0 == [runs] } ?? true,
+      "nothing was added to the library")
     let name = file.replacingOccurrences(of: "/", with: "-").dropLast(4)
     assertGolden(home.transcript(result), named: "import-card-\(name).txt")
   }
@@ -149,6 +158,70 @@ struct SharingCommandTests {
     let second = try String(contentsOf: home.root.appendingPathComponent("again.flow.yml"), encoding: .utf8)
     #expect(second.components(separatedBy: "workflows:").count == 2)
     #expect(second.components(separatedBy: "shared:").count == 2)
+  }
+
+  /// Issue 16: a `run-workflow` the file does not carry is found from the library's folder when the card
+  /// is drawn, when the import checks the file and whenever the copy runs, never beside the download:
+  /// a harmless tidy.yml beside it cannot stand in on the card for the library's, which deletes.
+  @Test func aWorkflowTheFileDoesNotCarryIsTheLibrarysOnTheCardInTheCheckAndInTheRun() async throws {
+    let home = try SharingHome()
+    let downloads = home.root.appendingPathComponent("Downloads")
+    try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+    let sharing = Self.sharing
+    try FileManager.default.copyItem(
+      at: sharing.appendingPathComponent("chores.flow.yml"), to: downloads.appendingPathComponent("chores.flow.yml"))
+    try FileManager.default.copyItem(
+      at: sharing.appendingPathComponent("beside-tidy.yml"), to: downloads.appendingPathComponent("tidy.yml"))
+
+    // Not in the library: refused, whatever lies beside the download.
+    let refused = await home.flow(["import", "chores.flow.yml", "--yes"], in: downloads)
+    #expect(refused.status == 2)
+    #expect(!refused.error.contains("Harmless Tidy"))
+
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: sharing.appendingPathComponent("library-tidy.yml"), to: home.library.appendingPathComponent("tidy.yml"))
+    let imported = await home.flow(["import", "chores.flow.yml", "--yes"], in: downloads)
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(!imported.error.contains("Harmless Tidy"))
+    assertGolden(
+      home.transcript(refused) + "\n" + home.transcript(imported), named: "import-card-library-workflow.txt")
+
+    // At a terminal, the workflow from the reader's disk and the one chosen at run time are in red.
+    let colored = await home.flow(
+      ["import", "chores.flow.yml", "--as", "chores-2", "--yes", "--no-input"], in: downloads, terminal: true,
+      extra: ["NO_COLOR": ""])
+    #expect(colored.error.contains("\u{1B}[1;31mruns workflow "), "\(colored.error)")
+
+    // The check of the copy and its run, from the download's folder, find the library's too.
+    let validate = await home.flow(["validate", "chores", "--json"], in: downloads)
+    #expect(validate.status == 0)
+    let run = await home.flow(["run", "chores", "--yes", "--no-history"], in: downloads)
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "the library's tidy.yml ran\nthe library's tidy.yml ran\nchores done\n")
+  }
+
+  /// Issue 16: the card's Actions say what every workflow that runs uses, and the share page draws
+  /// their steps.
+  @Test func theCardAndTheSharePageShowEveryWorkflowThatRuns() async throws {
+    let home = try SharingHome()
+    let examples = home.repository.appendingPathComponent("examples")
+    let shared = home.root.appendingPathComponent("rw.flow.yml")
+    let export = await home.flow(["export", "run-workflow.yml", "-o", shared.path], in: examples)
+    #expect(export.status == 0, "\(export.error)")
+    let imported = await home.flow(["import", shared.path], in: home.root)
+    #expect(imported.status == 4)
+    assertGolden(home.transcript(imported), named: "import-card-embedded-actions.txt")
+
+    let page = home.root.appendingPathComponent("rw.html")
+    let html = await home.flow(["export", "--html", "run-workflow.yml", "-o", page.path], in: examples)
+    #expect(html.status == 0, "\(html.error)")
+    let text = try String(contentsOf: page, encoding: .utf8)
+    #expect(text.contains("<section class=\"workflow\" id=\"workflow-1\""))
+    #expect(text.contains("<h2>Runs “Greet” · "))
+    #expect(text.contains("#greet.yml</h2>"))
+    let greet = try #require(text.range(of: "id=\"workflow-1\""))
+    #expect(text[greet.upperBound...].contains("<li class=\"step kind-action\" data-position=\"1\">"))
   }
 
   /// Import questions from --answer: written in as defaults, comments kept, still "signed by ada".
