@@ -22,6 +22,8 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   case malformedResponse(String)
   /// The local store failed (disk full, a corrupt file, a lock held for too long).
   case storage(String)
+  /// A bulk update failed with `cause` after some of its requests had changed bookmarks.
+  indirect case incomplete(BulkProgress, cause: RaindropError)
 
   /// What could not be found.
   public enum Resource: Sendable, Hashable, CustomStringConvertible {
@@ -52,6 +54,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .network(let message): "cannot reach Raindrop.io: \(message)"
     case .malformedResponse(let message): "Raindrop.io sent an answer flow cannot read: \(message)"
     case .storage(let message): "the local bookmark store failed: \(message)"
+    case .incomplete(let progress, let cause): "\(cause); \(progress.description)"
     }
   }
 
@@ -68,6 +71,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .network: "raindrop.network"
     case .malformedResponse: "raindrop.malformed-response"
     case .storage: "raindrop.storage"
+    case .incomplete(_, let cause): cause.code
     }
   }
 
@@ -77,6 +81,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .notAuthenticated, .unknownEndpoint, .rateLimited, .serverError, .network, .malformedResponse, .storage: true
     case .notFound, .invalidRequest, .tooLarge: false
+    case .incomplete(_, let cause): cause.isBackendUnavailable
     }
   }
 
@@ -87,6 +92,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unknownEndpoint: "RAINDROP_API_URL should end in /rest/v1"
     case .rateLimited: "wait a minute and run again"
     case .network: "check the connection, or use '--backend local' to work offline"
+    case .incomplete(_, let cause): cause.help
     default: nil
     }
   }

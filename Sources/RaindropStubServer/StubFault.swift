@@ -18,6 +18,8 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   case malformedJSON
   /// 401 `Incorrect access_token`, whatever the token.
   case unauthorized
+  /// 400 without acting: a refusal the client does not retry.
+  case badRequest
 
   public var description: String {
     switch self {
@@ -29,6 +31,7 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
     case .slow: "slow"
     case .malformedJSON: "malformed JSON"
     case .unauthorized: "401"
+    case .badRequest: "400"
     }
   }
 
@@ -36,7 +39,7 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   var handlesRequest: Bool {
     switch self {
     case .serverErrorAfterHandling, .resetAfterHandling, .slow, .malformedJSON: true
-    case .rateLimited, .serverError, .resetConnection, .unauthorized: false
+    case .rateLimited, .serverError, .resetConnection, .unauthorized, .badRequest: false
     }
   }
 }
