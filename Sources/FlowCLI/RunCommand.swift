@@ -143,7 +143,7 @@ struct RunCommand: AsyncParsableCommand {
     throws(RunError)
   {
     let answers = UnattendedCheck.Answers(
-      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto)
+      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto, values: given)
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     if needed.hasErrors { throw RunError(.needsInput, needed) }
   }

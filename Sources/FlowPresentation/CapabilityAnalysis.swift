@@ -114,7 +114,7 @@ private struct Walk {
       let effect = StepEffect(call, descriptor: descriptor)
       record(effect, of: descriptor, at: reference)
       deletes = effect.effect == .destructive
-      if autoConfirm, descriptor.requiresConfirmation, step.confirm == nil, !confirmed {
+      if autoConfirm, effect.asks, step.confirm == nil, !confirmed {
         capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
       }
     case .ifBlock(_, let then, let otherwise):
@@ -222,6 +222,14 @@ private struct Walk {
       }
     }
     if effect.anyHost { capabilities.anyHost.append(step) }
+    for host in effect.dataHosts {
+      if let index = capabilities.dataSent.firstIndex(where: { $0.host == host }) {
+        capabilities.dataSent[index].steps.append(step)
+      } else {
+        capabilities.dataSent.append(.init(host: host, steps: [step]))
+      }
+    }
+    if effect.exposesArguments { capabilities.exposedArguments.append(step) }
   }
 
   /// A value as written, for naming a nested workflow: `greet.yml`, `${choice}`.

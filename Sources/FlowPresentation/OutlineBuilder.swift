@@ -230,7 +230,14 @@ private struct Pass {
       notes.append(.init(kind: .when, text: "only if " + words.words(condition)))
     }
     // An action that always asks is answered by the question of a confirmed block around it.
-    let intentAsks = descriptor?.requiresConfirmation == true && confirmedBy == nil
+    // A step whose values may delete asks as one whose intent always asks does.
+    let asks: Bool =
+      if let descriptor, case .action(let call) = step.kind {
+        KnownValues(call, descriptor: descriptor).asksConfirmation(descriptor)
+      } else {
+        false
+      }
+    let intentAsks = asks && confirmedBy == nil
     if step.confirm != nil || intentAsks, workflow.confirmations == .auto {
       notes.append(.init(kind: .unattended, text: "confirmed without asking (confirmations: auto)"))
     } else if let confirm = step.confirm {
@@ -239,8 +246,11 @@ private struct Pass {
           kind: .confirm,
           text: confirm.message.map { "asks first: " + words.words($0, wanted: .text, quoted: true) } ?? "asks first"))
     } else if intentAsks {
-      notes.append(.init(kind: .confirm, text: "always asks first"))
-    } else if let confirmedBy, descriptor?.requiresConfirmation == true {
+      notes.append(
+        .init(
+          kind: .confirm,
+          text: descriptor?.requiresConfirmation == true ? "always asks first" : "asks first: it may delete"))
+    } else if let confirmedBy, asks {
       notes.append(
         .init(kind: .confirm, text: StyledText(stringLiteral: "confirmed by the question of step \(confirmedBy)")))
     }
