@@ -71,6 +71,8 @@ public final class SQLiteConnection {
   /// Creates the database file 0600 if it is missing, and takes group and other permissions off it and its
   /// -wal and -shm files if they have any (only the owner's own files: chmod would fail on others' anyway).
   private static func makePrivate(_ path: String) {
+    // SQLite's own names for a database without a file: nothing to create.
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
     let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
     if descriptor >= 0 { close(descriptor) }
     for file in [path, path + "-wal", path + "-shm"] {
