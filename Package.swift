@@ -106,7 +106,7 @@ let package = Package(
     .target(
       name: "FlowSharing",
       dependencies: [
-        "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowYAML",
+        "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowYAML",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: swiftSettings),

@@ -72,6 +72,10 @@ public struct CLIContext: Sendable {
 
   public func print(_ text: String) { console.write(text + "\n", to: .output) }
 
+  /// Prints a value or a file's text on standard output, its control characters shown rather than sent to a
+  /// terminal (``Console/writeShown(_:to:)``).
+  public func printShown(_ text: String) { console.writeShown(text + "\n", to: .output) }
+
   public func report(_ diagnostics: Diagnostics) {
     console.write(diagnosticRenderer.render(diagnostics), to: .error)
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
+import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime
@@ -104,12 +105,12 @@ struct ImportCommand: AsyncParsableCommand {
     }
     let target = library.appendingPathComponent("\(name).yml")
     do {
-      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+      try PrivateFiles.ensureDirectory(library)
       if let existing {
         let backup = try Library.backUp(existing.url, name: name, locator: locator)
         context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error)
       }
-      try Data(copy).write(to: target, options: .atomic)
+      try PrivateFiles.write(Data(copy), to: target)
       let status =
         switch verification.status {
         case .trusted: "trusted"
@@ -243,7 +244,17 @@ struct ImportCommand: AsyncParsableCommand {
 
   // MARK: - Name and questions
 
+  /// The name the copy gets in the library, refused when it could pass for a name already there.
   private func libraryName(for workflow: Workflow, _ context: CLIContext) throws -> String {
+    let name = try proposedName(for: workflow, context)
+    let existing = WorkflowLocator(context: context).libraryWorkflows.map(\.name)
+    if let lookAlike = LookAlikes.problem(name, .workflow, among: existing) {
+      throw Library.fail(lookAlike.help(self.name == nil ? "give it another name with --as NAME" : nil), context)
+    }
+    return name
+  }
+
+  private func proposedName(for workflow: Workflow, _ context: CLIContext) throws -> String {
     if let name {
       let stripped = Library.stripExtension(name)
       guard Library.isValidName(stripped) else {

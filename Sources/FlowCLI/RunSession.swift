@@ -182,7 +182,7 @@ final class RunSession: Sendable {
     }
     let running = WorkflowLock.holder(of: path, in: directory).map(RunHolder.init)
     guard wait else { throw alreadyRunning(name, holder: running).help("pass --wait to run it when that run ends") }
-    context.console.write("waiting for '\(name)' to finish\(running.map(describe) ?? "")…\n", to: .error)
+    context.console.writeShown("waiting for '\(name)' to finish\(running.map(describe) ?? "")…\n", to: .error)
     // Blocked in flock, a Ctrl-C cannot cancel cooperatively: it exits at once, as at a prompt. Nil means
     // it came first; the run then stops at its first step, cancelled.
     let acquired = Interrupts.whileReadingInput {

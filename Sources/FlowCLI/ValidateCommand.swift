@@ -49,6 +49,9 @@ struct ValidateCommand: AsyncParsableCommand {
     for path in files {
       let (workflow, checked) = locator.check(path, with: check)
       var diagnostics = checked
+      if let workflow {
+        diagnostics.append(contentsOf: Presentation.signatureProblems(of: workflow, check: check, in: context))
+      }
       if lintSecrets, let workflow {
         let children = Sharing.tree(of: workflow, check: check)
         let findings = Sharing.secrets(in: workflow, children: children, allowed: Set(allowSecret))

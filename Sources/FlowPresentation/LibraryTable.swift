@@ -69,7 +69,7 @@ public struct LibraryTable: Sendable {
 
   public func render(_ entries: [LibraryEntry], now: Date) -> String {
     let header = ["NAME", "ACTIONS", "SCHEDULE", "SIGNATURE", "LAST RUN", "DESCRIPTION"]
-    let rows: [[TerminalText.Run]] = entries.map { entry in
+    let cells: [[TerminalText.Run]] = entries.map { entry in
       let invalid = entry.errors > 0
       return [
         TerminalText.Run(text: entry.name, style: .bold),
@@ -91,6 +91,8 @@ public struct LibraryTable: Sendable {
       ]
     }
     var widths = header.map { DisplayWidth.of($0) }
+    // Measured as drawn: a control or invisible character takes the room of what shows it (`<U+200B>`).
+    let rows = cells.map { $0.map { TerminalText.Run(text: TerminalSafe.text($0.text), style: $0.style) } }
     for row in rows {
       for (column, cell) in row.enumerated().dropLast() {
         widths[column] = max(widths[column], DisplayWidth.of(cell.text))

@@ -25,6 +25,8 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   case malformedResponse(String)
   /// The local store failed (disk full, a corrupt file, a lock held for too long).
   case storage(String)
+  /// A bulk update failed with `cause` after some of its requests had changed bookmarks.
+  indirect case incomplete(BulkProgress, cause: RaindropError)
 
   /// The longest wait a rate limit may impose: `Retry-After` and `x-ratelimit-reset` come from the server,
   /// and a wrong or hostile one ("wait 292 billion years") must neither hang a run nor overflow a sleep.
@@ -62,6 +64,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .network(let message): "cannot reach Raindrop.io: \(message)"
     case .malformedResponse(let message): "Raindrop.io sent an answer flow cannot read: \(message)"
     case .storage(let message): "the local bookmark store failed: \(message)"
+    case .incomplete(let progress, let cause): "\(cause); \(progress.description)"
     }
   }
 
@@ -79,6 +82,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .network: "raindrop.network"
     case .malformedResponse: "raindrop.malformed-response"
     case .storage: "raindrop.storage"
+    case .incomplete(_, let cause): cause.code
     }
   }
 
@@ -90,6 +94,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
       .storage:
       true
     case .notFound, .invalidRequest, .tooLarge: false
+    case .incomplete(_, let cause): cause.isBackendUnavailable
     }
   }
 
@@ -101,6 +106,7 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .rateLimited: "wait a minute and run again"
     case .waitTooLong: "run again later; the server's rate limit is not over"
     case .network: "check the connection, or use '--backend local' to work offline"
+    case .incomplete(_, let cause): cause.help
     default: nil
     }
   }

@@ -135,19 +135,41 @@ public final class RaindropClient: BookmarkBackend {
     var start = 0
     while start < ids.count {
       let chunk = Array(ids[start..<min(start + BulkChange.maximumIDsPerRequest, ids.count)])
-      start += chunk.count
       let body = BulkBody(
         ids: chunk, addTags: change.addTags.isEmpty ? nil : change.addTags,
         deleteTags: change.removeTags.isEmpty ? nil : change.removeTags, tags: change.clearTags ? [] : nil,
         important: change.important, collection: change.moveTo.map(Reference.init)
       )
-      let envelope = try await call(
-        "PUT", "raindrops/\(collectionId)", body: try encode(body), notFound: .collection(id: collectionId),
-        as: ModifiedEnvelope.self
-      )
-      modified += envelope.modified ?? 0
+      do {
+        let envelope = try await call(
+          "PUT", "raindrops/\(collectionId)", body: try encode(body), notFound: .collection(id: collectionId),
+          as: ModifiedEnvelope.self
+        )
+        modified += envelope.modified ?? 0
+      } catch {
+        throw Self.partial(error, ids: ids, failedAt: start..<start + chunk.count)
+      }
+      start += chunk.count
     }
     return modified
+  }
+
+  /// A bulk update's failure, saying how far it got when earlier batches (or the failed one) changed bookmarks;
+  /// the bare error when nothing was changed, since it then says all there is.
+  static func partial(_ error: RaindropError, ids: [Int], failedAt batch: Range<Int>) -> RaindropError {
+    let sent = Array(ids[batch])
+    var progress = BulkProgress(changed: Array(ids[..<batch.lowerBound]), uncertain: [], unchanged: [])
+    switch error {
+    // A 2xx whose body could not be read: the server acted.
+    case .malformedResponse: progress.changed += sent
+    // A 5xx or a lost connection may come after the server acted.
+    case .serverError, .network: progress.uncertain = sent
+    // Refusals (4xx, 429, the token) are answered before anything changes.
+    default: progress.unchanged = sent
+    }
+    progress.unchanged += ids[batch.upperBound...]
+    guard !progress.changed.isEmpty || !progress.uncertain.isEmpty else { return error }
+    return .incomplete(progress, cause: error)
   }
 
   public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {

@@ -62,8 +62,11 @@ public final class RaindropStubServer: Sendable {
 
   // MARK: - Faults
 
-  /// The next `times` requests (after the token check) get `fault`.
-  public func failNext(_ fault: StubFault, times: Int = 1) async { await state.enqueue(fault, times: times) }
+  /// The next `times` requests (after the token check) get `fault`; with `endpoint` (keyed like
+  /// ``requestCounts``), only requests to it, after letting `skipping` of them through.
+  public func failNext(_ fault: StubFault, times: Int = 1, on endpoint: String? = nil, skipping: Int = 0) async {
+    await state.enqueue(fault, times: times, on: endpoint, skipping: skipping)
+  }
 
   /// From now on, each request gets one of `faults` with probability `rate`, drawn from a seeded generator.
   public func injectRandomFaults(rate: Double, from faults: [StubFault], seed: UInt64 = 42) async {
@@ -180,7 +183,7 @@ struct Router: Sendable {
       return finish(rateLimitedAnswer(retryAfter: await state.secondsToReset()), rateHeaders)
     }
 
-    let fault = await state.nextFault()
+    let fault = await state.nextFault(for: route?.name)
     if let fault { await state.noteFault(fault) }
     switch fault {
     case .rateLimited(let retryAfter)?:
@@ -191,6 +194,8 @@ struct Router: Sendable {
       return finish(.json(500, ["result": false, "status": 500, "errorMessage": "Injected server error"]), rateHeaders)
     case .resetConnection?:
       return FlyingFox.HTTPResponse(webSocket: DroppingHandler())
+    case .badRequest?:
+      return finish(.json(400, ["result": false, "status": 400, "errorMessage": "Injected bad request"]), rateHeaders)
     case .unauthorized?:
       return finish(
         .json(401, ["result": false, "status": 401, "errorMessage": "Incorrect access_token", "auth": false]),

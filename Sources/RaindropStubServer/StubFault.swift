@@ -24,6 +24,8 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   case malformedJSON
   /// 401 `Incorrect access_token`, whatever the token.
   case unauthorized
+  /// 400 without acting: a refusal the client does not retry.
+  case badRequest
 
   public var description: String {
     switch self {
@@ -36,6 +38,7 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
     case .slow: "slow"
     case .malformedJSON: "malformed JSON"
     case .unauthorized: "401"
+    case .badRequest: "400"
     }
   }
 
@@ -43,7 +46,7 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   var handlesRequest: Bool {
     switch self {
     case .serverErrorAfterHandling, .resetAfterHandling, .slow, .malformedJSON, .answerSaying: true
-    case .rateLimited, .rateLimitedSaying, .serverError, .resetConnection, .unauthorized: false
+    case .rateLimited, .rateLimitedSaying, .serverError, .resetConnection, .unauthorized, .badRequest: false
     }
   }
 }

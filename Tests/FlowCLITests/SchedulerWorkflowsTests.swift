@@ -149,3 +149,23 @@ struct SchedulerWorkflowsTests {
     #expect(withLibrary.scheduler == ["digest.yml"])
   }
 }
+
+/// Issue 16, item 14: every edit of a library file is read again, and the versions no longer loaded
+/// are released: what the registry holds stays bounded however many reloads there are.
+struct SchedulerReloadMemoryTests {
+  @Test func reloadsDoNotAccumulateFiles() throws {
+    let home = try SchedulerWorkflowsTests.Home()
+    let source = SchedulerWorkflows(context: home.context, references: [], executable: "/usr/local/bin/flow")
+    let steps = (0..<100).map { "  - show: \"step \($0) of a long workflow\"\n" }.joined()
+    let path = home.library.appendingPathComponent("big.yml").path
+    for edit in 0..<50 {
+      try home.write(
+        "flow: 1\nname: Big\nschedule: \"0 9 * * *\"\nsteps:\n\(steps)  - show: \"edit \(edit)\"\n", to: home.library,
+        "big.yml")
+      #expect(source.load().workflows.count == 1)
+    }
+    // Without release, all 50 versions would still be registered; with it, none is (the scheduler keeps
+    // the text it runs, not the file).
+    #expect(SourceFile.registered(matching: { $0.path == path }) == 0)
+  }
+}
