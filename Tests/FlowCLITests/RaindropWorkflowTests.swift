@@ -45,6 +45,11 @@ struct RaindropWorkflowTests {
     // The bookmark is really there: a second workflow finds it, starred and tagged.
     let digest = await machine.run(["run", "favourites-digest.yml"])
     #expect(digest.output.contains("https://swift.org [inbox, later]"))
+    // Saved again: found, not saved twice, and it says so (issue 14, item 9).
+    let again = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    assertGolden(transcript(again), named: "workflow-save-and-tag.again.txt")
+    let after = await machine.run(["run", "favourites-digest.yml"])
+    #expect(after.output.hasPrefix("Favourites (1):\n"), "\(after.output)")
   }
 
   @Test func dryRunChangesNothingAndStillRunsEveryStep() async throws {
