@@ -38,7 +38,8 @@ struct ListCommand: AsyncParsableCommand {
         to: .error)
     } else {
       context.console.write(
-        LibraryTable(width: context.outputWidth, colors: context.outputColors).render(entries, now: context.clock.now),
+        LibraryTable(width: context.outputWidthLimit, colors: context.outputColors).render(
+          entries, now: context.clock.now),
         to: .output)
     }
   }

@@ -11,7 +11,7 @@ struct RunHistoryText {
 
   init(_ context: CLIContext) {
     time = LocalTime(context)
-    renderer = DiagnosticRenderer(colors: context.console.isTerminal(.output) && context.environment["NO_COLOR"] == nil)
+    renderer = DiagnosticRenderer(colors: context.outputColors)
   }
 
   // MARK: - flow runs

@@ -45,11 +45,19 @@ struct RaindropWorkflowTests {
     // The bookmark is really there: a second workflow finds it, starred and tagged.
     let digest = await machine.run(["run", "favourites-digest.yml"])
     #expect(digest.output.contains("https://swift.org [inbox, later]"))
-    // Saved again: found, not saved twice, and it says so (issue 14, item 9).
+  }
+
+  /// Run twice for one page, it keeps one bookmark: the second run finds the first (`skip-if-exists`), and
+  /// says so through `${saved.existed}` (issue 14, item 9).
+  @Test func saveAndTagTwiceKeepsOneBookmark() async throws {
+    let machine = try Machine()
+    let first = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    #expect(first.status == 0, "\(first.error)")
+    #expect(first.output == "Saved “https://swift.org” (swift.org)\n")
     let again = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
     assertGolden(transcript(again), named: "workflow-save-and-tag.again.txt")
-    let after = await machine.run(["run", "favourites-digest.yml"])
-    #expect(after.output.hasPrefix("Favourites (1):\n"), "\(after.output)")
+    let digest = await machine.run(["run", "favourites-digest.yml"])
+    #expect(digest.output.hasPrefix("Favourites (1):\n"), "\(digest.output)")
   }
 
   @Test func dryRunChangesNothingAndStillRunsEveryStep() async throws {
