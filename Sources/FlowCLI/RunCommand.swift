@@ -160,7 +160,9 @@ struct RunCommand: AsyncParsableCommand {
     if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil,
       let piped = context.console.readAllInput()
     {
-      given[workflow.inputs[0].name.value] = .text(piped.hasSuffix("\n") ? String(piped.dropLast()) : piped)
+      let input = workflow.inputs[0]
+      let isList = InputResolver.declaredType(of: input, registry: Catalogs.registry).isList
+      given[input.name.value] = InputAssignments.piped(piped, isList: isList)
     }
     return given
   }

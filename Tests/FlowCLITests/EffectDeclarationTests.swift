@@ -65,8 +65,17 @@ struct EffectDeclarationTests {
     "raindrop.get-collections": [Case(effect: .readOnly)],
     // Saving into Trash makes a bookmark there; it removes none.
     "raindrop.save-bookmark": [Case(values: ["collection": .text("Trash")], effect: .changes)],
-    // Tags and favourites only: a change, however many tags go.
-    "raindrop.update-bookmark": [Case(values: ["remove-tags": .list([.text("a")])], effect: .changes)],
+    // Tags, favourites, title and note: a change, however many tags go; moving to Trash is deleting.
+    "raindrop.update-bookmark": [
+      Case(values: ["move-to": .text("Trash")], effect: .destructive, asks: true),
+      Case(values: ["remove-tags": .list([.text("a")])], effect: .changes),
+      Case(values: ["title": .text("Trash"), "note": .text("Trash")], effect: .changes),
+      Case(values: ["move-to": .number(-99)], effect: .destructive, asks: true),
+      Case(values: ["move-to": trashEntity], effect: .destructive, asks: true),
+      Case(unknown: ["move-to"], effect: .destructive, asks: true),
+      Case(values: ["move-to": .text("Reading")], effect: .changes),
+      Case(values: ["move-to": readingEntity], effect: .changes),
+    ],
     // Moving to Trash is deleting, in every form a step can name Trash in.
     "raindrop.update-bookmarks": [
       Case(values: ["move-to": .text("Trash")], effect: .destructive, asks: true),
