@@ -24,6 +24,7 @@ public enum BasicsCatalog: IntentCatalog {
     FormatNumberIntent.self,
     GetItemIntent.self,
     GetURLIntent.self,
+    GetURLComponentIntent.self,
     GetValueIntent.self,
     HashIntent.self,
     ListIntent.self,
@@ -43,6 +44,9 @@ public enum BasicsCatalog: IntentCatalog {
     TextIntent.self,
     TrimTextIntent.self,
     UniqueIntent.self,
+    URLIntent.self,
+    URLDecodeIntent.self,
+    URLEncodeIntent.self,
     WaitIntent.self,
   ]
 }

@@ -15,10 +15,11 @@ struct BasicsCatalogTests {
     #expect(
       ids == [
         "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text", "comment", "confirm", "count",
-        "dictionary", "filter", "format-date", "format-json", "format-number", "get-item", "get-url", "get-value",
+        "dictionary", "filter", "format-date", "format-json", "format-number", "get-item", "get-url",
+        "get-url-component", "get-value",
         "hash", "list", "make-csv", "match-text", "number", "open-url", "parse-csv", "parse-json", "random-number",
         "replace-text", "round-number", "set-value", "show", "sort", "split-text", "text", "trim-text", "unique",
-        "wait",
+        "url", "url-decode", "url-encode", "wait",
       ])
   }
 

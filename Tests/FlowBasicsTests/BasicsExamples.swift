@@ -332,4 +332,47 @@ let basicsExamples: [BasicsExample] = [
   .init("format-number", ["number": 2.5, "decimal-places": 0], .value("3")),
   .init("format-number", ["number": -0.5, "decimal-places": 3], .value("-0.500")),
   .init("format-number", ["number": "many"], .error("expected a number for 'number', got 'many'")),
+
+  .init(
+    "url", ["url": "example.com/a?b=1"], .value(URL(string: "https://example.com/a?b=1").map(FlowValue.url) ?? .nothing)
+  ),
+  .init(
+    "url", ["url": "mailto:ann@example.com"],
+    .value(URL(string: "mailto:ann@example.com").map(FlowValue.url) ?? .nothing)),
+  .init("url", ["url": "not a url"], .error("expected a URL for 'url', got 'not a url'")),
+  .init("url", ["url": "https://"], .error("expected a URL for 'url', got 'https://'")),
+
+  .init("get-url-component", ["url": "https://a.example:8443/x%20y?q=1#top"], .value("a.example")),
+  .init("get-url-component", ["url": "https://a.example:8443/x%20y?q=1#top", "component": "port"], .value(8443)),
+  .init("get-url-component", ["url": "https://a.example/x", "component": "port"], .value(.nothing)),
+  .init("get-url-component", ["url": "https://a.example:8443/x%20y?q=1#top", "component": "path"], .value("/x y")),
+  .init("get-url-component", ["url": "https://a.example/?q=1&r=2", "component": "query"], .value("q=1&r=2")),
+  .init("get-url-component", ["url": "https://a.example/#top", "component": "fragment"], .value("top")),
+  .init("get-url-component", ["url": "HTTPS://a.example/", "component": "scheme"], .value("HTTPS")),
+  .init(
+    "get-url-component",
+    ["url": "https://a.example/?q=a+b%26c&id=7&id=8", "component": "query-parameter", "name": "q"], .value("a b&c")),
+  .init(
+    "get-url-component", ["url": "https://a.example/?q=1&id=7&id=8", "component": "query-parameter", "name": "id"],
+    .value("7")),
+  .init(
+    "get-url-component", ["url": "https://a.example/?flag", "component": "query-parameter", "name": "flag"], .value("")),
+  .init(
+    "get-url-component", ["url": "https://a.example/?q=1", "component": "query-parameter", "name": "x"],
+    .value(.nothing)),
+  .init(
+    "get-url-component", ["url": "https://a.example/", "component": "query-parameter"],
+    .error("'component: query-parameter' needs a 'name'", help: "add 'name: id' for the value of '?id=…'")),
+  .init("get-url-component", ["url": "nope"], .error("expected a URL for 'url', got 'nope'")),
+
+  .init("url-encode", ["text": "a b&c=d/é~"], .value("a%20b%26c%3Dd%2F%C3%A9~")),
+  .init("url-encode", [:], .error("'text' needs a value: Text")),
+
+  .init("url-decode", ["text": "a%20b%26c%3dd%2F%C3%A9+"], .value("a b&c=d/é+")),
+  .init("url-decode", ["text": "a+b", "plus-as-space": true], .value("a b")),
+  .init(
+    "url-decode", ["text": "100%"],
+    .error("'%' is not a percent-escape", help: "a '%' is followed by two hexadecimal digits; a '%' itself is '%25'")),
+  .init("url-decode", ["text": "%zz1"], .error("'%zz' is not a percent-escape")),
+  .init("url-decode", ["text": "%FF"], .error("the decoded bytes are not UTF-8 text")),
 ]
