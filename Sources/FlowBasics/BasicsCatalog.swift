@@ -8,6 +8,7 @@ public enum BasicsCatalog: IntentCatalog {
   public static let namespace: String? = nil
   public static let title = "Basics"
   public static let intents: [any AppIntent.Type] = [
+    AdjustDateIntent.self,
     AskIntent.self,
     Base64Intent.self,
     CalculateIntent.self,
@@ -17,11 +18,13 @@ public enum BasicsCatalog: IntentCatalog {
     CommentIntent.self,
     ConfirmIntent.self,
     CountIntent.self,
+    CurrentDateIntent.self,
     DictionaryIntent.self,
     FilterIntent.self,
     FormatDateIntent.self,
     FormatJSONIntent.self,
     FormatNumberIntent.self,
+    GetDatesFromInputIntent.self,
     GetItemIntent.self,
     GetURLIntent.self,
     GetURLComponentIntent.self,
@@ -42,6 +45,7 @@ public enum BasicsCatalog: IntentCatalog {
     SortIntent.self,
     SplitTextIntent.self,
     TextIntent.self,
+    TimeBetweenIntent.self,
     TrimTextIntent.self,
     UniqueIntent.self,
     URLIntent.self,

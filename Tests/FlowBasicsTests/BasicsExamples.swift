@@ -375,4 +375,66 @@ let basicsExamples: [BasicsExample] = [
     .error("'%' is not a percent-escape", help: "a '%' is followed by two hexadecimal digits; a '%' itself is '%25'")),
   .init("url-decode", ["text": "%zz1"], .error("'%zz' is not a percent-escape")),
   .init("url-decode", ["text": "%FF"], .error("the decoded bytes are not UTF-8 text")),
+
+  // The run's clock, never the machine's: the tests' ManualClock starts at 1,795,000,000.
+  .init("current-date", [:], .value(.date(Date(timeIntervalSince1970: 1_795_000_000)))),
+  .init("current-date", ["unused": 1], .error("'current-date' has no parameter 'unused'")),
+
+  .init(
+    "adjust-date", ["date": "2026-01-31T10:00:00Z", "amount": 1, "unit": "months", "time-zone": "UTC"],
+    .value(.date(Date(timeIntervalSince1970: 1_772_272_800)))),  // 2026-02-28T10:00:00Z
+  .init(
+    "adjust-date", ["date": "2024-02-29T10:00:00Z", "amount": 1, "unit": "years", "time-zone": "UTC"],
+    .value(.date(Date(timeIntervalSince1970: 1_740_736_800)))),  // 2025-02-28T10:00:00Z
+  // Across the end of summer time in Paris a day is 25 hours: 09:00 stays 09:00 local.
+  .init(
+    "adjust-date", ["date": "2026-10-24T07:00:00Z", "amount": 1, "unit": "days", "time-zone": "Europe/Paris"],
+    .value(.date(Date(timeIntervalSince1970: 1_792_915_200)))),  // 2026-10-25T08:00:00Z
+  .init(
+    "adjust-date", ["date": "2026-11-21T00:00:00Z", "operation": "subtract", "amount": 1.5, "unit": "hours"],
+    .value(.date(Date(timeIntervalSince1970: 1_795_219_200 - 5400)))),
+  .init(
+    "adjust-date", ["date": "2026-11-21", "amount": 1.5, "unit": "days"],
+    .error(
+      "days are added in whole numbers, not 1.5",
+      help: "use hours for parts of a day, such as 'amount: 36' with 'unit: hours'")),
+  .init(
+    "adjust-date", ["date": "2026-11-21", "time-zone": "Mars/Base"],
+    .error("unknown time zone 'Mars/Base'", help: "use an IANA name such as 'UTC' or 'Europe/Paris'")),
+
+  .init("time-between", ["start": "2026-01-31", "end": "2026-03-01", "unit": "months", "time-zone": "UTC"], .value(1)),
+  .init("time-between", ["start": "2026-03-01", "end": "2026-01-31", "time-zone": "UTC"], .value(-29)),
+  .init("time-between", ["start": "2026-11-21T10:00:00Z", "end": "2026-11-21T12:59:59Z", "unit": "hours"], .value(2)),
+  .init(
+    "time-between", ["start": "2026-10-24T07:00:00Z", "end": "2026-10-25T07:00:00Z", "time-zone": "Europe/Paris"],
+    .value(0)),  // 24 hours, but 09:00 to 08:00 local: not yet a calendar day
+  .init(
+    "time-between", ["start": "2026-11-21", "end": "later"],
+    .error("expected a date for 'end', got 'later'", help: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")),
+
+  // The tests' clock reads 2026-11-18T11:06:40Z, a Wednesday.
+  .init(
+    "get-dates-from-input", ["input": "today\ntomorrow\n\n yesterday \nnow", "time-zone": "UTC"],
+    .value([
+      .date(Date(timeIntervalSince1970: 1_794_960_000)), .date(Date(timeIntervalSince1970: 1_795_046_400)),
+      .date(Date(timeIntervalSince1970: 1_794_873_600)), .date(Date(timeIntervalSince1970: 1_795_000_000)),
+    ])),
+  .init(
+    "get-dates-from-input",
+    ["input": "next monday\nnext wednesday\nlast friday\nin 3 days\n2 hours ago", "time-zone": "UTC"],
+    .value([
+      .date(Date(timeIntervalSince1970: 1_795_392_000)), .date(Date(timeIntervalSince1970: 1_795_564_800)),
+      .date(Date(timeIntervalSince1970: 1_794_528_000)), .date(Date(timeIntervalSince1970: 1_795_219_200)),
+      .date(Date(timeIntervalSince1970: 1_794_992_800)),
+    ])),
+  // Without a zone, in the one given; with one, as written.
+  .init(
+    "get-dates-from-input", ["input": "2026-12-01 09:00\n2026-12-01T09:00:00Z", "time-zone": "Europe/Paris"],
+    .value([.date(Date(timeIntervalSince1970: 1_796_112_000)), .date(Date(timeIntervalSince1970: 1_796_115_600))])),
+  .init(
+    "get-dates-from-input", ["input": "today\nsoonish"],
+    .error(
+      "line 2: 'soonish' is not a date",
+      help: "write '2026-12-01', '2026-12-01 09:00', 'tomorrow', 'next monday' or 'in 3 days'")),
+  .init("get-dates-from-input", ["input": "in 3 fortnights"], .error("line 1: 'in 3 fortnights' is not a date")),
 ]
