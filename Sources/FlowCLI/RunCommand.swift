@@ -100,6 +100,7 @@ struct RunCommand: AsyncParsableCommand {
       options.passIDs = json
       options.environment = context.environment
       options.runID = runID
+      options.limits = session.limits
       let interpreter = Interpreter(
         registry: registry, context: services, loader: check, observer: session.observer(reporter),
         options: options)

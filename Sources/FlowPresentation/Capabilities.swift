@@ -61,6 +61,9 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var name: String?
     /// Why it could not be looked at: computed at run time, missing, or invalid.
     public var problem: String?
+    /// Whether it travels inside the file analysed (under its `workflows:`): false for a workflow found
+    /// on the reader's disk, which a shared file's author never showed them; nil when it did not resolve.
+    public var carried: Bool?
     /// The step that runs it.
     public var step: StepReference
   }

@@ -19,8 +19,12 @@ public enum CapabilityLines {
     public var tone: Tone
   }
 
-  /// - Parameter schedule: whether to say the schedule too (`flow show` has a section of its own for it).
-  public static func lines(_ capabilities: Capabilities, schedule: Bool = false) -> [Line] {
+  /// - Parameters:
+  ///   - schedule: whether to say the schedule too (`flow show` has a section of its own for it).
+  ///   - shared: the lines are for a file someone else wrote (the import card, the share page): a
+  ///     workflow it runs but does not carry, found on the reader's disk, and one chosen at run time are
+  ///     in red, by name and file — the file's author never showed what they do.
+  public static func lines(_ capabilities: Capabilities, schedule: Bool = false, shared: Bool = false) -> [Line] {
     var lines: [Line] = []
     for app in capabilities.apps {
       for (effect, verb, tone) in [
@@ -93,7 +97,17 @@ public enum CapabilityLines {
       var text: StyledText = "runs workflow " + StyledText([.init(.value, run.reference)])
       if let name = run.name, run.file != nil { text.append(.text, " (\(name))") }
       if let problem = run.problem { text.append(.text, ": \(problem)") }
-      lines.append(Line(text: text, tone: run.problem == nil ? .plain : .changes))
+      var tone: Tone = run.problem == nil ? .plain : .changes
+      if shared, let file = run.file, run.carried == false {
+        text.append(.text, ", which this file does not carry: ")
+        text.append(.value, file)
+        text.append(.text, ", as it is now")
+        tone = .alarm
+      } else if shared, run.file == nil, run.problem != nil {
+        // Chosen at run time (or not found): whatever the reader's library holds could run.
+        tone = .alarm
+      }
+      lines.append(Line(text: text, tone: tone))
     }
     if schedule, let plan = OutlineRenderer.summary(capabilities.schedule) {
       lines.append(Line(text: "runs on a schedule: " + StyledText([.init(.value, plan)]), tone: .plain))

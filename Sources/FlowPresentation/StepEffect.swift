@@ -100,12 +100,12 @@ struct StepEffect: Sendable, Hashable {
   /// The effect of several steps together (a nested workflow): the worst effect, every host.
   static func combined(_ effects: [StepEffect]) -> StepEffect {
     var hosts: [String] = []
-    for host in effects.flatMap(\.hosts) where !hosts.contains(host) { hosts.append(host) }
+    var seen: Set<String> = []
+    for host in effects.flatMap(\.hosts) where seen.insert(host).inserted { hosts.append(host) }
     var combined = StepEffect(
       effect: effects.map(\.effect).max() ?? .readOnly, hosts: hosts, anyHost: effects.contains(where: \.anyHost))
-    for host in effects.flatMap(\.dataHosts) where !combined.dataHosts.contains(host) {
-      combined.dataHosts.append(host)
-    }
+    var seenData: Set<String> = []
+    for host in effects.flatMap(\.dataHosts) where seenData.insert(host).inserted { combined.dataHosts.append(host) }
     combined.exposesArguments = effects.contains(where: \.exposesArguments)
     combined.asks = effects.contains(where: \.asks)
     return combined

@@ -17,7 +17,7 @@ final class CountingFiles: WorkflowFiles, @unchecked Sendable {
 
   var reads: [String: Int] { lock.withLock { counts } }
 
-  func locate(_ reference: String, from parent: SourceFile?) -> String? {
+  func locate(_ reference: String, inFolder folder: String) -> String? {
     files[reference] == nil ? nil : reference
   }
 
