@@ -123,7 +123,12 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
-    .executableTarget(name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings,
+      // A fixed-address executable: the position-independent one the toolchain links by default makes the
+      // dynamic linker patch 91,000 pointers (and touch every page holding one) before `main`, on every
+      // run. Measured in Scripts/bench-run.sh; see Architecture.md on start-up.
+      linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(platforms: [.linux]))]),
 
     // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)
 
