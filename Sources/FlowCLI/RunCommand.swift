@@ -116,6 +116,7 @@ struct RunCommand: AsyncParsableCommand {
       options.passIDs = json
       options.environment = context.environment
       options.runID = runID
+      options.limits = session.limits
       let interpreter = Interpreter(
         registry: registry, context: services, loader: check, observer: session.observer(reporter),
         options: options)
@@ -155,7 +156,7 @@ struct RunCommand: AsyncParsableCommand {
     throws(RunError)
   {
     let answers = UnattendedCheck.Answers(
-      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto)
+      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto, values: given)
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     if needed.hasErrors { throw RunError(.needsInput, needed) }
   }

@@ -13,10 +13,15 @@ public final class SourceFile: Sendable {
   public let bytes: [UInt8]
   /// This file's number in ``SourceFile/registry``; what a span stores.
   package let id: UInt32
+  /// Whether diagnostics may quote the file's lines. A file that may not be a workflow at all
+  /// (`run-workflow: ~/.aws/credentials`) is pointed at by line and column, never shown: its lines would
+  /// otherwise reach the terminal and run history.
+  public let isQuotable: Bool
 
-  public init(path: String, bytes: [UInt8]) {
+  public init(path: String, bytes: [UInt8], isQuotable: Bool = true) {
     self.path = path
     self.bytes = bytes
+    self.isQuotable = isQuotable
     self.id = Self.registry.reserve()
     Self.registry.store(self, at: id)
   }
@@ -54,8 +59,9 @@ public final class SourceFile: Sendable {
   /// The text of the 1-based line `number`, without its line break; invalid UTF-8 shows as U+FFFD.
   ///
   /// A linear scan: it runs only when a diagnostic is rendered, never while parsing.
+  /// Nil for a file that is not ``isQuotable``.
   public func line(_ number: Int) -> String? {
-    guard number >= 1 else { return nil }
+    guard number >= 1, isQuotable else { return nil }
     var current = 1
     var start = 0
     var index = 0

@@ -305,6 +305,8 @@ public final class RaindropClient: BookmarkBackend {
       let ticket: Int
       do {
         ticket = try await limiter.acquire()
+      } catch let tooLong as RateLimiter.WaitTooLong {
+        throw .final(.waitTooLong(said: tooLong.said))
       } catch {
         throw .final(.network(HTTPTransportError.cancelled.description))
       }
@@ -325,8 +327,13 @@ public final class RaindropClient: BookmarkBackend {
         guard rateLimitWaits <= policy.maxRateLimitWaits else {
           throw .final(.rateLimited(retryAfterSeconds: retryAfter))
         }
+        let (end, said) = rateLimitEnd(response, retryAfter: retryAfter)
+        // Beyond the cap (or a number too large to read), fail now in the server's words rather than wait.
+        guard let end, end.timeIntervalSince(clock.now) <= RaindropError.maximumRateLimitWait.seconds else {
+          throw .final(.waitTooLong(said: said))
+        }
         // A 429 was not acted on, so any call may be sent again.
-        await limiter.block(until: rateLimitEnd(response, retryAfter: retryAfter))
+        await limiter.block(until: end)
       case 500...599:
         let failure = RaindropError.serverError(
           status: response.status, message: Self.errorMessage(response) ?? "server error")
@@ -360,14 +367,29 @@ public final class RaindropClient: BookmarkBackend {
     attempt += 1
   }
 
-  /// When a 429 ends: `Retry-After` seconds if given, else the reset time, else the default wait.
-  private func rateLimitEnd(_ response: HTTPResponse, retryAfter: Int?) -> Date {
+  /// When a 429 ends: `Retry-After` seconds if given, else the reset time, else the default wait; and the
+  /// header that said so, as it came. The end is nil when the header holds a number too large to read.
+  private func rateLimitEnd(_ response: HTTPResponse, retryAfter: Int?) -> (end: Date?, said: String) {
     let now = clock.now
-    if let retryAfter { return now.addingTimeInterval(TimeInterval(max(retryAfter, 0))) }
-    if let text = response[header: "x-ratelimit-reset"] ?? response[header: "ratelimit-reset"], let reset = Int(text) {
-      return RateLimiter.resetDate(reset, now: now).addingTimeInterval(policy.resetMargin.seconds)
+    if let text = response[header: "retry-after"] {
+      let said = "Retry-After: \(text)"
+      if let retryAfter { return (now.addingTimeInterval(TimeInterval(max(retryAfter, 0))), said) }
+      if Self.isDigits(text) { return (nil, said) }
     }
-    return now.addingTimeInterval(policy.defaultRateLimitWait.seconds)
+    for name in ["x-ratelimit-reset", "ratelimit-reset"] {
+      guard let text = response[header: name] else { continue }
+      let said = "\(name): \(text)"
+      if let reset = Int(text.trimmingCharacters(in: .whitespaces)) {
+        return (RateLimiter.resetDate(reset, now: now).addingTimeInterval(policy.resetMargin.seconds), said)
+      }
+      if Self.isDigits(text) { return (nil, said) }
+    }
+    return (now.addingTimeInterval(policy.defaultRateLimitWait.seconds), "no Retry-After")
+  }
+
+  private static func isDigits(_ text: String) -> Bool {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    return !trimmed.isEmpty && trimmed.allSatisfy(\.isASCII) && trimmed.allSatisfy(\.isNumber)
   }
 
   private func makeRequest(_ method: String, _ path: String, query: [(String, String)], body: Data?) -> HTTPRequest {

@@ -185,6 +185,8 @@ struct Router: Sendable {
     switch fault {
     case .rateLimited(let retryAfter)?:
       return finish(rateLimitedAnswer(retryAfter: retryAfter), rateHeaders)
+    case .rateLimitedSaying(let said)?:
+      return finish(rateLimitedAnswer(retryAfter: nil), rateHeaders.merging(said) { $1 })
     case .serverError?:
       return finish(.json(500, ["result": false, "status": 500, "errorMessage": "Injected server error"]), rateHeaders)
     case .resetConnection?:
@@ -222,6 +224,8 @@ struct Router: Sendable {
       broken.status = 200
       broken.body = Data(answer.body.prefix(max(answer.body.count / 2, 1)))
       return finish(broken, rateHeaders)
+    case .answerSaying(let said)?:
+      return finish(answer, rateHeaders.merging(said) { $1 })
     default:
       return finish(answer, rateHeaders)
     }

@@ -6,7 +6,9 @@ import RaindropModel
 struct UpdateBookmarksIntent: AppIntent {
   static let title: LocalizedStringResource = "Update Bookmarks"
   static let description = IntentDescription("Tag, untag, favorite or move many bookmarks at once.")
-  static let sideEffect = SideEffect.changes
+  // Moving to Trash is deleting (delete-bookmark does no more), so `move-to` decides: see sideEffect(for:).
+  static let sideEffect = SideEffect.destructive
+  static let sideEffectParameters: Set<String> = ["move-to"]
   static let networkAccess = NetworkAccess.hosts(["api.raindrop.io"])
   static let openAppWhenRun = false
 
@@ -35,6 +37,12 @@ struct UpdateBookmarksIntent: AppIntent {
       \.$important
       \.$moveTo
     }
+  }
+
+  /// Destructive when the bookmarks may go to Trash; otherwise a change.
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
+    guard let moveTo = values["move-to"] else { return .changes }
+    return CollectionEntity.mayBe(.trash, moveTo) ? .destructive : .changes
   }
 
   func perform() async throws -> some ReturnsValue<Int> {
