@@ -124,12 +124,10 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
-    .executableTarget(
-      name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings,
-      // A fixed-address executable: the position-independent one the toolchain links by default makes the
-      // dynamic linker patch 91,000 pointers (and touch every page holding one) before `main`, on every
-      // run. Measured in Scripts/bench-run.sh; see Architecture.md on start-up.
-      linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(platforms: [.linux]))]),
+    // Installed as a fixed-address executable (`-Xlinker -no-pie`, README): that flag is given on the
+    // command line with `--static-swift-stdlib`, never here, because against the toolchain's shared Swift
+    // runtime a fixed-address `flow` makes the dynamic linker warn about every key path into it.
+    .executableTarget(name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
 
     // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)
 
