@@ -9,7 +9,7 @@
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
-//   FlowLibrary → FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
+//   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, CSodium (export, secrets, signatures, keys)
 //   RaindropLocal → RaindropModel, FlowSQLite ; RaindropREST → RaindropModel, FlowHTTP
 //
@@ -89,7 +89,8 @@ let package = Package(
     .target(
       name: "FlowLibrary",
       dependencies: [
-        "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowScheduler", "FlowSQLite", "FlowYAML",
+        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowScheduler", "FlowSQLite",
+        "FlowYAML",
       ],
       swiftSettings: swiftSettings),
 
@@ -108,7 +109,8 @@ let package = Package(
     .target(
       name: "FlowSharing",
       dependencies: [
-        "CSodium", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowYAML",
+        "CSodium", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime",
+        "FlowYAML",
       ],
       swiftSettings: swiftSettings),
 
