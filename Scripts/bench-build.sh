@@ -2,8 +2,8 @@
 # Clean build times: the README's release build (`swift build -c release`) and test build (`swift build
 # --build-tests`), each from nothing in its own scratch folder, for the working tree and, given a git ref,
 # for that ref too (a copy of its files). Then, for each release build, what the binary costs at start-up:
-# its size, its protocol conformance records (the runtime scans them) and the instructions of
-# `flow --version` (callgrind, which counts the same on a busy machine).
+# its size, its protocol conformance records (the runtime scans them), the instructions of
+# `flow --version` (callgrind, which counts the same on a busy machine) and its wall time (hyperfine).
 #
 #   Scripts/bench-build.sh [REF]       # e.g. Scripts/bench-build.sh main
 #   JOBS=2 Scripts/bench-build.sh      # build jobs (default 1: the machine is shared)
@@ -65,15 +65,20 @@ done
 echo
 echo "## The release binary"
 echo
-echo "| tree | size | conformance records | \`flow --version\` instructions |"
-echo "|---|---:|---:|---:|"
+echo "| tree | size | conformance records | \`flow --version\` instructions | \`flow --version\` wall |"
+echo "|---|---:|---:|---:|---:|"
 for index in "${!binaries[@]}"; do
   binary=${binaries[$index]}
   size=$(stat -c %s "$binary")
   # Each record is a 4-byte relative pointer in the swift5_protocol_conformances section.
   hex=$(readelf -S -W "$binary" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == "swift5_protocol_conformances" { print $5 }')
   records=$((16#${hex:-0} / 4))
+  # Callgrind cannot read every build's debug information (nor run every build: "?" then).
   instructions=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" --version 2>&1 \
-    | awk '/Collected/ { print $NF }')
-  echo "| ${names[$index]} | $(awk -v b="$size" 'BEGIN { printf "%.1f MB", b / 1e6 }') | ${records:-?} | ${instructions:-?} |"
+    | awk '/Collected/ { print $NF }') || true
+  wall=$(hyperfine -N --warmup 5 --runs 50 --export-json "$work/startup.json" "$binary --version" >/dev/null \
+    && python3 -c 'import json, sys; print("%.1f ms" % (json.load(open(sys.argv[1]))["results"][0]["mean"] * 1000))' \
+      "$work/startup.json")
+  echo "| ${names[$index]} | $(awk -v b="$size" 'BEGIN { printf "%.1f MB", b / 1e6 }') | ${records:-?} |" \
+    "${instructions:-?} | $wall |"
 done

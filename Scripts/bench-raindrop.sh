@@ -59,7 +59,7 @@ cpu() {
   local best="" line
   for _ in 1 2 3; do
     line=$(XDG_DATA_HOME="$1" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" \
-      /usr/bin/time -f '%U %S' -o "$work/time" "$flow" run "$2" --backend local --no-history)
+      /usr/bin/time -f '%U %S' -o "$work/time" "$flow" run "$2" --backend local --no-history 2>"$work/stderr")
     local seconds
     seconds=$(awk '{ printf "%.2f", $1 + $2 }' "$work/time")
     if [ -z "$best" ] || awk -v a="$seconds" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$seconds; fi
