@@ -128,7 +128,10 @@ public final class SQLiteConnection {
     var statement: OpaquePointer?
     let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
-    defer { sqlite3_finalize(statement) }
+    defer {
+      steps += Int64(sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 0))
+      sqlite3_finalize(statement)
+    }
     for (offset, value) in parameters.enumerated() {
       let index = Int32(offset + 1)
       let status: Int32
@@ -168,6 +171,15 @@ public final class SQLiteConnection {
 
   /// The rowid of the last insert on this connection.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// The work SQLite did for this connection's queries, in steps of its virtual machine: what a test
+  /// counts to show how a query's cost grows with the data, where timing it would be neither fast nor
+  /// deterministic.
+  public private(set) var steps: Int64 = 0
+
+  /// Rows this connection inserted, changed or deleted since it opened: with `PRAGMA data_version`, which
+  /// moves on other connections' commits only, whether the database may have changed since a moment.
+  public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
   /// Runs `body` in a transaction. Writers use `BEGIN IMMEDIATE`, which takes the write lock up front: two
   /// processes then queue on the busy timeout instead of one failing with SQLITE_BUSY halfway through.

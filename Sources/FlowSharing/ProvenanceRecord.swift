@@ -1,4 +1,3 @@
-import Crypto
 import FlowLibrary
 import FlowPresentation
 import Foundation
@@ -64,7 +63,7 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   static func hex(_ bytes: [UInt8]) -> String {
-    Crypto.SHA256.hash(data: bytes).map { byte in
+    Sodium.sha256(bytes).map { byte in
       let text = String(byte, radix: 16)
       return byte < 16 ? "0" + text : text
     }.joined()

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// An Ed25519 public key: what a signature block carries and what a person trusts under a name.
@@ -6,13 +5,15 @@ public struct PublicKey: Sendable, Hashable {
   /// The 32 bytes of the key.
   public let raw: [UInt8]
 
-  /// A key swift-crypto made, and so valid.
+  /// The 32 bytes libsodium derived from a seed.
   init(checked raw: [UInt8]) {
     self.raw = raw
   }
 
+  /// Any 32 bytes, as swift-crypto took them before: whether they are a usable key shows when a
+  /// signature is checked against them.
   public init?(raw: [UInt8]) {
-    guard raw.count == 32, (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil else { return nil }
+    guard raw.count == Sodium.publicKeyBytes else { return nil }
     self.raw = raw
   }
 
@@ -22,7 +23,7 @@ public struct PublicKey: Sendable, Hashable {
   /// `SHA256:` and the unpadded base64 of the key's SHA-256, as OpenSSH prints fingerprints: what a
   /// person compares with the signer over another channel.
   public var fingerprint: String {
-    let digest = Data(Crypto.SHA256.hash(data: raw)).base64EncodedString()
+    let digest = Data(Sodium.sha256(raw)).base64EncodedString()
     return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
   }
 
@@ -56,36 +57,38 @@ public struct PublicKey: Sendable, Hashable {
 
   /// Whether `signature` signs `message` with this key.
   func verifies(_ signature: [UInt8], for message: [UInt8]) -> Bool {
-    guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else { return false }
-    return key.isValidSignature(signature, for: message)
+    Sodium.verify(signature, message: message, publicKey: raw)
   }
 }
 
 /// An Ed25519 private key: what `flow export --sign` signs with.
 public struct SigningKey: Sendable {
-  private let key: Curve25519.Signing.PrivateKey
+  /// The 32-byte seed, as the key file keeps it: the key pair follows from it.
+  public let seed: [UInt8]
+  public let publicKey: PublicKey
+  /// libsodium's 64-byte form: the seed followed by the public key.
+  private let secretKey: [UInt8]
 
   /// A new random key.
   public init() {
-    key = Curve25519.Signing.PrivateKey()
+    self.init(validSeed: Sodium.randomSeed())
   }
 
-  /// The key from its 32-byte seed.
+  /// The key from its 32-byte seed; any 32 bytes are one.
   public init?(seed: [UInt8]) {
-    guard seed.count == 32, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed) else { return nil }
-    self.key = key
+    guard seed.count == Sodium.seedBytes else { return nil }
+    self.init(validSeed: seed)
   }
 
-  /// The 32-byte seed, as the key file keeps it.
-  public var seed: [UInt8] { [UInt8](key.rawRepresentation) }
-
-  public var publicKey: PublicKey {
-    PublicKey(checked: [UInt8](key.publicKey.rawRepresentation))
+  private init(validSeed seed: [UInt8]) {
+    let pair = Sodium.keyPair(seed: seed)
+    self.seed = seed
+    self.publicKey = PublicKey(checked: pair.publicKey)
+    self.secretKey = pair.secretKey
   }
 
   func signature(for message: [UInt8]) -> [UInt8] {
-    // Signing in memory fails only if the key is unusable, which a constructed key never is.
-    [UInt8]((try? key.signature(for: message)) ?? Data())
+    Sodium.sign(message, secretKey: secretKey)
   }
 }
 

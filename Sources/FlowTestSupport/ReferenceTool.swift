@@ -3,10 +3,11 @@ import Synchronization
 import Testing
 
 /// A reference tool the tests compare flow with (`systemd-analyze`, `python3` with croniter,
-/// `kubernetes-validate`), run once with everything it should look at.
+/// `kubernetes-validate`, `check-jsonschema`), run once with everything it should look at.
 ///
-/// A missing tool fails the test with the way to install it rather than skipping it: `.ci/run`
-/// installs them all, so a skip would only hide a broken CI.
+/// Found first in the checkout's `.venv-tools/bin`, where `Scripts/setup.sh` installs the Python tools,
+/// then on `PATH`. A missing tool fails the test with the way to install it rather than skipping it:
+/// `Scripts/setup.sh` (which `.ci/run` runs) installs them all, so a skip would only hide a broken CI.
 public struct ReferenceTool: Sendable {
   public let name: String
   /// How to get it, for the failure message.
@@ -17,25 +18,33 @@ public struct ReferenceTool: Sendable {
     self.install = install
   }
 
-  /// The tool's path on `PATH`, or a recorded issue.
+  /// The virtual environment `Scripts/setup.sh` makes, in the checkout these tests were built from.
+  public static let toolsDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent(".venv-tools/bin").path
+
+  /// The tool's path in `.venv-tools/bin` or on `PATH`, or a recorded issue.
   public func path(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    let found = path.split(separator: ":").map { "\($0)/\(name)" }.first {
+    let directories = [Self.toolsDirectory] + path.split(separator: ":").map(String.init)
+    let found = directories.map { "\($0)/\(name)" }.first {
       FileManager.default.isExecutableFile(atPath: $0)
     }
     if found == nil { Issue.record("'\(name)' is not installed: \(install)", sourceLocation: sourceLocation) }
     return found
   }
 
-  /// Runs the tool with `arguments`, feeding `input` on standard input; its status and both streams.
+  /// Runs the tool with `arguments` in `directory` (the current one when nil), feeding `input` on standard
+  /// input; its status and both streams.
   public func run(
-    _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
+    _ arguments: [String], input: String? = nil, environment: [String: String]? = nil, in directory: URL? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> (status: Int32, output: String, error: String)? {
     guard let executable = path(sourceLocation: sourceLocation) else { return nil }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    process.currentDirectoryURL = directory
     if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
     process.standardInput = stdin

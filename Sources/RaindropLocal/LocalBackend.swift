@@ -20,6 +20,11 @@ public actor LocalBackend: BookmarkBackend {
 
   private let database: SQLiteConnection
   private let clock: any BackendClock
+  /// Where the last page of a listing in SQLite's order ended, so that the page after it starts there
+  /// (keyset paging) instead of counting past every earlier row again.
+  private var position: ListingPosition?
+  /// The last listing sorted in memory (a search, or titles and domains), so that its pages are slices.
+  private var sortedListing: SortedListing?
 
   /// The account the local store pretends to be.
   public static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
@@ -74,7 +79,9 @@ public actor LocalBackend: BookmarkBackend {
     try database.transaction {
       () throws(SQLiteError) in
       let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
-      guard version < 1 else { return }
+      guard version < 2 else { return }
+      // Version 2 adds the indexes of the three orders SQLite sorts in (keyset paging walks them); every
+      // statement is idempotent, so a version 1 store takes the same path as a new one.
       try database.execute(
         """
         CREATE TABLE IF NOT EXISTS collections (
@@ -103,7 +110,9 @@ public actor LocalBackend: BookmarkBackend {
         );
         CREATE INDEX IF NOT EXISTS bookmarks_by_collection ON bookmarks(collection);
         CREATE INDEX IF NOT EXISTS bookmarks_by_link ON bookmarks(link_key);
-        PRAGMA user_version = 1;
+        CREATE INDEX IF NOT EXISTS bookmarks_by_created ON bookmarks(created);
+        CREATE INDEX IF NOT EXISTS bookmarks_by_sort ON bookmarks(sort);
+        PRAGMA user_version = 2;
         """
       )
     }
@@ -118,6 +127,9 @@ public actor LocalBackend: BookmarkBackend {
       throw .storage(error.description)
     }
   }
+
+  /// SQLite's work for this store so far (``SQLiteConnection/steps``), for tests of how listing scales.
+  var sqliteSteps: Int64 { database.steps }
 
   // MARK: - Rows
 
@@ -218,41 +230,102 @@ public actor LocalBackend: BookmarkBackend {
 
   public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     let search = SearchQuery(parsing: query.search ?? "")
-    if search.isEmpty, let order = Self.sqlOrder(query.sort) {
+    if search.isEmpty, let order = SQLOrder(query.sort) {
       return try page(query, order: order)
     }
-    let matches = try matching(collectionId: query.collectionId, search: query.search, nested: query.nested)
-    let sorted = Self.sorted(matches, by: query.sort, search: search)
+    let sorted = try sortedMatches(query, search: search)
     let perPage = query.effectivePerPage
     let start = max(query.page, 0) * perPage
     let items = start < sorted.count ? Array(sorted[start..<min(start + perPage, sorted.count)]) : []
     return BookmarkPage(items: items, count: sorted.count)
   }
 
-  /// The orders SQLite can do exactly as ``sorted(_:by:search:)`` does; titles and domains are not among them,
-  /// because they compare with `localizedStandardCompare`.
-  private static func sqlOrder(_ sort: BookmarkSort) -> String? {
-    switch sort {
-    case .newestFirst, .relevance: "created DESC, id DESC"
-    case .oldestFirst: "created ASC, id ASC"
-    case .manual: "sort DESC, id DESC"
-    case .titleAscending, .titleDescending, .domainAscending, .domainDescending: nil
+  /// Every match of `query` in its order: from the last listing when only the page differs and nothing
+  /// changed since, so that reading all pages sorts once rather than once a page.
+  private func sortedMatches(_ query: BookmarkListQuery, search: SearchQuery) throws(RaindropError) -> [Bookmark] {
+    var key = query
+    (key.page, key.perPage) = (0, 0)
+    let snapshot = try store { () throws(SQLiteError) in try self.snapshot() }
+    if let sortedListing, sortedListing.query == key, sortedListing.snapshot == snapshot {
+      return sortedListing.bookmarks
+    }
+    let matches = try matching(collectionId: query.collectionId, search: query.search, nested: query.nested)
+    let sorted = Self.sorted(matches, by: query.sort, search: search)
+    sortedListing = SortedListing(query: key, snapshot: snapshot, bookmarks: sorted)
+    return sorted
+  }
+
+  /// What the database looked like: another connection's commit moves `data_version`, this one's writes
+  /// move `totalChanges`. Equal snapshots mean nothing was written in between.
+  private func snapshot() throws(SQLiteError) -> Snapshot {
+    let version = try database.query("PRAGMA data_version").first?.first?.int ?? 0
+    return Snapshot(dataVersion: version, changes: database.totalChanges)
+  }
+
+  /// The orders SQLite can do exactly as ``sorted(_:by:search:)`` does, each along an index: a key column,
+  /// then the id, both in one direction. Titles and domains are not among them, because they compare with
+  /// `localizedStandardCompare`.
+  struct SQLOrder {
+    /// `created` or `sort`.
+    let column: String
+    /// Its place in ``bookmarkColumns``.
+    let columnIndex: Int
+    let descending: Bool
+
+    init?(_ sort: BookmarkSort) {
+      switch sort {
+      case .newestFirst, .relevance: (column, columnIndex, descending) = ("created", 12, true)
+      case .oldestFirst: (column, columnIndex, descending) = ("created", 12, false)
+      case .manual: (column, columnIndex, descending) = ("sort", 11, true)
+      case .titleAscending, .titleDescending, .domainAscending, .domainDescending: return nil
+      }
+    }
+
+    var orderBy: String { descending ? "\(column) DESC, id DESC" : "\(column) ASC, id ASC" }
+
+    /// The rows after (key, id) in this order. The first half is a range on the indexed column; the second
+    /// skips the rows of an equal key already listed.
+    var after: String {
+      descending
+        ? "\(column) <= ? AND (\(column) < ? OR id < ?)" : "\(column) >= ? AND (\(column) > ? OR id > ?)"
     }
   }
 
   /// A page without a search, straight from SQLite: the common case (the newest 25) reads 25 rows, not all.
-  private func page(_ query: BookmarkListQuery, order: String) throws(RaindropError) -> BookmarkPage {
+  /// The page after the one this backend listed last starts where that one ended (keyset paging) when
+  /// nothing was written since: every page then costs the same, and listing them all is linear. Any other
+  /// page, or after a write, counts past the earlier rows (OFFSET), as Raindrop's API pages do.
+  private func page(_ query: BookmarkListQuery, order: SQLOrder) throws(RaindropError) -> BookmarkPage {
     let (condition, parameters) = try scope(query.collectionId, nested: query.nested)
     let perPage = query.effectivePerPage
     let offset = max(query.page, 0) * perPage
     return try store { () throws(SQLiteError) in
       try database.transaction(write: false) { () throws(SQLiteError) in
-        let count =
-          try database.query("SELECT COUNT(*) FROM bookmarks WHERE \(condition)", parameters).first?.first?.int ?? 0
-        let rows = try database.query(
-          "SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(condition) ORDER BY \(order) LIMIT ? OFFSET ?",
-          parameters + [.integer(Int64(perPage)), .integer(Int64(offset))]
-        )
+        let snapshot = try self.snapshot()
+        let sql = "SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(condition)"
+        let tail = "ORDER BY \(order.orderBy) LIMIT ?"
+        let count: Int
+        let rows: [[SQLValue]]
+        if let position, position.next == query, position.snapshot == snapshot {
+          count = position.count
+          rows = try database.query(
+            "\(sql) AND \(order.after) \(tail)",
+            parameters + [
+              .integer(position.key), .integer(position.key), .integer(position.id), .integer(Int64(perPage)),
+            ]
+          )
+        } else {
+          count =
+            try database.query("SELECT COUNT(*) FROM bookmarks WHERE \(condition)", parameters).first?.first?.int ?? 0
+          rows = try database.query(
+            "\(sql) \(tail) OFFSET ?", parameters + [.integer(Int64(perPage)), .integer(Int64(offset))])
+        }
+        position = nil
+        if let last = rows.last, case .integer(let key) = last[order.columnIndex], case .integer(let id) = last[0] {
+          var next = query
+          next.page = max(query.page, 0) + 1
+          position = ListingPosition(next: next, snapshot: snapshot, count: count, key: key, id: id)
+        }
         return BookmarkPage(items: rows.map(Self.bookmark), count: count)
       }
     }
@@ -578,4 +651,27 @@ public actor LocalBackend: BookmarkBackend {
 
 extension String {
   fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+/// What the database looked like at one moment (``LocalBackend``'s `snapshot()`).
+private struct Snapshot: Equatable {
+  var dataVersion: Int
+  var changes: Int64
+}
+
+/// Where a listing's page ended: the page that follows it, and the last row's sort key and id.
+private struct ListingPosition {
+  var next: BookmarkListQuery
+  var snapshot: Snapshot
+  /// Matches over all pages, counted on the first page read.
+  var count: Int
+  var key: Int64
+  var id: Int64
+}
+
+/// A listing sorted in memory, whatever its page and page size.
+private struct SortedListing {
+  var query: BookmarkListQuery
+  var snapshot: Snapshot
+  var bookmarks: [Bookmark]
 }

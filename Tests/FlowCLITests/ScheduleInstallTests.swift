@@ -129,7 +129,7 @@ struct ScheduleInstallTests {
     assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule-install-kubernetes.txt")
     let manifest = home.appendingPathComponent("flow.yaml")
     try result.output.write(to: manifest, atomically: true, encoding: .utf8)
-    let validate = ReferenceTool("kubernetes-validate", install: "pip install kubernetes-validate")
+    let validate = ReferenceTool("kubernetes-validate", install: "Scripts/setup.sh (pip install kubernetes-validate)")
     guard let checked = try validate.run(["--strict", "--quiet", manifest.path]) else { return }
     #expect(checked.status == 0, "\(checked.output)\(checked.error)")
     // A misspelt field fails (--strict refuses fields the schema lacks), so the check is real.

@@ -59,19 +59,12 @@ struct SchemaCommandTests {
 
   /// The files check-jsonschema rejects, from its JSON report.
   private func checkJSONSchema(schema: String, files: [String], in directory: URL) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["check-jsonschema", "--schemafile", schema, "--output-format", "json"] + files
-    process.currentDirectoryURL = directory
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus != 127, "check-jsonschema is not installed: pip install check-jsonschema")
+    let tool = ReferenceTool("check-jsonschema", install: "Scripts/setup.sh (pip install check-jsonschema)")
+    let run = try #require(
+      try tool.run(["--schemafile", schema, "--output-format", "json"] + files, in: directory))
+    let data = Data(run.output.utf8)
     let report = try #require(
-      try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+      try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(run.output)\(run.error)")
     #expect((report["parse_errors"] as? [Any])?.isEmpty == true)
     return ((report["errors"] as? [[String: Any]]) ?? []).compactMap { $0["filename"] as? String }
   }

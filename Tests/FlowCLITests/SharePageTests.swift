@@ -6,7 +6,7 @@ import Testing
 /// starting a browser takes a second or two.
 struct SharePageTests {
   static let python = ReferenceTool(
-    "python3", install: "apt-get install chromium; pip install playwright (.ci/run does both)")
+    "python3", install: "Scripts/setup.sh (Debian's chromium; pip install playwright)")
 
   @Test func loadsCleanShowsEveryStepAndDownloadsTheExactFile() async throws {
     let home = try SharingHome()

@@ -88,3 +88,49 @@ struct EnumTests {
     #expect(error?.help == "did you mean 'newest-first'?")
   }
 }
+
+/// An entity with a plain field between its properties, an optional one left unset and a large one after:
+/// the properties read at their offsets (EntityLayout) are those `Mirror` finds, in the same order.
+struct NoteEntity: AppEntity {
+  static let typeDisplayRepresentation: TypeDisplayRepresentation = "Note"
+  static let defaultQuery = NoteQuery()
+
+  var id: String
+  @Property(title: "Text") var text: String
+  var shelf: Int8 = 3
+  @Property(title: "Due") var due: Date?
+  @Property(title: "Flagged") var flagged: Bool
+  @Property(title: "Lines") var lines: [String]
+
+  var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(text)") }
+
+  init(id: String, text: String, flagged: Bool, lines: [String]) {
+    self.id = id
+    self.text = text
+    self.flagged = flagged
+    self.lines = lines
+  }
+}
+
+struct NoteQuery: EntityQuery {
+  func entities(for identifiers: [String]) async throws -> [NoteEntity] { [] }
+}
+
+struct EntityLayoutTests {
+  @Test func propertiesAtTheirOffsetsAreThoseMirrorFinds() {
+    let note = NoteEntity(id: "n1", text: "Buy bread", flagged: true, lines: ["a", "b"])
+    let mirrored = Mirror(reflecting: note).children.compactMap { child -> (String, FlowValue)? in
+      guard let property = child.value as? any AnyEntityProperty else { return nil }
+      return (child.label ?? "", property.flowValue)
+    }
+    #expect(mirrored.map(\.0) == ["_text", "_due", "_flagged", "_lines"])
+    #expect(note.propertyValues.keys == ["text", "due", "flagged", "lines"])
+    #expect(note.propertyValues.values == mirrored.map(\.1))
+    #expect(note.propertyValues["due"] == FlowValue.nothing)
+    #expect(note.propertyTitles.map(\.title) == ["Text", "Due", "Flagged", "Lines"])
+    // The same values from another instance: offsets, not a value remembered from the first.
+    let other = NoteEntity(id: "n2", text: "Call", flagged: false, lines: [])
+    #expect(other.propertyValues["text"] == "Call")
+    #expect(other.propertyValues["flagged"] == false)
+  }
+}

@@ -122,7 +122,7 @@ struct ReferenceToolTests {
       "iterations": 25,
     ]
     let input = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
-    let tool = ReferenceTool("python3", install: "apt-get install python3; pip install croniter")
+    let tool = ReferenceTool("python3", install: "Scripts/setup.sh (pip install croniter)")
     guard let result = try tool.run(["-c", script], input: input) else { return }
     #expect(result.status == 0, "croniter failed (pip install croniter): \(result.error)")
     guard result.status == 0 else { return }

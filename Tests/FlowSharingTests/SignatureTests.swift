@@ -1,5 +1,7 @@
 import FlowPresentation
 import FlowSharing
+import FlowTestSupport
+import Foundation
 import Testing
 
 /// Signatures over a file's exact bytes: what verifies, and that one changed byte anywhere never does.
@@ -30,6 +32,21 @@ struct SignatureTests {
     #expect(unknown.status == .unknownKey(fingerprint: Self.key.publicKey.fingerprint))
     #expect(Self.key.publicKey.fingerprint.hasPrefix("SHA256:"))
     #expect(Self.key.publicKey.fingerprint.count == 50)
+  }
+
+  /// A file `flow export --sign` wrote when flow signed with swift-crypto (BoringSSL), with a key made
+  /// from the seed 0, 1, …, 31 (Goldens/signed-with-swift-crypto.flow.yml). libsodium makes the same key
+  /// and fingerprint from that seed, verifies the file, and signing its content again gives back the
+  /// very same signature bytes: keys and files from earlier builds stay valid.
+  @Test func keysAndSignaturesOfEarlierBuildsStayValid() throws {
+    let url = testDirectory().appendingPathComponent("Goldens/signed-with-swift-crypto.flow.yml")
+    let file = try [UInt8](Data(contentsOf: url))
+    let key = try #require(SigningKey(seed: Array(0..<32)))
+    #expect(key.publicKey.base64 == "A6EHv/POEL4dcN0Y50vAmWfk1jCbpQ1fHdyGZBJVMbg=")
+    #expect(key.publicKey.fingerprint == "SHA256:Vkdap1RjR0wChd9dvyvKtz2mUTWIOem3dIGy6rEHcIw")
+    let verification = SignedFile.verify(file) { $0 == key.publicKey ? "ada" : nil }
+    #expect(verification.status == .trusted(name: "ada"))
+    #expect(SignedFile.sign(verification.content, with: key) == file)
   }
 
   /// Removing the three lines gives back exactly the signed bytes.

@@ -59,21 +59,34 @@ extension AppEntity {
     return schema
   }
 
-  /// The `@Property` values of this entity, by key, in declaration order.
+  /// The `@Property` values of this entity, by key, in declaration order: read at the offsets the type's
+  /// ``EntityLayout`` found once, without reflecting on each value.
   public var propertyValues: FlowDictionary {
-    var values = FlowDictionary()
-    for child in Mirror(reflecting: self).children {
-      guard let label = child.label, let property = child.value as? any AnyEntityProperty else { continue }
-      values[Naming.kebabCase(label)] = property.flowValue
+    guard let fields = EntityLayout.of(Self.self).fields else {
+      return FlowDictionary(uniqueKeys: reflectedProperties().map { ($0.key, $0.property.flowValue) })
     }
-    return values
+    return withUnsafeBytes(of: self) { value in
+      guard let start = value.baseAddress else { return FlowDictionary() }
+      return FlowDictionary(uniqueKeys: fields.map { ($0.key, $0.type.flowValue(at: start + $0.offset)) })
+    }
   }
 
   /// The `@Property` titles of this entity, by key.
   public var propertyTitles: [(key: String, title: String)] {
+    guard let fields = EntityLayout.of(Self.self).fields else {
+      return reflectedProperties().map { ($0.key, $0.property.title) }
+    }
+    return withUnsafeBytes(of: self) { value in
+      guard let start = value.baseAddress else { return [] }
+      return fields.map { ($0.key, $0.type.title(at: start + $0.offset)) }
+    }
+  }
+
+  /// The properties through `Mirror`: for an entity that is a class, whose fields are not in the value.
+  private func reflectedProperties() -> [(key: String, property: any AnyEntityProperty)] {
     Mirror(reflecting: self).children.compactMap { child in
       guard let label = child.label, let property = child.value as? any AnyEntityProperty else { return nil }
-      return (Naming.kebabCase(label), property.title)
+      return (Naming.kebabCase(label), property)
     }
   }
 
@@ -174,6 +187,14 @@ public struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntity
 
   public var flowValue: FlowValue { storage?.flowValue ?? .nothing }
   public static var valueType: ValueType { Value.valueType }
+
+  public static func flowValue(at field: UnsafeRawPointer) -> FlowValue {
+    field.assumingMemoryBound(to: Self.self).pointee.flowValue
+  }
+
+  public static func title(at field: UnsafeRawPointer) -> String {
+    field.assumingMemoryBound(to: Self.self).pointee.title
+  }
 }
 
 /// An entity property's title and value, without its Swift type.
@@ -185,6 +206,10 @@ public protocol AnyEntityProperty: Sendable {
 /// An entity property's type, without an instance.
 public protocol AnyEntityPropertyType {
   static var valueType: ValueType { get }
+  /// The value of the property stored at `field` (inside an entity value, at its ``EntityLayout`` offset).
+  static func flowValue(at field: UnsafeRawPointer) -> FlowValue
+  /// The title of the property stored at `field`.
+  static func title(at field: UnsafeRawPointer) -> String
 }
 
 /// Finds entities by id, and suggests some (App Intents' `EntityQuery`).

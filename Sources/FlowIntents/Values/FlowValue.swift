@@ -96,6 +96,11 @@ public struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDiction
     for entry in entries { self[entry.key] = entry.value }
   }
 
+  /// Entries whose keys are known to differ, kept as they are (no search for an earlier equal key).
+  init(uniqueKeys entries: [(key: String, value: FlowValue)]) {
+    self.entries = entries
+  }
+
   public init(dictionaryLiteral elements: (String, FlowValue)...) {
     self.init(elements.map { (key: $0.0, value: $0.1) })
   }
