@@ -2,11 +2,12 @@ import FlowBasics
 import FlowIntents
 import RaindropIntents
 
-/// The action catalogues this build of flow ships, in the order `flow actions` lists them.
-enum Catalogs {
-  static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
+/// The action catalogues this build of flow ships, in the order `flow actions` lists them. Public for the
+/// fuzzing harness (`FlowFuzzing`), which checks files against exactly these.
+public enum Catalogs {
+  public static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
 
-  static let registry = IntentRegistry(catalogs: all)
+  public static let registry = IntentRegistry(catalogs: all)
 
   /// Every app shortcut phrase, lower-cased, with its short title and the full id of its intent: what
   /// `flow do` matches.

@@ -25,24 +25,46 @@ public final class SourceFile: Sendable {
   /// handful, and any span may still be rendered at the end.
   static let registry = Registry()
 
+  /// Forgets `file` and lets a later file take its number. For a process that makes files without end
+  /// (the fuzzing harness, `FlowFuzzing`, checks millions), and only once nothing will render a span of
+  /// `file` again: such a span would name the later file.
+  package static func release(_ file: SourceFile) {
+    registry.release(file.id)
+  }
+
   final class Registry: Sendable {
-    private let files = Mutex<[SourceFile?]>([])
+    private struct Slots {
+      var files: [SourceFile?] = []
+      /// Numbers of released files, taken before the array grows.
+      var free: [UInt32] = []
+    }
+
+    private let slots = Mutex(Slots())
 
     func reserve() -> UInt32 {
-      files.withLock { files in
-        files.append(nil)
-        return UInt32(files.count - 1)
+      slots.withLock { slots in
+        if let id = slots.free.popLast() { return id }
+        slots.files.append(nil)
+        return UInt32(slots.files.count - 1)
       }
     }
 
     func store(_ file: SourceFile, at id: UInt32) {
-      files.withLock { $0[Int(id)] = file }
+      slots.withLock { $0.files[Int(id)] = file }
     }
 
     func file(_ id: UInt32) -> SourceFile {
-      files.withLock { files in
-        guard let file = files[Int(id)] else { preconditionFailure("span of an unregistered file") }
+      slots.withLock { slots in
+        guard let file = slots.files[Int(id)] else { preconditionFailure("span of an unregistered file") }
         return file
+      }
+    }
+
+    func release(_ id: UInt32) {
+      slots.withLock { slots in
+        guard slots.files[Int(id)] != nil else { return }
+        slots.files[Int(id)] = nil
+        slots.free.append(id)
       }
     }
   }

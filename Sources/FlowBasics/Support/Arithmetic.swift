@@ -7,12 +7,13 @@ import Foundation
 ///
 /// A small recursive-descent parser: `calculate` takes one expression instead of Shortcuts' separate
 /// operand fields because workflows are text, and `${count} * 2 + 1` reads as what it does.
-struct Arithmetic {
+/// Package-visible for the fuzzing harness (`FlowFuzzing`), which feeds `evaluate` what `calculate` would.
+package struct Arithmetic {
   private let characters: [Character]
   private var index = 0
   private let source: String
 
-  static func evaluate(_ expression: String) throws -> Double {
+  package static func evaluate(_ expression: String) throws -> Double {
     var parser = Arithmetic(source: expression)
     parser.skipSpaces()
     guard !parser.atEnd else { throw parser.failure("the expression is empty") }
