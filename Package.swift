@@ -9,7 +9,7 @@
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
-//   FlowLibrary → FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
+//   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, Crypto (export, secrets, signatures, keys)
 //   RaindropLocal → RaindropModel, FlowSQLite ; RaindropREST → RaindropModel, FlowHTTP
 //   flow-fuzz → FlowFuzzing, CFuzzDriver ; FlowFuzzing → FlowCLI (the fuzzing harness, CONTRIBUTING.md)
@@ -97,7 +97,8 @@ let package = Package(
     .target(
       name: "FlowLibrary",
       dependencies: [
-        "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowScheduler", "FlowSQLite", "FlowYAML",
+        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowScheduler", "FlowSQLite",
+        "FlowYAML",
       ],
       swiftSettings: swiftSettings),
 
@@ -106,7 +107,7 @@ let package = Package(
     .target(
       name: "FlowSharing",
       dependencies: [
-        "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowYAML",
+        "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowYAML",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: swiftSettings),

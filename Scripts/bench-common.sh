@@ -4,7 +4,9 @@
 #   - build_flow [--dynamic]: flow as it ships, a release build with the static Swift standard library
 #     (--dynamic: the dynamically linked build), as $flow;
 #   - large_workflow FILE: a 2,000-step workflow (250 blocks of an `if` holding a `for-each` holding six
-#     actions with references and step keys), for what grows with the size of a file.
+#     actions with references and step keys), for what grows with the size of a file;
+#   - nested_workflow FILE RUNS STEPS: a shared file whose RUNS steps each run one embedded workflow of
+#     STEPS steps (issue 16's 2,000 x 2,000: what the analysis of nested workflows costs).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
@@ -46,5 +48,21 @@ for i in range(250):
         "          - show: ${previous}",
     ]
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+}
+
+nested_workflow() {
+  python3 - "$@" <<'PY'
+import sys
+out, runs, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+lines = ["flow: 1", "name: Many Runs", "steps:"]
+lines += ["  - run-workflow: child.yml"] * runs
+lines += ["workflows:", "  child.yml:", "    flow: 1", "    name: Child", "    steps:"]
+for i in range(steps):
+    if i % 2:
+        lines += [f"      - text: \"step {i} of the child, with a few more words\"", f"        as: t{i}"]
+    else:
+        lines += [f"      - get-url: https://example.com/{i}"]
+open(out, "w").write("\n".join(lines) + "\n")
 PY
 }

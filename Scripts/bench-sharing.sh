@@ -6,7 +6,9 @@
 #      against `flow validate` of the exported file;
 #   3. `flow export --html` against `flow export` of the same file;
 #   4. `flow list` of 200 imported, signed workflows (each read back through its provenance record)
-#      against `flow list` of the same 200 files copied in by hand (unsigned).
+#      against `flow list` of the same 200 files copied in by hand (unsigned);
+#   5. `flow import` of a shared file whose 2,000 steps each run one embedded 2,000-step workflow
+#      (issue 16: 18 s when every step analysed the workflow again), against `flow validate` of it.
 # Installs hyperfine (apt) when missing. Usage: Scripts/bench-sharing.sh [--dynamic]
 # flow is measured as it ships: a release build with the static Swift standard library (as
 # Scripts/bench-run.sh does); --dynamic measures the dynamically linked build instead.
@@ -45,6 +47,12 @@ ratio "import bulk-tag.flow.yml" "$(mean import.json 0)" "$(mean import.json 1)"
 hyperfine -N --warmup 2 --runs 10 --export-json import-large.json \
   "$flow import large.flow.yml --yes --replace" "$flow validate large.flow.yml" >/dev/null 2>&1
 ratio "import 2,000 steps" "$(mean import-large.json 0)" "$(mean import-large.json 1)" "validate"
+
+echo "== flow import of 2,000 steps running one embedded 2,000-step workflow, against flow validate"
+nested_workflow nested.flow.yml 2000 2000
+hyperfine -N --warmup 1 --runs 5 --export-json nested.json \
+  "$flow import nested.flow.yml --yes --replace" "$flow validate nested.flow.yml" >/dev/null 2>&1
+ratio "import 2,000 x 2,000" "$(mean nested.json 0)" "$(mean nested.json 1)" "validate"
 
 echo "== the share page against the file"
 hyperfine -N --warmup 3 --runs 30 --export-json html.json \

@@ -29,6 +29,7 @@ build() {
 }
 
 run() {
+  # Not .build-fuzz/artifacts: SwiftPM empties that folder (its binary artifacts) at every build.
   local name="$1" corpus="$scratch/corpus/$1" seeds="$scratch/seeds/$1" artifacts="$scratch/findings/$1/"
   local log="$scratch/logs/$1.log"
   rm -rf "$seeds"

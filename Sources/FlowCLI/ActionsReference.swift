@@ -29,7 +29,9 @@ public enum ActionsReference {
     out += "Summary:  \(descriptor.summary.renderPlaceholders())\n"
     out += "Effect:   \(effect(descriptor))\n"
     if let network = network(descriptor) { out += "Network:  \(network)\n" }
-    if descriptor.requiresConfirmation { out += "Confirm:  always asks before running\n" }
+    if let (always, verb) = confirmation(descriptor) {
+      out += "Confirm:  \(always ? "always asks before running" : "asks before running when it \(verb)")\n"
+    }
     out += "\nParameters:\n"
     if descriptor.parameters.isEmpty {
       out += "  none\n"
@@ -112,6 +114,7 @@ public enum ActionsReference {
       "catalog": .text(descriptor.catalogTitle), "summary": .text(descriptor.summary.renderPlaceholders()),
       "sideEffect": .text(descriptor.sideEffect.rawValue),
       "requiresConfirmation": .boolean(descriptor.requiresConfirmation),
+      "sideEffectParameters": .list(descriptor.sideEffectParameters.sorted().map(FlowValue.text)),
       "network": network, "parameters": .list(parameters), "output": .dictionary(output),
       "example": .text(example(descriptor)),
     ])
@@ -144,7 +147,9 @@ public enum ActionsReference {
     out += "`\(descriptor.summary.renderPlaceholders())`\n\n"
     var facts = ["effect: \(effect(descriptor))"]
     if let network = network(descriptor) { facts.append("network: \(network)") }
-    if descriptor.requiresConfirmation { facts.append("always asks for confirmation") }
+    if let (always, verb) = confirmation(descriptor) {
+      facts.append(always ? "always asks for confirmation" : "asks for confirmation when it \(verb)")
+    }
     out += facts.joined(separator: "; ").capitalizedFirst + ".\n\n"
     if !descriptor.parameters.isEmpty {
       out += "| parameter | type | | title | notes |\n|---|---|---|---|---|\n"
@@ -192,7 +197,10 @@ public enum ActionsReference {
   static func effect(_ descriptor: IntentDescriptor) -> String {
     let usual = descriptor.sideEffect(for: [:])
     if usual != descriptor.sideEffect {
-      return "\(words(usual)) with its defaults, \(words(descriptor.sideEffect)) otherwise"
+      let keys = descriptor.sideEffectParameters.sorted().map { "'\($0)'" }.joined(separator: " and ")
+      return
+        "\(words(usual)) with its defaults; as \(keys) decide\(descriptor.sideEffectParameters.count == 1 ? "s" : ""), "
+        + "up to \(words(descriptor.sideEffect))"
     }
     return words(descriptor.sideEffect)
   }
@@ -203,6 +211,12 @@ public enum ActionsReference {
     case .changes: "may change things"
     case .destructive: "destructive: deletes or overwrites"
     }
+  }
+
+  /// When it asks the person first: always, or when its values make it delete (``IntentDescriptor/asksConfirmation(for:unknown:)``).
+  static func confirmation(_ descriptor: IntentDescriptor) -> (always: Bool, verb: String)? {
+    if descriptor.requiresConfirmation { return (true, "") }
+    return descriptor.sideEffect == .destructive ? (false, "deletes") : nil
   }
 
   static func network(_ descriptor: IntentDescriptor) -> String? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import Foundation
 import RaindropModel
 import RaindropREST
@@ -56,12 +57,8 @@ struct AuthCommand: AsyncParsableCommand {
         }
       }
       do {
-        try FileManager.default.createDirectory(at: context.paths.config, withIntermediateDirectories: true)
-        // Created with mode 0600 before anything is written, so the token is never readable by others.
-        let path = context.paths.tokenFile.path
-        _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        try Data((token + "\n").utf8).write(to: context.paths.tokenFile)
+        // Written 0600 from its first byte, so the token is never readable by others.
+        try PrivateFiles.write(Data((token + "\n").utf8), to: context.paths.tokenFile)
       } catch {
         context.report(
           Diagnostics([

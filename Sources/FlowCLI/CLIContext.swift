@@ -42,24 +42,39 @@ public struct CLIContext: Sendable {
 
   @TaskLocal public static var current = CLIContext.live
 
-  /// Colour for diagnostics: only when standard error is a terminal and `NO_COLOR` is unset.
-  public var diagnosticRenderer: DiagnosticRenderer {
-    DiagnosticRenderer(colors: console.isTerminal(.error) && environment["NO_COLOR"] == nil)
+  /// Whether what goes to `stream` is coloured: only at a terminal, and neither when `NO_COLOR` holds
+  /// anything (no-color.org: an empty `NO_COLOR=` is as good as unset) nor when `TERM=dumb` says the
+  /// terminal understands no escape sequences. Every colour decision comes here.
+  public func colors(_ stream: ConsoleStream) -> Bool {
+    guard console.isTerminal(stream) else { return false }
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+    return environment["TERM"] != "dumb"
   }
 
-  /// Colour for what goes to standard output (`flow show`): only at a terminal and without `NO_COLOR`.
-  public var outputColors: Bool {
-    console.isTerminal(.output) && environment["NO_COLOR"] == nil
+  /// Diagnostics on standard error, coloured as ``colors(_:)`` decides.
+  public var diagnosticRenderer: DiagnosticRenderer {
+    DiagnosticRenderer(colors: colors(.error))
   }
+
+  /// Colour for what goes to standard output (`flow show`), as ``colors(_:)`` decides.
+  public var outputColors: Bool { colors(.output) }
 
   /// The width to lay standard output out in: `COLUMNS` when set (as shells export it and tests fix it),
   /// else the terminal's, else 80.
-  public var outputWidth: Int {
+  public var outputWidth: Int { outputWidthLimit ?? 80 }
+
+  /// As ``outputWidth``, but nil when standard output has no width: piped to a file or a program
+  /// without `COLUMNS`. A table (`flow list`) then leaves nothing out for a width nobody sees.
+  public var outputWidthLimit: Int? {
     if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
-    return console.columns(.output) ?? 80
+    return console.columns(.output) ?? (console.isTerminal(.output) ? 80 : nil)
   }
 
   public func print(_ text: String) { console.write(text + "\n", to: .output) }
+
+  /// Prints a value or a file's text on standard output, its control characters shown rather than sent to a
+  /// terminal (``Console/writeShown(_:to:)``).
+  public func printShown(_ text: String) { console.writeShown(text + "\n", to: .output) }
 
   public func report(_ diagnostics: Diagnostics) {
     console.write(diagnosticRenderer.render(diagnostics), to: .error)

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import Foundation
 
 /// The terminal as the commands see it: standard input, two output streams, and whether each is a
@@ -22,6 +23,14 @@ public protocol Console: Sendable {
 
 extension Console {
   public func columns(_ stream: ConsoleStream) -> Int? { nil }
+
+  /// Writes text that came from a workflow file or a value (what `show` shows, a question's words, a result)
+  /// rather than from flow itself: its control characters are shown, never obeyed (``TerminalSafe/lines(_:)``),
+  /// wherever a person reads it — always on standard error, on standard output at a terminal. Piped standard
+  /// output keeps the bytes: there it is the workflow's data.
+  public func writeShown(_ text: String, to stream: ConsoleStream) {
+    write(stream == .error || isTerminal(stream) ? TerminalSafe.lines(text) : text, to: stream)
+  }
 
   public func readAllInput() -> String? { readAllInput(atMost: .max) }
 }

@@ -137,8 +137,8 @@ struct DoCommand: AsyncParsableCommand {
     } else {
       switch output {
       case nil, .nothing?: break
-      case .list(let items)?: for item in items { context.print(Self.line(for: item)) }
-      case let value?: context.print(Self.line(for: value))
+      case .list(let items)?: for item in items { context.printShown(Self.line(for: item)) }
+      case let value?: context.printShown(Self.line(for: value))
       }
       if !diagnostics.isEmpty { context.report(diagnostics) }
     }

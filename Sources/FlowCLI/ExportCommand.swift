@@ -48,6 +48,11 @@ struct ExportCommand: AsyncParsableCommand {
   var html = false
 
   func run() async throws {
+    // Until it writes, export holds nothing to finish: Ctrl-C and SIGTERM end it at once.
+    try Interrupts.endingAtOnce { try export() }
+  }
+
+  private func export() throws {
     let context = CLIContext.current
     let locator = WorkflowLocator(context: context)
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
@@ -102,7 +107,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     var signer: SharePage.Signer?
     if sign {
-      let (key, keyName) = try signingKey(context)
+      let (key, keyName) = try Interrupts.finishing { try signingKey(context) }
       bytes = SignedFile.sign(bytes, with: key)
       signer = SharePage.Signer(name: keyName, fingerprint: key.publicKey.fingerprint)
     }
@@ -125,7 +130,7 @@ struct ExportCommand: AsyncParsableCommand {
       return
     }
     do {
-      try Data(result).write(to: context.url(for: output), options: .atomic)
+      try Interrupts.finishing { try Data(result).write(to: context.url(for: output), options: .atomic) }
     } catch {
       throw Library.fail(
         Diagnostic(.error, .cannotWrite, "cannot write the export: \(error.localizedDescription)", file: output),

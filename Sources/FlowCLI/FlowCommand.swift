@@ -47,6 +47,7 @@ public struct FlowCommand: AsyncParsableCommand {
     if case .success(let command) = parsed.result, let scheduler = command as? ScheduleRunCommand {
       Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
+    if context.handlesInterrupts { Interrupts.takeSignalsEarly() }
     Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
     dispatchMain()
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
+import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime
@@ -52,49 +53,13 @@ struct ImportCommand: AsyncParsableCommand {
   func run() async throws {
     let context = CLIContext.current
     let bytes = try await read(context)
-    let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
-    switch verification.status {
-    case .tampered:
-      throw Library.fail(
-        Diagnostic(.error, .tamperedFile, "refusing to import: the file was changed after it was signed", file: source)
-          .help("ask the sender for the file again; a signed file is imported only as it was signed"), context)
-    case .malformed:
-      throw Library.fail(
-        Diagnostic(
-          .error, .malformedSignature, "refusing to import: \(verification.problem ?? "the signature does not read")",
-          file: source
-        ).help("ask the sender for the file again"), context)
-    default:
-      break
-    }
-
-    // Checked as 'flow validate' checks it, the signature block included as a comment.
     let locator = WorkflowLocator(context: context)
-    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
-    let file = SourceFile(path: source, bytes: bytes)
-    let (loaded, diagnostics) = check.check(file)
-    guard let workflow = loaded, !diagnostics.hasErrors else {
-      context.report(diagnostics)
-      context.console.write("refusing to import '\(source)': it has errors\n", to: .error)
-      throw ExitCode(ExitStatus.invalid.rawValue)
-    }
-    if !diagnostics.isEmpty { context.report(diagnostics) }
-
-    // The card.
-    let provenance = Provenance(
-      created: workflow.shared?.created.flatMap { Sharing.date($0.value) },
-      modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }, signature: verification.status)
-    let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
-      of: workflow, provenance: provenance, now: context.clock.now)
-    let colors = context.console.isTerminal(.error) && context.environment["NO_COLOR"] == nil
-    let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
-    context.console.write(
-      PermissionCard(width: width, colors: colors).render(
-        outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
-      to: .error)
+    let library = locator.libraryDirectory
+    // Until something is written, nothing needs finishing: Ctrl-C and SIGTERM end the import at once,
+    // however long the check and the card take.
+    let (verification, workflow) = try Interrupts.endingAtOnce { try card(bytes, locator: locator, context) }
 
     // Where it goes, before anybody answers anything.
-    let library = locator.libraryDirectory
     let name = try libraryName(for: workflow, context)
     let existing = locator.libraryWorkflows.first { $0.name == name }
     if let existing, !replace {
@@ -130,20 +95,22 @@ struct ImportCommand: AsyncParsableCommand {
       context.report(error.diagnostics)
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
-    let recheck = WorkflowCheck(registry: Catalogs.registry, files: locator).check(
-      SourceFile(path: source, bytes: copy))
+    let recheck = Interrupts.endingAtOnce {
+      WorkflowCheck(registry: Catalogs.registry, files: locator).check(
+        SourceFile(path: source, bytes: copy), asIfIn: library.path)
+    }
     guard recheck.workflow != nil, !recheck.diagnostics.hasErrors else {
       context.report(recheck.diagnostics)
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     let target = library.appendingPathComponent("\(name).yml")
     do {
-      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+      try PrivateFiles.ensureDirectory(library)
       if let existing {
         let backup = try Library.backUp(existing.url, name: name, locator: locator)
         context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error)
       }
-      try Data(copy).write(to: target, options: .atomic)
+      try PrivateFiles.write(Data(copy), to: target)
       let status =
         switch verification.status {
         case .trusted: "trusted"
@@ -164,6 +131,57 @@ struct ImportCommand: AsyncParsableCommand {
     }
     context.print(target.path)
     context.console.write("added '\(name)' to your library; run it with: flow run \(name)\n", to: .error)
+  }
+
+  // MARK: - The check and the card
+
+  /// Verifies the signature, checks the file and shows the card: the workflow, when it may be imported.
+  private func card(_ bytes: [UInt8], locator: WorkflowLocator, _ context: CLIContext) throws -> (
+    SignedFile.Verification, Workflow
+  ) {
+    let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
+    switch verification.status {
+    case .tampered:
+      throw Library.fail(
+        Diagnostic(.error, .tamperedFile, "refusing to import: the file was changed after it was signed", file: source)
+          .help("ask the sender for the file again; a signed file is imported only as it was signed"), context)
+    case .malformed:
+      throw Library.fail(
+        Diagnostic(
+          .error, .malformedSignature, "refusing to import: \(verification.problem ?? "the signature does not read")",
+          file: source
+        ).help("ask the sender for the file again"), context)
+    default:
+      break
+    }
+
+    // Checked as 'flow validate' checks it, the signature block included as a comment, and as the
+    // library copy it will become: the workflows it runs that it does not carry are looked for from
+    // the library's folder, as every later run of the copy looks for them (issue 16), never beside
+    // the download or in the working directory.
+    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
+    let file = SourceFile(path: source, bytes: bytes)
+    let (loaded, diagnostics) = check.check(file, asIfIn: locator.libraryDirectory.path)
+    guard let workflow = loaded, !diagnostics.hasErrors else {
+      context.report(diagnostics)
+      context.console.write("refusing to import '\(source)': it has errors\n", to: .error)
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    if !diagnostics.isEmpty { context.report(diagnostics) }
+
+    // The card.
+    let provenance = Provenance(
+      created: workflow.shared?.created.flatMap { Sharing.date($0.value) },
+      modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }, signature: verification.status)
+    let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
+      of: workflow, provenance: provenance, now: context.clock.now)
+    let colors = context.colors(.error)
+    let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
+    context.console.write(
+      PermissionCard(width: width, colors: colors).render(
+        outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
+      to: .error)
+    return (verification, workflow)
   }
 
   // MARK: - Reading
@@ -226,7 +244,17 @@ struct ImportCommand: AsyncParsableCommand {
 
   // MARK: - Name and questions
 
+  /// The name the copy gets in the library, refused when it could pass for a name already there.
   private func libraryName(for workflow: Workflow, _ context: CLIContext) throws -> String {
+    let name = try proposedName(for: workflow, context)
+    let existing = WorkflowLocator(context: context).libraryWorkflows.map(\.name)
+    if let lookAlike = LookAlikes.problem(name, .workflow, among: existing) {
+      throw Library.fail(lookAlike.help(self.name == nil ? "give it another name with --as NAME" : nil), context)
+    }
+    return name
+  }
+
+  private func proposedName(for workflow: Workflow, _ context: CLIContext) throws -> String {
     if let name {
       let stripped = Library.stripExtension(name)
       guard Library.isValidName(stripped) else {

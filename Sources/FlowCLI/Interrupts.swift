@@ -8,12 +8,30 @@ import Synchronization
 ///
 /// Cancellation is cooperative, so a step in flight (an HTTP request) ends properly and the run reports
 /// where it stopped. A prompt blocked reading the terminal cannot notice cancellation, so while one is
-/// waiting, and on a second Ctrl-C, flow exits at once. A second SIGTERM changes nothing: a service
+/// waiting, and on a second Ctrl-C, flow exits at once; and a run that has not wound down within a second
+/// of the first is left behind the same way, so that Ctrl-C is never kept waiting. A second SIGTERM
+/// changes nothing: a service
 /// manager escalates with SIGKILL, and the scheduler and systemd may both send SIGTERM to one run.
+///
+/// Work that leaves nothing to put right — reading and checking files, drawing the card, `show`,
+/// `validate`, `import` before it writes, `export` before it writes — runs in ``endingAtOnce(_:)``: a
+/// signal there ends the process at once with ``ExitStatus/cancelled``, however long the work is and
+/// whether or not it ever looks at cancellation (issue 16: a CPU-bound check was deaf to both signals).
+/// A signal that came while flow was starting, or was already pending then (sent while its parent had
+/// it blocked), counts as received (``takeSignalsEarly()``).
 enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
+  /// How many ``endingAtOnce(_:)`` scopes are open.
+  private static let atOnce = Atomic<Int>(0)
   private static let interrupted = Atomic<Bool>(false)
+  private static let finished = Atomic<Bool>(false)
+  /// How long a cancelled run has to wind down before flow exits without it: a step that does not check
+  /// for cancellation, or freeing gigabytes of values, once kept Ctrl-C waiting for 40 seconds.
+  static let grace: DispatchTimeInterval = .milliseconds(900)
   private static let beforeExit = Mutex<[@Sendable () -> Void]>([])
+  /// A signal that came before the sources below were listening, noted by ``takeSignalsEarly()``'s
+  /// handler.
+  private static let early = Atomic<Int32>(0)
 
   /// Work that must be done even when Ctrl-C ends the process at once: run history records the run as
   /// cancelled rather than leaving it to look interrupted.
@@ -34,30 +52,88 @@ enum Interrupts {
     return body()
   }
 
+  /// Runs `body`, which holds nothing that must be finished or undone, with Ctrl-C and SIGTERM ending
+  /// the process at once (exit ``ExitStatus/cancelled``); at once too when one came before.
+  ///
+  /// The same handshake as ``whileReadingInput(_:)``: this opens the scope and then reads
+  /// `interrupted`; the handler sets `interrupted` and then reads the scope, so no signal is lost.
+  static func endingAtOnce<T>(_ body: () throws -> T) rethrows -> T {
+    atOnce.add(1, ordering: .sequentiallyConsistent)
+    defer { atOnce.subtract(1, ordering: .sequentiallyConsistent) }
+    if interrupted.load(ordering: .sequentiallyConsistent) { exitNow(console: CLIContext.current.console) }
+    return try body()
+  }
+
+  /// Runs `body`, which must not be cut short (writing a file or a key), inside an
+  /// ``endingAtOnce(_:)`` scope: a signal meanwhile only cancels, and the command finishes.
+  static func finishing<T>(_ body: () throws -> T) rethrows -> T {
+    atOnce.subtract(1, ordering: .sequentiallyConsistent)
+    defer { atOnce.add(1, ordering: .sequentiallyConsistent) }
+    return try body()
+  }
+
+  /// Takes Ctrl-C and SIGTERM from the start, on the main thread before anything else runs: a handler
+  /// notes the signal until ``cancellingOnInterrupt(console:_:)``'s sources listen.
+  ///
+  /// Without it the first moments were unguarded: the main thread waits in `dispatchMain()` with every
+  /// signal unblocked, so a signal sent as flow started — or sent earlier while the parent had it
+  /// blocked, and so pending — ended the process by the default action, or was thrown away once the
+  /// signal was set to be ignored. Noted here, it cancels the command as any other does.
+  static func takeSignalsEarly() {
+    early.store(0, ordering: .sequentiallyConsistent)  // initialised before a handler can read it
+    for number in [SIGINT, SIGTERM] {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = { number in
+        Interrupts.early.store(number, ordering: .sequentiallyConsistent)
+      }
+      action.sa_flags = SA_RESTART
+      sigemptyset(&action.sa_mask)
+      sigaction(number, &action, nil)
+    }
+  }
+
   /// Runs `operation` with Ctrl-C and SIGTERM cancelling it.
   static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async
     -> Int32
   {
     let task = Task { await operation() }
     let sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { received(number, task: task, console: console) }
+      // Registering the source replaces the early handler with Dispatch's own: from then on the
+      // source hears every signal, and one that came before was noted.
+      source.setRegistrationHandler {
+        let noted = early.exchange(0, ordering: .sequentiallyConsistent)
+        if noted != 0 { received(noted, task: task, console: console) }
+      }
       source.resume()
       return source
     }
     defer { sources.forEach { $0.cancel() } }
-    return await task.value
+    let status = await task.value
+    finished.store(true, ordering: .sequentiallyConsistent)
+    return status
   }
 
   private static func received(_ number: Int32, task: Task<Int32, Never>, console: any Console) {
     let again = interrupted.exchange(true, ordering: .sequentiallyConsistent)
-    if waitingForInput.load(ordering: .sequentiallyConsistent) || (again && number == SIGINT) {
-      TerminalEcho.restore()
-      console.write("\ncancelled\n", to: .error)
-      for body in beforeExit.withLock({ $0 }) { body() }
-      exit(ExitStatus.cancelled.rawValue)
+    if waitingForInput.load(ordering: .sequentiallyConsistent) || atOnce.load(ordering: .sequentiallyConsistent) > 0
+      || (again && number == SIGINT)
+    {
+      exitNow(console: console)
     }
     task.cancel()
+    if !again {
+      DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+        if !finished.load(ordering: .sequentiallyConsistent) { exitNow(console: console) }
+      }
+    }
+  }
+
+  private static func exitNow(console: any Console) -> Never {
+    TerminalEcho.restore()
+    console.write("\ncancelled\n", to: .error)
+    for body in beforeExit.withLock({ $0 }) { body() }
+    exit(ExitStatus.cancelled.rawValue)
   }
 }

@@ -29,6 +29,7 @@ struct KeysCommand: AsyncParsableCommand {
       let context = CLIContext.current
       let name = name ?? Sharing.defaultKeyName(context)
       guard Library.isValidName(name) else { throw KeysCommand.badName(name, context) }
+      try KeysCommand.refuseLookAlike(name, context)
       do {
         let key = try Sharing.keyStore(context).generate(name: name)
         context.print("\(key.name) \(key.publicKey.fingerprint)")
@@ -152,6 +153,7 @@ struct KeysCommand: AsyncParsableCommand {
           Diagnostic(.error, .keyProblem, "the key needs a name", at: nil).help("pass --name NAME"), context)
       }
       guard Library.isValidName(name) else { throw KeysCommand.badName(name, context) }
+      try KeysCommand.refuseLookAlike(name, context)
       do {
         try Sharing.keyStore(context).trust(publicKey, as: name)
       } catch {
@@ -178,6 +180,14 @@ struct KeysCommand: AsyncParsableCommand {
       }
       context.print("no longer trusting '\(name)'")
     }
+  }
+
+  /// A key name that could pass for one already there (`аda` with a Cyrillic `а` beside `ada`) would make
+  /// "signed by ada" on a card mean either key.
+  static func refuseLookAlike(_ name: String, _ context: CLIContext) throws {
+    let store = Sharing.keyStore(context)
+    let existing = store.ownKeys().map(\.name) + store.trustedKeys().map(\.name)
+    if let lookAlike = LookAlikes.problem(name, .key, among: existing) { throw Library.fail(lookAlike, context) }
   }
 
   static func badName(_ name: String, _ context: CLIContext) -> ExitCode {

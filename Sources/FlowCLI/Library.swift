@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowSharing
 import Foundation
 
@@ -34,7 +35,7 @@ enum Library {
       stem = "\(name)-\(stamp)-\(attempt)"
     }
     let backup = backups.appendingPathComponent("\(stem).\(file.pathExtension)")
-    try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
+    try PrivateFiles.ensureDirectory(backups)
     try FileManager.default.moveItem(at: file, to: backup)
     let record = ProvenanceRecord.url(for: file)
     if FileManager.default.fileExists(atPath: record.path) {

@@ -3,6 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowPresentation
 import FlowRuntime
+import FlowYAML
 import Foundation
 
 /// `flow list`: the workflows in the library.
@@ -37,7 +38,8 @@ struct ListCommand: AsyncParsableCommand {
         to: .error)
     } else {
       context.console.write(
-        LibraryTable(width: context.outputWidth, colors: context.outputColors).render(entries, now: context.clock.now),
+        LibraryTable(width: context.outputWidthLimit, colors: context.outputColors).render(
+          entries, now: context.clock.now),
         to: .output)
     }
   }
@@ -48,7 +50,7 @@ struct ListCommand: AsyncParsableCommand {
     let (workflow, diagnostics) = locator.check(url.path, with: check)
     let lastRun = history.flatMap { Self.lastRun(of: locator.resolvedPath(url.path), in: $0) }
     guard let workflow, !diagnostics.hasErrors else {
-      let bytes = FileManager.default.contents(atPath: url.path).map { [UInt8]($0) } ?? []
+      let bytes = (try? RegularFile.read(url.path, limit: YAMLLimits.workflow.maxFileSize).get()) ?? []
       return LibraryEntry(
         name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: [],
         signature: Presentation.signature(of: bytes, at: url, in: locator.context), lastRun: lastRun,

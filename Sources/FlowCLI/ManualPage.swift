@@ -48,7 +48,8 @@ enum ManualPage {
       "XDG_STATE_HOME",
       "Run history, the workflows' locks and the scheduler's fire record are in flow/ here (default ~/.local/state)."
     ),
-    ("NO_COLOR", "When set, diagnostics are never coloured."),
+    ("NO_COLOR", "When set to anything but the empty string, nothing is coloured."),
+    ("TERM", "When dumb, nothing is coloured."),
   ]
 
   // MARK: - Parts

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowPresentation
 import Foundation
 
@@ -27,6 +28,9 @@ struct NewCommand: AsyncParsableCommand {
         Diagnostic(.error, .invalidWorkflowName, "'\(self.name)' cannot name a workflow", at: nil)
           .help("use letters, digits, '-' and '_', starting with a letter or digit, like 'daily-digest'"), context)
     }
+    if let lookAlike = LookAlikes.problem(name, .workflow, among: locator.libraryWorkflows.map(\.name)) {
+      throw Library.fail(lookAlike, context)
+    }
     let library = locator.libraryDirectory
     if let existing = locator.libraryWorkflows.first(where: { $0.name == name }) {
       throw Library.fail(
@@ -37,11 +41,11 @@ struct NewCommand: AsyncParsableCommand {
     }
     let file = library.appendingPathComponent("\(name).yml")
     do {
-      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
       // Never over a file that appeared meanwhile.
-      try Data(WorkflowSkeleton.text(name: name).utf8).write(to: file, options: .withoutOverwriting)
-      try Data(WorkflowSchema.json(Catalogs.registry).utf8).write(
-        to: library.appendingPathComponent(WorkflowSkeleton.schemaFileName), options: .atomic)
+      try PrivateFiles.write(Data(WorkflowSkeleton.text(name: name).utf8), to: file, replacing: false)
+      try PrivateFiles.write(
+        Data(WorkflowSchema.json(Catalogs.registry).utf8),
+        to: library.appendingPathComponent(WorkflowSkeleton.schemaFileName))
     } catch {
       throw Library.fail(
         Diagnostic(.error, .cannotWrite, "cannot write the workflow: \(error.localizedDescription)", file: file.path),

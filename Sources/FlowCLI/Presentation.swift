@@ -1,5 +1,7 @@
+import FlowDiagnostics
 import FlowModel
 import FlowPresentation
+import FlowRuntime
 import FlowSharing
 import Foundation
 
@@ -36,6 +38,39 @@ enum Presentation {
       return record.status(of: bytes, trustedName: trustedName)
     }
     return SignedFile.verify(bytes, trustedName: trustedName).status
+  }
+
+  /// A broken signature on `workflow`'s file or on any file it runs, for the commands that read files without
+  /// showing their status (`flow run`, `flow validate`): the status ``signature(of:at:in:)`` gives `flow show`,
+  /// as a diagnostic. An error for a library workflow (flow put it there verified, so it was changed behind
+  /// flow's back); a warning elsewhere, where the file is the person's to run as they like. Embedded
+  /// workflows are part of the file's own bytes.
+  static func signatureProblems(of workflow: Workflow, check: WorkflowCheck, in context: CLIContext) -> Diagnostics {
+    var problems = Diagnostics()
+    var seen: Set<String> = []
+    let files =
+      [workflow.file]
+      + Sharing.tree(of: workflow, check: check).map(\.workflow)
+      .filter { $0.embeddedName == nil }.map(\.file)
+    for file in files where seen.insert(file.path).inserted {
+      // Most files claim no signature: that costs one scan of their bytes, and no look at the keys.
+      if case .unsigned = SignatureBlock.split(file.bytes) { continue }
+      let url = context.url(for: file.path)
+      let status = signature(of: file.bytes, at: url, in: context)
+      guard status == .tampered || status == .malformed else { continue }
+      let inLibrary = isInLibrary(url, context)
+      let diagnostic = Diagnostic(
+        inLibrary ? .error : .warning, status == .tampered ? .tamperedFile : .malformedSignature,
+        status == .tampered
+          ? "the file was changed after it was signed" : "the file's signature block does not read",
+        file: file.path)
+      problems.append(
+        diagnostic.help(
+          inLibrary
+            ? "import it again from where it came from ('flow import'), or remove it with 'flow remove'"
+            : "ask its author for a freshly signed copy; 'flow show' says who signed it"))
+    }
+    return problems
   }
 
   /// Whether `url` is a workflow file of the library itself (not of a folder below it).

@@ -10,12 +10,12 @@ struct TerminalPrompter: Prompter {
   let console: any Console
 
   func requestValue(_ request: ValueRequest) async throws -> FlowValue {
-    if let problem = request.problem { console.write("  \(problem)\n", to: .error) }
+    if let problem = request.problem { console.writeShown("  \(problem)\n", to: .error) }
     var question = request.dialog
     if let answer = request.defaultAnswer { question += " [\(answer.text)]" }
     if request.valueType != .text, request.valueType != .any { question += " (\(request.valueType.name))" }
     let line = Interrupts.whileReadingInput {
-      console.write("\(question): ", to: .error)
+      console.writeShown("\(question): ", to: .error)
       return console.readLine()
     }
     guard let line else { throw AppIntentError.userCancelled }
@@ -23,11 +23,11 @@ struct TerminalPrompter: Prompter {
   }
 
   func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
-    console.write("\(request.dialog)\n", to: .error)
+    console.writeShown("\(request.dialog)\n", to: .error)
     let width = String(request.options.count).count
     for (index, option) in request.options.enumerated() {
       let number = String(index + 1)
-      console.write("  \(String(repeating: " ", count: width - number.count))\(number)) \(option)\n", to: .error)
+      console.writeShown("  \(String(repeating: " ", count: width - number.count))\(number)) \(option)\n", to: .error)
     }
     let range = request.options.count == 1 ? "1" : "1-\(request.options.count)"
     while true {
@@ -44,7 +44,7 @@ struct TerminalPrompter: Prompter {
 
   func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     let line = Interrupts.whileReadingInput {
-      console.write("\(request.dialog) [y/N] ", to: .error)
+      console.writeShown("\(request.dialog) [y/N] ", to: .error)
       return console.readLine()
     }
     guard let line else { return false }

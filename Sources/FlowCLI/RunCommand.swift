@@ -50,7 +50,11 @@ struct RunCommand: AsyncParsableCommand {
     let locator = WorkflowLocator(context: context)
     let check = WorkflowCheck(registry: registry, files: locator)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    let (loaded, diagnostics) = locator.check(workflow, with: check)
+    let (loaded, checked) = locator.check(workflow, with: check)
+    var diagnostics = checked
+    if let loaded {
+      diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
+    }
     let session: RunSession
     do {
       session = try RunSession(
@@ -100,6 +104,7 @@ struct RunCommand: AsyncParsableCommand {
       options.passIDs = json
       options.environment = context.environment
       options.runID = runID
+      options.limits = session.limits
       let interpreter = Interpreter(
         registry: registry, context: services, loader: check, observer: session.observer(reporter),
         options: options)
@@ -126,7 +131,7 @@ struct RunCommand: AsyncParsableCommand {
     } else {
       if printsOutput, let output, output != .nothing {
         let text = if case .list(let items) = output { items.map(\.text).joined(separator: "\n") } else { output.text }
-        context.print(text)
+        context.printShown(text)
       }
       if !diagnostics.isEmpty { context.report(diagnostics) }
     }
@@ -139,7 +144,7 @@ struct RunCommand: AsyncParsableCommand {
     throws(RunError)
   {
     let answers = UnattendedCheck.Answers(
-      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto)
+      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto, values: given)
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     if needed.hasErrors { throw RunError(.needsInput, needed) }
   }

@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowLibrary
+import FlowYAML
 import Foundation
 
 /// Run history as a person reads it: the `flow runs` table and the `flow runs show` page. Times are
@@ -10,7 +11,7 @@ struct RunHistoryText {
 
   init(_ context: CLIContext) {
     time = LocalTime(context)
-    renderer = DiagnosticRenderer(colors: context.console.isTerminal(.output) && context.environment["NO_COLOR"] == nil)
+    renderer = DiagnosticRenderer(colors: context.outputColors)
   }
 
   // MARK: - flow runs
@@ -85,10 +86,10 @@ struct RunHistoryText {
   /// ran.
   private func fileNote(_ run: RunRecord) -> String? {
     guard let path = run.path, let hash = run.contentHash else { return nil }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let bytes = try? RegularFile.read(path, limit: YAMLLimits.workflow.maxFileSize).get() else {
       return "note: \(path) is gone; the excerpt shows it as it was when the run happened"
     }
-    guard SHA256.hex([UInt8](data)) != hash else { return nil }
+    guard SHA256.hex(bytes) != hash else { return nil }
     return "note: \(path) has changed since; the excerpt shows it as it was when the run happened"
   }
 

@@ -42,7 +42,7 @@ final class RunReporter: RunObserver, @unchecked Sendable {
       case .finished(let record):
         records.append(record)
         if record.status == .dryRun, !json {
-          console.write(
+          console.writeShown(
             "dry run: step \(record.position) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
         }
         if let warning = record.warning {
@@ -52,14 +52,16 @@ final class RunReporter: RunObserver, @unchecked Sendable {
         }
       case .dialog(let text, _):
         shown.append(text)
-        if !json { console.write(text + "\n", to: .output) }
+        if !json { console.writeShown(text + "\n", to: .output) }
       case .loopProgress(let info, let pass, let total):
         // A bar only for loops long enough to wait on.
         guard progress, total >= 20 else { return }
         let width = 30
         let filled = width * pass / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        console.write("\r\(info.description) \(bar) \(pass)/\(total)" + (pass == total ? "\n" : ""), to: .error)
+        // The carriage return is the bar's own; the step's description is the file's.
+        console.write("\r", to: .error)
+        console.writeShown("\(info.description) \(bar) \(pass)/\(total)" + (pass == total ? "\n" : ""), to: .error)
       }
     }
   }

@@ -5,6 +5,7 @@ import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowScheduler
+import FlowYAML
 import Foundation
 import Synchronization
 
@@ -38,6 +39,8 @@ final class RunSession: Sendable {
   private let trigger: RunTrigger
   private let wait: Bool
   private let policy: HistoryPolicy
+  /// `limits:` in config.yml: how large a run's values may grow.
+  let limits: ValueLimits
   private let history: RunHistory?
   /// The workflow file as the person gave it, and absolute with links resolved (the lock's key).
   private let given: String?
@@ -78,7 +81,9 @@ final class RunSession: Sendable {
     self.wait = wait
     self.given = given
     path = given.map(WorkflowLocator(context: context).resolvedPath)
-    policy = try Configuration.load(paths.configFile).history
+    let configuration = try Configuration.load(paths.configFile)
+    policy = configuration.history
+    limits = configuration.limits
     history = !recorded || !policy.enabled ? nil : Self.open(context, paths)
   }
 
@@ -92,7 +97,9 @@ final class RunSession: Sendable {
     wait = false
     given = nil
     path = nil
-    policy = try Configuration.load(paths.configFile).history
+    let configuration = try Configuration.load(paths.configFile)
+    policy = configuration.history
+    limits = configuration.limits
     history = policy.enabled ? Self.open(context, paths) : nil
     state.withLock { $0.workflow = action }
   }
@@ -175,7 +182,7 @@ final class RunSession: Sendable {
     }
     let running = WorkflowLock.holder(of: path, in: directory).map(RunHolder.init)
     guard wait else { throw alreadyRunning(name, holder: running).help("pass --wait to run it when that run ends") }
-    context.console.write("waiting for '\(name)' to finish\(running.map(describe) ?? "")…\n", to: .error)
+    context.console.writeShown("waiting for '\(name)' to finish\(running.map(describe) ?? "")…\n", to: .error)
     // Blocked in flock, a Ctrl-C cannot cancel cooperatively: it exits at once, as at a prompt. Nil means
     // it came first; the run then stops at its first step, cancelled.
     let acquired = Interrupts.whileReadingInput {
@@ -250,7 +257,8 @@ final class RunSession: Sendable {
     }
     guard let path, let given else { return }
     let name = workflow ?? URL(fileURLWithPath: given).deletingPathExtension().lastPathComponent
-    let contentHash = hash ?? FileManager.default.contents(atPath: path).map { SHA256.hex([UInt8]($0)) }
+    let contentHash =
+      hash ?? (try? RegularFile.read(path, limit: YAMLLimits.workflow.maxFileSize).get()).map { SHA256.hex($0) }
     let redact = Redactor(secrets: Backends(context: context).token().map { [$0.token] } ?? [])
     let end = RunEnd(
       ended: context.clock.now, status: runStatus, exitCode: status.rawValue,

@@ -9,8 +9,8 @@ struct RunsCommand: AsyncParsableCommand {
     commandName: "runs",
     abstract: "List recorded runs, newest first, or show one with its trace.",
     discussion: """
-      Every 'flow run' and 'flow do' is recorded in $XDG_STATE_HOME/flow/history.sqlite. A run whose
-      process died (killed, power loss) shows as interrupted. A workflow named 'show' is listed with
+      Every 'flow run' and 'flow do' is recorded in $XDG_STATE_HOME/flow/history.sqlite. A run whose \
+      process died (killed, power loss) shows as interrupted. A workflow named 'show' is listed with \
       'flow runs list show'.
       """,
     subcommands: [List.self, Show.self],

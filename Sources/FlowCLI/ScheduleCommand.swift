@@ -31,6 +31,18 @@ struct LoadedSchedule {
   var schedule: Schedule
 }
 
+/// One workflow of ``CLIContext/scheduledWorkflows(named:library:locator:check:)``: loaded with its
+/// schedule, or the diagnostics of why it cannot be.
+struct ScheduleCandidate {
+  /// As given on the command line, or the library file's path.
+  var reference: String
+  /// Absolute, with links resolved: what locks and run history know the workflow by.
+  var path: String
+  /// Named on the command line rather than found in the library.
+  var named: Bool
+  var loaded: Result<LoadedSchedule, DiagnosticError>
+}
+
 extension CLIContext {
   /// The machine's time zone (the zone of schedules that name none): `TZ` when it names an IANA zone
   /// (`Europe/Berlin`, `:Europe/Berlin`, a path into zoneinfo), else the zone `/etc/localtime` links to,
@@ -50,6 +62,36 @@ extension CLIContext {
   /// The absolute path of the running `flow` binary, which units and the scheduler start runs with.
   var executable: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+  }
+
+  /// The scheduled workflows: the one list that `flow schedule` (the scheduler), `flow schedule next`
+  /// and `flow schedule install` work from, so that what one says is scheduled the others run.
+  ///
+  /// With `library`, every workflow of the library (``WorkflowLocator/libraryWorkflows``, in name
+  /// order) that has a schedule; then each of `named`, found as `flow run` finds it. Only the library:
+  /// `./workflows` depends on the folder a command runs in, and the scheduler's (a service's) is not
+  /// the person's, so a file there is scheduled only when named. A library file without a schedule is
+  /// left out; one named without a schedule, or that does not check, comes with its diagnostics. A file
+  /// reached twice (a name and its path, a link) is listed once.
+  func scheduledWorkflows(
+    named references: [String], library: Bool, locator: WorkflowLocator, check: WorkflowCheck? = nil
+  ) -> [ScheduleCandidate] {
+    let candidates =
+      (library ? locator.libraryWorkflows.map { (reference: $0.url.path, named: false) } : [])
+      + references.map { (reference: $0, named: true) }
+    var known: Set<String> = []
+    var listed: [ScheduleCandidate] = []
+    for (reference, named) in candidates {
+      let located = locator.locate(reference)
+      let path = locator.resolvedPath(located ?? reference)
+      guard known.insert(path).inserted else { continue }
+      let loaded = loadSchedule(located ?? reference, locator: locator, check: check)
+      if case .failure(let error) = loaded, !named, error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }) {
+        continue
+      }
+      listed.append(ScheduleCandidate(reference: reference, path: path, named: named, loaded: loaded))
+    }
+    return listed
   }
 
   /// Loads `reference` as `flow run` finds it, checked in full (with `check`, whose cache then holds

@@ -9,7 +9,7 @@ struct ScheduleExplainCommand: AsyncParsableCommand {
     commandName: "explain",
     abstract: "Say a cron expression in words.",
     discussion: """
-      Prints, for example, 'at 09:00, Monday through Friday' for '0 9 * * 1-5'. A bad expression is
+      Prints, for example, 'at 09:00, Monday through Friday' for '0 9 * * 1-5'. A bad expression is \
       reported at the field that is wrong, as 'flow validate' reports it in a workflow.
       """
   )

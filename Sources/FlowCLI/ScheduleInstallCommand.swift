@@ -11,10 +11,10 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     commandName: "install",
     abstract: "Install scheduled workflows as systemd timers, crontab lines or Kubernetes CronJobs.",
     discussion: """
-      Without WORKFLOW, every scheduled workflow of the library and of ./workflows is installed.
-      systemd: writes a .service and a .timer per workflow to $XDG_CONFIG_HOME/systemd/user (--print
-      shows them instead). cron: prints crontab lines; --apply puts them into your crontab between
-      marker comments, replacing the previous block. kubernetes: prints a ConfigMap and CronJobs as one
+      Without WORKFLOW, every scheduled workflow of the library is installed: what 'flow schedule' runs. \
+      systemd: writes a .service and a .timer per workflow to $XDG_CONFIG_HOME/systemd/user (--print \
+      shows them instead). cron: prints crontab lines; --apply puts them into your crontab between \
+      marker comments, replacing the previous block. kubernetes: prints a ConfigMap and CronJobs as one \
       YAML stream for 'kubectl apply -f -'; --image is required. Documentation/Scheduling.md has examples.
       """
   )
@@ -31,7 +31,11 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     completion: Completions.workflow)
   var workflows: [String] = []
 
-  @Flag(name: .customLong("print"), help: "systemd: print the units instead of writing them.")
+  // Every engine takes it, as the usage line says: cron and kubernetes print anyway, so a person can
+  // write `--print` out of habit (or to be sure nothing is written) and get what they asked for.
+  @Flag(
+    name: .customLong("print"),
+    help: "Print what would be installed instead of installing it (cron and kubernetes always print).")
   var printOnly = false
 
   @Flag(help: "cron: install the lines into your crontab (through the 'crontab' command).")
@@ -52,8 +56,8 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       throw ValidationError("--apply is for cron; systemd units are written unless --print")
     case .kubernetes where apply:
       throw ValidationError("--apply is for cron; kubernetes objects are printed for 'kubectl apply -f -'")
-    case .kubernetes where printOnly:
-      throw ValidationError("kubernetes objects are always printed; drop --print")
+    case .cron where apply && printOnly:
+      throw ValidationError("--print and --apply ask for opposite things: choose one")
     case .kubernetes where image == nil:
       throw ValidationError("kubernetes needs --image: an image with 'flow' on its PATH (flow publishes none)")
     case .systemd, .cron:
@@ -85,18 +89,15 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
   // MARK: - Workflows
 
-  /// The workflows named, or every scheduled one of the library and ./workflows; all checked.
+  /// The workflows named, or every scheduled one of the library (what the scheduler runs); all checked.
   private func load(_ context: CLIContext) throws -> [LoadedSchedule] {
     let locator = WorkflowLocator(context: context)
     var problems = Diagnostics()
     var loaded: [LoadedSchedule] = []
-    let references = workflows.isEmpty ? libraryWorkflows(context) : workflows
-    for reference in references {
-      switch context.loadSchedule(reference, locator: locator) {
+    // Without names, what the scheduler runs.
+    for candidate in context.scheduledWorkflows(named: workflows, library: workflows.isEmpty, locator: locator) {
+      switch candidate.loaded {
       case .success(let item): loaded.append(item)
-      // Without names, workflows that have no schedule are simply not installed.
-      case .failure(let error) where workflows.isEmpty && error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }):
-        continue
       case .failure(let error): problems.append(contentsOf: error.diagnostics)
       }
     }
@@ -106,31 +107,14 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     if loaded.isEmpty {
-      let places = [context.paths.workflows.path, "./workflows"]
       context.report(
         Diagnostics([
-          Diagnostic(.error, .noSchedule, "no scheduled workflows in \(List.or(places))", file: nil)
+          Diagnostic(.error, .noSchedule, "no workflow in \(locator.libraryDirectory.path) has a schedule", file: nil)
             .help("name the workflows to install, or add 'schedule:' to one")
         ]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     return loaded
-  }
-
-  /// The workflow files of the library, then those of ./workflows whose names the library lacks: the
-  /// places `flow run NAME` looks, in its order.
-  private func libraryWorkflows(_ context: CLIContext) -> [String] {
-    var seen: Set<String> = []
-    var paths: [String] = []
-    let folders = [context.paths.workflows, context.url(for: "workflows")]
-    for folder in folders {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-      for name in names.sorted() where name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
-        guard seen.insert(name).inserted else { continue }
-        paths.append(folder.appendingPathComponent(name).path)
-      }
-    }
-    return paths
   }
 
   /// Two workflows whose files give the same unit name would overwrite each other's units.

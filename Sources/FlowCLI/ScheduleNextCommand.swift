@@ -46,12 +46,10 @@ struct ScheduleNextCommand: AsyncParsableCommand {
     let start = from.flatMap(DateParsing.parse) ?? context.clock.now
     var problems = Diagnostics()
     var reports: [Report] = []
-    // Without names, the library's workflows that have no schedule are simply not listed.
+    // Without names, what the scheduler runs.
     let everyScheduled = workflows.isEmpty
-    for reference in everyScheduled ? locator.libraryWorkflows.map(\.url.path) : workflows {
-      switch context.loadSchedule(reference, locator: locator) {
-      case .failure(let error) where everyScheduled && error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }):
-        continue
+    for candidate in context.scheduledWorkflows(named: workflows, library: everyScheduled, locator: locator) {
+      switch candidate.loaded {
       case .failure(let error): problems.append(contentsOf: error.diagnostics)
       case .success(let loaded):
         let entries = loaded.schedule.entries

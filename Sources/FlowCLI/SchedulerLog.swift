@@ -16,22 +16,37 @@ struct SchedulerLog: Sendable {
   let timestamps: Bool
 
   func write(_ activity: SchedulerActivity) {
+    let duration =
+      if case .runEnded(let run, _, _) = activity { recordedDuration(of: run.id) } else { TimeInterval?.none }
     if json {
-      writeJSON(activity)
+      writeJSON(activity, duration: duration)
     } else {
-      writeText(activity)
+      writeText(activity, duration: duration)
     }
+  }
+
+  /// How long a run took as run history says it (`flow runs`' DURATION): the one definition of a run's
+  /// duration (History.md), from its start to its end as the run records them, so that "succeeded in
+  /// 52 ms" here is the figure `flow runs` shows. The process's own start-up and check are not part of
+  /// it. Nil when the run left no ended record (killed, history off, gone before it could record).
+  private func recordedDuration(of runID: String) -> TimeInterval? {
+    let file = context.paths.history
+    // Never create history to ask it: the run would have.
+    guard FileManager.default.fileExists(atPath: file.path), let history = try? RunHistory(file: file) else {
+      return nil
+    }
+    return (try? history.runs(idPrefix: runID, limit: 1))?.first?.duration
   }
 
   // MARK: - Text
 
-  private func writeText(_ activity: SchedulerActivity) {
+  private func writeText(_ activity: SchedulerActivity, duration: TimeInterval?) {
     switch activity {
     case .problems(let problem):
       if problem.leftOut { line("left out \(problem.path):") }
       context.report(problem.diagnostics)
     default:
-      line(Self.text(activity))
+      line(Self.text(activity, duration: duration))
     }
   }
 
@@ -40,8 +55,9 @@ struct SchedulerLog: Sendable {
     context.console.write(stamp + text + "\n", to: .error)
   }
 
-  /// The line for `activity` (problems print their diagnostics instead).
-  static func text(_ activity: SchedulerActivity) -> String {
+  /// The line for `activity` (problems print their diagnostics instead); `duration` is an ended run's,
+  /// from run history.
+  static func text(_ activity: SchedulerActivity, duration: TimeInterval? = nil) -> String {
     switch activity {
     case .loaded(let count, let folders, let reason):
       let scheduled = count == 0 ? "nothing is scheduled" : "\(Count.of(count, "workflow")) scheduled"
@@ -63,11 +79,11 @@ struct SchedulerLog: Sendable {
         case (.catchUp, let count): "catch-up for \(count) fires missed since \(run.fire.iso8601)"
         }
       return "started \(run.workflow.name.quoted) run \(run.id.prefix(8)) (pid \(run.pid)): \(why)"
-    case .runEnded(let run, let termination, let ended):
+    case .runEnded(let run, let termination, _):
       let outcome = Self.outcome(termination)
-      let took = RunHistoryText.duration(ended.timeIntervalSince(run.started))
+      let took = duration.map { " in \(RunHistoryText.duration($0))" } ?? ""
       let details = outcome.status == RunStatus.succeeded.rawValue ? "" : "; flow runs show \(run.id.prefix(8))"
-      return "ended \(run.workflow.name.quoted) run \(run.id.prefix(8)): \(outcome.text) in \(took)\(details)"
+      return "ended \(run.workflow.name.quoted) run \(run.id.prefix(8)): \(outcome.text)\(took)\(details)"
     case .skipped(let workflow, let fire, let trigger, let holder):
       let what = trigger == .catchUp ? "the catch-up of \(workflow.name.quoted)" : workflow.name.quoted
       let running = holder.map { " (run \($0.runID.prefix(8)), pid \($0.pid))" } ?? ""
@@ -142,11 +158,11 @@ struct SchedulerLog: Sendable {
     }
   }
 
-  private func writeJSON(_ activity: SchedulerActivity) {
-    try? context.printJSONLine(Self.line(activity, at: context.clock.now))
+  private func writeJSON(_ activity: SchedulerActivity, duration: TimeInterval?) {
+    try? context.printJSONLine(Self.line(activity, at: context.clock.now, duration: duration))
   }
 
-  private static func line(_ activity: SchedulerActivity, at now: Date) -> Line {
+  private static func line(_ activity: SchedulerActivity, at now: Date, duration: TimeInterval?) -> Line {
     var line = Line(event: "", time: RunJSON.timestamp(now))
     func describe(_ workflow: ScheduledWorkflow) {
       line.workflow = workflow.name
@@ -180,7 +196,7 @@ struct SchedulerLog: Sendable {
       line.event = "started"
       describe(run)
       line.fires = run.fires
-    case .runEnded(let run, let termination, let ended):
+    case .runEnded(let run, let termination, _):
       line.event = "ended"
       describe(run)
       line.status = outcome(termination).status
@@ -188,7 +204,7 @@ struct SchedulerLog: Sendable {
       case .exited(let code): line.exitCode = code
       case .signalled(let signal): line.signal = signalName(signal)
       }
-      line.durationSeconds = ended.timeIntervalSince(run.started)
+      line.durationSeconds = duration
     case .skipped(let workflow, let fire, let trigger, let holder):
       line.event = "skipped"
       describe(workflow)

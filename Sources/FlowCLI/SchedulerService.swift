@@ -21,8 +21,7 @@ struct SchedulerService {
     let effects: Scheduler.Effects
     do {
       // Made when missing, so that it can be watched and the first workflow put there is seen.
-      try FileManager.default.createDirectory(
-        at: paths.workflows, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try PrivateFiles.ensureDirectory(paths.workflows)
       let clock = try RealtimeClock()
       effects = Scheduler.Effects(
         clock: clock, launcher: try ProcessLauncher(clock: clock), watcher: try InotifyWatcher(clock: clock),

@@ -6,8 +6,9 @@ import Foundation
 import Synchronization
 
 /// The workflows `flow schedule` runs: every workflow of the library that has a schedule, and the files
-/// named on its command line, each checked in full as `flow run` checks it, and known by the absolute
-/// path with links resolved that locks and run history use.
+/// named on its command line (``CLIContext/scheduledWorkflows(named:library:locator:check:)``, the list
+/// `flow schedule next` and `install` use too), each checked in full as `flow run` checks it, and known
+/// by the absolute path with links resolved that locks and run history use.
 ///
 /// A file that does not check is left out with its diagnostics (the others still run); a file named on
 /// the command line without a schedule is left out and said so; a library file without one is simply
@@ -32,20 +33,15 @@ final class SchedulerWorkflows: WorkflowSource {
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     var workflows: [ScheduledWorkflow] = []
     var problems: [WorkflowProblem] = []
-    var known: Set<String> = []
     var folders = [locator.libraryDirectory.path]
-    let candidates =
-      locator.libraryWorkflows.map { (reference: $0.url.path, named: false) }
-      + references.map { (reference: $0, named: true) }
-    for (reference, named) in candidates {
-      let located = locator.locate(reference)
-      let path = locator.resolvedPath(located ?? reference)
+    let candidates = context.scheduledWorkflows(named: references, library: true, locator: locator, check: check)
+    for candidate in candidates {
+      let path = candidate.path
       let folder = (path as NSString).deletingLastPathComponent
       // The folder of a file named is watched too, so that a file that is missing now is read once it is
       // made, and an edit is seen.
-      if named, !folders.contains(folder) { folders.append(folder) }
-      guard known.insert(path).inserted else { continue }
-      switch context.loadSchedule(located ?? reference, locator: locator, check: check) {
+      if candidate.named, !folders.contains(folder) { folders.append(folder) }
+      switch candidate.loaded {
       case .success(let loaded):
         workflows.append(
           ScheduledWorkflow(
@@ -55,12 +51,12 @@ final class SchedulerWorkflows: WorkflowSource {
         if let warning = unattendedWarning(loaded.workflow, path: path, check: check) {
           problems.append(WorkflowProblem(path: path, diagnostics: Diagnostics([warning]), leftOut: false))
         }
-      case .failure(let error) where !named && error.diagnostics.all.allSatisfy({ $0.code == .noSchedule }):
-        continue
       case .failure(let error):
         problems.append(WorkflowProblem(path: path, diagnostics: error.diagnostics, leftOut: true))
       }
     }
+    // Library files without a schedule are known too: their fire record stays, as for a file that is there.
+    let known = Set(candidates.map(\.path) + locator.libraryWorkflows.map { locator.resolvedPath($0.url.path) })
     // Compared as rendered: spans number their files, and every read numbers them anew.
     let renderer = DiagnosticRenderer(colors: false)
     let current = Dictionary(

@@ -13,9 +13,16 @@ enum Sharing {
     KeyStore(directory: context.paths.keys)
   }
 
-  /// The name a key gets when none is given: the user's name when it can name a key, else `me`.
+  /// The name a key gets when none is given: `$USER`, else the account's name (`$USER` is often unset
+  /// in containers, cron and `env -i`, where the account is still there), when it can name a key; else `me`.
   static func defaultKeyName(_ context: CLIContext) -> String {
-    context.environment["USER"].flatMap { Library.isValidName($0) ? $0 : nil } ?? "me"
+    [context.environment["USER"], accountName].lazy.compactMap { $0 }.first(where: Library.isValidName) ?? "me"
+  }
+
+  /// The name of the account the process runs as, from the password database (NSS: /etc/passwd, LDAP…).
+  static var accountName: String? {
+    guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
+    return String(cString: name)
   }
 
   /// The version the `shared:` block records.

@@ -15,7 +15,7 @@ struct ShowCommand: AsyncParsableCommand {
       Shows the name, the summary line (actions, dates, signature), the inputs, the schedule, every step \
       as a sentence with its values, magic variables as ⟨chips⟩ and the conversions they go through, and \
       in the margin what each step may change, delete or contact. Fits the terminal's width (COLUMNS); \
-      colour only at a terminal without NO_COLOR. An invalid workflow is reported as 'flow validate' does.
+      colour only at a terminal, without NO_COLOR or TERM=dumb. An invalid workflow is reported as 'flow validate' does.
       """
   )
 
@@ -26,6 +26,11 @@ struct ShowCommand: AsyncParsableCommand {
   var json = false
 
   func run() async throws {
+    // Drawing holds nothing to finish: Ctrl-C and SIGTERM end it at once, however big the file.
+    try Interrupts.endingAtOnce { try show() }
+  }
+
+  private func show() throws {
     let context = CLIContext.current
     let locator = WorkflowLocator(context: context)
     // The check reads every workflow the file runs; the outline then finds them in its cache.

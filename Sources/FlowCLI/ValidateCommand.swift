@@ -10,10 +10,10 @@ struct ValidateCommand: AsyncParsableCommand {
     commandName: "validate",
     abstract: "Check workflow files without running them.",
     discussion: """
-      Reports every problem found in every file, and in every workflow they run with 'run-workflow',
-      in the form 'file:line:column: error: message'. A workflow is found as 'flow run' finds it: a
-      path, or a name in the library or ./workflows. --lint-secrets also reports literals that look like
-      credentials, as 'flow export' refuses them. Exits with status 0 when all are valid and 2 when
+      Reports every problem found in every file, and in every workflow they run with 'run-workflow', \
+      in the form 'file:line:column: error: message'. A workflow is found as 'flow run' finds it: a \
+      path, or a name in the library or ./workflows. --lint-secrets also reports literals that look like \
+      credentials, as 'flow export' refuses them. Exits with status 0 when all are valid and 2 when \
       any is not.
       """
   )
@@ -34,6 +34,11 @@ struct ValidateCommand: AsyncParsableCommand {
   var allowSecret: [String] = []
 
   func run() async throws {
+    // Checking holds nothing to finish: Ctrl-C and SIGTERM end it at once, however big the files.
+    try Interrupts.endingAtOnce { try checkFiles() }
+  }
+
+  private func checkFiles() throws {
     let context = CLIContext.current
     var all = Diagnostics()
     var results: [FileResult] = []
@@ -44,6 +49,9 @@ struct ValidateCommand: AsyncParsableCommand {
     for path in files {
       let (workflow, checked) = locator.check(path, with: check)
       var diagnostics = checked
+      if let workflow {
+        diagnostics.append(contentsOf: Presentation.signatureProblems(of: workflow, check: check, in: context))
+      }
       if lintSecrets, let workflow {
         let children = Sharing.tree(of: workflow, check: check)
         let findings = Sharing.secrets(in: workflow, children: children, allowed: Set(allowSecret))

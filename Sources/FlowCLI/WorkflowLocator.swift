@@ -39,19 +39,26 @@ struct WorkflowLocator: WorkflowFiles {
     context.url(for: path).standardized.resolvingSymlinksInPath().path
   }
 
-  /// The path to read for `reference`, as the person should see it; nil when nothing matches.
-  func locate(_ reference: String, relativeTo directory: String? = nil) -> String? {
-    let names =
-      reference.hasSuffix(".yml") || reference.hasSuffix(".yaml")
-      ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
-    var candidates: [String] = []
-    if let directory { candidates += names.map { directory.isEmpty ? $0 : "\(directory)/\($0)" } }
-    candidates += names
+  /// The path to read for what a person typed (`flow run REFERENCE`), as they should see it: a path
+  /// from the working directory, a library name, a name in `./workflows`; nil when nothing matches.
+  func locate(_ reference: String) -> String? {
+    let names = Self.names(reference)
+    var candidates = names
     if !reference.contains("/") {
       candidates += names.map { libraryDirectory.appendingPathComponent($0).path }
       candidates += names.map { "workflows/\($0)" }
     }
-    return candidates.first { path in
+    return firstFile(candidates)
+  }
+
+  /// `reference` as a file name: as written, and with `.yml` and `.yaml` when it has neither.
+  private static func names(_ reference: String) -> [String] {
+    reference.hasSuffix(".yml") || reference.hasSuffix(".yaml")
+      ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
+  }
+
+  private func firstFile(_ candidates: [String]) -> String? {
+    candidates.first { path in
       var isDirectory: ObjCBool = false
       return FileManager.default.fileExists(atPath: context.url(for: path).path, isDirectory: &isDirectory)
         && !isDirectory.boolValue
@@ -70,6 +77,15 @@ struct WorkflowLocator: WorkflowFiles {
   private func notFound(_ reference: String) -> Diagnostic {
     let path = context.url(for: reference).path
     var status = stat()
+    // A path (it has a `/`) is looked for only where it says, relative to the working folder: say which
+    // folder that was, since the usual slip is running flow from another one.
+    guard lstat(path, &status) == 0 || !reference.contains("/") else {
+      let folder = (context.url(for: reference).standardizedFileURL.path as NSString).deletingLastPathComponent
+      let problem = Diagnostic(.error, .fileNotFound, "no such file in \(folder)", file: reference)
+      let name = Library.stripExtension((reference as NSString).lastPathComponent)
+      guard libraryWorkflows.contains(where: { $0.name == name }) else { return problem }
+      return problem.help("the library has a workflow named '\(name)', which works from any folder")
+    }
     guard lstat(path, &status) == 0 else {
       var problem = Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
       if !reference.contains("/"),
@@ -101,9 +117,14 @@ struct WorkflowLocator: WorkflowFiles {
 
   // MARK: - WorkflowFiles
 
-  /// `run-workflow`: a path relative to the running workflow's folder, or a library name.
-  func locate(_ reference: String, from parent: SourceFile?) -> String? {
-    locate(reference, relativeTo: parent.map { ($0.path as NSString).deletingLastPathComponent })
+  /// `run-workflow`: a path relative to the running workflow's folder, or a library name. Never the
+  /// working directory or `./workflows`: a workflow run from the library, by the scheduler or after an
+  /// import, must find the same file wherever flow was started (issue 16).
+  func locate(_ reference: String, inFolder folder: String) -> String? {
+    let names = Self.names(reference)
+    var candidates = names.map { folder.isEmpty || $0.hasPrefix("/") ? $0 : "\(folder)/\($0)" }
+    if !reference.contains("/") { candidates += names.map { libraryDirectory.appendingPathComponent($0).path } }
+    return firstFile(candidates)
   }
 
   func canonicalPath(_ path: String) -> String {

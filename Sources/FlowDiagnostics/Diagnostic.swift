@@ -21,11 +21,13 @@ public struct Diagnostic: Error, Sendable, Hashable {
   /// A secondary message, optionally pointing at a second place ("'name' is first defined here").
   public struct Note: Sendable, Hashable {
     public var message: String
-    public var span: SourceSpan?
+    public var span: SourceSpan? { didSet { held = FileHold(span) } }
+    private var held: FileHold
 
     public init(_ message: String, at span: SourceSpan? = nil) {
       self.message = message
       self.span = span
+      held = FileHold(span)
     }
   }
 
@@ -33,7 +35,8 @@ public struct Diagnostic: Error, Sendable, Hashable {
   public var code: DiagnosticCode
   public var message: String
   /// Where the problem is. Nil for problems about a whole file that has no position (a missing file).
-  public var span: SourceSpan?
+  public var span: SourceSpan? { didSet { held = FileHold(span) } }
+  private var held: FileHold
   /// The file the problem belongs to when there is no span.
   public var path: String?
   public var notes: [Note]
@@ -51,7 +54,8 @@ public struct Diagnostic: Error, Sendable, Hashable {
     self.code = code
     self.message = message
     self.span = span
-    self.path = span?.file.path
+    held = FileHold(span)
+    self.path = held.file?.path
     self.notes = notes
     self.helps = helps
   }
@@ -135,4 +139,15 @@ public struct DiagnosticError: Error, Sendable {
   public var diagnostics: Diagnostics
   public init(_ diagnostics: Diagnostics) { self.diagnostics = diagnostics }
   public init(_ diagnostic: Diagnostic) { self.diagnostics = Diagnostics([diagnostic]) }
+}
+
+/// Keeps the file a span points into alive as long as a diagnostic about it is: spans name their file by
+/// number only, and the registry holds files weakly (see ``SourceFile``). Not part of a diagnostic's value.
+struct FileHold: Sendable, Hashable {
+  let file: SourceFile?
+
+  init(_ span: SourceSpan?) { file = span?.file }
+
+  static func == (lhs: Self, rhs: Self) -> Bool { true }
+  func hash(into hasher: inout Hasher) {}
 }

@@ -91,7 +91,8 @@ public struct DiagnosticRenderer: Sendable {
       if offset + 1 == lastColumn { end = display }
       let piece =
         scalar == "\t" ? String(repeating: " ", count: 4 - display % 4) : TerminalSafe.scalar(scalar)
-      let width = scalar == "\t" ? piece.count : DisplayWidth.of(scalar)
+      // A tab, and an invisible character shown as `<U+200B>`, are as wide as what is drawn for them.
+      let width = scalar == "\t" || TerminalSafe.isInvisible(scalar) ? piece.count : DisplayWidth.of(scalar)
       pieces.append((piece, width))
       display += width
     }

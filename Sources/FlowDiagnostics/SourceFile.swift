@@ -13,60 +13,86 @@ public final class SourceFile: Sendable {
   public let bytes: [UInt8]
   /// This file's number in ``SourceFile/registry``; what a span stores.
   package let id: UInt32
+  /// Whether diagnostics may quote the file's lines. A file that may not be a workflow at all
+  /// (`run-workflow: ~/.aws/credentials`) is pointed at by line and column, never shown: its lines would
+  /// otherwise reach the terminal and run history.
+  public let isQuotable: Bool
 
-  public init(path: String, bytes: [UInt8]) {
+  public init(path: String, bytes: [UInt8], isQuotable: Bool = true) {
     self.path = path
     self.bytes = bytes
-    self.id = Self.registry.reserve()
+    self.isQuotable = isQuotable
+    self.id = Self.registry.register(bytes: bytes.count)
     Self.registry.store(self, at: id)
   }
 
-  /// Every file created in this process, by number. Files live as long as the process: a run reads a
-  /// handful, and any span may still be rendered at the end.
+  deinit { Self.registry.remove(id, bytes: bytes.count) }
+
+  /// The files alive in this process, by number. The registry holds them weakly: a file lives as long as
+  /// what was read from it (its `YAMLDocument`, its `Workflow`) or a `Diagnostic` pointing into it holds it,
+  /// and leaves the registry when the last of them goes. A scheduler that reads a library file again at
+  /// every edit would otherwise keep every version it ever read.
   static let registry = Registry()
 
-  /// Forgets `file` and lets a later file take its number. For a process that makes files without end
-  /// (the fuzzing harness, `FlowFuzzing`, checks millions), and only once nothing will render a span of
-  /// `file` again: such a span would name the later file.
-  package static func release(_ file: SourceFile) {
-    registry.release(file.id)
+  /// How many files are alive, and their bytes: what a long-running process keeps of the files it read.
+  public static var registered: (files: Int, bytes: Int) { registry.usage }
+
+  /// How many of the files alive are `matching`: for tests, which share the registry with others running.
+  package static func registered(matching predicate: (SourceFile) -> Bool) -> Int {
+    registry.count(matching: predicate)
   }
 
   final class Registry: Sendable {
-    private struct Slots {
-      var files: [SourceFile?] = []
-      /// Numbers of released files, taken before the array grows.
-      var free: [UInt32] = []
+    private struct Entry {
+      weak var file: SourceFile?
     }
 
-    private let slots = Mutex(Slots())
+    private struct State {
+      var files: [UInt32: Entry] = [:]
+      /// Numbers are never reused, so that a span of a file that has gone can never name another one.
+      var next: UInt32 = 0
+      var bytes = 0
+    }
 
-    func reserve() -> UInt32 {
-      slots.withLock { slots in
-        if let id = slots.free.popLast() { return id }
-        slots.files.append(nil)
-        return UInt32(slots.files.count - 1)
+    private let state = Mutex(State())
+
+    func register(bytes: Int) -> UInt32 {
+      state.withLock { state in
+        let id = state.next
+        state.next &+= 1
+        state.files[id] = Entry()
+        state.bytes += bytes
+        return id
       }
     }
 
     func store(_ file: SourceFile, at id: UInt32) {
-      slots.withLock { $0.files[Int(id)] = file }
+      state.withLock { $0.files[id] = Entry(file: file) }
+    }
+
+    func remove(_ id: UInt32, bytes: Int) {
+      state.withLock { state in
+        if state.files.removeValue(forKey: id) != nil { state.bytes -= bytes }
+      }
+    }
+
+    var usage: (files: Int, bytes: Int) { state.withLock { ($0.files.count, $0.bytes) } }
+
+    func count(matching predicate: (SourceFile) -> Bool) -> Int {
+      // Strong references taken under the lock, looked at outside it: a file's deinit takes the lock too.
+      let files = state.withLock { $0.files.values.compactMap(\.file) }
+      return files.filter(predicate).count
     }
 
     func file(_ id: UInt32) -> SourceFile {
-      slots.withLock { slots in
-        guard let file = slots.files[Int(id)] else { preconditionFailure("span of an unregistered file") }
-        return file
-      }
+      if let file = state.withLock({ $0.files[id]?.file }) { return file }
+      // A span outlived every holder of its file: a bug, loud in debug builds, and in a release build a
+      // diagnostic without its line rather than a crash.
+      assertionFailure("span of a file that is no longer loaded")
+      return Self.unloaded
     }
 
-    func release(_ id: UInt32) {
-      slots.withLock { slots in
-        guard slots.files[Int(id)] != nil else { return }
-        slots.files[Int(id)] = nil
-        slots.free.append(id)
-      }
-    }
+    private static let unloaded = SourceFile(path: "<unloaded file>", bytes: [])
   }
 
   public convenience init(path: String, text: String) {
@@ -76,8 +102,9 @@ public final class SourceFile: Sendable {
   /// The text of the 1-based line `number`, without its line break; invalid UTF-8 shows as U+FFFD.
   ///
   /// A linear scan: it runs only when a diagnostic is rendered, never while parsing.
+  /// Nil for a file that is not ``isQuotable``.
   public func line(_ number: Int) -> String? {
-    guard number >= 1 else { return nil }
+    guard number >= 1, isQuotable else { return nil }
     var current = 1
     var start = 0
     var index = 0

@@ -14,19 +14,18 @@ enum CronTarget {
 
   static func run(_ bytes: [UInt8]) {
     let expression = String(decoding: bytes, as: UTF8.self)
-    withSourceFile(path: "<expression>", bytes: Array(expression.utf8)) { file in
-      let whole = SourceSpan(
-        file: file, start: SourceLocation(line: 1, column: 1),
-        end: SourceLocation(line: 1, column: expression.unicodeScalars.count + 1))
-      let locator = ScalarLocator(whole: whole, firstColumn: expression.contains("\n") ? nil : 1)
-      let (cron, diagnostics) = CronExpression.parse(expression, locate: locator.span)
-      _ = DiagnosticRenderer(colors: true).render(Diagnostics(diagnostics))
-      guard let cron else { return }
-      _ = (cron.words, cron.fields, cron.description)
-      for (name, zone) in zones {
-        _ = cron.onCalendar(zone: name)
-        _ = Schedule([Schedule.Entry(cron, timeZone: zone, zoneName: name)]).fires(after: start, count: 3)
-      }
+    let file = SourceFile(path: "<expression>", bytes: Array(expression.utf8))
+    let whole = SourceSpan(
+      file: file, start: SourceLocation(line: 1, column: 1),
+      end: SourceLocation(line: 1, column: expression.unicodeScalars.count + 1))
+    let locator = ScalarLocator(whole: whole, firstColumn: expression.contains("\n") ? nil : 1)
+    let (cron, diagnostics) = CronExpression.parse(expression, locate: locator.span)
+    _ = DiagnosticRenderer(colors: true).render(Diagnostics(diagnostics))
+    guard let cron else { return }
+    _ = (cron.words, cron.fields, cron.description)
+    for (name, zone) in zones {
+      _ = cron.onCalendar(zone: name)
+      _ = Schedule([Schedule.Entry(cron, timeZone: zone, zoneName: name)]).fires(after: start, count: 3)
     }
   }
 }

@@ -1,5 +1,3 @@
-import FlowDiagnostics
-
 /// The parts of flow the fuzzing harness feeds arbitrary bytes (CONTRIBUTING.md): each through the entry
 /// point the command line uses, in-process, writing nothing. `flow-fuzz` hands them to libFuzzer, and
 /// `FlowFuzzingTests` replays every input that once crashed one (Tests/FuzzRegressions/<target>/).
@@ -26,12 +24,4 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .signature: SignatureTarget.run(bytes)
     }
   }
-}
-
-/// A source file for one input, released when `body` is done: a fuzzing run makes millions, and the
-/// process-wide registry of files would otherwise keep every one (SourceFile.release).
-func withSourceFile<Result>(path: String, bytes: [UInt8], _ body: (SourceFile) -> Result) -> Result {
-  let file = SourceFile(path: path, bytes: bytes)
-  defer { SourceFile.release(file) }
-  return body(file)
 }

@@ -60,25 +60,24 @@ public enum Seeds {
   /// Every scalar written as the value of one of `keys` (or an item of a list there), anywhere in the
   /// YAML file `bytes`.
   static func scalars(under keys: Set<String>, in bytes: [UInt8]) -> [String] {
-    withSourceFile(path: "seed.yml", bytes: bytes) { file in
-      guard let root = YAMLDocument.load(file).root else { return [] }
-      var found: [String] = []
-      var pending = [root]
-      while let node = pending.popLast() {
-        switch node {
-        case .scalar: break
-        case .sequence(let sequence): pending += sequence.items
-        case .mapping(let mapping):
-          for entry in mapping.entries {
-            pending.append(entry.value)
-            guard keys.contains(entry.key.value) else { continue }
-            let values = entry.value.sequence?.items ?? [entry.value]
-            found += values.compactMap { $0.scalar?.value }
-          }
+    let file = SourceFile(path: "seed.yml", bytes: bytes)
+    guard let root = YAMLDocument.load(file).root else { return [] }
+    var found: [String] = []
+    var pending = [root]
+    while let node = pending.popLast() {
+      switch node {
+      case .scalar: break
+      case .sequence(let sequence): pending += sequence.items
+      case .mapping(let mapping):
+        for entry in mapping.entries {
+          pending.append(entry.value)
+          guard keys.contains(entry.key.value) else { continue }
+          let values = entry.value.sequence?.items ?? [entry.value]
+          found += values.compactMap { $0.scalar?.value }
         }
       }
-      return found
     }
+    return found
   }
 
   /// An expression with each `${…}` replaced by a number, as a run would fill it in.

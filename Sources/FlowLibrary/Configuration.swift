@@ -11,6 +11,11 @@ import Foundation
 /// history:                  # or: history: off
 ///   keep-runs: 1000         # per workflow
 ///   keep-days: 90
+/// limits:                   # how large a run's values may grow (Documentation/Running.md)
+///   text: 16 MiB            # of text in one value
+///   items: 1000000          # list items and dictionary entries in one value
+///   depth: 256              # lists and dictionaries nested in one value
+///   passes: 1000000         # of one repeat or for-each
 /// ```
 ///
 /// Keys it does not know are left alone, so that a newer flow's settings do not break an older one.
@@ -18,14 +23,20 @@ public struct Configuration: Sendable {
   /// `backend:` as written; the command line checks the name.
   public var backend: Located<String>?
   public var history = HistoryPolicy()
+  public var limits = ValueLimits()
 
   public init() {}
 
   /// The settings in `url`, the defaults when there is no such file, or the first problem in it.
   public static func load(_ url: URL) throws(Diagnostic) -> Configuration {
     var configuration = Configuration()
-    guard let data = FileManager.default.contents(atPath: url.path) else { return configuration }
-    let document = YAMLDocument.load(SourceFile(path: url.path, bytes: [UInt8](data)))
+    let file: SourceFile
+    switch RegularFile.read(url.path, limit: YAMLLimits.workflow.maxFileSize) {
+    case .success(let bytes): file = SourceFile(path: url.path, bytes: bytes)
+    case .failure(.missing): return configuration
+    case .failure(let problem): throw problem.diagnostic(path: url.path)
+    }
+    let document = YAMLDocument.load(file)
     if let problem = document.diagnostics.all.first { throw problem }
     guard let root = document.root else { return configuration }
     guard let mapping = root.mapping else {
@@ -40,10 +51,49 @@ public struct Configuration: Sendable {
       configuration.backend = Located(scalar.value, at: scalar.span)
     }
     if let entry = mapping["history"] { configuration.history = try history(entry.value) }
+    if let entry = mapping["limits"] { configuration.limits = try limits(entry.value) }
     return configuration
   }
 
   private static let historyKeys = ["keep-runs", "keep-days"]
+  private static let limitKeys = ["text", "items", "depth", "passes"]
+
+  /// `limits:`, a mapping of `text` (bytes, or with KiB, MiB or GiB), `items`, `depth` and `passes`.
+  private static func limits(_ node: YAMLNode) throws(Diagnostic) -> ValueLimits {
+    guard let mapping = node.mapping else {
+      throw Diagnostic(.error, .wrongKind, "expected a mapping for 'limits', found \(node.kindName)", at: node.span)
+        .help("write 'limits:' with 'text', 'items', 'depth' or 'passes' under it")
+    }
+    var limits = ValueLimits()
+    for entry in mapping.entries {
+      switch entry.key.value {
+      case "text": limits.textBytes = try bytes(entry)
+      case "items": limits.items = try count(entry, unit: "items")
+      case "depth": limits.depth = try count(entry, unit: "levels")
+      case "passes": limits.passes = try count(entry, unit: "passes")
+      default:
+        let help = Suggestion.closest(to: entry.key.value, among: limitKeys).map { "did you mean '\($0)'?" }
+        throw Diagnostic(.error, .unknownKey, "unknown limit '\(entry.key.value)'", at: entry.key.span)
+          .help(help ?? "the limits are 'text', 'items', 'depth' and 'passes'")
+      }
+    }
+    return limits
+  }
+
+  /// A size: a whole number of bytes, or one followed by KiB, MiB or GiB ("64 MiB").
+  private static func bytes(_ entry: YAMLNode.Mapping.Entry) throws(Diagnostic) -> Int {
+    let units = ["KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30]
+    if let scalar = entry.value.scalar {
+      let text = scalar.value.trimmingCharacters(in: .whitespaces)
+      let unit = units.first { text.hasSuffix($0.key) }
+      let digits = unit.map { String(text.dropLast($0.key.count)).trimmingCharacters(in: .whitespaces) } ?? text
+      if let number = Int(digits), number >= 1, number <= Int.max / (unit?.value ?? 1) {
+        return number * (unit?.value ?? 1)
+      }
+    }
+    throw Diagnostic(
+      .error, .invalidValue, "'\(entry.key.value)' must be a size, such as 16777216 or '64 MiB'", at: entry.value.span)
+  }
 
   /// `history: on|off`, or a mapping of `keep-runs` and `keep-days`. Only `true` and `false` are
   /// booleans in flow's YAML; `on` and `off` are accepted here too because that is how people write a

@@ -47,11 +47,16 @@ public struct FireRecordFile: FireRecordStore {
     let contents = Contents(workflows: record.mapValues { .init(lastFire: formatter.string(from: $0)) })
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    if let problem = Directory.create(file.deletingLastPathComponent()) { throw RecordFailure(problem) }
+    let data: Data
     do {
-      try encoder.encode(contents).write(to: file, options: .atomic)
+      data = try encoder.encode(contents)
     } catch {
       throw RecordFailure("cannot write \(file.path): \(error.localizedDescription)")
+    }
+    do {
+      try PrivateFiles.write(data, to: file)
+    } catch {
+      throw RecordFailure(error.description)
     }
   }
 

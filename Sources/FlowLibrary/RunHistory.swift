@@ -25,10 +25,10 @@ public final class RunHistory: @unchecked Sendable {
   public init(file: URL, processes: any ProcessInspector = LinuxProcesses()) throws(HistoryError) {
     self.file = file
     self.processes = processes
-    if let problem = Directory.create(file.deletingLastPathComponent()) { throw HistoryError(description: problem) }
-    // SQLite creates its -wal and -shm files with the database's mode, so creating it 0600 covers all three.
-    let descriptor = open(file.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    if descriptor >= 0 { close(descriptor) }
+    if let problem = PrivateFiles.createDirectory(file.deletingLastPathComponent()) {
+      throw HistoryError(description: problem)
+    }
+    // SQLiteConnection creates the database 0600, and SQLite its -wal and -shm files with the same mode.
     do {
       database = try SQLiteConnection(path: file.path)
       try database.execute("PRAGMA wal_autocheckpoint = \(Self.walPages)")

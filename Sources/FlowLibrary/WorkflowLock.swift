@@ -72,7 +72,7 @@ public final class WorkflowLock: Sendable {
   public static func acquire(path: String, in directory: URL, holder: Holder, wait: Bool) throws(Failure)
     -> WorkflowLock?
   {
-    if let problem = Directory.create(directory) { throw Failure(description: problem) }
+    if let problem = PrivateFiles.createDirectory(directory) { throw Failure(description: problem) }
     let file = Self.file(for: path, in: directory)
     let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {

@@ -114,6 +114,7 @@ private struct ConditionParser {
   var position = 0
   /// Guards the recursion of `not` and parentheses against hostile input.
   var depth = 0
+  var joins = 0
 
   init(scalar: YAMLNode.Scalar) {
     locator = ScalarLocator(scalar)
@@ -134,6 +135,7 @@ private struct ConditionParser {
   private mutating func parseOr(_ diagnostics: inout Diagnostics) throws(Failure) -> Condition {
     var condition = try parseAnd(&diagnostics)
     while isWord("or") {
+      try countJoin()
       position += 1
       condition = .or(condition, try parseAnd(&diagnostics))
     }
@@ -143,11 +145,25 @@ private struct ConditionParser {
   private mutating func parseAnd(_ diagnostics: inout Diagnostics) throws(Failure) -> Condition {
     var condition = try parseNot(&diagnostics)
     while isWord("and") {
+      try countJoin()
       position += 1
       condition = .and(condition, try parseNot(&diagnostics))
     }
     return condition
   }
+
+  /// A chain of `and`s or `or`s parses into a tree as deep as the chain is long, which every later walk
+  /// (checking, evaluating, freeing) recurses through: 100,000 of them in one 1 MiB scalar would overflow
+  /// the stack as surely as 100,000 parentheses. No condition a person writes joins 256 tests.
+  private mutating func countJoin() throws(Failure) {
+    joins += 1
+    guard joins <= Self.maximumJoins else {
+      throw fail(tokens[position], "the condition joins more than \(Self.maximumJoins) tests with 'and' and 'or'")
+        .help("split it into several steps with 'if'")
+    }
+  }
+
+  static let maximumJoins = 256
 
   private mutating func parseNot(_ diagnostics: inout Diagnostics) throws(Failure) -> Condition {
     depth += 1

@@ -438,9 +438,13 @@ public struct WorkflowDecoder {
   }
 
   private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
+    var mapping = mapping
     var heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
     if heads.isEmpty, let action = mapping.entries.first(where: { Self.actionStepKeys.contains($0.key.value) }) {
       heads = [action]
+    }
+    if let head = heads.first, heads.count > 1 {
+      heads = [head] + heads.dropFirst().filter { !renamedBlockKey($0, of: head.key.value, in: &mapping) }
     }
     guard let head = heads.first else {
       if let stray = mapping.entries.first(where: { Self.companions[$0.key.value] != nil }) {
@@ -484,6 +488,31 @@ public struct WorkflowDecoder {
     var step = Step(kind: kind, span: mapping.span, onError: .stop)
     decodeStepKeys(mapping, into: &step, action: head.key.value)
     return step
+  }
+
+  /// Words for a block's keys that people bring from elsewhere: Shortcuts says "Otherwise".
+  static let blockKeySynonyms = ["otherwise": "else"]
+
+  /// Whether `entry`, beside the block keyword `keyword`, is one of the block's keys written in another
+  /// tool's word or misspelt by a letter (`otherwise:`, `than:` beside `if`): then it is reported with
+  /// the key it is meant to be, and read as that key, so the step is not also "two actions" and "needs
+  /// 'then:'". Only a key the step lacks, and only this close: `text:` beside `if` is an action.
+  private mutating func renamedBlockKey(
+    _ entry: YAMLNode.Mapping.Entry, of keyword: String, in mapping: inout YAMLNode.Mapping
+  ) -> Bool {
+    let missing = (Self.blocks[keyword] ?? []).filter { mapping[$0] == nil }
+    let word = entry.key.value
+    guard
+      let meant = Self.blockKeySynonyms[word].flatMap({ missing.contains($0) ? $0 : nil })
+        ?? missing.first(where: { Suggestion.editDistance(word, $0) == 1 }),
+      let index = mapping.entries.firstIndex(where: { $0.key.value == word })
+    else { return false }
+    let article = "aeiou".contains(keyword.first ?? "x") ? "an" : "a"
+    report(
+      Diagnostic(.error, .unknownKey, "unknown key '\(word)' in \(article) '\(keyword)' step", at: entry.key.span)
+        .help("did you mean '\(meant):'?"))
+    mapping.entries[index].key.value = meant
+    return true
   }
 
   private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {

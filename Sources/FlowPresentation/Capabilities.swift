@@ -61,6 +61,9 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var name: String?
     /// Why it could not be looked at: computed at run time, missing, or invalid.
     public var problem: String?
+    /// Whether it travels inside the file analysed (under its `workflows:`): false for a workflow found
+    /// on the reader's disk, which a shared file's author never showed them; nil when it did not resolve.
+    public var carried: Bool?
     /// The step that runs it.
     public var step: StepReference
   }
@@ -101,12 +104,19 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// The workflow's own file; steps of nested workflows name theirs.
   public var file: String = ""
   public var apps: [AppAccess] = []
-  /// Steps outside any app's catalogue that change something (open-url, get-url with POST).
+  /// Steps outside any app's catalogue that change or delete something (open-url, get-url with POST or
+  /// DELETE), each with its effect.
   public var otherChanges: [EffectStep] = []
   /// Hosts named by the intents or by literal URLs, in the order the steps meet them.
   public var hosts: [HostAccess] = []
   /// Steps whose URL is computed at run time: they may contact any host.
   public var anyHost: [StepReference] = []
+  /// Hosts written out in URLs whose path or query the run computes (`https://evil.example/c?d=${previous}`):
+  /// what the workflow holds goes to them, in the URL. Each host is also under ``hosts``.
+  public var dataSent: [HostAccess] = []
+  /// Steps that hand values computed at run time to another program as command-line arguments
+  /// (`open-url` to `xdg-open`), which every user of the machine can read while it runs.
+  public var exposedArguments: [StepReference] = []
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
   public var environment: [String] = []
   public var workflows: [WorkflowRun] = []

@@ -1,15 +1,28 @@
 import FlowIntents
 import FlowModel
 import FlowRuntime
+import Foundation
 
 /// Works out ``Capabilities``: walks a checked workflow and, through `run-workflow`, every workflow it runs,
 /// adding up what each step's intent declares.
 ///
 /// Nested workflows are found with the same loader `flow run` uses, so the analysis sees exactly the
-/// files a run would run. Each file is looked at once, so a workflow that runs itself ends the walk.
-public struct CapabilityAnalysis: Sendable {
+/// files a run would run. The cost is linear in the size of the tree of *distinct* workflows: each is
+/// walked once however many steps run it (issue 16: 2,000 steps running one 2,000-step workflow were
+/// 4,000,000 step visits), what each `run-workflow` reference leads to is asked of the loader once, and
+/// a workflow's combined effect, which `flow show` puts in the margin of every step that runs it, is
+/// remembered from that one walk. One analysis serves one outline.
+public final class CapabilityAnalysis: @unchecked Sendable {
   let registry: IntentRegistry
   let loader: (any WorkflowLoading)?
+  // Guards the memos below; never held while walking.
+  private let lock = NSLock()
+  /// What each literal reference leads to, by the referring workflow's identity and the reference.
+  private var loads: [String: Loaded] = [:]
+  /// Everything each workflow may do together, its nested workflows' steps included, by identity.
+  private var treeEffects: [String: StepEffect] = [:]
+  /// How often each workflow's steps were walked, by identity: once, whatever runs it how often.
+  private var walked: [String: Int] = [:]
 
   /// - Parameter loader: finds the workflows `run-workflow` names; nil leaves them unexamined.
   public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
@@ -18,13 +31,30 @@ public struct CapabilityAnalysis: Sendable {
   }
 
   public func analyze(_ workflow: Workflow) -> Capabilities {
+    analyzeTree(workflow).capabilities
+  }
+
+  /// What `workflow` may do, and the workflows it runs (literally named, resolved before the run), each
+  /// once, in the order its steps first run them.
+  public func analyzeTree(_ workflow: Workflow) -> (capabilities: Capabilities, workflows: [Workflow]) {
     var walk = Walk(analysis: self, autoConfirm: workflow.confirmations == .auto)
     walk.visit(workflow)
     var capabilities = walk.capabilities
     capabilities.file = workflow.identity
     capabilities.confirmations = workflow.confirmations.rawValue
     capabilities.schedule = Capabilities.Schedule.entries(of: workflow)
-    return capabilities
+    for index in capabilities.workflows.indices where capabilities.workflows[index].file != nil {
+      // Whether it travels in the file analysed: a workflow found on the reader's disk instead is
+      // one the file's author never showed them (the card says so in red).
+      capabilities.workflows[index].carried = walk.carried.contains(capabilities.workflows[index].file ?? "")
+    }
+    return (capabilities, walk.order)
+  }
+
+  /// How many times the steps of the workflow with `identity` were walked: what shows the analysis is
+  /// linear (a test counts rather than times it).
+  public func walks(of identity: String) -> Int {
+    lock.withLock { walked[identity, default: 0] }
   }
 
   /// The effect of one step, for `flow show`'s margin: an action's own, or everything a nested workflow
@@ -37,10 +67,10 @@ public struct CapabilityAnalysis: Sendable {
     case .runWorkflow(let reference, _):
       switch load(reference, from: workflow) {
       case .loaded(let nested):
+        if let known = treeEffect(of: nested) { return known }
         var walk = Walk(analysis: self, autoConfirm: false)
-        walk.visited.insert(workflow.identity)
         walk.visit(nested)
-        return StepEffect.combined(walk.effects)
+        return treeEffect(of: nested) ?? StepEffect.combined(walk.effects)
       case .computed:
         return StepEffect(effect: .destructive, hosts: [], anyHost: true, unknown: true)
       case .failed:
@@ -61,10 +91,26 @@ public struct CapabilityAnalysis: Sendable {
   func load(_ reference: Value, from workflow: Workflow) -> Loaded {
     guard case .text(let template) = reference, let name = template.literal else { return .computed }
     guard let loader else { return .failed("not examined") }
+    let key = workflow.identity + "\u{0}" + name
+    if let known = lock.withLock({ loads[key] }) { return known }
+    let loaded: Loaded
     do {
-      return .loaded(try loader.load(name, from: workflow))
+      loaded = .loaded(try loader.load(name, from: workflow))
     } catch {
-      return .failed(error.message)
+      loaded = .failed(error.message)
+    }
+    lock.withLock { loads[key] = loaded }
+    return loaded
+  }
+
+  fileprivate func treeEffect(of workflow: Workflow) -> StepEffect? {
+    lock.withLock { treeEffects[workflow.identity] }
+  }
+
+  fileprivate func remember(_ effect: StepEffect, of workflow: Workflow) {
+    lock.withLock {
+      treeEffects[workflow.identity] = effect
+      walked[workflow.identity, default: 0] += 1
     }
   }
 }
@@ -77,6 +123,13 @@ private struct Walk {
   var capabilities = Capabilities()
   var effects: [StepEffect] = []
   var visited: Set<String> = []
+  /// The nested workflows met, each once, in order; and the identities of those carried in the top
+  /// workflow's own file (embedded under its `workflows:`).
+  var order: [Workflow] = []
+  var carried: Set<String> = []
+  var top: String?
+  /// Where each host is in `capabilities.hosts`, so that a file of many hosts is not searched per step.
+  var hostIndex: [String: Int] = [:]
   /// The entity types of each catalogue, by namespace, looked up once per analysis.
   var catalogueEntities: [String: [String]] = [:]
 
@@ -85,12 +138,22 @@ private struct Walk {
     self.autoConfirm = autoConfirm
   }
 
+  /// Walks `workflow` the first time it is met; its steps' effects, and those of what it runs, end up
+  /// in `effects`, and together they are remembered as the workflow's own.
   mutating func visit(_ workflow: Workflow) {
     guard visited.insert(workflow.identity).inserted else { return }
+    if top == nil {
+      top = workflow.file.path
+    } else {
+      order.append(workflow)
+      if workflow.file.path == top { carried.insert(workflow.identity) }
+    }
     for name in workflow.environment.map(\.value) where !capabilities.environment.contains(name) {
       capabilities.environment.append(name)
     }
+    let before = effects.count
     visit(workflow.steps, prefix: "", in: workflow)
+    analysis.remember(StepEffect.combined(Array(effects[before...])), of: workflow)
   }
 
   /// - Parameter confirmed: inside a block whose `confirm:` answers its actions' confirmations, as a run
@@ -114,7 +177,7 @@ private struct Walk {
       let effect = StepEffect(call, descriptor: descriptor)
       record(effect, of: descriptor, at: reference)
       deletes = effect.effect == .destructive
-      if autoConfirm, descriptor.requiresConfirmation, step.confirm == nil, !confirmed {
+      if autoConfirm, effect.asks, step.confirm == nil, !confirmed {
         capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
       }
     case .ifBlock(_, let then, let otherwise):
@@ -162,7 +225,14 @@ private struct Walk {
       capabilities.workflows[index].file = nested.identity
       capabilities.workflows[index].name = nested.name
       let before = effects.count
-      visit(nested)
+      if visited.contains(nested.identity) {
+        // Walked already: what it does is known, and counted once. Its effect stands in for its steps
+        // here, so that a block around this step knows whether it deletes. (Nil while a cycle is still
+        // walking it, as before.)
+        if let known = analysis.treeEffect(of: nested) { effects.append(known) }
+      } else {
+        visit(nested)
+      }
       return effects[before...].contains { $0.effect == .destructive }
     }
   }
@@ -198,30 +268,39 @@ private struct Walk {
     let entry = Capabilities.EffectStep(step: step, effect: effect.effect.rawValue, entity: entity(of: descriptor))
     if descriptor.namespace != nil {
       let app = descriptor.catalogTitle
-      var access =
-        capabilities.apps.first { $0.app == app } ?? Capabilities.AppAccess(app: app)
+      // Changed in place: a copy taken out and put back would copy its list of steps every time.
+      let index =
+        capabilities.apps.firstIndex { $0.app == app }
+        ?? {
+          capabilities.apps.append(Capabilities.AppAccess(app: app))
+          return capabilities.apps.count - 1
+        }()
       switch effect.effect {
-      case .readOnly: access.reads += 1
-      case .changes: access.writes += 1
-      case .destructive: access.deletes += 1
+      case .readOnly: capabilities.apps[index].reads += 1
+      case .changes: capabilities.apps[index].writes += 1
+      case .destructive: capabilities.apps[index].deletes += 1
       }
-      access.steps.append(entry)
-      if let index = capabilities.apps.firstIndex(where: { $0.app == app }) {
-        capabilities.apps[index] = access
-      } else {
-        capabilities.apps.append(access)
-      }
+      capabilities.apps[index].steps.append(entry)
     } else if effect.effect != .readOnly {
       capabilities.otherChanges.append(entry)
     }
     for host in effect.hosts {
-      if let index = capabilities.hosts.firstIndex(where: { $0.host == host }) {
+      if let index = hostIndex[host] {
         capabilities.hosts[index].steps.append(step)
       } else {
+        hostIndex[host] = capabilities.hosts.count
         capabilities.hosts.append(.init(host: host, steps: [step]))
       }
     }
     if effect.anyHost { capabilities.anyHost.append(step) }
+    for host in effect.dataHosts {
+      if let index = capabilities.dataSent.firstIndex(where: { $0.host == host }) {
+        capabilities.dataSent[index].steps.append(step)
+      } else {
+        capabilities.dataSent.append(.init(host: host, steps: [step]))
+      }
+    }
+    if effect.exposesArguments { capabilities.exposedArguments.append(step) }
   }
 
   /// A value as written, for naming a nested workflow: `greet.yml`, `${choice}`.

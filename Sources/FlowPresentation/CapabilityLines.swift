@@ -9,7 +9,8 @@ public enum CapabilityLines {
     /// Changes something, or reaches something unknown before the run.
     case changes
     case deletes
-    /// Deletes without anybody being asked: the card's red line.
+    /// Deletes without anybody being asked, or sends what the run computes out of the workflow's hands
+    /// (to any host, to a host in a URL, to other users through process arguments): the card's red lines.
     case alarm
   }
 
@@ -18,8 +19,12 @@ public enum CapabilityLines {
     public var tone: Tone
   }
 
-  /// - Parameter schedule: whether to say the schedule too (`flow show` has a section of its own for it).
-  public static func lines(_ capabilities: Capabilities, schedule: Bool = false) -> [Line] {
+  /// - Parameters:
+  ///   - schedule: whether to say the schedule too (`flow show` has a section of its own for it).
+  ///   - shared: the lines are for a file someone else wrote (the import card, the share page): a
+  ///     workflow it runs but does not carry, found on the reader's disk, and one chosen at run time are
+  ///     in red, by name and file — the file's author never showed what they do.
+  public static func lines(_ capabilities: Capabilities, schedule: Bool = false, shared: Bool = false) -> [Line] {
     var lines: [Line] = []
     for app in capabilities.apps {
       for (effect, verb, tone) in [
@@ -39,9 +44,11 @@ public enum CapabilityLines {
             tone: tone))
       }
     }
-    if !capabilities.otherChanges.isEmpty {
-      let steps = capabilities.otherChanges.map { "\($0.step.action) (\(place($0.step, in: capabilities)))" }
-      lines.append(Line(text: StyledText(stringLiteral: "changes: " + steps.joined(separator: ", ")), tone: .changes))
+    for (effect, verb, tone) in [("changes", "changes", Tone.changes), ("destructive", "deletes", .deletes)] {
+      let steps = capabilities.otherChanges.filter { $0.effect == effect }
+        .map { "\($0.step.action) (\(place($0.step, in: capabilities)))" }
+      guard !steps.isEmpty else { continue }
+      lines.append(Line(text: StyledText(stringLiteral: "\(verb): " + steps.joined(separator: ", ")), tone: tone))
     }
     if !capabilities.hosts.isEmpty {
       lines.append(
@@ -49,14 +56,31 @@ public enum CapabilityLines {
           text: "contacts " + StyledText([.init(.value, capabilities.hosts.map(\.host).joined(separator: ", "))]),
           tone: .plain))
     }
+    for sent in capabilities.dataSent {
+      let steps = sent.steps.map { "\($0.action) (\(place($0, in: capabilities)))" }
+      lines.append(
+        Line(
+          text: "sends what the run computes to " + StyledText([.init(.value, sent.host)])
+            + StyledText(stringLiteral: ", in the URL of " + steps.joined(separator: ", ")),
+          tone: .alarm))
+    }
     if !capabilities.anyHost.isEmpty {
       let steps = capabilities.anyHost.map { "\($0.action) (\(place($0, in: capabilities)))" }
       lines.append(
         Line(
           text: StyledText(
-            stringLiteral: "may contact any host: the URL is computed at run time in "
+            stringLiteral: "may contact any host, and send it anything: the URL is computed at run time in "
               + steps.joined(separator: ", ")),
-          tone: .changes))
+          tone: .alarm))
+    }
+    if !capabilities.exposedArguments.isEmpty {
+      let steps = capabilities.exposedArguments.map { "\($0.action) (\(place($0, in: capabilities)))" }
+      lines.append(
+        Line(
+          text: StyledText(
+            stringLiteral: "shows what the run computes to every user of this machine, as a command-line "
+              + "argument of another program: " + steps.joined(separator: ", ")),
+          tone: .alarm))
     }
     if !capabilities.environment.isEmpty {
       lines.append(
@@ -73,7 +97,17 @@ public enum CapabilityLines {
       var text: StyledText = "runs workflow " + StyledText([.init(.value, run.reference)])
       if let name = run.name, run.file != nil { text.append(.text, " (\(name))") }
       if let problem = run.problem { text.append(.text, ": \(problem)") }
-      lines.append(Line(text: text, tone: run.problem == nil ? .plain : .changes))
+      var tone: Tone = run.problem == nil ? .plain : .changes
+      if shared, let file = run.file, run.carried == false {
+        text.append(.text, ", which this file does not carry: ")
+        text.append(.value, file)
+        text.append(.text, ", as it is now")
+        tone = .alarm
+      } else if shared, run.file == nil, run.problem != nil {
+        // Chosen at run time (or not found): whatever the reader's library holds could run.
+        tone = .alarm
+      }
+      lines.append(Line(text: text, tone: tone))
     }
     if schedule, let plan = OutlineRenderer.summary(capabilities.schedule) {
       lines.append(Line(text: "runs on a schedule: " + StyledText([.init(.value, plan)]), tone: .plain))

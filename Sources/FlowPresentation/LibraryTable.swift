@@ -57,17 +57,19 @@ public struct LastRun: Sendable, Encodable {
 
 /// `flow list`: the library as a table that fits the terminal, the description taking what is left.
 public struct LibraryTable: Sendable {
-  public var width: Int
+  /// The columns to fit in; nil when there is no width to fit (output piped to a file or a program,
+  /// which has none): then every cell is whole and no column is left out, as `ps` and `ls -l` do.
+  public var width: Int?
   public var colors: Bool
 
-  public init(width: Int = 80, colors: Bool = false) {
+  public init(width: Int? = 80, colors: Bool = false) {
     self.width = width
     self.colors = colors
   }
 
   public func render(_ entries: [LibraryEntry], now: Date) -> String {
     let header = ["NAME", "ACTIONS", "SCHEDULE", "SIGNATURE", "LAST RUN", "DESCRIPTION"]
-    let rows: [[TerminalText.Run]] = entries.map { entry in
+    let cells: [[TerminalText.Run]] = entries.map { entry in
       let invalid = entry.errors > 0
       return [
         TerminalText.Run(text: entry.name, style: .bold),
@@ -78,7 +80,7 @@ public struct LibraryTable: Sendable {
         TerminalText.Run(
           text: OutlineRenderer.summary(entry.schedule) ?? "—",
           style: .plain),
-        TerminalText.Run(text: entry.signature.words, style: entry.signature.isAlarming ? .alarm : .plain),
+        TerminalText.Run(text: Self.words(entry.signature), style: entry.signature.isAlarming ? .alarm : .plain),
         TerminalText.Run(
           text: entry.lastRun.map { "\($0.status) \(RelativeTime.since($0.finished, now: now))" } ?? "—",
           style: entry.lastRun.map { $0.status == "succeeded" ? .plain : .alarm } ?? .dim),
@@ -89,6 +91,8 @@ public struct LibraryTable: Sendable {
       ]
     }
     var widths = header.map { DisplayWidth.of($0) }
+    // Measured as drawn: a control or invisible character takes the room of what shows it (`<U+200B>`).
+    let rows = cells.map { $0.map { TerminalText.Run(text: TerminalSafe.text($0.text), style: $0.style) } }
     for row in rows {
       for (column, cell) in row.enumerated().dropLast() {
         widths[column] = max(widths[column], DisplayWidth.of(cell.text))
@@ -96,6 +100,7 @@ public struct LibraryTable: Sendable {
     }
     // A long schedule gives up columns to the description first, down to what still says something.
     let schedule = 2
+    let width = width ?? .max / 2
     let shortfall = Self.comfortableDescription - (width - widths.dropLast().reduce(0) { $0 + $1 + 2 })
     if shortfall > 0 {
       widths[schedule] = min(widths[schedule], max(Self.minimumSchedule, widths[schedule] - shortfall))
@@ -122,6 +127,20 @@ public struct LibraryTable: Sendable {
       lines.append(line)
     }
     return lines.map { $0.painted(colors: colors) }.joined(separator: "\n") + "\n"
+  }
+
+  /// A signature in a few words: a column of the table, not the page `flow show` has for it. An unknown
+  /// key is named by the start of its fingerprint, as git names a commit (the whole fingerprint, 50
+  /// characters, took most of a terminal's width); `flow show` and `flow list --json` give all of it.
+  static func words(_ signature: SignatureStatus) -> String {
+    switch signature {
+    case .unknownKey(let fingerprint):
+      let prefix = "SHA256:"
+      let digest = fingerprint.hasPrefix(prefix) ? fingerprint.dropFirst(prefix.count) : Substring(fingerprint)
+      return "unknown key \(prefix)\(digest.prefix(8))\(digest.count > 8 ? "…" : "")"
+    case .tampered: return "tampered"
+    case .unsigned, .trusted, .malformed: return signature.words
+    }
   }
 
   /// The description's width below which the schedule column is shortened.

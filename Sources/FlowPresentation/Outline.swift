@@ -15,6 +15,20 @@ public struct Outline: Sendable, Encodable {
   public var schedule: [Capabilities.Schedule]
   public var steps: [OutlineStep]
   public var capabilities: Capabilities
+  /// The workflows it runs, each once, in the order its steps first run them — literal references,
+  /// found as a run finds them — with their steps: what the card's Actions line and the share page
+  /// show besides the workflow's own, so that nothing that will run is left out (issue 16).
+  public var workflows: [Nested] = []
+
+  /// A workflow run by `run-workflow`, drawn as the top one is.
+  public struct Nested: Sendable, Encodable {
+    public var name: String
+    /// As messages name it: `FILE#NAME` for one carried in the file, else its path.
+    public var file: String
+    /// Whether it travels in the file (under `workflows:`) rather than coming from the reader's disk.
+    public var carried: Bool
+    public var steps: [OutlineStep]
+  }
 
   /// One input: its name, type, and how it gets a value.
   public struct InputLine: Sendable, Encodable {

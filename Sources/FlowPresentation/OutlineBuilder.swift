@@ -23,7 +23,8 @@ public struct Provenance: Sendable, Hashable {
 /// blocks with their branches, step keys as annotations, and each step's effect for the margin.
 public struct OutlineBuilder: Sendable {
   let registry: IntentRegistry
-  let analysis: CapabilityAnalysis
+  /// The analysis behind the outline: one per builder, so that each workflow it runs is walked once.
+  public let analysis: CapabilityAnalysis
 
   /// - Parameter loader: finds the workflows `run-workflow` names, as `flow run` does; nil leaves them
   ///   unexamined.
@@ -34,10 +35,18 @@ public struct OutlineBuilder: Sendable {
 
   /// The outline of `workflow`, which should have passed the checker: an unknown action is shown by its id.
   public func outline(of workflow: Workflow, provenance: Provenance, now: Date) -> Outline {
-    let words = ValueWords(referenceTypes: Checker(registry: registry).referenceTypes(in: workflow))
-    let capabilities = analysis.analyze(workflow)
-    let pass = Pass(builder: self, workflow: workflow, words: words)
-    return Outline(
+    let (capabilities, nested) = analysis.analyzeTree(workflow)
+    let pass = Pass(builder: self, workflow: workflow, autoConfirm: workflow.confirmations == .auto)
+    let carried = Set(capabilities.workflows.filter { $0.carried == true }.compactMap(\.file))
+    let workflows = nested.map { child in
+      // The top workflow's `confirmations: auto` answers the confirmations of what it runs, as a run does.
+      Outline.Nested(
+        name: child.name, file: child.identity, carried: carried.contains(child.identity),
+        steps: Pass(builder: self, workflow: child, autoConfirm: workflow.confirmations == .auto).steps(
+          child.steps, prefix: ""))
+    }
+    let words = pass.words
+    var outline = Outline(
       name: workflow.name, description: workflow.description, icon: workflow.icon, color: workflow.color,
       file: workflow.file.path,
       summary: SummaryLine(
@@ -56,6 +65,8 @@ public struct OutlineBuilder: Sendable {
       schedule: capabilities.schedule,
       steps: pass.steps(workflow.steps, prefix: ""),
       capabilities: capabilities)
+    outline.workflows = workflows
+    return outline
   }
 }
 
@@ -83,11 +94,14 @@ private struct Pass {
   let builder: OutlineBuilder
   let workflow: Workflow
   let words: ValueWords
+  /// Confirmations are answered without asking: the top workflow's `confirmations: auto`.
+  let autoConfirm: Bool
 
-  init(builder: OutlineBuilder, workflow: Workflow, words: ValueWords) {
+  init(builder: OutlineBuilder, workflow: Workflow, autoConfirm: Bool) {
     self.builder = builder
     self.workflow = workflow
-    self.words = words
+    self.words = ValueWords(referenceTypes: Checker(registry: builder.registry).referenceTypes(in: workflow))
+    self.autoConfirm = autoConfirm
   }
 
   /// - Parameter confirmedBy: the position of the enclosing block whose `confirm:` answers the
@@ -230,8 +244,15 @@ private struct Pass {
       notes.append(.init(kind: .when, text: "only if " + words.words(condition)))
     }
     // An action that always asks is answered by the question of a confirmed block around it.
-    let intentAsks = descriptor?.requiresConfirmation == true && confirmedBy == nil
-    if step.confirm != nil || intentAsks, workflow.confirmations == .auto {
+    // A step whose values may delete asks as one whose intent always asks does.
+    let asks: Bool =
+      if let descriptor, case .action(let call) = step.kind {
+        KnownValues(call, descriptor: descriptor).asksConfirmation(descriptor)
+      } else {
+        false
+      }
+    let intentAsks = asks && confirmedBy == nil
+    if step.confirm != nil || intentAsks, autoConfirm {
       notes.append(.init(kind: .unattended, text: "confirmed without asking (confirmations: auto)"))
     } else if let confirm = step.confirm {
       notes.append(
@@ -239,8 +260,11 @@ private struct Pass {
           kind: .confirm,
           text: confirm.message.map { "asks first: " + words.words($0, wanted: .text, quoted: true) } ?? "asks first"))
     } else if intentAsks {
-      notes.append(.init(kind: .confirm, text: "always asks first"))
-    } else if let confirmedBy, descriptor?.requiresConfirmation == true {
+      notes.append(
+        .init(
+          kind: .confirm,
+          text: descriptor?.requiresConfirmation == true ? "always asks first" : "asks first: it may delete"))
+    } else if let confirmedBy, asks {
       notes.append(
         .init(kind: .confirm, text: StyledText(stringLiteral: "confirmed by the question of step \(confirmedBy)")))
     }

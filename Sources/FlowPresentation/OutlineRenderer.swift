@@ -36,6 +36,18 @@ public struct OutlineRenderer: Sendable {
     lines.append(TerminalText.Line())
     lines.append(title("Steps"))
     lines += StepsLayout(outline: outline, width: width).lines()
+    // Then every workflow it runs, each once, so that every step that can run is drawn.
+    for nested in outline.workflows {
+      var inner = outline
+      inner.steps = nested.steps
+      lines.append(TerminalText.Line())
+      lines += wrapped(
+        [
+          TerminalText.Run(text: "Runs “\(nested.name)”", style: .bold),
+          TerminalText.Run(text: " · \(nested.file)", style: .dim),
+        ], indent: 0)
+      lines += StepsLayout(outline: inner, width: width).lines()
+    }
     lines.append(TerminalText.Line())
     lines.append(title("What it may do"))
     for item in CapabilityLines.lines(outline.capabilities) {

@@ -66,10 +66,19 @@ public struct PermissionCard: Sendable {
     blank()
     add([TerminalText.Run(text: "Actions", style: .bold)])
     add([TerminalText.Run(text: Self.actions(outline.steps), style: .plain)], indent: 2, hanging: 2)
+    // Every workflow that will run, not only the top one: each on a line of its own, by file, in red
+    // when it does not travel in the file.
+    for nested in outline.workflows {
+      add(
+        [
+          TerminalText.Run(text: "in \(nested.file): ", style: nested.carried ? .plain : .alarm),
+          TerminalText.Run(text: Self.actions(nested.steps), style: .plain),
+        ], indent: 2, hanging: 2)
+    }
 
     blank()
     add([TerminalText.Run(text: "What it may do", style: .bold)])
-    for item in CapabilityLines.lines(outline.capabilities, schedule: true) {
+    for item in CapabilityLines.lines(outline.capabilities, schedule: true, shared: true) {
       add(OutlineRenderer.runs(item.text, base: OutlineRenderer.style(of: item.tone)), indent: 2, hanging: 2)
     }
     let questions = outline.inputs.filter(\.askOnImport)

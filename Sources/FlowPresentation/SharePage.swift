@@ -57,7 +57,7 @@ public enum SharePage {
 
       """
     body += "<section class=\"card\" id=\"card\">\n  <h2>What it may do</h2>\n  <ul>\n"
-    for line in CapabilityLines.lines(outline.capabilities, schedule: true) {
+    for line in CapabilityLines.lines(outline.capabilities, schedule: true, shared: true) {
       body += "    <li class=\"tone-\(tone(line.tone))\">\(styled(line.text))</li>\n"
     }
     body += "  </ul>\n</section>\n"
@@ -80,6 +80,15 @@ public enum SharePage {
     body += "<section id=\"steps\">\n  <h2>Steps</h2>\n"
     body += steps(outline.steps, depth: 1)
     body += "</section>\n"
+    // Every workflow it runs, each once, with its steps: what runs is all on the page (issue 16).
+    for (index, nested) in outline.workflows.enumerated() {
+      body += "<section class=\"workflow\" id=\"workflow-\(index + 1)\" data-file=\"\(escape(nested.file))\">\n"
+      body += "  <h2>Runs “\(escape(nested.name))” · \(escape(nested.file))"
+      if !nested.carried { body += " <span class=\"tone-alarm\">not in this file</span>" }
+      body += "</h2>\n"
+      body += steps(nested.steps, depth: 1)
+      body += "</section>\n"
+    }
     body += """
       <section id="source">
         <details><summary>The file, as it will be imported</summary><pre>\(escape(String(decoding: file, as: UTF8.self)))</pre></details>
@@ -181,9 +190,10 @@ public enum SharePage {
     }
   }
 
-  /// The tile's glyph: the first letter of the name, as Shortcuts shows a shortcut without a symbol.
+  /// The tile's glyph: the workflow's `icon:`, else the first letter of the name, as Shortcuts shows a
+  /// shortcut without a symbol.
   private static func glyph(_ outline: Outline) -> String {
-    outline.name.first.map { String($0).uppercased() } ?? "⚡︎"
+    IconGlyph.glyph(for: outline.icon) ?? outline.name.first.map { String($0).uppercased() } ?? "⚡︎"
   }
 
   /// The two ends of a palette colour's gradient, lighter at the top as Shortcuts draws its tiles.

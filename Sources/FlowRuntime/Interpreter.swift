@@ -23,6 +23,8 @@ public struct Interpreter: Sendable {
     /// step (`--json`). Off, ids are positions: building a second string for every step and pass cost a
     /// million trivial steps a sixth more time, for what only that report shows.
     public var passIDs = false
+    /// How large a value may grow and how many passes a loop may make (`limits:` in config.yml).
+    public var limits = ValueLimits()
 
     public init() {}
   }
@@ -72,6 +74,7 @@ public struct Interpreter: Sendable {
       builtIns: Scope.BuiltIns(
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
+    scope.textLimit = options.limits.textBytes
     do {
       try await run(
         workflow.steps, idPrefix: caller.flatMap { options.passIDs ? $0.id + "." : nil }, scope: &scope,
@@ -172,7 +175,10 @@ public struct Interpreter: Sendable {
       return
     }
     scope.previous = output
-    if let name = step.name, !isForEach(step) { scope.names[name.value] = output }
+    if let name = step.name, !isForEach(step) {
+      scope.names[name.value] = output
+      scope.appended[name.value] = nil
+    }
     keepStandIn(of: step, in: &scope)
   }
 
@@ -252,9 +258,15 @@ public struct Interpreter: Sendable {
             .error, .stepFailed, "\(info.description): expected a whole number of times, got \(value.quoted)",
             at: countValue.span))
       }
+      // Counted before any pass: a billion passes would fill memory with their outputs.
+      guard count <= Double(options.limits.passes) else {
+        throw options.limits.tooManyPasses(
+          info.description, count < 1e15 ? ValueLimits.number(Int(count)) : FlowValue.formatNumber(count),
+          at: countValue.span)
+      }
       let outputs = try await loop(
-        Array(repeating: FlowValue.nothing, count: Int(count)), itemName: nil, isRepeat: true,
-        body: body, info: info, scope: &scope, workflow: workflow, depth: depth)
+        count: Int(count), item: { .number(Double($0 + 1)) }, itemName: nil, body: body, info: info,
+        span: step.span, scope: &scope, workflow: workflow, depth: depth)
       return outputs
 
     case .forEach(let itemsValue, let body):
@@ -265,9 +277,12 @@ public struct Interpreter: Sendable {
         case .nothing: []
         default: [value]
         }
+      guard items.count <= options.limits.passes else {
+        throw options.limits.tooManyPasses(info.description, ValueLimits.number(items.count), at: itemsValue.span)
+      }
       return try await loop(
-        items, itemName: step.name?.value, isRepeat: false, body: body, info: info, scope: &scope,
-        workflow: workflow, depth: depth)
+        count: items.count, item: { items[$0] }, itemName: step.name?.value, body: body, info: info,
+        span: step.span, scope: &scope, workflow: workflow, depth: depth)
 
     case .menu(let promptValue, let menuOptions, let defaultOption):
       let prompt = try evaluate { try Evaluator.evaluate(promptValue, in: scope).text }
@@ -306,7 +321,9 @@ public struct Interpreter: Sendable {
     case .set(let variable, let value):
       let assigned =
         try value.map { value in try evaluate { try Evaluator.evaluate(value, in: scope) } } ?? scope.previous
+      try options.limits.check(assigned, made: info.description, at: step.span)
       scope.names[variable.value] = assigned
+      scope.appended[variable.value] = nil
       if options.dryRun {
         scope.outputStandIn = value.map { Evaluator.standIn(of: $0, in: scope) } ?? scope.standIns["previous"]
         scope.standIns[variable.value] = scope.outputStandIn
@@ -323,6 +340,16 @@ public struct Interpreter: Sendable {
         case nil, .nothing?: []
         case let single?: [single]
         }
+      // Measured as it grows (the whole list once, then each addition), so that a loop of appends stays
+      // linear and still stops at the limit.
+      var measure = scope.appended[variable.value] ?? options.limits.measure(.list(list))
+      measure = measure + options.limits.measure(added)
+      measure.items += 1
+      if let problem = options.limits.problem(measure) {
+        scope.names[variable.value] = .list(list)
+        throw options.limits.tooLarge(info.description, problem, at: step.span)
+      }
+      scope.appended[variable.value] = measure
       list.append(added)
       scope.names[variable.value] = .list(list)
       scope.standIns[variable.value] = nil
@@ -334,20 +361,27 @@ public struct Interpreter: Sendable {
   }
 
   /// `repeat` and `for-each`: the body once per item; the output is the list of each pass's last output.
+  /// `count` passes over `body`, the item of pass `n` (from 0) being `item(n)`. The outputs are measured
+  /// as they are collected: each is within the limits, but a million of them need not be.
   private func loop(
-    _ items: [FlowValue], itemName: String?, isRepeat: Bool, body: [Step], info: StepInfo, scope: inout Scope,
-    workflow: Workflow, depth: Int
+    count: Int, item: (Int) -> FlowValue, itemName: String?, body: [Step], info: StepInfo, span: SourceSpan,
+    scope: inout Scope, workflow: Workflow, depth: Int
   ) async throws -> FlowValue {
     let outer = scope.loop
     defer { scope.loop = outer }
     var outputs: [FlowValue] = []
-    outputs.reserveCapacity(items.count)
-    for (offset, item) in items.enumerated() {
+    outputs.reserveCapacity(count)
+    var measure = ValueLimits.Measure(items: 0)
+    for offset in 0..<count {
       try Task.checkCancellation()
-      observer.record(.loopProgress(info, pass: offset + 1, total: items.count))
-      scope.loop = Scope.Loop(
-        item: isRepeat ? .number(Double(offset + 1)) : item, index: offset + 1, itemName: itemName)
+      observer.record(.loopProgress(info, pass: offset + 1, total: count))
+      scope.loop = Scope.Loop(item: item(offset), index: offset + 1, itemName: itemName)
       try await run(body, in: info, pass: offset + 1, scope: &scope, workflow: workflow, depth: depth)
+      measure = measure + options.limits.measure(scope.previous)
+      measure.items += 1
+      if let problem = options.limits.problem(measure) {
+        throw options.limits.tooLarge(info.description, problem, at: span)
+      }
       outputs.append(scope.previous)
     }
     let output = FlowValue.list(outputs)
@@ -413,6 +447,8 @@ public struct Interpreter: Sendable {
       let key = (error as? AppIntentError)?.origin?.parameterKey
       throw failure(error, info: info, span: key.flatMap { spans[$0] } ?? call.id.span, parameter: key)
     }
+    // Checked as each action makes it, so that nothing larger is ever built from it.
+    try options.limits.check(output.value, made: info.description, at: step.span)
     if let dialog = output.dialog { observer.record(.dialog(dialog, info)) }
     finish(info, output: output.value)
     return output.value

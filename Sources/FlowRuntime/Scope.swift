@@ -9,6 +9,11 @@ struct Scope: Sendable {
   var previous: FlowValue = .nothing
   /// The innermost `repeat` or `for-each` pass: `${item}`, `${index}` (from 1), and the item's `as` name.
   var loop: Loop?
+  /// How many UTF-8 bytes a text a template builds may have (``ValueLimits/textBytes``).
+  var textLimit = Int.max
+  /// What the lists `append` grows hold, measured as they grow (see ``ValueLimits``); a name is dropped
+  /// when anything else assigns it.
+  var appended: [String: ValueLimits.Measure] = [:]
   /// The workflow's inputs by name.
   let inputs: FlowDictionary
   /// `${workflow.name}`, `${run.id}` and the allow-listed `${env.NAME}`.

@@ -20,10 +20,14 @@ public enum UnattendedCheck {
     public var inputs: Set<String>
     /// Whether confirmations are answered yes: `--yes`, `confirmations: auto`, a dry run.
     public var confirmations: Bool
+    /// The values of the inputs given, where known: a step whose effect an input decides
+    /// (`move-to: ${input.collection}`) asks only if the value given makes it delete.
+    public var values: [String: FlowValue]
 
-    public init(inputs: Set<String>, confirmations: Bool) {
+    public init(inputs: Set<String>, confirmations: Bool, values: [String: FlowValue] = [:]) {
       self.inputs = inputs
       self.confirmations = confirmations
+      self.values = values
     }
   }
 
@@ -62,6 +66,16 @@ public enum UnattendedCheck {
     /// The questions of `workflow`'s steps; `caller` is the `run-workflow` value that runs it.
     mutating func visit(_ workflow: Workflow, from caller: (SourceSpan, certain: Bool)?) {
       guard seen.insert(workflow.identity).inserted else { return }
+      // The top workflow's inputs are known before step 1 (given, or their literal defaults); a nested
+      // workflow's come from its caller's step, so they count as computed.
+      var inputs: [String: FlowValue] = [:]
+      if caller == nil {
+        for input in workflow.inputs {
+          if let value = answers.values[input.name.value] ?? input.defaultValue.flatMap(KnownValues.literal) {
+            inputs[input.name.value] = value
+          }
+        }
+      }
       var visits: [StepWalk.Visit] = []
       StepWalk.walk(workflow.steps) { visits.append($0) }
       for visit in visits {
@@ -75,7 +89,7 @@ public enum UnattendedCheck {
         switch visit.step.kind {
         case .action(let call):
           guard let descriptor = try? registry.descriptor(for: call.id.value) else { break }
-          check(call, descriptor, visit, &ask)
+          check(call, descriptor, visit, inputs: inputs, &ask)
         case .menu(let prompt, _, let defaultOption) where defaultOption == nil:
           ask.needs(
             "a choice" + Self.question(prompt), at: prompt.span,
@@ -100,11 +114,27 @@ public enum UnattendedCheck {
 
     /// An action's questions: a confirmation it always asks, what its `perform()` asks, `ask` values, and
     /// required parameters the step leaves out.
-    private func check(_ call: ActionCall, _ descriptor: IntentDescriptor, _ visit: StepWalk.Visit, _ ask: inout Asker)
-    {
+    private func check(
+      _ call: ActionCall, _ descriptor: IntentDescriptor, _ visit: StepWalk.Visit, inputs: [String: FlowValue],
+      _ ask: inout Asker
+    ) {
       // A block the person confirmed answers its actions' own confirmations (one question for the lot).
-      if descriptor.requiresConfirmation, !answers.confirmations, !visit.confirmedBlock {
-        ask.needs("a confirmation (it always asks before it runs)", at: call.id.span, help: UnattendedCheck.yesHelp)
+      // A step its values make destructive asks as one that always asks does; a deciding value computed
+      // at run time could be the one that deletes, so it counts as asking.
+      let known = KnownValues(call, descriptor: descriptor, inputs: inputs)
+      if known.asksConfirmation(descriptor), !answers.confirmations, !visit.confirmedBlock {
+        let why =
+          if descriptor.requiresConfirmation {
+            "it always asks before it runs"
+          } else if let key = known.unknown.intersection(descriptor.sideEffectParameters).sorted().first {
+            "'\(key)' is known only at run time and may make it delete, so it asks before it runs"
+          } else {
+            "it deletes with "
+              + descriptor.sideEffectParameters.sorted().compactMap { key in
+                known.literals[key].map { "\(key): \($0.text)" }
+              }.joined(separator: ", ") + ", so it asks before it runs"
+          }
+        ask.needs("a confirmation (\(why))", at: call.id.span, help: UnattendedCheck.yesHelp)
       }
       let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
       let given = Dictionary(arguments, uniquingKeysWith: { first, _ in first })

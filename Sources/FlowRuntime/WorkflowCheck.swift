@@ -25,6 +25,9 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   private var entries: [String: Entry] = [:]
   /// The workflows embedded under each checked file's `workflows:`, by file key and then by name.
   private var embedded: [String: [String: Workflow]] = [:]
+  /// The folder a file's references are resolved from when it is not its own: a file being imported
+  /// is checked as the library copy it will become (see `check(_:asIfIn:)`).
+  private var folders: [String: String] = [:]
   /// Files being checked, outermost first, each with the `run-workflow` step that leads on: a
   /// reference back into this chain is a cycle.
   private var chain: [Link] = []
@@ -63,9 +66,14 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   }
 
   /// Checks a file in hand (an import, a test) and every workflow it runs.
-  public func check(_ file: SourceFile) -> Result {
+  ///
+  /// - Parameter folder: the folder the file's `run-workflow` references are resolved from, when that is
+  ///   not the folder it was read from: `flow import` checks a download as the library copy it will
+  ///   become, so that the card, the check and every later run find the same workflows.
+  public func check(_ file: SourceFile, asIfIn folder: String? = nil) -> Result {
     lock.withLock {
       let key = files.canonicalPath(file.path)
+      if let folder { folders[key] = folder }
       return (check(key: key, read: { .success(file) }).workflow, tree(key))
     }
   }
@@ -150,15 +158,19 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     }
   }
 
-  /// The workflow a `run-workflow` reference of `parent` names: the one lookup, for the check and the
-  /// run alike. The `workflows:` section of the parent's file comes first, so that a shared file runs
-  /// what it carries, whatever the importer's disk holds; then files, as `WorkflowFiles` finds them.
+  /// The workflow a `run-workflow` reference of `parent` names: the one lookup, for the check, the card
+  /// and the run alike. The `workflows:` section of the parent's file comes first, so that a shared file
+  /// runs what it carries, whatever the importer's disk holds; then files, as `WorkflowFiles` finds them
+  /// from the parent's folder (the library's, for a file being imported). Where a reference leads
+  /// depends only on where its file lives, never on the working directory, so that what an import
+  /// showed is what `flow run` and the scheduler run.
   private func locate(_ reference: String, from parent: Workflow) -> Location? {
     let file = files.canonicalPath(parent.file.path)
     if let workflow = embedded[file]?[reference] {
       return .embedded(key: "\(file)#\(reference)", workflow: workflow)
     }
-    return files.locate(reference, from: parent.file).map { .file(key: files.canonicalPath($0), path: $0) }
+    let folder = folders[file] ?? (parent.file.path as NSString).deletingLastPathComponent
+    return files.locate(reference, inFolder: folder).map { .file(key: files.canonicalPath($0), path: $0) }
   }
 
   private func check(_ location: Location) -> Entry {
@@ -225,9 +237,16 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
         continue
       }
       guard let location = locate(reference, from: workflow) else {
+        // A file checked as if it were elsewhere (an import) is told where it will look once there.
+        let home = folders[files.canonicalPath(workflow.file.path)]
         own.append(
           Diagnostic(.error, .workflowNotFound, "no workflow '\(reference)' to run", at: value.span)
-            .help(Self.lookupHelp))
+            .help(
+              home.map {
+                "a shared file runs the workflows it carries under 'workflows:', and others from your library "
+                  + "(\($0)), never from beside it: add '\(reference)' to your library first, or ask for a file "
+                  + "that carries it"
+              } ?? Self.lookupHelp))
         continue
       }
       let childKey = location.key
@@ -283,9 +302,10 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 /// Lookup lives here alone, so that `flow run NAME`, `flow validate NAME` and `run-workflow: NAME` find
 /// the same file.
 public protocol WorkflowFiles: Sendable {
-  /// The path of the workflow `reference` names, as a person should see it: for `run-workflow`, relative
-  /// to the folder of `parent`'s file first; then a library name. Nil when nothing matches.
-  func locate(_ reference: String, from parent: SourceFile?) -> String?
+  /// The path of the file a `run-workflow` reference names, as a person should see it: relative to
+  /// `folder` (the running workflow's) first, then a library name; never the working directory. Nil
+  /// when nothing matches.
+  func locate(_ reference: String, inFolder folder: String) -> String?
   /// One spelling per file (absolute, normalised), so that a file reached by two paths is read once.
   func canonicalPath(_ path: String) -> String
   /// The file's contents, or a diagnostic saying why they cannot be had.

@@ -35,7 +35,12 @@ public final class SQLiteConnection {
 
   /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout, so that several
   /// connections, in this process or others, wait for each other instead of failing.
+  ///
+  /// The database is private to the user (mode 0600) whatever the umask: it is created so before SQLite
+  /// opens it (SQLite would make it 0644 less the umask), SQLite gives its -wal and -shm files the
+  /// database's mode, and a database an earlier flow left readable by others is made private.
   public init(path: String, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+    Self.makePrivate(path)
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let status = sqlite3_open_v2(path, &db, flags, nil)
@@ -61,6 +66,20 @@ public final class SQLiteConnection {
     }
     try execute("PRAGMA synchronous = NORMAL")
     try execute("PRAGMA foreign_keys = ON")
+  }
+
+  /// Creates the database file 0600 if it is missing, and takes group and other permissions off it and its
+  /// -wal and -shm files if they have any (only the owner's own files: chmod would fail on others' anyway).
+  private static func makePrivate(_ path: String) {
+    // SQLite's own names for a database without a file: nothing to create.
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+    let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    if descriptor >= 0 { close(descriptor) }
+    for file in [path, path + "-wal", path + "-shm"] {
+      var status = stat()
+      guard stat(file, &status) == 0, status.st_mode & 0o077 != 0, status.st_uid == getuid() else { continue }
+      chmod(file, status.st_mode & 0o700)
+    }
   }
 
   /// Opens the database at `path` to read it without writing anything to the disk: not the file, and no

@@ -1,3 +1,4 @@
+import FlowLibrary
 import Foundation
 
 /// The signing keys and trusted keys under `$XDG_CONFIG_HOME/flow/keys/` (issue 9).
@@ -133,11 +134,11 @@ public struct KeyStore: Sendable {
         file: other.file.path)
     }
     let key = SigningKey()
-    try create(directory, mode: 0o700)
+    try create(directory)
     // Created private: the seed never sits in a file others can read, not even for a moment.
     try writeNew("\(Self.privatePrefix) \(Base64.encode(key.seed))\n", to: privateFile, mode: 0o600)
     try writeNew(
-      key.publicKey.line(name: name) + "\n", to: directory.appendingPathComponent("\(name).pub"), mode: 0o644)
+      key.publicKey.line(name: name) + "\n", to: directory.appendingPathComponent("\(name).pub"), mode: 0o600)
     try trust(key.publicKey, as: name)
     return OwnKey(name: name, publicKey: key.publicKey, file: privateFile)
   }
@@ -155,8 +156,8 @@ public struct KeyStore: Sendable {
         message: "'\(name)' already names another trusted key (\(other.publicKey.fingerprint))",
         help: "choose another name, or 'flow keys untrust \(name)' first", file: other.file.path)
     }
-    try create(trustedDirectory, mode: 0o700)
-    try writeNew(key.line(name: name) + "\n", to: trustedDirectory.appendingPathComponent("\(name).pub"), mode: 0o644)
+    try create(trustedDirectory)
+    try writeNew(key.line(name: name) + "\n", to: trustedDirectory.appendingPathComponent("\(name).pub"), mode: 0o600)
   }
 
   /// Stops trusting the key named `name`; your own private key, if it is one, stays.
@@ -172,13 +173,9 @@ public struct KeyStore: Sendable {
     }
   }
 
-  private func create(_ directory: URL, mode: Int) throws(Problem) {
-    do {
-      try FileManager.default.createDirectory(
-        at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: mode])
-    } catch {
-      throw Problem(message: "cannot create the folder: \(error.localizedDescription)", file: directory.path)
-    }
+  /// Keys live in private folders (0700, parents too), whatever the umask.
+  private func create(_ directory: URL) throws(Problem) {
+    if let problem = PrivateFiles.createDirectory(directory) { throw Problem(message: problem, file: directory.path) }
   }
 
   /// Writes a new file created with `mode` (never an existing one): `open` with `O_EXCL` and the mode,

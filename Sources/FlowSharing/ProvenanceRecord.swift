@@ -1,4 +1,5 @@
 import Crypto
+import FlowLibrary
 import FlowPresentation
 import Foundation
 
@@ -51,10 +52,9 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
 
   public func write(for file: URL) throws {
     let url = Self.url(for: file)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try (encoder.encode(self) + Data("\n".utf8)).write(to: url, options: .atomic)
+    try PrivateFiles.write(encoder.encode(self) + Data("\n".utf8), to: url)
   }
 
   /// The signature status of the library copy whose bytes are `current`, with today's trust.

@@ -31,7 +31,13 @@ public final class IntentService: Sendable {
   /// The seed's `IntentServiceError.notAuthenticated` and the other backend failures, as App Intents
   /// errors with their help lines.
   static func intentError(_ error: RaindropError) -> AppIntentError {
-    switch error {
+    // The cause decides the kind (and so the exit status); the message adds which bookmarks were changed.
+    if case .incomplete(let progress, let cause) = error {
+      var failure = intentError(cause)
+      failure.message += "; \(progress.description)"
+      return failure
+    }
+    return switch error {
     case .notAuthenticated:
       AppIntentError.insufficientAccount(
         IntentServiceError.notAuthenticated.localizedStringResource.key, help: error.help)

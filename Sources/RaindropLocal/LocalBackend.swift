@@ -54,7 +54,9 @@ public actor LocalBackend: BookmarkBackend {
       return
     }
     do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      // Private, with any parent it makes, whatever the umask: the bookmarks are nobody else's.
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
       throw .storage("cannot create \(directory.path): \(error.localizedDescription)")
     }

@@ -25,11 +25,17 @@ extension Duration {
 
 /// The real clock.
 public struct SystemBackendClock: BackendClock {
+  /// A day, in milliseconds: no wait a backend makes is longer.
+  static let longestSleep = 86_400_000
+
   public init() {}
   public var now: Date { Date() }
   public func sleep(until deadline: Date) async throws {
     let interval = deadline.timeIntervalSinceNow
-    if interval > 0 { try await Task.sleep(for: .milliseconds(Int((interval * 1000).rounded(.up)))) }
+    // Bounded before converting: a deadline from a server's header can be any size, and converting a
+    // Double beyond Int's range traps. Callers cap their waits; this keeps a missed cap from crashing.
+    let milliseconds = min((interval * 1000).rounded(.up), Double(Self.longestSleep))
+    if milliseconds > 0 { try await Task.sleep(for: .milliseconds(Int(milliseconds))) }
   }
 }
 

@@ -14,6 +14,9 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   case unknownEndpoint(method: String, path: String)
   /// 429 still, after waiting as long as the server asked, as many times as the policy allows.
   case rateLimited(retryAfterSeconds: Int?)
+  /// The server asked for a wait longer than flow will make (``maximumRateLimitWait``); `said` is the header
+  /// as it came ("Retry-After: 999999999"), so the person sees the server's own words.
+  case waitTooLong(said: String)
   /// 5xx still, after the retries the policy allows.
   case serverError(status: Int, message: String)
   /// No answer: refused, reset, timed out. `description` comes from the transport.
@@ -22,6 +25,13 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   case malformedResponse(String)
   /// The local store failed (disk full, a corrupt file, a lock held for too long).
   case storage(String)
+  /// A bulk update failed with `cause` after some of its requests had changed bookmarks.
+  indirect case incomplete(BulkProgress, cause: RaindropError)
+
+  /// The longest wait a rate limit may impose: `Retry-After` and `x-ratelimit-reset` come from the server,
+  /// and a wrong or hostile one ("wait 292 billion years") must neither hang a run nor overflow a sleep.
+  /// Raindrop's own window is 60 s; ten minutes is ten windows.
+  public static let maximumRateLimitWait: Duration = .seconds(600)
 
   /// What could not be found.
   public enum Resource: Sendable, Hashable, CustomStringConvertible {
@@ -48,10 +58,13 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unknownEndpoint(let method, let path): "the server does not know \(method) \(path); is the API URL right?"
     case .rateLimited(let seconds):
       "Raindrop.io's rate limit is still exceeded" + (seconds.map { " (retry after \($0) s)" } ?? "")
+    case .waitTooLong(let said):
+      "Raindrop.io asked flow to wait longer than \(Self.maximumRateLimitWait.components.seconds / 60) minutes (\(said))"
     case .serverError(let status, let message): "Raindrop.io failed (HTTP \(status)): \(message)"
     case .network(let message): "cannot reach Raindrop.io: \(message)"
     case .malformedResponse(let message): "Raindrop.io sent an answer flow cannot read: \(message)"
     case .storage(let message): "the local bookmark store failed: \(message)"
+    case .incomplete(let progress, let cause): "\(cause); \(progress.description)"
     }
   }
 
@@ -64,10 +77,12 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .tooLarge: "raindrop.too-large"
     case .unknownEndpoint: "raindrop.unknown-endpoint"
     case .rateLimited: "raindrop.rate-limited"
+    case .waitTooLong: "raindrop.wait-too-long"
     case .serverError: "raindrop.server-error"
     case .network: "raindrop.network"
     case .malformedResponse: "raindrop.malformed-response"
     case .storage: "raindrop.storage"
+    case .incomplete(_, let cause): cause.code
     }
   }
 
@@ -75,8 +90,11 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   /// unauthorised" exit class), as opposed to a request that failed on its own merits.
   public var isBackendUnavailable: Bool {
     switch self {
-    case .notAuthenticated, .unknownEndpoint, .rateLimited, .serverError, .network, .malformedResponse, .storage: true
+    case .notAuthenticated, .unknownEndpoint, .rateLimited, .waitTooLong, .serverError, .network, .malformedResponse,
+      .storage:
+      true
     case .notFound, .invalidRequest, .tooLarge: false
+    case .incomplete(_, let cause): cause.isBackendUnavailable
     }
   }
 
@@ -86,7 +104,9 @@ public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notAuthenticated: "run 'flow auth login' or set RAINDROP_TOKEN; use '--backend local' to work offline"
     case .unknownEndpoint: "RAINDROP_API_URL should end in /rest/v1"
     case .rateLimited: "wait a minute and run again"
+    case .waitTooLong: "run again later; the server's rate limit is not over"
     case .network: "check the connection, or use '--backend local' to work offline"
+    case .incomplete(_, let cause): cause.help
     default: nil
     }
   }

@@ -135,19 +135,41 @@ public final class RaindropClient: BookmarkBackend {
     var start = 0
     while start < ids.count {
       let chunk = Array(ids[start..<min(start + BulkChange.maximumIDsPerRequest, ids.count)])
-      start += chunk.count
       let body = BulkBody(
         ids: chunk, addTags: change.addTags.isEmpty ? nil : change.addTags,
         deleteTags: change.removeTags.isEmpty ? nil : change.removeTags, tags: change.clearTags ? [] : nil,
         important: change.important, collection: change.moveTo.map(Reference.init)
       )
-      let envelope = try await call(
-        "PUT", "raindrops/\(collectionId)", body: try encode(body), notFound: .collection(id: collectionId),
-        as: ModifiedEnvelope.self
-      )
-      modified += envelope.modified ?? 0
+      do {
+        let envelope = try await call(
+          "PUT", "raindrops/\(collectionId)", body: try encode(body), notFound: .collection(id: collectionId),
+          as: ModifiedEnvelope.self
+        )
+        modified += envelope.modified ?? 0
+      } catch {
+        throw Self.partial(error, ids: ids, failedAt: start..<start + chunk.count)
+      }
+      start += chunk.count
     }
     return modified
+  }
+
+  /// A bulk update's failure, saying how far it got when earlier batches (or the failed one) changed bookmarks;
+  /// the bare error when nothing was changed, since it then says all there is.
+  static func partial(_ error: RaindropError, ids: [Int], failedAt batch: Range<Int>) -> RaindropError {
+    let sent = Array(ids[batch])
+    var progress = BulkProgress(changed: Array(ids[..<batch.lowerBound]), uncertain: [], unchanged: [])
+    switch error {
+    // A 2xx whose body could not be read: the server acted.
+    case .malformedResponse: progress.changed += sent
+    // A 5xx or a lost connection may come after the server acted.
+    case .serverError, .network: progress.uncertain = sent
+    // Refusals (4xx, 429, the token) are answered before anything changes.
+    default: progress.unchanged = sent
+    }
+    progress.unchanged += ids[batch.upperBound...]
+    guard !progress.changed.isEmpty || !progress.uncertain.isEmpty else { return error }
+    return .incomplete(progress, cause: error)
   }
 
   public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
@@ -305,6 +327,8 @@ public final class RaindropClient: BookmarkBackend {
       let ticket: Int
       do {
         ticket = try await limiter.acquire()
+      } catch let tooLong as RateLimiter.WaitTooLong {
+        throw .final(.waitTooLong(said: tooLong.said))
       } catch {
         throw .final(.network(HTTPTransportError.cancelled.description))
       }
@@ -325,8 +349,13 @@ public final class RaindropClient: BookmarkBackend {
         guard rateLimitWaits <= policy.maxRateLimitWaits else {
           throw .final(.rateLimited(retryAfterSeconds: retryAfter))
         }
+        let (end, said) = rateLimitEnd(response, retryAfter: retryAfter)
+        // Beyond the cap (or a number too large to read), fail now in the server's words rather than wait.
+        guard let end, end.timeIntervalSince(clock.now) <= RaindropError.maximumRateLimitWait.seconds else {
+          throw .final(.waitTooLong(said: said))
+        }
         // A 429 was not acted on, so any call may be sent again.
-        await limiter.block(until: rateLimitEnd(response, retryAfter: retryAfter))
+        await limiter.block(until: end)
       case 500...599:
         let failure = RaindropError.serverError(
           status: response.status, message: Self.errorMessage(response) ?? "server error")
@@ -360,14 +389,29 @@ public final class RaindropClient: BookmarkBackend {
     attempt += 1
   }
 
-  /// When a 429 ends: `Retry-After` seconds if given, else the reset time, else the default wait.
-  private func rateLimitEnd(_ response: HTTPResponse, retryAfter: Int?) -> Date {
+  /// When a 429 ends: `Retry-After` seconds if given, else the reset time, else the default wait; and the
+  /// header that said so, as it came. The end is nil when the header holds a number too large to read.
+  private func rateLimitEnd(_ response: HTTPResponse, retryAfter: Int?) -> (end: Date?, said: String) {
     let now = clock.now
-    if let retryAfter { return now.addingTimeInterval(TimeInterval(max(retryAfter, 0))) }
-    if let text = response[header: "x-ratelimit-reset"] ?? response[header: "ratelimit-reset"], let reset = Int(text) {
-      return RateLimiter.resetDate(reset, now: now).addingTimeInterval(policy.resetMargin.seconds)
+    if let text = response[header: "retry-after"] {
+      let said = "Retry-After: \(text)"
+      if let retryAfter { return (now.addingTimeInterval(TimeInterval(max(retryAfter, 0))), said) }
+      if Self.isDigits(text) { return (nil, said) }
     }
-    return now.addingTimeInterval(policy.defaultRateLimitWait.seconds)
+    for name in ["x-ratelimit-reset", "ratelimit-reset"] {
+      guard let text = response[header: name] else { continue }
+      let said = "\(name): \(text)"
+      if let reset = Int(text.trimmingCharacters(in: .whitespaces)) {
+        return (RateLimiter.resetDate(reset, now: now).addingTimeInterval(policy.resetMargin.seconds), said)
+      }
+      if Self.isDigits(text) { return (nil, said) }
+    }
+    return (now.addingTimeInterval(policy.defaultRateLimitWait.seconds), "no Retry-After")
+  }
+
+  private static func isDigits(_ text: String) -> Bool {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    return !trimmed.isEmpty && trimmed.allSatisfy(\.isASCII) && trimmed.allSatisfy(\.isNumber)
   }
 
   private func makeRequest(_ method: String, _ path: String, query: [(String, String)], body: Data?) -> HTTPRequest {

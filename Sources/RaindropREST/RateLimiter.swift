@@ -36,12 +36,33 @@ public actor RateLimiter {
   /// Requests lost without an answer since shortly before the last reset: when, and how many requests had
   /// been let out when the loss was seen.
   private var unanswered: [(time: Date, seenAfter: Int)] = []
+  /// The reset header as the server sent it, for the error when its wait is too long.
+  private var resetSaid = "x-ratelimit-reset"
+  /// The longest the limiter waits for a window (``RaindropError/maximumRateLimitWait``).
+  private let maximumWait: TimeInterval
+
+  /// A wait longer than ``RaindropError/maximumRateLimitWait``: the request fails rather than hang, in the
+  /// words of the header that asked for it.
+  public struct WaitTooLong: Error {
+    public let said: String
+  }
+
   /// Requests waiting for an answer to arrive (see ``acquire()``).
   private var answerWaiters: [CheckedContinuation<Void, Never>] = []
 
-  public init(clock: any BackendClock, margin: Duration = .milliseconds(250)) {
+  public init(
+    clock: any BackendClock, margin: Duration = .milliseconds(250),
+    maximumWait: Duration = RaindropError.maximumRateLimitWait
+  ) {
     self.clock = clock
     self.margin = margin.seconds
+    self.maximumWait = maximumWait.seconds
+  }
+
+  /// Sleeps until `deadline` unless it is further off than the cap; the sleep itself is cancellable.
+  private func wait(until deadline: Date, said: String) async throws {
+    guard deadline.timeIntervalSince(clock.now) <= maximumWait else { throw WaitTooLong(said: said) }
+    try await clock.sleep(until: deadline)
   }
 
   /// Requests that may still go out in this window, by the estimate above; nil when unknown (no limit).
@@ -57,7 +78,7 @@ public actor RateLimiter {
       let now = clock.now
       if let blocked = blockedUntil {
         if now < blocked {
-          try await clock.sleep(until: blocked)
+          try await wait(until: blocked, said: "Retry-After")
           continue
         }
         blockedUntil = nil
@@ -77,7 +98,7 @@ public actor RateLimiter {
           // than for the whole window.
           await withCheckedContinuation { answerWaiters.append($0) }
         } else if let reset = resetAt {
-          try await clock.sleep(until: reset.addingTimeInterval(margin))
+          try await wait(until: reset.addingTimeInterval(margin), said: resetSaid)
         }
         continue
       }
@@ -96,6 +117,7 @@ public actor RateLimiter {
       let resetValue = Self.integer(headers, "x-ratelimit-reset", "ratelimit-reset")
     else { return }
     let reset = Self.resetDate(resetValue, now: clock.now)
+    resetSaid = "x-ratelimit-reset: \(resetValue)"
     // A late answer from an old window.
     if let finished = finishedReset, reset.timeIntervalSince(finished) < 1 { return }
     // Losses seen before this request went out were counted before it, so they are in the figure; later ones

@@ -62,8 +62,11 @@ public final class RaindropStubServer: Sendable {
 
   // MARK: - Faults
 
-  /// The next `times` requests (after the token check) get `fault`.
-  public func failNext(_ fault: StubFault, times: Int = 1) async { await state.enqueue(fault, times: times) }
+  /// The next `times` requests (after the token check) get `fault`; with `endpoint` (keyed like
+  /// ``requestCounts``), only requests to it, after letting `skipping` of them through.
+  public func failNext(_ fault: StubFault, times: Int = 1, on endpoint: String? = nil, skipping: Int = 0) async {
+    await state.enqueue(fault, times: times, on: endpoint, skipping: skipping)
+  }
 
   /// From now on, each request gets one of `faults` with probability `rate`, drawn from a seeded generator.
   public func injectRandomFaults(rate: Double, from faults: [StubFault], seed: UInt64 = 42) async {
@@ -180,15 +183,19 @@ struct Router: Sendable {
       return finish(rateLimitedAnswer(retryAfter: await state.secondsToReset()), rateHeaders)
     }
 
-    let fault = await state.nextFault()
+    let fault = await state.nextFault(for: route?.name)
     if let fault { await state.noteFault(fault) }
     switch fault {
     case .rateLimited(let retryAfter)?:
       return finish(rateLimitedAnswer(retryAfter: retryAfter), rateHeaders)
+    case .rateLimitedSaying(let said)?:
+      return finish(rateLimitedAnswer(retryAfter: nil), rateHeaders.merging(said) { $1 })
     case .serverError?:
       return finish(.json(500, ["result": false, "status": 500, "errorMessage": "Injected server error"]), rateHeaders)
     case .resetConnection?:
       return FlyingFox.HTTPResponse(webSocket: DroppingHandler())
+    case .badRequest?:
+      return finish(.json(400, ["result": false, "status": 400, "errorMessage": "Injected bad request"]), rateHeaders)
     case .unauthorized?:
       return finish(
         .json(401, ["result": false, "status": 401, "errorMessage": "Incorrect access_token", "auth": false]),
@@ -222,6 +229,8 @@ struct Router: Sendable {
       broken.status = 200
       broken.body = Data(answer.body.prefix(max(answer.body.count / 2, 1)))
       return finish(broken, rateHeaders)
+    case .answerSaying(let said)?:
+      return finish(answer, rateHeaders.merging(said) { $1 })
     default:
       return finish(answer, rateHeaders)
     }

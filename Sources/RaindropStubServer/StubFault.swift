@@ -4,6 +4,12 @@ import Foundation
 public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   /// 429 with the rate-limit headers, and `Retry-After` when given. Not acted on.
   case rateLimited(retryAfter: Int?)
+  /// 429 with these headers over the usual ones, as text: for a server that says something odd
+  /// (`Retry-After: 9223372036854775807`). Not acted on.
+  case rateLimitedSaying([String: String])
+  /// Answers normally, with these headers over the rate-limit ones (`x-ratelimit-remaining: 0` with a reset
+  /// years away).
+  case answerSaying([String: String])
   /// 500 without acting on the request.
   case serverError
   /// Acts on the request, then answers 500: the answer is lost though the change happened.
@@ -18,10 +24,13 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   case malformedJSON
   /// 401 `Incorrect access_token`, whatever the token.
   case unauthorized
+  /// 400 without acting: a refusal the client does not retry.
+  case badRequest
 
   public var description: String {
     switch self {
-    case .rateLimited: "429"
+    case .rateLimited, .rateLimitedSaying: "429"
+    case .answerSaying: "odd headers"
     case .serverError: "500"
     case .serverErrorAfterHandling: "500 after handling"
     case .resetConnection: "reset"
@@ -29,14 +38,15 @@ public enum StubFault: Sendable, Hashable, CustomStringConvertible {
     case .slow: "slow"
     case .malformedJSON: "malformed JSON"
     case .unauthorized: "401"
+    case .badRequest: "400"
     }
   }
 
   /// Whether the request's effect happens despite the fault.
   var handlesRequest: Bool {
     switch self {
-    case .serverErrorAfterHandling, .resetAfterHandling, .slow, .malformedJSON: true
-    case .rateLimited, .serverError, .resetConnection, .unauthorized: false
+    case .serverErrorAfterHandling, .resetAfterHandling, .slow, .malformedJSON, .answerSaying: true
+    case .rateLimited, .rateLimitedSaying, .serverError, .resetConnection, .unauthorized, .badRequest: false
     }
   }
 }

@@ -8,7 +8,7 @@ actor StubState {
   private var windowReset: Date?
   private var used = 0
 
-  private var queued: [StubFault] = []
+  private var queued: [QueuedFault] = []
   private var randomRate = 0.0
   private var randomFaults: [StubFault] = []
   private var random = SplitMix64(seed: 0)
@@ -60,8 +60,21 @@ actor StubState {
     total += 1
   }
 
-  func nextFault() -> StubFault? {
-    if !queued.isEmpty { return queued.removeFirst() }
+  /// A planned fault, for any request or only for one endpoint's after `skip` of them pass.
+  struct QueuedFault {
+    var fault: StubFault
+    var endpoint: String?
+    var skip: Int
+  }
+
+  func nextFault(for endpoint: String?) -> StubFault? {
+    if let index = queued.firstIndex(where: { $0.endpoint == nil || $0.endpoint == endpoint }) {
+      if queued[index].skip > 0 {
+        queued[index].skip -= 1
+        return nil
+      }
+      return queued.remove(at: index).fault
+    }
     guard randomRate > 0, !randomFaults.isEmpty else { return nil }
     let roll = Double(random.next() % 1_000_000) / 1_000_000
     guard roll < randomRate else { return nil }
@@ -70,7 +83,11 @@ actor StubState {
 
   func noteFault(_ fault: StubFault) { faultsInjected[fault.description, default: 0] += 1 }
 
-  func enqueue(_ fault: StubFault, times: Int) { queued += Array(repeating: fault, count: max(times, 0)) }
+  func enqueue(_ fault: StubFault, times: Int, on endpoint: String? = nil, skipping: Int = 0) {
+    for time in 0..<max(times, 0) {
+      queued.append(QueuedFault(fault: fault, endpoint: endpoint, skip: time == 0 ? skipping : 0))
+    }
+  }
 
   func setRandom(rate: Double, faults: [StubFault], seed: UInt64) {
     randomRate = rate

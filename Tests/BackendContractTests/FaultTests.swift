@@ -228,3 +228,94 @@ struct FaultTests {
     }
   }
 }
+
+/// A bulk update that fails part-way says which bookmarks it changed and which it did not (issue 16, item 11).
+@Suite("REST client: a bulk update that fails part-way")
+struct PartialBulkUpdateTests {
+  static let bulk = "PUT /raindrops/{collectionId}"
+
+  func seed(_ fixture: Fixture, count: Int) async throws -> [Int] {
+    var ids: [Int] = []
+    for index in 0..<count {
+      ids.append(
+        try await fixture.store.createBookmark(NewBookmark(link: "https://part.example/\(index)", parse: false)).id)
+    }
+    return ids
+  }
+
+  @Test("the first PUT answered unreadably five times: its 100 were changed, the other 150 were not")
+  func unreadableFirstBatch() async throws {
+    try await withBackend(.rest) { fixture in
+      let ids = try await seed(fixture, count: 250)
+      await fixture.server?.failNext(.malformedJSON, times: 5, on: Self.bulk)
+      await expectError(
+        .incomplete(
+          BulkProgress(changed: Array(ids[..<100]), uncertain: [], unchanged: Array(ids[100...])),
+          cause: .malformedResponse("PUT raindrops/0: not valid JSON"))
+      ) { () async throws(RaindropError) in
+        try await fixture.backend.updateBookmarks(ids: ids, in: 0, BulkChange(addTags: ["t"]))
+      }
+      let tagged = try await fixture.store.allBookmarks(BookmarkListQuery(search: "#t"))
+      #expect(Set(tagged.map(\.id)) == Set(ids[..<100]))
+    }
+  }
+
+  @Test("a refusal of the third batch: two changed, one refused, nothing uncertain")
+  func refusedThirdBatch() async throws {
+    try await withBackend(.rest) { fixture in
+      let ids = try await seed(fixture, count: 250)
+      await fixture.server?.failNext(.badRequest, on: Self.bulk, skipping: 2)
+      do throws(RaindropError) {
+        _ = try await fixture.backend.updateBookmarks(ids: ids, in: 0, BulkChange(addTags: ["t"]))
+        Issue.record("no error")
+      } catch {
+        #expect(
+          error
+            == .incomplete(
+              BulkProgress(changed: Array(ids[..<200]), uncertain: [], unchanged: Array(ids[200...])),
+              cause: .invalidRequest(message: "Injected bad request")))
+        let first = ids[0]
+        #expect(
+          error.description
+            == "Raindrop.io refused the request: Injected bad request; 200 of 250 bookmarks were changed (ids \(first)–\(first + 199)) and 50 were not (ids \(first + 200)–\(first + 249))"
+        )
+      }
+    }
+  }
+
+  @Test("a lost answer on the second batch: that batch may have been changed")
+  func lostSecondBatch() async throws {
+    try await withBackend(.rest, policy: RetryPolicy(maxAttempts: 2)) { fixture in
+      let ids = try await seed(fixture, count: 150)
+      await fixture.server?.failNext(.resetAfterHandling, times: 2, on: Self.bulk, skipping: 1)
+      do throws(RaindropError) {
+        _ = try await fixture.backend.updateBookmarks(ids: ids, in: 0, BulkChange(addTags: ["t"]))
+        Issue.record("no error")
+      } catch {
+        guard case .incomplete(let progress, cause: .network) = error else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(progress == BulkProgress(changed: Array(ids[..<100]), uncertain: Array(ids[100...]), unchanged: []))
+        #expect(error.description.contains("50 may have been (the answer was lost) (ids"))
+      }
+    }
+  }
+
+  @Test("a first batch refused outright is the plain error: nothing was changed")
+  func nothingChanged() async throws {
+    try await withBackend(.rest) { fixture in
+      let ids = try await seed(fixture, count: 150)
+      await fixture.server?.failNext(.badRequest, on: Self.bulk)
+      await expectError(.invalidRequest(message: "Injected bad request")) { () async throws(RaindropError) in
+        try await fixture.backend.updateBookmarks(ids: ids, in: 0, BulkChange(addTags: ["t"]))
+      }
+    }
+  }
+
+  @Test("ids are listed as runs") func listing() {
+    #expect(
+      BulkProgress(changed: [1, 2, 3, 7, 9, 10], uncertain: [], unchanged: [4]).description
+        == "6 of 7 bookmarks were changed (ids 1–3, 7, 9, 10) and 1 was not (id 4)")
+  }
+}

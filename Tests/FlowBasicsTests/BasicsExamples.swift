@@ -170,6 +170,30 @@ let basicsExamples: [BasicsExample] = [
     .error(
       "cannot calculate '2 +': expected a number at the end",
       help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")),
+  // A pattern that backtracks for minutes is stopped at its budget (issue 16).
+  .init(
+    "match-text", ["text": .text(String(repeating: "a", count: 40) + "b"), "pattern": "(a+)+$"],
+    .error(
+      "matching '(a+)+$' took longer than 1 s, so it was stopped",
+      help: "the pattern backtracks: avoid a repetition inside a repetition, such as '(a+)+'")),
+
+  // Ten times the nesting limit: these overflowed the stack (issue 16).
+  .init(
+    "calculate", ["expression": .text(String(repeating: "(", count: 1000) + "1" + String(repeating: ")", count: 1000))],
+    .error("'expression': the expression nests more than 100 deep", help: "write it with fewer parentheses and signs")),
+  .init(
+    "calculate", ["expression": .text(String(repeating: "-", count: 500_000) + "1")],
+    .error("'expression': the expression nests more than 100 deep", help: "write it with fewer parentheses and signs")),
+  .init(
+    "calculate", ["expression": .text(Array(repeating: "2", count: 1001).joined(separator: "^"))],
+    .error("'expression': the expression nests more than 100 deep", help: "write it with fewer parentheses and signs")),
+  .init(
+    "calculate",
+    ["expression": .text(String(repeating: "abs(", count: 1000) + "1" + String(repeating: ")", count: 1000))],
+    .error("'expression': the expression nests more than 100 deep", help: "write it with fewer parentheses and signs")),
+  .init(
+    "calculate", ["expression": .text(String(repeating: "(", count: 100) + "1" + String(repeating: ")", count: 100))],
+    .value(1)),
   .init(
     "calculate", ["expression": "1 / 0"],
     .error(

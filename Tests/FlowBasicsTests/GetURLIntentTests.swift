@@ -76,11 +76,18 @@ struct GetURLIntentTests {
     }
   }
 
-  @Test func deletes() async throws {
+  /// A DELETE deletes, so it asks first, as every destructive step does (issue 16); unanswered, nothing
+  /// is sent.
+  @Test func deletesAfterAsking() async throws {
     try await withServer({ _ in LoopbackServer.Response(status: 204) }) { server in
-      let output = try await getURL.run(
-        values: ["url": .url(server.url("/x/1")), "method": "DELETE"], context: context)
+      let values: [String: FlowValue] = ["url": .url(server.url("/x/1")), "method": "DELETE"]
+      await #expect(throws: AppIntentError.self) { _ = try await getURL.run(values: values, context: context) }
+      #expect(await server.requests.isEmpty)
+      let prompter = ScriptedPrompter([.confirmation(true)])
+      let confirming = IntentContext(prompter: prompter).with(CurlTransport(), as: (any HTTPTransport).self)
+      let output = try await getURL.run(values: values, context: confirming)
       #expect(output.value == "")
+      #expect(await prompter.asked.count == 1)
       #expect(await server.requests.map(\.method) == ["DELETE"])
     }
   }

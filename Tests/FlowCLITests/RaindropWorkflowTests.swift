@@ -47,6 +47,18 @@ struct RaindropWorkflowTests {
     #expect(digest.output.contains("https://swift.org [inbox, later]"))
   }
 
+  /// Run twice for one page, it keeps one bookmark: the second run finds the first (`skip-if-exists`).
+  @Test func saveAndTagTwiceKeepsOneBookmark() async throws {
+    let machine = try Machine()
+    for _ in 0..<2 {
+      let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+      #expect(result.status == 0, "\(result.error)")
+      #expect(result.output == "Saved “https://swift.org” (swift.org)\n")
+    }
+    let digest = await machine.run(["run", "favourites-digest.yml"])
+    #expect(digest.output.hasPrefix("Favourites (1):\n"), "\(digest.output)")
+  }
+
   @Test func dryRunChangesNothingAndStillRunsEveryStep() async throws {
     let machine = try Machine()
     let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--dry-run"])

@@ -55,6 +55,26 @@ struct RunCommandTests {
     #expect(missing.error.contains("no workflow named 'nothing-here'"))
   }
 
+  /// A path is looked for where it says: run from another folder, it is "no such file" there, never "no
+  /// workflow named" it (which tells a person who gave a path to give one).
+  @Test func aMissingPathSaysWhereItWasLookedFor() async throws {
+    let directory = try temporaryDirectory().resolvingSymlinksInPath()
+    let library = directory.appendingPathComponent("data/flow/workflows")
+    try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    try "flow: 1\nsteps:\n  - show: from the library\n".write(
+      to: library.appendingPathComponent("empty-trash.yml"), atomically: true, encoding: .utf8)
+    let environment = ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path]
+    var transcripts: [String] = []
+    for arguments in [["run", "workflows/empty-trash.yml"], ["validate", "other/../elsewhere/bulk-tag.yml"]] {
+      let result = await runFlow(arguments, in: directory, environment: environment)
+      #expect(result.status == 2)
+      transcripts.append("$ flow \(arguments.joined(separator: " "))\n" + transcript(result))
+    }
+    assertGolden(
+      transcripts.joined(separator: "\n").replacingOccurrences(of: directory.path, with: "$DIR"),
+      named: "run-missing-path.txt")
+  }
+
   @Test func jsonReportsFailuresToo() async throws {
     let result = await runFlow(["run", "confirmation.yml", "--json"], in: Self.examples)
     #expect(result.status == 4)

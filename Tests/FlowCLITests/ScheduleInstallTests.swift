@@ -150,6 +150,22 @@ struct ScheduleInstallTests {
     assertGolden(transcript(stepped), named: "schedule-install-kubernetes-refused.txt")
   }
 
+  /// The usage line offers `--print` for every engine: each takes it, and cron and kubernetes print
+  /// what they print without it.
+  @Test func everyEngineTakesPrint() async throws {
+    let home = try temporaryDirectory()
+    for engine in [["systemd"], ["cron"], ["kubernetes", "--image", "flow:1"]] {
+      let printed = await run(["schedule", "install"] + engine + ["two-zones.yml", "--print"], home: home)
+      #expect(printed.status == 0, "\(engine): \(printed.error)")
+      #expect(printed.error == "", "\(engine)")
+      #expect(!printed.output.isEmpty, "\(engine)")
+      guard engine[0] != "systemd" else { continue }
+      let plain = await run(["schedule", "install"] + engine + ["two-zones.yml"], home: home)
+      #expect(printed.output == plain.output, "\(engine)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("config/systemd").path))
+  }
+
   /// An option of another engine is refused with a message about the engine given, never ignored.
   @Test func optionsOfAnotherEngineAreRefused() async throws {
     let home = try temporaryDirectory()
@@ -159,7 +175,7 @@ struct ScheduleInstallTests {
         ["kubernetes", "--apply", "--image", "flow:1"],
         "error: --apply is for cron; kubernetes objects are printed for 'kubectl apply -f -'"
       ),
-      (["kubernetes", "--print", "--image", "flow:1"], "error: kubernetes objects are always printed; drop --print"),
+      (["cron", "--print", "--apply"], "error: --print and --apply ask for opposite things: choose one"),
       (["cron", "--secret", "mine"], "error: --secret is for kubernetes"),
       (["systemd", "--image", "flow:1", "--namespace", "ns"], "error: --image and --namespace are for kubernetes"),
     ]
@@ -184,7 +200,7 @@ struct ScheduleInstallTests {
     #expect(unscheduled.error.contains("unscheduled.yml: error: 'Unscheduled' has no schedule"))
   }
 
-  /// Without names: every scheduled workflow of the library, and of ./workflows, skipping unscheduled ones.
+  /// Without names: every scheduled workflow of the library, skipping unscheduled ones.
   @Test func withoutNamesTheLibraryIsInstalled() async throws {
     let home = try temporaryDirectory()
     let library = home.appendingPathComponent("data/flow/workflows")
@@ -200,6 +216,6 @@ struct ScheduleInstallTests {
     let empty = try temporaryDirectory()
     let nothing = await run(["schedule", "install", "cron"], in: empty, home: empty)
     #expect(nothing.status == 2)
-    #expect(nothing.error.contains("error: no scheduled workflows in"))
+    #expect(nothing.error.contains("error: no workflow in \(empty.path)/data/flow/workflows has a schedule"))
   }
 }

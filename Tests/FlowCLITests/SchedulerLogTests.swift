@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowLibrary
 import FlowScheduler
 import FlowTestSupport
 import Foundation
@@ -61,12 +62,49 @@ struct SchedulerLogTests {
 
   private func written(json: Bool, timestamps: Bool = false) throws -> BufferConsole {
     let console = BufferConsole()
+    let home = try temporaryDirectory()
     let context = CLIContext(
-      console: console, environment: ["NO_COLOR": "1", "TZ": "Europe/Berlin"], workingDirectory: "/",
+      console: console, environment: ["NO_COLOR": "1", "TZ": "Europe/Berlin", "HOME": home.path], workingDirectory: "/",
       clock: ManualClock(now: Self.now))
+    try Self.recordCatchUp(in: context)
     let log = SchedulerLog(context: context, json: json, timestamps: timestamps)
     for activity in try Self.activities() { log.write(activity) }
     return console
+  }
+
+  /// The catch-up run as its process records it in run history: it took 52 ms from its start to its
+  /// end, though the scheduler saw its process end 400 ms after starting it. The scheduler says 52 ms,
+  /// as `flow runs` does; the other run left no record, and no duration is said for it.
+  static func recordCatchUp(in context: CLIContext) throws {
+    let history = try RunHistory(file: context.paths.history)
+    let run = try activities().compactMap { activity -> ScheduledRun? in
+      if case .runStarted(let run) = activity, run.trigger == .catchUp { return run } else { return nil }
+    }.first
+    let catchUp = try #require(run)
+    let started = catchUp.started + 0.3
+    try history.record(
+      RunStart(
+        id: catchUp.id, workflow: catchUp.workflow.name, path: catchUp.workflow.path, contentHash: nil,
+        trigger: .catchUp, started: started, process: ProcessIdentity(pid: catchUp.pid, bootID: "boot", startTime: 1)),
+      RunEnd(ended: started + 0.052, status: .failed, exitCode: 1), policy: HistoryPolicy())
+  }
+
+  /// `flow runs` and the scheduler say the same duration for the same run.
+  @Test func anEndedRunTakesTheDurationRunHistorySays() throws {
+    let console = try written(json: false)
+    #expect(console.error.contains("ended 'Favourites Digest' run 7c1d0e2f: failed (exit 1) in 52 ms;"))
+    let lines = try written(json: true).output.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let ended = lines.filter { $0["event"] as? String == "ended" }
+    #expect(
+      ended.map { $0["run"] as? String } == [
+        "7c1d0e2f-0000-4000-8000-000000000002", "3f2a9c1e-0000-4000-8000-000000000001",
+        "3f2a9c1e-0000-4000-8000-000000000001",
+      ])
+    let seconds = try #require(ended.first?["durationSeconds"] as? Double)
+    #expect(abs(seconds - 0.052) < 0.000_5)
+    #expect(ended.dropFirst().allSatisfy { $0["durationSeconds"] == nil })
   }
 
   @Test func textLines() throws {

@@ -121,4 +121,51 @@ struct SchedulerWorkflowsTests {
     let text = DiagnosticRenderer(colors: false).render(problem.diagnostics)
     assertGolden(text.replacingOccurrences(of: home.root.path, with: "~"), named: "scheduler-needs-answers.txt")
   }
+
+  /// `flow schedule install`, `flow schedule next` and the scheduler look at one set of workflows: a
+  /// scheduled file in ./workflows is in none of them, and the library's is in all three.
+  @Test func theThreeScheduleCommandsAgreeOnWhatIsScheduled() async throws {
+    let home = try Home()
+    let local = home.root.appendingPathComponent("workflows")
+    try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
+    try home.write(Self.digest, to: local, "local-digest.yml")
+    let environment = home.context.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+    func commands() async -> (install: String, next: String, scheduler: [String]) {
+      let install = await runFlow(["schedule", "install", "cron", "--print"], in: home.root, environment: environment)
+      let next = await runFlow(["schedule", "next", "--count", "1"], in: home.root, environment: environment)
+      let scheduler = SchedulerWorkflows(context: home.context, references: [], executable: "/bin/flow").load()
+      return (install.output, next.output, scheduler.workflows.map { ($0.path as NSString).lastPathComponent })
+    }
+    let onlyLocal = await commands()
+    #expect(!onlyLocal.install.contains("local-digest"), "\(onlyLocal.install)")
+    #expect(onlyLocal.next == "")
+    #expect(onlyLocal.scheduler == [])
+
+    try home.write(Self.digest, to: home.library, "digest.yml")
+    let withLibrary = await commands()
+    #expect(withLibrary.install.contains("/digest.yml"), "\(withLibrary.install)")
+    #expect(!withLibrary.install.contains("local-digest"))
+    #expect(withLibrary.next.hasPrefix(home.library.appendingPathComponent("digest.yml").path + ":\n"))
+    #expect(withLibrary.scheduler == ["digest.yml"])
+  }
+}
+
+/// Issue 16, item 14: every edit of a library file is read again, and the versions no longer loaded
+/// are released: what the registry holds stays bounded however many reloads there are.
+struct SchedulerReloadMemoryTests {
+  @Test func reloadsDoNotAccumulateFiles() throws {
+    let home = try SchedulerWorkflowsTests.Home()
+    let source = SchedulerWorkflows(context: home.context, references: [], executable: "/usr/local/bin/flow")
+    let steps = (0..<100).map { "  - show: \"step \($0) of a long workflow\"\n" }.joined()
+    let path = home.library.appendingPathComponent("big.yml").path
+    for edit in 0..<50 {
+      try home.write(
+        "flow: 1\nname: Big\nschedule: \"0 9 * * *\"\nsteps:\n\(steps)  - show: \"edit \(edit)\"\n", to: home.library,
+        "big.yml")
+      #expect(source.load().workflows.count == 1)
+    }
+    // Without release, all 50 versions would still be registered; with it, none is (the scheduler keeps
+    // the text it runs, not the file).
+    #expect(SourceFile.registered(matching: { $0.path == path }) == 0)
+  }
 }

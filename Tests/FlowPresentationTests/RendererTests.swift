@@ -112,3 +112,14 @@ struct SharePageEscapeTests {
     #expect(SharePage.escape("‘quoted’ … ‰") == "‘quoted’ … ‰")
   }
 }
+
+/// The share page's tile draws the workflow's `icon:`.
+struct IconGlyphTests {
+  @Test func symbolNamesBecomeGlyphs() {
+    #expect(IconGlyph.glyph(for: "trash") == "🗑️")
+    #expect(IconGlyph.glyph(for: "Star.Fill") == "⭐")
+    #expect(IconGlyph.glyph(for: "hand-wave") == "👋")
+    #expect(IconGlyph.glyph(for: "no-such-symbol") == nil)
+    #expect(IconGlyph.glyph(for: nil) == nil)
+  }
+}

@@ -15,7 +15,7 @@ let registry = IntentRegistry(catalogs: [BasicsCatalog.self, RaindropCatalog.sel
 struct MemoryFiles: WorkflowFiles {
   var files: [String: String]
 
-  func locate(_ reference: String, from parent: SourceFile?) -> String? { files[reference] == nil ? nil : reference }
+  func locate(_ reference: String, inFolder folder: String) -> String? { files[reference] == nil ? nil : reference }
   func canonicalPath(_ path: String) -> String { path }
   func read(_ path: String) -> Result<SourceFile, Diagnostic> {
     files[path].map { .success(SourceFile(path: path, text: $0)) }

@@ -35,7 +35,7 @@ struct RefusingLauncher: URLLauncher {
 struct MemoryFiles: WorkflowFiles {
   var files: [String: String] = [:]
 
-  func locate(_ reference: String, from parent: SourceFile?) -> String? {
+  func locate(_ reference: String, inFolder folder: String) -> String? {
     files[reference] == nil ? nil : reference
   }
 

@@ -17,7 +17,7 @@ final class CountingFiles: WorkflowFiles, @unchecked Sendable {
 
   var reads: [String: Int] { lock.withLock { counts } }
 
-  func locate(_ reference: String, from parent: SourceFile?) -> String? {
+  func locate(_ reference: String, inFolder folder: String) -> String? {
     files[reference] == nil ? nil : reference
   }
 
@@ -181,13 +181,15 @@ struct WorkflowCheckTests {
 
 /// What an unattended run would have to ask, listed before its first step.
 struct UnattendedCheckTests {
-  func needs(_ text: String, inputs: Set<String> = [], confirmations: Bool = false, files: [String: String] = [:])
-    -> [String]
-  {
+  func needs(
+    _ text: String, inputs: Set<String> = [], confirmations: Bool = false, values: [String: FlowValue] = [:],
+    files: [String: String] = [:]
+  ) -> [String] {
     let check = WorkflowCheck(registry: registry, files: CountingFiles(files.merging(["root.yml": text]) { $1 }))
     guard let workflow = check.check(path: "root.yml").workflow else { return ["invalid"] }
     return UnattendedCheck.check(
-      workflow, answers: UnattendedCheck.Answers(inputs: inputs, confirmations: confirmations), registry: registry,
+      workflow, answers: UnattendedCheck.Answers(inputs: inputs, confirmations: confirmations, values: values),
+      registry: registry,
       loader: check
     ).all.map { "\($0.span.map { "\($0.file.path):\($0.start.line)" } ?? ""): \($0.message)" }
   }
@@ -229,6 +231,52 @@ struct UnattendedCheckTests {
         "root.yml:19: step 7.1 'confirm' may need a confirmation: Really?",
         "root.yml:21: step 8 'wait' needs a value for 'duration' (it is 'ask')",
       ])
+  }
+
+  /// A step whose values make it delete asks, so an unattended run needs its confirmation; a deciding
+  /// value computed at run time could be the deleting one (issue 16). GET and POST ask nothing.
+  @Test func aStepItsValuesMakeDestructiveNeedsAConfirmation() {
+    let text = """
+      flow: 1
+      steps:
+        - text: delete
+          as: verb
+        - get-url:
+            url: https://example.com/items/1
+            method: delete
+        - get-url:
+            url: https://example.com/items
+            method: ${verb}
+        - get-url:
+            url: https://example.com/items
+            method: post
+        - get-url: https://example.com/items
+      """
+    #expect(
+      needs(text) == [
+        "root.yml:5: step 2 'get-url' needs a confirmation (it deletes with method: delete, so it asks before it runs)",
+        "root.yml:8: step 3 'get-url' needs a confirmation ('method' is known only at run time and may make it delete, so it asks before it runs)",
+      ])
+    #expect(needs(text, confirmations: true) == [])
+  }
+
+  /// An input given before step 1 is known: a method taken from it asks only if the value deletes.
+  @Test func aDecidingValueFromAGivenInputIsKnown() {
+    let text = """
+      flow: 1
+      input:
+        verb: text
+      steps:
+        - get-url:
+            url: https://example.com/items
+            method: ${input.verb}
+      """
+    #expect(needs(text, inputs: ["verb"], values: ["verb": "post"]) == [])
+    #expect(
+      needs(text, inputs: ["verb"], values: ["verb": "delete"]) == [
+        "root.yml:5: step 1 'get-url' needs a confirmation (it deletes with method: delete, so it asks before it runs)"
+      ])
+    #expect(needs(text, inputs: ["verb"]).count == 1)
   }
 
   @Test func yesAndGivenInputsAnswerWhatTheyCan() {

@@ -166,6 +166,37 @@ struct RaindropIntentTests {
     await #expect(throws: RaindropError.self) { _ = try await harness.store.bookmark(id: bookmark.id) }
   }
 
+  /// A bulk move to Trash deletes as delete-bookmark does, so it asks as delete-bookmark does (issue 16):
+  /// unanswered or declined, nothing moves; a move elsewhere asks nothing.
+  @Test func bulkMoveToTrashAsksFirst() async throws {
+    let harness = try Harness()
+    var ids: [FlowValue] = []
+    for link in ["https://swift.org", "https://example.com"] {
+      ids.append(.number(Double(try await harness.save(link).id)))
+    }
+    let values: [String: FlowValue] = ["bookmarks": .list(ids), "move-to": "Trash"]
+    let descriptor = try harness.registry.descriptor(for: "update-bookmarks")
+    func run(_ answers: [ScriptedPrompter.Answer], _ values: [String: FlowValue]) async throws -> ScriptedPrompter {
+      let prompter = ScriptedPrompter(answers)
+      let context = IntentContext(prompter: prompter).with(IntentService(backend: harness.store))
+      _ = try await descriptor.run(values: values, context: context)
+      return prompter
+    }
+    let inTrash = { () async throws -> Int in
+      try await harness.store.bookmarks(BookmarkListQuery(collectionId: -99)).items.count
+    }
+    // A move elsewhere: a change, asked of nobody.
+    let moved = try await run([], ["bookmarks": .list(ids), "move-to": "Unsorted", "add-tags": ["kept"]])
+    #expect(await moved.asked == [])
+    await #expect(throws: AppIntentError.self) { _ = try await run([], values) }
+    await #expect(throws: AppIntentError.self) { _ = try await run([.confirmation(false)], values) }
+    #expect(try await inTrash() == 0)
+    let confirmed = try await run([.confirmation(true)], values)
+    #expect(await confirmed.asked.count == 1)
+    #expect(await confirmed.asked.first?.hasPrefix("Update ") == true)
+    #expect(try await inTrash() == 2)
+  }
+
   @Test func collectionsListSystemAndUserCollections() async throws {
     let harness = try Harness()
     _ = try await harness.run("create-collection", ["title": "Code"])

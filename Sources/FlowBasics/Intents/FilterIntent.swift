@@ -58,7 +58,7 @@ struct FilterIntent: AppIntent {
     case .endsWith: return subject.text.lowercased().hasSuffix(other.text.lowercased())
     case .greaterThan: return ValueComparison.compare(subject, other) == .orderedDescending
     case .lessThan: return ValueComparison.compare(subject, other) == .orderedAscending
-    case .matches: return !(pattern?.matches(in: subject.text).isEmpty ?? true)
+    case .matches: return !(try pattern?.matches(in: subject.text).isEmpty ?? true)
     case .isEmpty: return subject.isEmpty
     case .isNotEmpty: return !subject.isEmpty
     }

@@ -10,8 +10,10 @@ struct GetURLIntent: AppIntent {
   static let description = IntentDescription(
     "Send a GET, POST, PUT, PATCH or DELETE request and pass on the answer: a dictionary or list for JSON, text otherwise; an error status stops the step."
   )
-  // Any method but GET may change something on the server; see sideEffect(for:).
-  static let sideEffect = SideEffect.changes
+  // The method decides: GET reads, DELETE deletes, the others change something on the server; see
+  // sideEffect(for:).
+  static let sideEffect = SideEffect.destructive
+  static let sideEffectParameters: Set<String> = ["method"]
   static let networkAccess = NetworkAccess.hostOfParameter("url")
 
   @Parameter(title: "URL", primary: true)
@@ -45,8 +47,11 @@ struct GetURLIntent: AppIntent {
   }
 
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
-    let method = values["method"].flatMap { try? HTTPMethod(flowValue: $0) } ?? .get
-    return method == .get ? .readOnly : .changes
+    switch values["method"].flatMap({ try? HTTPMethod(flowValue: $0) }) ?? .get {
+    case .get: .readOnly
+    case .delete: .destructive
+    case .post, .put, .patch: .changes
+    }
   }
 
   func perform() async throws -> some ReturnsValue<FlowValue> {

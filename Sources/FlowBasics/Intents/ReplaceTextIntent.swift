@@ -32,7 +32,7 @@ struct ReplaceTextIntent: AppIntent {
   func perform() async throws -> some ReturnsValue<String> {
     if regularExpression {
       let pattern = try TextPattern(find, caseSensitive: caseSensitive)
-      return .result(value: pattern.replacing(in: text, with: replacement))
+      return .result(value: try pattern.replacing(in: text, with: replacement))
     }
     let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
     return .result(value: text.replacingOccurrences(of: find, with: replacement, options: options))

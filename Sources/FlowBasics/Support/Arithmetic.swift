@@ -12,16 +12,54 @@ package struct Arithmetic {
   private let characters: [Character]
   private var index = 0
   private let source: String
+  /// How deep the parser is in parentheses, signs and powers: each is a level of recursion, and 10,000 of
+  /// them overflowed the stack (issue 16). No arithmetic a person writes nests a hundred deep.
+  private var depth = 0
+  static let maximumDepth = 100
+  /// Set when the depth limit stopped the parse, so that ``checkNesting(_:)`` can tell it from the
+  /// problems only a run reports.
+  private var tooDeep = false
 
   package static func evaluate(_ expression: String) throws -> Double {
     var parser = Arithmetic(source: expression)
-    parser.skipSpaces()
-    guard !parser.atEnd else { throw parser.failure("the expression is empty") }
-    let value = try parser.sum()
-    parser.skipSpaces()
-    guard parser.atEnd else { throw parser.failure("unexpected '\(parser.characters[parser.index])'") }
-    guard value.isFinite else { throw AppIntentError.failed("'\(expression)' has no finite result") }
+    return try parser.evaluate()
+  }
+
+  /// Throws when `expression` nests deeper than ``maximumDepth``: the check `flow validate` makes of a
+  /// literal expression. Other problems (a typo, a division by zero) are left to the run, as before.
+  static func checkNesting(_ expression: String) throws(CoercionError) {
+    var parser = Arithmetic(source: expression)
+    do { _ = try parser.evaluate() } catch {
+      guard parser.tooDeep else { return }
+      throw CoercionError(
+        message: "the expression nests more than \(maximumDepth) deep",
+        help: "write it with fewer parentheses and signs")
+    }
+  }
+
+  private mutating func evaluate() throws -> Double {
+    let expression = source
+    skipSpaces()
+    guard !atEnd else { throw failure("the expression is empty") }
+    let value = try sum()
+    skipSpaces()
+    guard atEnd else { throw failure("unexpected '\(characters[index])'") }
+    guard value.isFinite else { throw AppIntentError.failed("'\(Self.shown(expression))' has no finite result") }
     return value
+  }
+
+  /// One level deeper, or the depth error.
+  private mutating func enter() throws {
+    depth += 1
+    guard depth <= Self.maximumDepth else {
+      tooDeep = true
+      throw failure("it nests more than \(Self.maximumDepth) deep (parentheses, signs and powers)")
+    }
+  }
+
+  /// The expression for a message: a long one is cut, so that an error does not repeat pages of it.
+  private static func shown(_ expression: String) -> String {
+    expression.count > 60 ? expression.prefix(57) + "…" : expression
   }
 
   private init(source: String) {
@@ -33,14 +71,15 @@ package struct Arithmetic {
 
   private func failure(_ problem: String) -> AppIntentError {
     AppIntentError.failed(
-      "cannot calculate '\(source)': \(problem)", help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")
+      "cannot calculate '\(Self.shown(source))': \(problem)",
+      help: "write arithmetic such as '(2 + 3) * 4' or 'round(10 / 3)'")
   }
 
   /// Dividing by zero is not a typo in the expression but a value it was given, so the help says how to
   /// guard against the value rather than how to write arithmetic.
   private func divisionByZero() -> AppIntentError {
     AppIntentError.failed(
-      "cannot calculate '\(source)': division by zero",
+      "cannot calculate '\(Self.shown(source))': division by zero",
       help: "the divisor is 0 here; skip the step when it would be, with 'when: ${…} != 0'")
   }
 
@@ -83,22 +122,31 @@ package struct Arithmetic {
 
   private mutating func power() throws -> Double {
     let base = try unary()
-    if take("^") { return pow(base, try power()) }  // right-associative: 2^3^2 = 2^9
-    return base
+    guard take("^") else { return base }
+    // Right-associative: 2^3^2 = 2^9.
+    try enter()
+    let exponent = try power()
+    depth -= 1
+    return pow(base, exponent)
   }
 
   private mutating func unary() throws -> Double {
-    if take("-") { return -(try unary()) }
-    if take("+") { return try unary() }
-    return try primary()
+    let negate: Bool
+    if take("-") { negate = true } else if take("+") { negate = false } else { return try primary() }
+    try enter()
+    let value = try unary()
+    depth -= 1
+    return negate ? -value : value
   }
 
   private mutating func primary() throws -> Double {
     skipSpaces()
     guard !atEnd else { throw failure("expected a number at the end") }
     if take("(") {
+      try enter()
       let value = try sum()
       guard take(")") else { throw failure("missing ')'") }
+      depth -= 1
       return value
     }
     let start = index
@@ -106,9 +154,11 @@ package struct Arithmetic {
       while !atEnd, characters[index].isLetter { index += 1 }
       let name = String(characters[start..<index]).lowercased()
       guard take("(") else { throw failure("unknown name '\(name)'") }
+      try enter()
       var arguments = [try sum()]
       while take(",") { arguments.append(try sum()) }
       guard take(")") else { throw failure("missing ')'") }
+      depth -= 1
       return try call(name, arguments)
     }
     while !atEnd,

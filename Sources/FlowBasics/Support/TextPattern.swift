@@ -1,11 +1,24 @@
 import FlowIntents
 import Foundation
 
-/// A regular expression from a workflow, with a readable error when it does not compile.
+/// A regular expression from a workflow, with a readable error when it does not compile, and a time budget
+/// for each evaluation.
+///
+/// The engine is ICU's (through `NSRegularExpression`), which backtracks: `(a+)+$` on 36 a's and a b took
+/// 24 s. ICU reports progress during a long match, so every evaluation stops when it passes its budget
+/// (``budget``, 1 s; a real pattern on a real text takes microseconds) or when the run is cancelled, with an
+/// error naming the pattern. The dialect stays ICU's, which every existing workflow is written in; a
+/// non-backtracking engine (glibc's `regexec`) would have dropped `\d`, lazy quantifiers and lookahead.
 struct TextPattern {
   let expression: NSRegularExpression
+  let pattern: String
+  /// How long one evaluation (all the matches in one text) may take.
+  let budget: Duration
 
-  init(_ pattern: String, caseSensitive: Bool) throws {
+  /// The budget every evaluation gets unless a test gives a smaller one.
+  static let defaultBudget: Duration = .seconds(1)
+
+  init(_ pattern: String, caseSensitive: Bool, budget: Duration = defaultBudget) throws {
     do {
       expression = try NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
     } catch {
@@ -13,6 +26,8 @@ struct TextPattern {
         "'\(pattern)' is not a valid regular expression",
         help: "escape special characters such as '(' and '[' with a backslash")
     }
+    self.pattern = pattern
+    self.budget = budget
   }
 
   /// Builds a pattern that matches `text` literally.
@@ -21,15 +36,56 @@ struct TextPattern {
   }
 
   /// The matched texts, in order.
-  func matches(in text: String) -> [String] {
-    let range = NSRange(text.startIndex..., in: text)
-    return expression.matches(in: text, range: range).compactMap { match in
-      Range(match.range, in: text).map { String(text[$0]) }
-    }
+  func matches(in text: String) throws -> [String] {
+    try ranges(in: text).compactMap { range in Range(range, in: text).map { String(text[$0]) } }
   }
 
   /// `text` with every match replaced; `$1` in a template refers to a group.
-  func replacing(in text: String, with template: String) -> String {
-    expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+  func replacing(in text: String, with template: String) throws -> String {
+    let matches = try results(in: text)
+    let source = text as NSString
+    var result = ""
+    var position = 0
+    for match in matches {
+      result += source.substring(with: NSRange(location: position, length: match.range.location - position))
+      result += expression.replacementString(for: match, in: text, offset: 0, template: template)
+      position = match.range.location + match.range.length
+    }
+    result += source.substring(from: position)
+    return result
+  }
+
+  private func ranges(in text: String) throws -> [NSRange] {
+    try results(in: text).map(\.range)
+  }
+
+  /// Every match, or the budget's error. ICU calls the block with `.progress` while a match runs long,
+  /// which is where the clock and cancellation are read.
+  private func results(in text: String) throws -> [NSTextCheckingResult] {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: budget)
+    var found: [NSTextCheckingResult] = []
+    var stopped: (any Error)?
+    expression.enumerateMatches(
+      in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)
+    ) { match, _, stop in
+      if let match { found.append(match) }
+      if Task.isCancelled {
+        stopped = CancellationError()
+      } else if clock.now >= deadline {
+        stopped = AppIntentError.failed(
+          "matching '\(pattern)' took longer than \(Self.words(budget)), so it was stopped",
+          help: "the pattern backtracks: avoid a repetition inside a repetition, such as '(a+)+'")
+      }
+      if stopped != nil { stop.pointee = true }
+    }
+    if let stopped { throw stopped }
+    return found
+  }
+
+  /// "1 s", "20 ms".
+  static func words(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    return attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
   }
 }

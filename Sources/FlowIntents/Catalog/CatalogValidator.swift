@@ -28,6 +28,8 @@ public enum CatalogValidator {
     case uniqueEntityProperties = "unique-entity-properties"
     case networkParameterIsURL = "network-parameter-is-url"
     case promptsDeclared = "prompts-declared"
+    case effectParametersAreParameters = "effect-parameters-are-parameters"
+    case effectFollowsDeclaredParameters = "effect-follows-declared-parameters"
   }
 
   /// One broken rule in one declaration.
@@ -140,6 +142,16 @@ public enum CatalogValidator {
       }
       if case .hostOfParameter(let key) = descriptor.networkAccess, descriptor.parameter(key)?.type != .url {
         report(.networkParameterIsURL, "its network access names '\(key)', which is not a URL parameter")
+      }
+      for key in descriptor.sideEffectParameters.sorted() where descriptor.parameter(key) == nil {
+        report(.effectParametersAreParameters, "its side effect is decided by '\(key)', which is not a parameter")
+      }
+      // The card takes a step at its declared effect when no deciding value is computed: an effect that
+      // moves with values nobody declared would be worded too weakly there.
+      if descriptor.sideEffectParameters.isEmpty, descriptor.sideEffect(for: [:]) != descriptor.sideEffect {
+        report(
+          .effectFollowsDeclaredParameters,
+          "its side effect changes with its values, but it declares no 'sideEffectParameters'")
       }
       // An unattended run refuses before its first step only for what it knows will be asked.
       if descriptor.dependencies.contains(String(describing: (any Prompter).self)), descriptor.prompts.isEmpty {

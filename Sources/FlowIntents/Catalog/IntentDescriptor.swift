@@ -13,8 +13,14 @@ public struct IntentDescriptor: Sendable {
   public let parameters: [ParameterDescriptor]
   /// What the step outputs; nil when it outputs nothing.
   public let outputType: ValueType?
+  /// The strongest effect it may have, whatever its values.
   public let sideEffect: SideEffect
+  /// The parameters whose values decide its effect (``AppIntent/sideEffectParameters``).
+  public let sideEffectParameters: Set<String>
   public let requiresConfirmation: Bool
+  /// The parameters it passes to another program as command-line arguments
+  /// (``AppIntent/processArgumentParameters``).
+  public let processArgumentParameters: Set<String>
   /// What it asks the person while it performs (``AppIntent/prompts``).
   public let prompts: IntentPrompts
   public let networkAccess: NetworkAccess
@@ -38,7 +44,8 @@ public struct IntentDescriptor: Sendable {
 
   private init(
     id: String, shortID: String, namespace: String?, catalogTitle: String, title: String, description: String,
-    parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect, requiresConfirmation: Bool,
+    parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect,
+    sideEffectParameters: Set<String>, requiresConfirmation: Bool, processArgumentParameters: Set<String>,
     prompts: IntentPrompts, networkAccess: NetworkAccess, summary: SummaryLayout, dependencies: [String],
     intentType: any AppIntent.Type,
     runner:
@@ -56,7 +63,9 @@ public struct IntentDescriptor: Sendable {
     self.parameters = parameters
     self.outputType = outputType
     self.sideEffect = sideEffect
+    self.sideEffectParameters = sideEffectParameters
     self.requiresConfirmation = requiresConfirmation
+    self.processArgumentParameters = processArgumentParameters
     self.prompts = prompts
     self.networkAccess = networkAccess
     self.summary = summary
@@ -77,7 +86,9 @@ public struct IntentDescriptor: Sendable {
     return IntentDescriptor(
       id: id, shortID: shortID, namespace: namespace, catalogTitle: catalogTitle, title: I.title.key,
       description: I.description.text, parameters: parameters, outputType: I.PerformResult.outputType,
-      sideEffect: I.sideEffect, requiresConfirmation: I.requiresConfirmation, prompts: I.prompts,
+      sideEffect: I.sideEffect, sideEffectParameters: I.sideEffectParameters,
+      requiresConfirmation: I.requiresConfirmation, processArgumentParameters: I.processArgumentParameters,
+      prompts: I.prompts,
       networkAccess: I.networkAccess, summary: summary,
       dependencies: IntentReflection.dependencies(of: intent).map { "\($0)" }, intentType: I.self,
       runner: { values, asking, mode, context in
@@ -94,8 +105,25 @@ public struct IntentDescriptor: Sendable {
   /// The parameter a bare scalar fills (SPEC §1), if the intent has one.
   public var primaryParameter: ParameterDescriptor? { parameters.first(where: \.isPrimary) }
 
-  /// The side effect of a step with these values (`get-url` is read-only for GET).
+  /// The side effect of a step with these values (`get-url` is read-only for GET), all of them known.
   public func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffectForValues(values) }
+
+  /// The side effect of a step of which only some values are known: `values` are the known ones, and
+  /// `unknown` names the parameters that get a value only at run time (computed, asked for, or left out
+  /// of the step and so asked). A value not known yet could be any, so when it is one that decides the
+  /// effect, the step is taken at its strongest: `update-bookmarks` moving to `${collection}` may be
+  /// moving to Trash.
+  public func sideEffect(for values: [String: FlowValue], unknown: Set<String>) -> SideEffect {
+    unknown.isDisjoint(with: sideEffectParameters) ? sideEffect(for: values) : sideEffect
+  }
+
+  /// Whether a step with these values asks the person before it runs: every step of an intent that
+  /// requires confirmation, and every step its values make destructive — a bulk move to Trash asks as
+  /// deleting one bookmark does. What the run asks, and what the unattended check and the card expect
+  /// it to ask (with `unknown` as in ``sideEffect(for:unknown:)``).
+  public func asksConfirmation(for values: [String: FlowValue], unknown: Set<String> = []) -> Bool {
+    requiresConfirmation || sideEffect(for: values, unknown: unknown) == .destructive
+  }
 
   /// The output type of a step whose parameters have these static types (`list: [a, b]` makes a list of
   /// text), or the declared ``outputType``.

@@ -59,7 +59,14 @@ enum IntentRunner {
         }
         return IntentOutput(value: .dictionary(resolved))
       }
-      if I.requiresConfirmation {
+      // The values as resolved decide (a collection given by name is now the collection it names), so
+      // a step asks exactly when what it is about to do deletes, or when its intent always asks.
+      let resolved = Dictionary(
+        uniqueKeysWithValues: parameters.compactMap { reflected in
+          reflected.parameter.currentFlowValue.map { (reflected.key, $0) }
+        })
+      let effect = I.sideEffect(for: resolved)
+      if I.requiresConfirmation || effect == .destructive {
         let shown = Dictionary(
           uniqueKeysWithValues: parameters.compactMap { reflected in
             reflected.parameter.currentFlowValue.map { (reflected.key, Prompting.optionText(for: $0)) }
@@ -68,7 +75,7 @@ enum IntentRunner {
         let confirmed = try await context.prompter.requestConfirmation(
           ConfirmationRequest(
             kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(sentence)?",
-            isDestructive: I.sideEffect == .destructive))
+            isDestructive: effect == .destructive))
         if !confirmed { throw AppIntentError.userCancelled }
       }
       let result = try await intent.perform()

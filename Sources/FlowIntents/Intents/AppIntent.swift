@@ -34,12 +34,23 @@ public protocol AppIntent: Sendable {
   static var description: IntentDescription { get }
   /// A readable sentence with the parameters in it; see ``IntentParameterSummary``.
   static var parameterSummary: SummaryContent { get }
-  /// What running it may change; `--dry-run` skips everything but `.readOnly`, and the import card
-  /// lists it.
+  /// The most running it may change, whatever its values: what `flow actions` states, and what a step is
+  /// taken to do when a value that decides its effect is only known at run time. `--dry-run` skips
+  /// everything but `.readOnly`, and the import card lists it.
   static var sideEffect: SideEffect { get }
+  /// The parameters whose values ``sideEffect(for:)`` reads (`get-url`'s `method`, `update-bookmarks`'
+  /// `move-to`). A step that computes one of them, asks for it or leaves it to be asked is taken to have
+  /// the strongest effect, ``sideEffect``, until the run knows the value (issue 16); a step that writes
+  /// them all has exactly the effect its values give. Empty for an intent whose effect never changes.
+  static var sideEffectParameters: Set<String> { get }
   /// The network hosts it may contact, for the import card.
   static var networkAccess: NetworkAccess { get }
-  /// Whether the person must confirm every run (delete-bookmark).
+  /// The parameters whose values it hands to another program as command-line arguments (`open-url`'s
+  /// `url`, to `xdg-open`), which every user of the machine can read in `/proc/PID/cmdline` while that
+  /// program runs: the card says so, in red, when a step computes one of them.
+  static var processArgumentParameters: Set<String> { get }
+  /// Whether the person must confirm every run (delete-bookmark). A step whose values make it
+  /// destructive asks too, whatever this says (``IntentDescriptor/asksConfirmation(for:unknown:)``).
   static var requiresConfirmation: Bool { get }
   /// What `perform()` asks the person through its `Prompter` (`ask`, `choose-from-list`, `confirm`),
   /// so that a run nobody attends can refuse before its first step rather than fail halfway.
@@ -49,8 +60,11 @@ public protocol AppIntent: Sendable {
   /// Overrides the id derived from the type name; rarely needed.
   static var identifier: String { get }
 
-  /// The side effect of one step with these values; `get-url` is read-only for GET. Defaults to
-  /// ``sideEffect``.
+  /// The side effect of one step with these values; `get-url` is read-only for GET and deletes with
+  /// DELETE. A value may come as it is written (text, a number) or resolved (an entity): both must be
+  /// read. A parameter missing from `values` is left out of the step (its default applies); the caller
+  /// handles values not known yet (``sideEffectParameters``). Never stronger than ``sideEffect``.
+  /// Defaults to ``sideEffect``.
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect
 
   /// The output type for parameters of these static types, where it depends on them (`list: [a, b]`
@@ -64,6 +78,8 @@ public protocol AppIntent: Sendable {
 extension AppIntent {
   public static var sideEffect: SideEffect { .readOnly }
   public static var networkAccess: NetworkAccess { .none }
+  public static var sideEffectParameters: Set<String> { [] }
+  public static var processArgumentParameters: Set<String> { [] }
   public static var requiresConfirmation: Bool { false }
   public static var prompts: IntentPrompts { [] }
   public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
@@ -119,7 +135,8 @@ public enum SideEffect: String, Sendable, Hashable, Comparable, CaseIterable {
   case readOnly = "read-only"
   /// Creates or changes something (save-bookmark, open-url).
   case changes
-  /// Deletes or overwrites something (delete-bookmark).
+  /// Deletes or overwrites something (delete-bookmark, update-bookmarks moving to Trash, a DELETE
+  /// request). A step that is destructive for its values asks for confirmation before it runs.
   case destructive
 
   public static func < (lhs: Self, rhs: Self) -> Bool {

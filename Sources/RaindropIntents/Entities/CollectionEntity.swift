@@ -26,4 +26,23 @@ public struct CollectionEntity: AppEntity {
     self.title = collection.title
     self.count = collection.count
   }
+
+  /// Whether `value` — a collection, an id, or a title as a step writes it — may turn out to be the
+  /// `system` collection when the run looks it up. A title is looked up without regard to case, an
+  /// exact title first and otherwise any title that contains it (``CollectionQuery``), and several
+  /// matches are offered to the person: so "trash" and "tras" may both be Trash. What decides whether
+  /// a step deletes, so it errs towards yes.
+  public static func mayBe(_ system: SystemCollection, _ value: FlowValue) -> Bool {
+    switch value {
+    case .entity(let entity):
+      return entity.typeName == typeDisplayRepresentation.name && mayBe(system, entity.id)
+    case .number(let number):
+      return number == Double(system.rawValue)
+    case .text(let text):
+      if let id = Int(text.trimmingCharacters(in: .whitespaces)) { return id == system.rawValue }
+      return text.isEmpty || system.title.lowercased().contains(text.lowercased())
+    default:
+      return false
+    }
+  }
 }

@@ -1,12 +1,14 @@
 import FlowIntents
 import RaindropModel
 
-/// Tags, untags, stars or moves many bookmarks at once, up to 100 per request, so tagging N bookmarks
-/// costs ⌈N/100⌉ requests instead of N.
+/// Tags, untags, stars or moves many bookmarks at once; the REST client sends up to 100 per request, so
+/// tagging N bookmarks costs ⌈N/100⌉ requests instead of N.
 struct UpdateBookmarksIntent: AppIntent {
   static let title: LocalizedStringResource = "Update Bookmarks"
   static let description = IntentDescription("Tag, untag, favorite or move many bookmarks at once.")
-  static let sideEffect = SideEffect.changes
+  // Moving to Trash is deleting (delete-bookmark does no more), so `move-to` decides: see sideEffect(for:).
+  static let sideEffect = SideEffect.destructive
+  static let sideEffectParameters: Set<String> = ["move-to"]
   static let networkAccess = NetworkAccess.hosts(["api.raindrop.io"])
   static let openAppWhenRun = false
 
@@ -37,20 +39,21 @@ struct UpdateBookmarksIntent: AppIntent {
     }
   }
 
+  /// Destructive when the bookmarks may go to Trash; otherwise a change.
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
+    guard let moveTo = values["move-to"] else { return .changes }
+    return CollectionEntity.mayBe(.trash, moveTo) ? .destructive : .changes
+  }
+
   func perform() async throws -> some ReturnsValue<Int> {
     let ids = try bookmarks.map(Self.id(of:))
     let change = BulkChange(
       addTags: addTags ?? [], removeTags: removeTags ?? [], important: important, moveTo: moveTo?.id)
     guard !ids.isEmpty, !change.isEmpty else { return .result(value: 0) }
+    // One call: the backend batches (100 ids a request for the REST API) and, when a batch fails, says which
+    // bookmarks the earlier ones changed.
     let updated = try await service.perform { backend throws(RaindropError) in
-      var count = 0
-      var start = 0
-      while start < ids.count {
-        let batch = Array(ids[start..<min(start + BulkChange.maximumIDsPerRequest, ids.count)])
-        count += try await backend.updateBookmarks(ids: batch, in: SystemCollection.all.rawValue, change)
-        start += batch.count
-      }
-      return count
+      try await backend.updateBookmarks(ids: ids, in: SystemCollection.all.rawValue, change)
     }
     return .result(value: updated)
   }
