@@ -125,6 +125,9 @@ let package = Package(
       ],
       swiftSettings: swiftSettings
     ),
+    // Installed as a fixed-address executable (`-Xlinker -no-pie`, README): that flag is given on the
+    // command line with `--static-swift-stdlib`, never here, because against the toolchain's shared Swift
+    // runtime a fixed-address `flow` makes the dynamic linker warn about every key path into it.
     .executableTarget(name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
 
     // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)

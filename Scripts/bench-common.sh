@@ -2,7 +2,7 @@
 #   - the repository's root as $root, and a scratch folder as $work (removed on exit);
 #   - hyperfine, installed from Debian's packages when missing;
 #   - build_flow [--dynamic]: flow as it ships, a release build with the static Swift standard library
-#     (--dynamic: the dynamically linked build), as $flow;
+#     at a fixed address, as the README builds it (--dynamic: the dynamically linked build), as $flow;
 #   - large_workflow FILE: a 2,000-step workflow (250 blocks of an `if` holding a `for-each` holding six
 #     actions with references and step keys), for what grows with the size of a file;
 #   - nested_workflow FILE RUNS STEPS: a shared file whose RUNS steps each run one embedded workflow of
@@ -20,7 +20,7 @@ fi
 build_flow() {
   local flags=(-c release --product flow)
   if [ "${1:-}" != "--dynamic" ]; then
-    flags+=(--static-swift-stdlib --scratch-path .build-static)
+    flags+=(--static-swift-stdlib -Xlinker -no-pie --scratch-path .build-static)
   fi
   swift build "${flags[@]}" >/dev/null
   flow="$(swift build "${flags[@]}" --show-bin-path)/flow"

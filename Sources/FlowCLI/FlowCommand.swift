@@ -41,6 +41,12 @@ public struct FlowCommand: AsyncParsableCommand {
   /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
   /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
   public static func start(arguments: [String], context: CLIContext) -> Never {
+    // `flow --version` answers before ArgumentParser starts: parsing costs more than the rest of the
+    // process, and the answer is one constant.
+    if arguments == ["--version"] {
+      context.print(configuration.version)
+      Foundation.exit(ExitStatus.success.rawValue)
+    }
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
     // the commands, and each new cast scans every protocol conformance in the binary).
     let parsed = Parsed(arguments, context)
@@ -66,7 +72,10 @@ public struct FlowCommand: AsyncParsableCommand {
     let result: Result<any ParsableCommand, any Error>
 
     init(_ arguments: [String], _ context: CLIContext) {
-      result = CLIContext.$current.withValue(context) { Result { try FlowCommand.parseAsRoot(arguments) } }
+      result = CLIContext.$current.withValue(context) {
+        if let run = RunCommand.parsedDirectly(arguments) { return .success(run) }
+        return Result { try FlowCommand.parseAsRoot(arguments) }
+      }
     }
   }
 

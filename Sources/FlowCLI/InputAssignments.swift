@@ -2,6 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowModel
 import FlowRuntime
+import Foundation
 
 /// The values `--input NAME=VALUE` gives, typed later by the workflow's declarations.
 ///
@@ -33,5 +34,16 @@ enum InputAssignments {
       }
     }
     return given
+  }
+
+  /// Piped standard input as the value of the workflow's single input. A list input gets one item per
+  /// line, the way `xargs` and `while read` take a pipe (`grep -o 'https://[^ ]*' notes.md | flow run
+  /// save-all.yml`): each line without the spaces around it, and blank lines skipped, since a trailing
+  /// newline or a gap between groups is not an item anyone meant; `\r\n` ends a line too. Any other input
+  /// takes the whole text without its final line break, as `$(cat)` would.
+  static func piped(_ text: String, isList: Bool) -> FlowValue {
+    guard isList else { return .text(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
+    let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    return .list(lines.filter { !$0.isEmpty }.map(FlowValue.text))
   }
 }

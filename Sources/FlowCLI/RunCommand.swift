@@ -14,6 +14,9 @@ import RaindropModel
 struct RunCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
+    // Said only when `run` is parsed as the root (``parsedDirectly(_:)``): its usage then reads
+    // `flow run`, and ArgumentParser skips its completion-script probe, which is meant for `flow`.
+    _superCommandName: "flow",
     abstract: "Run a workflow.",
     discussion: """
       WORKFLOW is a path, or a name looked up in the library and then in ./workflows. \
@@ -43,6 +46,19 @@ struct RunCommand: AsyncParsableCommand {
   var json = false
 
   @OptionGroup var recording: RecordingOptions
+
+  /// `flow run …` parsed without the rest of the command tree, or nil for anything else.
+  ///
+  /// The most common command is the one whose start-up counts. Parsed from `flow`, ArgumentParser builds
+  /// every command and, before anything else, probes for `--generate-completion-script` by reflecting
+  /// over two pseudo-commands: a quarter of a one-step run's instructions. Parsed as the root, `run`
+  /// skips both (see `configuration`). Anything the direct parse does not turn into a `RunCommand`
+  /// (help, `--version`, a usage error, a completion request) goes through `flow`'s parser, so every
+  /// answer and message stays `flow`'s.
+  static func parsedDirectly(_ arguments: [String]) -> RunCommand? {
+    guard arguments.first == "run" else { return nil }
+    return (try? parseAsRoot(Array(arguments.dropFirst()))) as? RunCommand
+  }
 
   func run() async throws {
     let context = CLIContext.current
@@ -160,7 +176,9 @@ struct RunCommand: AsyncParsableCommand {
     if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil,
       let piped = context.console.readAllInput()
     {
-      given[workflow.inputs[0].name.value] = .text(piped.hasSuffix("\n") ? String(piped.dropLast()) : piped)
+      let input = workflow.inputs[0]
+      let isList = InputResolver.declaredType(of: input, registry: Catalogs.registry).isList
+      given[input.name.value] = InputAssignments.piped(piped, isList: isList)
     }
     return given
   }

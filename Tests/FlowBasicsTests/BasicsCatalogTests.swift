@@ -14,9 +14,15 @@ struct BasicsCatalogTests {
     let ids = BasicsCatalog.descriptors.map(\.id)
     #expect(
       ids == [
-        "ask", "calculate", "choose-from-list", "combine-text", "comment", "confirm", "count", "dictionary", "filter",
-        "format-date", "get-item", "get-url", "get-value", "list", "match-text", "number", "open-url",
-        "replace-text", "show", "sort", "split-text", "text", "wait",
+        "adjust-date", "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text", "comment",
+        "confirm", "count", "current-date",
+        "dictionary", "filter", "format-date", "format-json", "format-number", "get-dates-from-input", "get-item",
+        "get-url",
+        "get-url-component", "get-value",
+        "hash", "list", "make-csv", "match-text", "number", "open-url", "parse-csv", "parse-json", "random-number",
+        "replace-text", "round-number", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
+        "unique",
+        "url", "url-decode", "url-encode", "wait",
       ])
   }
 

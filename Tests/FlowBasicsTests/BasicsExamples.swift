@@ -223,4 +223,242 @@ let basicsExamples: [BasicsExample] = [
 
   .init("comment", ["text": "why this step exists"], .value(.nothing)),
   .init("comment", [:], .error("'text' needs a value: Text")),
+
+  .init(
+    "parse-json", ["text": #"{"b": [1, true, null], "a": "x"}"#],
+    .value(.dictionary(["b": [1, true, .nothing], "a": "x"]))),
+  .init("parse-json", ["text": "[1, 2]"], .value([1, 2])),
+  .init(
+    "parse-json", ["text": "{\"a\": 1,}"],
+    .error("the text is not JSON: expected a key at offset 8", help: "check the text with 'show' before this step")),
+
+  .init("format-json", ["input": .dictionary(["a": [1, "x"]]), "style": "compact"], .value(#"{"a":[1,"x"]}"#)),
+  .init("format-json", ["input": .dictionary(["a": 1, "b": true])], .value("{\n  \"a\": 1,\n  \"b\": true\n}")),
+  .init(
+    "format-json", ["input": 1, "style": "tight"],
+    .error("expected one of 'pretty' or 'compact' for 'style', got 'tight'")),
+
+  .init(
+    "parse-csv", ["text": "title,link\r\n\"Dune, 1965\",https://a.example\r\n\"say \"\"hi\"\"\",\"two\nlines\"\r\n"],
+    .value([
+      .dictionary(["title": "Dune, 1965", "link": "https://a.example"]),
+      .dictionary(["title": "say \"hi\"", "link": "two\nlines"]),
+    ])),
+  .init("parse-csv", ["text": "a;b\n1;\n\n", "separator": ";"], .value([.dictionary(["a": "1", "b": ""])])),
+  .init("parse-csv", ["text": ""], .value([])),
+  .init(
+    "parse-csv", ["text": "a,b\n1,2,3\n"],
+    .error("line 2 has 3 fields, the header has 2", help: "quote fields that contain ',', such as \"a, b\"")),
+  .init("parse-csv", ["text": "a\n\"open\n"], .error("the text is not CSV: line 2: a quoted field is not closed")),
+  .init(
+    "parse-csv", ["text": "a\nsay \"hi\"\n"],
+    .error(
+      "the text is not CSV: line 2: a quote inside an unquoted field; a field with quotes is quoted whole, with quotes doubled"
+    )),
+  .init("parse-csv", ["text": "a\n\"x\"y\n"], .error("the text is not CSV: line 2: text after a closing quote: 'y'")),
+  .init(
+    "parse-csv", ["text": "a,a\n1,2"],
+    .error("the header row names 'a' twice", help: "every column needs its own name to be a dictionary key")),
+  .init(
+    "parse-csv", ["text": "a", "separator": ",,"],
+    .error(
+      "'separator' must be one character other than a quote or a line break, not ',,'", help: "use ',', ';' or \"\\t\"")
+  ),
+
+  .init(
+    "make-csv",
+    [
+      "list": [.dictionary(["title": "Dune, 1965", "year": 1965]), .dictionary(["title": "say \"hi\"", "link": "x"])]
+    ],
+    .value("title,year,link\n\"Dune, 1965\",1965,\n\"say \"\"hi\"\"\",,x\n")),
+  .init("make-csv", ["list": booksJSON, "columns": ["year"], "separator": "\t"], .value("year\n1961\n1965\n1969\n")),
+  .init(
+    "make-csv", ["list": [.dictionary(["a": 1]), "plain"]],
+    .error(
+      "item 2 is Text, not a dictionary",
+      help: "make-csv writes one row per dictionary or entity; make a dictionary with 'dictionary' first")),
+
+  .init(
+    "set-value", ["dictionary": .dictionary(["a": 1, "b": 2]), "key": "a", "value": "x"],
+    .value(.dictionary(["a": "x", "b": 2]))),
+  .init(
+    "set-value", ["dictionary": .dictionary(["a": 1]), "key": "c", "value": [1]],
+    .value(.dictionary(["a": 1, "c": [1]]))),
+  .init(
+    "set-value", ["dictionary": .dictionary(["a": 1]), "key": "", "value": 1],
+    .error("'key' is empty", help: "name the key to set, such as 'key: title'")),
+  .init("set-value", ["dictionary": .dictionary(["a": 1]), "key": "a"], .error("'value' needs a value: Value")),
+
+  .init("unique", ["list": [1, "a", 1, "b", "a"]], .value([1, "a", "b"])),
+  .init(
+    "unique",
+    [
+      "list": [
+        .dictionary(["link": "https://a", "n": 1]), .dictionary(["link": "https://b", "n": 2]),
+        .dictionary(["link": "https://a", "n": 3]),
+      ], "by": "link",
+    ],
+    .value([.dictionary(["link": "https://a", "n": 1]), .dictionary(["link": "https://b", "n": 2])])),
+  .init("unique", ["list": ["a", "b"], "by": "link"], .error("Text has no property 'link'")),
+
+  .init("change-case", ["text": "hello World"], .value("HELLO WORLD")),
+  .init("change-case", ["text": "the iPhone of NASA", "to": "capitalize-every-word"], .value("The IPhone Of NASA")),
+  .init("change-case", ["text": "  ÉTÉ IS HERE. YES", "to": "sentence"], .value("  Été is here. yes")),
+  .init("change-case", ["text": "ABC", "to": "lowercase"], .value("abc")),
+  .init(
+    "change-case", ["text": "x", "to": "shouting"],
+    .error(
+      "expected one of 'uppercase', 'lowercase', 'capitalize-every-word' or 'sentence' for 'to', got 'shouting'")),
+
+  .init("trim-text", ["text": " \t a b \n"], .value("a b")),
+  .init("trim-text", ["text": "  a  ", "from": "start"], .value("a  ")),
+  .init("trim-text", ["text": "  a  ", "from": "end"], .value("  a")),
+  .init(
+    "trim-text", ["text": "a", "from": "middle"],
+    .error("expected one of 'both-ends', 'start' or 'end' for 'from', got 'middle'")),
+
+  .init("hash", ["input": "abc"], .value("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")),
+  .init("hash", ["input": "abc", "algorithm": "md5"], .value("900150983cd24fb0d6963f7d28e17f72")),
+  .init("hash", ["input": "abc", "algorithm": "sha1"], .value("a9993e364706816aba3e25717850c26c9cd0d89d")),
+  .init(
+    "hash", ["input": "abc", "algorithm": "sha512"],
+    .value(
+      "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+    )),
+  .init(
+    "hash", ["input": "abc", "algorithm": "crc32"],
+    .error("expected one of 'md5', 'sha1', 'sha256' or 'sha512' for 'algorithm', got 'crc32'")),
+
+  .init("base64", ["input": "héllo?"], .value("aMOpbGxvPw==")),
+  .init("base64", ["input": "aMOp\nbGxvPw==", "mode": "decode"], .value("héllo?")),
+  .init(
+    "base64", ["input": "not base64!", "mode": "decode"],
+    .error(
+      "the input is not base64", help: "base64 uses A-Z, a-z, 0-9, '+' and '/', padded with '=' to a multiple of 4")),
+  .init("base64", ["input": "/w==", "mode": "decode"], .error("the decoded bytes are not UTF-8 text")),
+
+  .init("random-number", ["minimum": 10, "maximum": 20], .value(12)),  // seed 7
+  .init("random-number", ["minimum": 5, "maximum": 5], .value(5)),
+  .init(
+    "random-number", ["minimum": 3, "maximum": 1],
+    .error("the minimum 3 is above the maximum 1", help: "swap them, or make the maximum at least 3")),
+
+  .init("round-number", ["number": 2.5], .value(3)),
+  .init("round-number", ["number": -2.5], .value(-3)),
+  .init("round-number", ["number": 2.675, "decimal-places": 2], .value(2.68)),
+  .init("round-number", ["number": 1.21, "decimal-places": 1, "mode": "up"], .value(1.3)),
+  .init("round-number", ["number": -1.21, "decimal-places": 1, "mode": "down"], .value(-1.3)),
+  .init("round-number", ["number": -1.29, "mode": "up"], .value(-1)),
+  .init(
+    "round-number", ["number": 1, "decimal-places": 16], .error("'decimal-places' must be between 0 and 15, got 16")),
+
+  .init("format-number", ["number": 1234567.891, "group-thousands": true], .value("1,234,567.89")),
+  .init("format-number", ["number": 2.5, "decimal-places": 0], .value("3")),
+  .init("format-number", ["number": -0.5, "decimal-places": 3], .value("-0.500")),
+  .init("format-number", ["number": "many"], .error("expected a number for 'number', got 'many'")),
+
+  .init(
+    "url", ["url": "example.com/a?b=1"], .value(URL(string: "https://example.com/a?b=1").map(FlowValue.url) ?? .nothing)
+  ),
+  .init(
+    "url", ["url": "mailto:ann@example.com"],
+    .value(URL(string: "mailto:ann@example.com").map(FlowValue.url) ?? .nothing)),
+  .init("url", ["url": "not a url"], .error("expected a URL for 'url', got 'not a url'")),
+  .init("url", ["url": "https://"], .error("expected a URL for 'url', got 'https://'")),
+
+  .init("get-url-component", ["url": "https://a.example:8443/x%20y?q=1#top"], .value("a.example")),
+  .init("get-url-component", ["url": "https://a.example:8443/x%20y?q=1#top", "component": "port"], .value(8443)),
+  .init("get-url-component", ["url": "https://a.example/x", "component": "port"], .value(.nothing)),
+  .init("get-url-component", ["url": "https://a.example:8443/x%20y?q=1#top", "component": "path"], .value("/x y")),
+  .init("get-url-component", ["url": "https://a.example/?q=1&r=2", "component": "query"], .value("q=1&r=2")),
+  .init("get-url-component", ["url": "https://a.example/#top", "component": "fragment"], .value("top")),
+  .init("get-url-component", ["url": "HTTPS://a.example/", "component": "scheme"], .value("HTTPS")),
+  .init(
+    "get-url-component",
+    ["url": "https://a.example/?q=a+b%26c&id=7&id=8", "component": "query-parameter", "name": "q"], .value("a b&c")),
+  .init(
+    "get-url-component", ["url": "https://a.example/?q=1&id=7&id=8", "component": "query-parameter", "name": "id"],
+    .value("7")),
+  .init(
+    "get-url-component", ["url": "https://a.example/?flag", "component": "query-parameter", "name": "flag"], .value("")),
+  .init(
+    "get-url-component", ["url": "https://a.example/?q=1", "component": "query-parameter", "name": "x"],
+    .value(.nothing)),
+  .init(
+    "get-url-component", ["url": "https://a.example/", "component": "query-parameter"],
+    .error("'component: query-parameter' needs a 'name'", help: "add 'name: id' for the value of '?id=…'")),
+  .init("get-url-component", ["url": "nope"], .error("expected a URL for 'url', got 'nope'")),
+
+  .init("url-encode", ["text": "a b&c=d/é~"], .value("a%20b%26c%3Dd%2F%C3%A9~")),
+  .init("url-encode", [:], .error("'text' needs a value: Text")),
+
+  .init("url-decode", ["text": "a%20b%26c%3dd%2F%C3%A9+"], .value("a b&c=d/é+")),
+  .init("url-decode", ["text": "a+b", "plus-as-space": true], .value("a b")),
+  .init(
+    "url-decode", ["text": "100%"],
+    .error("'%' is not a percent-escape", help: "a '%' is followed by two hexadecimal digits; a '%' itself is '%25'")),
+  .init("url-decode", ["text": "%zz1"], .error("'%zz' is not a percent-escape")),
+  .init("url-decode", ["text": "%FF"], .error("the decoded bytes are not UTF-8 text")),
+
+  // The run's clock, never the machine's: the tests' ManualClock starts at 1,795,000,000.
+  .init("current-date", [:], .value(.date(Date(timeIntervalSince1970: 1_795_000_000)))),
+  .init("current-date", ["unused": 1], .error("'current-date' has no parameter 'unused'")),
+
+  .init(
+    "adjust-date", ["date": "2026-01-31T10:00:00Z", "amount": 1, "unit": "months", "time-zone": "UTC"],
+    .value(.date(Date(timeIntervalSince1970: 1_772_272_800)))),  // 2026-02-28T10:00:00Z
+  .init(
+    "adjust-date", ["date": "2024-02-29T10:00:00Z", "amount": 1, "unit": "years", "time-zone": "UTC"],
+    .value(.date(Date(timeIntervalSince1970: 1_740_736_800)))),  // 2025-02-28T10:00:00Z
+  // Across the end of summer time in Paris a day is 25 hours: 09:00 stays 09:00 local.
+  .init(
+    "adjust-date", ["date": "2026-10-24T07:00:00Z", "amount": 1, "unit": "days", "time-zone": "Europe/Paris"],
+    .value(.date(Date(timeIntervalSince1970: 1_792_915_200)))),  // 2026-10-25T08:00:00Z
+  .init(
+    "adjust-date", ["date": "2026-11-21T00:00:00Z", "operation": "subtract", "amount": 1.5, "unit": "hours"],
+    .value(.date(Date(timeIntervalSince1970: 1_795_219_200 - 5400)))),
+  .init(
+    "adjust-date", ["date": "2026-11-21", "amount": 1.5, "unit": "days"],
+    .error(
+      "days are added in whole numbers, not 1.5",
+      help: "use hours for parts of a day, such as 'amount: 36' with 'unit: hours'")),
+  .init(
+    "adjust-date", ["date": "2026-11-21", "time-zone": "Mars/Base"],
+    .error("unknown time zone 'Mars/Base'", help: "use an IANA name such as 'UTC' or 'Europe/Paris'")),
+
+  .init("time-between", ["start": "2026-01-31", "end": "2026-03-01", "unit": "months", "time-zone": "UTC"], .value(1)),
+  .init("time-between", ["start": "2026-03-01", "end": "2026-01-31", "time-zone": "UTC"], .value(-29)),
+  .init("time-between", ["start": "2026-11-21T10:00:00Z", "end": "2026-11-21T12:59:59Z", "unit": "hours"], .value(2)),
+  .init(
+    "time-between", ["start": "2026-10-24T07:00:00Z", "end": "2026-10-25T07:00:00Z", "time-zone": "Europe/Paris"],
+    .value(0)),  // 24 hours, but 09:00 to 08:00 local: not yet a calendar day
+  .init(
+    "time-between", ["start": "2026-11-21", "end": "later"],
+    .error("expected a date for 'end', got 'later'", help: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")),
+
+  // The tests' clock reads 2026-11-18T11:06:40Z, a Wednesday.
+  .init(
+    "get-dates-from-input", ["input": "today\ntomorrow\n\n yesterday \nnow", "time-zone": "UTC"],
+    .value([
+      .date(Date(timeIntervalSince1970: 1_794_960_000)), .date(Date(timeIntervalSince1970: 1_795_046_400)),
+      .date(Date(timeIntervalSince1970: 1_794_873_600)), .date(Date(timeIntervalSince1970: 1_795_000_000)),
+    ])),
+  .init(
+    "get-dates-from-input",
+    ["input": "next monday\nnext wednesday\nlast friday\nin 3 days\n2 hours ago", "time-zone": "UTC"],
+    .value([
+      .date(Date(timeIntervalSince1970: 1_795_392_000)), .date(Date(timeIntervalSince1970: 1_795_564_800)),
+      .date(Date(timeIntervalSince1970: 1_794_528_000)), .date(Date(timeIntervalSince1970: 1_795_219_200)),
+      .date(Date(timeIntervalSince1970: 1_794_992_800)),
+    ])),
+  // Without a zone, in the one given; with one, as written.
+  .init(
+    "get-dates-from-input", ["input": "2026-12-01 09:00\n2026-12-01T09:00:00Z", "time-zone": "Europe/Paris"],
+    .value([.date(Date(timeIntervalSince1970: 1_796_112_000)), .date(Date(timeIntervalSince1970: 1_796_115_600))])),
+  .init(
+    "get-dates-from-input", ["input": "today\nsoonish"],
+    .error(
+      "line 2: 'soonish' is not a date",
+      help: "write '2026-12-01', '2026-12-01 09:00', 'tomorrow', 'next monday' or 'in 3 days'")),
+  .init("get-dates-from-input", ["input": "in 3 fortnights"], .error("line 1: 'in 3 fortnights' is not a date")),
 ]

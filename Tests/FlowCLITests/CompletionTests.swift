@@ -61,7 +61,8 @@ struct CompletionTests {
       ], in: Self.examples, environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path])
     #expect(
       offered == [
-        ["remove", "run", "runs"], ["--dry-run"], ["local", "raindrop"], ["get-url"], ["raindrop.save-bookmark"],
+        ["remove", "run", "runs"], ["--dry-run"], ["local", "raindrop"], ["get-url", "get-url-component"],
+        ["raindrop.save-bookmark"],
         ["magic-variables.yml", "menu.yml", "mine", "morning-digest"], ["hello.yml"], ["invalid/"],
         ["login", "logout"], ["bash", "fish", "zsh"], ["morning-digest"], ["mine", "morning-digest"],
         ["morning-digest"], ["morning-digest"], ["morning-digest"],

@@ -47,14 +47,15 @@ struct RaindropWorkflowTests {
     #expect(digest.output.contains("https://swift.org [inbox, later]"))
   }
 
-  /// Run twice for one page, it keeps one bookmark: the second run finds the first (`skip-if-exists`).
+  /// Run twice for one page, it keeps one bookmark: the second run finds the first (`skip-if-exists`), and
+  /// says so through `${saved.existed}` (issue 14, item 9).
   @Test func saveAndTagTwiceKeepsOneBookmark() async throws {
     let machine = try Machine()
-    for _ in 0..<2 {
-      let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
-      #expect(result.status == 0, "\(result.error)")
-      #expect(result.output == "Saved “https://swift.org” (swift.org)\n")
-    }
+    let first = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    #expect(first.status == 0, "\(first.error)")
+    #expect(first.output == "Saved “https://swift.org” (swift.org)\n")
+    let again = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
+    assertGolden(transcript(again), named: "workflow-save-and-tag.again.txt")
     let digest = await machine.run(["run", "favourites-digest.yml"])
     #expect(digest.output.hasPrefix("Favourites (1):\n"), "\(digest.output)")
   }

@@ -13,6 +13,27 @@ struct RunCommandTests {
     #expect(result.output == "Hello, Linus!\n")
   }
 
+  /// A list input takes a pipe one item per line (issue 14, item 9): spaces around a line, blank lines and
+  /// `\r\n` line ends are not part of any item.
+  @Test func pipedStandardInputFillsAListInputOneItemPerLine() async throws {
+    let directory = try temporaryDirectory()
+    try """
+    flow: 1
+    input:
+      links:
+        type: "[text]"
+    steps:
+      - for-each: ${input.links}
+        as: link
+        do:
+          - show: "${index}: <${link}>"
+    """.write(to: directory.appendingPathComponent("links.yml"), atomically: true, encoding: .utf8)
+    let result = await runFlow(
+      ["run", "links.yml"], in: directory, piped: "https://a.example\n\n  https://b.example \r\nc d\n\n")
+    #expect(result.status == 0)
+    #expect(result.output == "1: <https://a.example>\n2: <https://b.example>\n3: <c d>\n")
+  }
+
   @Test func inputFileGivesTypedValuesAndInputWins() async throws {
     let directory = try temporaryDirectory()
     try "temperature: 30\n".write(to: directory.appendingPathComponent("in.yml"), atomically: true, encoding: .utf8)

@@ -107,7 +107,7 @@ struct ShowCommandTests {
       ["show", "save-and-tag", "--json"], in: directory, environment: Self.plain, clock: FixedTime.clock)
     #expect(result.status == 0)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-    #expect((object["summary"] as? [String: Any])?["actions"] as? Int == 6)
+    #expect((object["summary"] as? [String: Any])?["actions"] as? Int == 8)
     assertGolden(transcript(result), named: "show-json-save-and-tag.txt")
   }
 

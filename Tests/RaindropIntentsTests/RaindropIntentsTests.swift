@@ -51,7 +51,8 @@ struct RaindropCatalogTests {
     #expect(try keys("get-bookmarks") == ["collection", "search-text", "sort-by", "max-results"])
     #expect(try keys("get-collections") == [])
     #expect(try keys("create-collection") == ["title"])
-    #expect(try keys("update-bookmark") == ["bookmark", "add-tags", "remove-tags", "favorite"])
+    #expect(
+      try keys("update-bookmark") == ["bookmark", "add-tags", "remove-tags", "favorite", "title", "note", "move-to"])
     #expect(try keys("delete-bookmark") == ["bookmark"])
     let delete = try registry.descriptor(for: "raindrop.delete-bookmark")
     #expect(delete.requiresConfirmation && delete.sideEffect == .destructive)
@@ -67,8 +68,9 @@ struct RaindropCatalogTests {
       output.properties.map(\.key) == [
         "id", "title", "link", "note", "tags", "collection-id", "favorite", "created", "excerpt", "domain", "type",
         "cover",
-        "last-update",
+        "last-update", "existed",
       ])
+    #expect(output.properties.first { $0.key == "existed" }?.type == .boolean)
   }
 }
 
@@ -122,7 +124,12 @@ struct RaindropIntentTests {
     let first = try await harness.save("https://swift.org")
     let again = try await harness.run("save-bookmark", ["url": "https://swift.org", "skip-if-exists": true])
     #expect(again["id"] == .number(Double(first.id)))
-    #expect(try await harness.store.bookmarks(BookmarkListQuery()).count == 1)
+    // It says it found one (issue 14, item 9); a bookmark it saved says it did not.
+    #expect(again["existed"] == .boolean(true))
+    let fresh = try await harness.run("save-bookmark", ["url": "https://example.com", "skip-if-exists": true])
+    #expect(fresh["existed"] == .boolean(false))
+    #expect(try await harness.run("get-bookmarks").items.allSatisfy { $0["existed"] == .boolean(false) })
+    #expect(try await harness.store.bookmarks(BookmarkListQuery()).count == 2)
   }
 
   @Test func getBookmarksSortsSearchesAndPaginates() async throws {
@@ -153,6 +160,46 @@ struct RaindropIntentTests {
       ])
     #expect(updated["tags"] == .list(["keep", "later"]))
     #expect(updated["favorite"] == .boolean(true))
+  }
+
+  /// Title, note and collection (issue 14, item 9) through both backends: the local store, and the REST
+  /// client against the stand-in server, where a value already there sends no PUT at all.
+  @Test(arguments: [false, true]) func updateRetitlesNotesAndMoves(throughREST: Bool) async throws {
+    let harness = try Harness()
+    let server = try RaindropStubServer(store: harness.store)
+    let client: (any BookmarkBackend)? =
+      throughREST ? RaindropClient(token: "test-token", baseURL: try await server.start()) : nil
+    defer { Task { await server.stop() } }
+    _ = try await harness.run("create-collection", ["title": "Reading"])
+    let reading = try #require(try await harness.store.collections().first { $0.title == "Reading" })
+    let bookmark = try await harness.save("https://swift.org", tags: ["keep"])
+    let id = FlowValue.number(Double(bookmark.id))
+    let updated = try await harness.run(
+      "update-bookmark", ["bookmark": id, "title": "Swift", "note": "read later", "move-to": "Reading"],
+      backend: client)
+    #expect(updated["title"] == .text("Swift"))
+    #expect(updated["note"] == .text("read later"))
+    #expect(updated["collection-id"] == .number(Double(reading.id)))
+    #expect(updated["tags"] == .list(["keep"]))
+    let stored = try await harness.store.bookmark(id: bookmark.id)
+    #expect(stored.title == "Swift" && stored.note == "read later" && stored.collectionId == reading.id)
+    await server.resetCounts()
+    // The same values again: nothing differs, so nothing is sent.
+    _ = try await harness.run(
+      "update-bookmark", ["bookmark": id, "title": "Swift", "note": "read later", "move-to": "Reading"],
+      backend: client)
+    #expect(await server.requestCounts["PUT /raindrop/{id}"] == nil)
+  }
+
+  /// Moving one bookmark to Trash deletes it, so it asks as delete-bookmark does (issue 14, item 9).
+  @Test func moveToTrashAsksFirst() async throws {
+    let harness = try Harness()
+    let bookmark = try await harness.save("https://swift.org")
+    let values: [String: FlowValue] = ["bookmark": .number(Double(bookmark.id)), "move-to": "Trash"]
+    await #expect(throws: AppIntentError.self) { _ = try await harness.run("update-bookmark", values) }
+    #expect(try await harness.store.bookmark(id: bookmark.id).collectionId == -1)
+    _ = try await harness.run("update-bookmark", values, answers: [.confirmation(true)])
+    #expect(try await harness.store.bookmark(id: bookmark.id).collectionId == -99)
   }
 
   @Test func deleteMovesToTrashAfterConfirmingThenRemoves() async throws {

@@ -24,6 +24,10 @@ public struct BookmarkEntity: AppEntity {
   @Property(title: "Type") public var type: String
   @Property(title: "Cover") public var cover: String
   @Property(title: "Last Update") public var lastUpdate: Date
+  /// True only on what `save-bookmark` with `skip-if-exists` returns when the link was already saved, so a
+  /// workflow can say "Already saved" rather than "Saved" (`if: ${saved.existed}`); false on every other
+  /// bookmark. A property rather than a second output keeps `${saved}` a Bookmark that other actions take.
+  @Property(title: "Already Existed") public var existed: Bool
 
   public var displayRepresentation: DisplayRepresentation {
     DisplayRepresentation(title: "\(title)", subtitle: "\(link.host ?? link.absoluteString)")
@@ -43,5 +47,6 @@ public struct BookmarkEntity: AppEntity {
     self.type = raindrop.type.rawValue
     self.cover = raindrop.cover
     self.lastUpdate = raindrop.lastUpdate
+    self.existed = false
   }
 }

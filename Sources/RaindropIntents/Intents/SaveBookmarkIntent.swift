@@ -23,8 +23,12 @@ struct SaveBookmarkIntent: AppIntent {
   @Parameter(title: "Tags")
   var tags: [String]?
 
-  /// Beyond the seed: return the bookmark already saved with this link instead of saving it twice.
-  @Parameter(title: "Skip If Exists", default: false)
+  /// Beyond the seed: return the bookmark already saved with this link instead of saving it twice; its
+  /// `existed` says which happened.
+  @Parameter(
+    title: "Skip If Exists",
+    description: "Return the bookmark already saved with this link, if there is one; its 'existed' is then true.",
+    default: false)
   var skipIfExists: Bool
 
   @Dependency var service: IntentService
@@ -40,16 +44,18 @@ struct SaveBookmarkIntent: AppIntent {
 
   func perform() async throws -> some ReturnsValue<BookmarkEntity> {
     let (url, title, collection, tags, skipIfExists) = (url, title, collection, tags, skipIfExists)
-    let saved = try await service.perform { backend throws(RaindropError) in
+    let (saved, existed) = try await service.perform { backend throws(RaindropError) in
       if skipIfExists, let existing = try await backend.existingBookmark(link: url.absoluteString) {
-        return existing
+        return (existing, true)
       }
       var raindrop = NewBookmark(
         link: url.absoluteString, collectionId: collection?.id ?? SystemCollection.unsorted.rawValue)
       if let title, !title.isEmpty { raindrop.title = title }
       if let tags, !tags.isEmpty { raindrop.tags = tags }
-      return try await backend.createBookmark(raindrop)
+      return (try await backend.createBookmark(raindrop), false)
     }
-    return .result(value: BookmarkEntity(from: saved))
+    var entity = BookmarkEntity(from: saved)
+    entity.existed = existed
+    return .result(value: entity)
   }
 }
