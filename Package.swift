@@ -12,6 +12,7 @@
 //   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, CSodium (export, secrets, signatures, keys)
 //   RaindropLocal → RaindropModel, FlowSQLite ; RaindropREST → RaindropModel, FlowHTTP
+//   flow-fuzz → FlowFuzzing, CFuzzDriver ; FlowFuzzing → FlowCLI (the fuzzing harness, CONTRIBUTING.md)
 //
 // A module boundary goes where a dependency or an effect enters: libyaml (FlowYAML), SQLite
 // (FlowSQLite), HTTP (FlowHTTP), the files flow keeps (FlowLibrary), the terminal and the process
@@ -154,6 +155,17 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    // MARK: - Fuzzing (run on demand: Scripts/fuzz.sh, CONTRIBUTING.md)
+
+    /// What each fuzz target feeds its input to, through the command line's own entry points; a library so
+    /// that FlowFuzzingTests replays the regressions through the same functions.
+    .target(name: "FlowFuzzing", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
+    /// LLVMFuzzerRunDriver as a weak symbol: present when Scripts/fuzz.sh links with -sanitize=fuzzer,
+    /// null in the normal build, where flow-fuzz only replays the inputs it is given.
+    .target(name: "CFuzzDriver"),
+    .executableTarget(
+      name: "flow-fuzz", dependencies: ["CFuzzDriver", "FlowFuzzing"], swiftSettings: swiftSettings),
+
     // MARK: - Tests
 
     /// posix_openpt and friends, which Swift cannot import from Glibc, for the pseudo-terminal tests.
@@ -235,6 +247,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
+      swiftSettings: swiftSettings
+    ),
+
+    .testTarget(
+      name: "FlowFuzzingTests",
+      dependencies: ["FlowFuzzing"],
       swiftSettings: swiftSettings
     ),
 

@@ -3,7 +3,8 @@ import FlowIntents
 import RaindropIntents
 
 /// The action catalogues this build of flow ships, in the order `flow actions` lists them. Public for the
-/// tests that must cover every shipped action (the effect of each, issue 16).
+/// tests that must cover every shipped action (the effect of each, issue 16), and for the fuzzing harness
+/// (`FlowFuzzing`), which checks files against exactly these.
 public enum Catalogs {
   public static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
 

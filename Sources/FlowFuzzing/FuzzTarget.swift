@@ -1,0 +1,27 @@
+/// The parts of flow the fuzzing harness feeds arbitrary bytes (CONTRIBUTING.md): each through the entry
+/// point the command line uses, in-process, writing nothing. `flow-fuzz` hands them to libFuzzer, and
+/// `FlowFuzzingTests` replays every input that once crashed one (Tests/FuzzRegressions/<target>/).
+public enum FuzzTarget: String, CaseIterable, Sendable {
+  /// A whole file as `flow validate`, `flow show` and `flow import` take it: signature, YAML, decoder,
+  /// checker, card analysis and every renderer of the result.
+  case check
+  /// A YAML document whose every scalar is parsed as a template and every node as a condition.
+  case templates
+  /// A `calculate` expression, as the step evaluates it.
+  case calculate
+  /// A cron expression, as `flow schedule explain` and a workflow's `schedule:` take it, and its fires.
+  case cron
+  /// A shared file's signature block, as `SignedFile.verify` reads it, and a trusted key's line.
+  case signature
+
+  /// Runs one input. Returns normally whatever the input holds; a crash or a hang is the finding.
+  public func run(_ bytes: [UInt8]) {
+    switch self {
+    case .check: CheckTarget.run(bytes)
+    case .templates: TemplateTarget.run(bytes)
+    case .calculate: CalculateTarget.run(bytes)
+    case .cron: CronTarget.run(bytes)
+    case .signature: SignatureTarget.run(bytes)
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import FlowSharing
+import Foundation
+import Testing
+
+@testable import FlowFuzzing
+
+/// The fuzzing harness in the normal test run: every input that once crashed a target is run through the
+/// same function libFuzzer calls, and every target takes its seeds.
+struct FuzzRegressionTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+    .standardizedFileURL
+  static let regressions = root.appendingPathComponent("Tests/FuzzRegressions")
+
+  static func names(in folder: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+  }
+
+  @Test(arguments: FuzzTarget.allCases)
+  func regressionsRunWithoutACrash(target: FuzzTarget) throws {
+    let folder = Self.regressions.appendingPathComponent(target.rawValue)
+    for name in Self.names(in: folder) {
+      target.run(try [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
+    }
+  }
+
+  /// A folder with a misspelt name would hold regressions that never run.
+  @Test func everyRegressionFolderNamesATarget() {
+    let folders = Self.names(in: Self.regressions).filter { $0 != "README.md" }
+    #expect(Set(folders).isSubset(of: Set(FuzzTarget.allCases.map(\.rawValue) + ["pending"])), "\(folders)")
+  }
+
+  @Test(arguments: FuzzTarget.allCases)
+  func seedsRunWithoutACrash(target: FuzzTarget) {
+    let seeds = Seeds.inputs(for: target, root: Self.root)
+    #expect(seeds.count >= 10)
+    for seed in seeds { target.run(seed) }
+  }
+
+  /// The seeds are what the targets take: the expression of a `calculate` step with its `${…}` filled
+  /// in, the cron of a `schedule:`, a file signed by the key the signature target trusts.
+  @Test func seedsAreDrawnFromTheProjectsFiles() {
+    let calculate = Seeds.inputs(for: .calculate, root: Self.root).map { String(decoding: $0, as: UTF8.self) }
+    #expect(calculate.contains("3 * 1.5"))
+    let cron = Seeds.inputs(for: .cron, root: Self.root).map { String(decoding: $0, as: UTF8.self) }
+    #expect(cron.contains("0 9 * * *"))
+    let signed = Seeds.inputs(for: .signature, root: Self.root)[0]
+    #expect(SignedFile.verify(signed, trustedName: { _ in "seeds" }).status == .trusted(name: "seeds"))
+  }
+
+  @Test func fillInReplacesEveryReference() {
+    #expect(Seeds.fillIn("${a} + ${b.c} * 2") == "3 + 3 * 2")
+    #expect(Seeds.fillIn("${open") == "${open")
+  }
+}
