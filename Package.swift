@@ -228,6 +228,7 @@ let package = Package(
         "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
         "RaindropIntents",
       ],
+      exclude: ["Goldens"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -246,7 +247,7 @@ let package = Package(
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      exclude: ["Corpus", "Goldens", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
+      exclude: ["Corpus", "Goldens", "Hardening", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
       swiftSettings: swiftSettings
     ),
 

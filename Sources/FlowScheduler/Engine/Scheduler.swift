@@ -185,12 +185,13 @@ public final class Scheduler {
     for (path, _) in gone where !initial { handled[path] = nil }
     entries = next
     order = entries.keys.sorted()
+    // Watched again on every read: a folder deleted and made again needs a new watch. Watched before
+    // "watching" is said, so that a file written as soon as the line appears is not missed.
+    let clock = effects.clock
+    effects.watcher.watch(loaded.folders) { clock.post(.filesChanged) }
     report(.loaded(count: entries.count, folders: loaded.folders, reason: initial ? nil : reason))
     for (_, entry) in gone { report(.unscheduled(entry.workflow)) }
     for workflow in changed { report(.scheduled(workflow, next: entries[workflow.path]?.next)) }
-    // Watched again on every read: a folder deleted and made again needs a new watch.
-    let clock = effects.clock
-    effects.watcher.watch(loaded.folders) { clock.post(.filesChanged) }
     for catchUp in catchUps {
       start(catchUp.path, fire: catchUp.first, trigger: .catchUp, fires: catchUp.count, now: now)
     }
