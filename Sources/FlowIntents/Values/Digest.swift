@@ -1,12 +1,13 @@
 import Foundation
 
-/// MD5, SHA-1, SHA-256 and SHA-512 in plain Swift, for `hash`.
+/// MD5, SHA-1, SHA-256 and SHA-512 in plain Swift: the `hash` action, and the content hash run history
+/// keeps and lock files are named by (`FlowLibrary.SHA256`), so there is one implementation of each.
 ///
-/// Written out rather than linked: FlowBasics has no cryptography library (only FlowSharing signs, and
-/// through its own), and these digests are small, fixed by their RFCs, and checked against their test
-/// vectors. They name content (checksums, cache keys); nothing here is for secrets.
-enum Digest {
-  static func hex(_ bytes: [UInt8]) -> String {
+/// Written out rather than linked: only FlowSharing signs, through libsodium, and these digests are
+/// small, fixed by their RFCs, and checked against their test vectors. They name content (checksums,
+/// cache keys); nothing here is for secrets.
+package enum Digest {
+  package static func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count * 2)
@@ -36,7 +37,7 @@ enum Digest {
   private static func rotr(_ x: UInt64, _ n: UInt64) -> UInt64 { (x >> n) | (x << (64 - n)) }
 
   // RFC 1321.
-  static func md5(_ message: [UInt8]) -> [UInt8] {
+  package static func md5(_ message: [UInt8]) -> [UInt8] {
     let shifts: [UInt32] = [
       7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
       14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15,
@@ -85,7 +86,7 @@ enum Digest {
   }
 
   // RFC 3174.
-  static func sha1(_ message: [UInt8]) -> [UInt8] {
+  package static func sha1(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0]
     let data = padded(message, block: 64, lengthBytes: 8, bigEndian: true)
     for blockStart in stride(from: 0, to: data.count, by: 64) {
@@ -120,7 +121,7 @@ enum Digest {
   ]
 
   // FIPS 180-4.
-  static func sha256(_ message: [UInt8]) -> [UInt8] {
+  package static func sha256(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -166,7 +167,7 @@ enum Digest {
   ]
 
   // FIPS 180-4; the length field is 16 bytes, of which a message in memory fills the last 8.
-  static func sha512(_ message: [UInt8]) -> [UInt8] {
+  package static func sha512(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt64] = [
       0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1, 0x510e527fade682d1,
       0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
