@@ -57,7 +57,7 @@ public enum CapabilityLines {
           tone: .plain))
     }
     for sent in capabilities.dataSent {
-      let steps = sent.steps.map { "\($0.action) (\(place($0, in: capabilities)))" }
+      let steps = named(sent.steps, in: capabilities)
       lines.append(
         Line(
           text: "sends what the run computes to " + StyledText([.init(.value, sent.host)])
@@ -65,7 +65,7 @@ public enum CapabilityLines {
           tone: .alarm))
     }
     if !capabilities.anyHost.isEmpty {
-      let steps = capabilities.anyHost.map { "\($0.action) (\(place($0, in: capabilities)))" }
+      let steps = named(capabilities.anyHost, in: capabilities)
       lines.append(
         Line(
           text: StyledText(
@@ -74,7 +74,7 @@ public enum CapabilityLines {
           tone: .alarm))
     }
     if !capabilities.exposedArguments.isEmpty {
-      let steps = capabilities.exposedArguments.map { "\($0.action) (\(place($0, in: capabilities)))" }
+      let steps = named(capabilities.exposedArguments, in: capabilities)
       lines.append(
         Line(
           text: StyledText(
@@ -128,6 +128,11 @@ public enum CapabilityLines {
   }
 
   /// "step 3", or "step 2 of greet.yml" for a step of a nested workflow, so positions never mix.
+  /// Steps as the card names them: "open-url (step 2)", "get-url (step 1 of tidy.yml)".
+  private static func named(_ steps: [Capabilities.StepReference], in capabilities: Capabilities) -> [String] {
+    steps.map { "\($0.action) (\(place($0, in: capabilities)))" }
+  }
+
   private static func place(_ step: Capabilities.StepReference, in capabilities: Capabilities) -> String {
     step.file == capabilities.file ? "step \(step.position)" : "step \(step.position) of \(step.file)"
   }
