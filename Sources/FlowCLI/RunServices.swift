@@ -3,6 +3,7 @@ import FlowBasics
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
+import Foundation
 import RaindropModel
 
 /// The options every command that performs actions takes (`flow run`, `flow do`).
@@ -53,6 +54,12 @@ struct ActionOptions: ParsableArguments {
         XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
         as: (any URLLauncher).self
       )
+      // The desktop: notifications on the session bus and the clipboard, both found from the environment.
+      .with(
+        DBusNotifications(environment: context.environment, uid: getuid()) as any NotificationService,
+        as: (any NotificationService).self
+      )
+      .with(SystemClipboard(environment: context.environment) as any ClipboardService, as: (any ClipboardService).self)
       .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
   }
 }

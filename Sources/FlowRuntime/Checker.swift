@@ -282,7 +282,23 @@ private struct Pass {
         given[parameter.key] = check(entry.value, against: parameter, of: descriptor.id)
       }
     }
+    if !descriptor.environmentNameParameters.isEmpty { checkEnvironmentNames(call, descriptor) }
     return descriptor.outputType(given: given)
+  }
+
+  /// A literal environment variable name (`get-env: HOME`) must be listed under `env:`, as `${env.HOME}`
+  /// must; a computed one is checked by the run.
+  private mutating func checkEnvironmentNames(_ call: ActionCall, _ descriptor: IntentDescriptor) {
+    let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
+    let listed = workflow.environment.map(\.value)
+    for (key, value) in arguments where descriptor.environmentNameParameters.contains(key) {
+      guard case .text(let template) = value, let name = template.literal, !listed.contains(name) else { continue }
+      report(
+        Diagnostic(.error, .environmentNotAllowed, "'\(name)' is not listed under 'env:'", at: template.span)
+          .help(
+            Suggestion.closest(to: name, among: listed).map { "did you mean '\($0)'?" }
+              ?? "a workflow reads only the environment variables it lists: add 'env: [\(name)]'"))
+    }
   }
 
   private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of action: String) -> ValueType? {

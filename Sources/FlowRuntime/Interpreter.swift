@@ -68,12 +68,14 @@ public struct Interpreter: Sendable {
   private func run(_ workflow: Workflow, inputs: FlowDictionary, depth: Int, caller: StepInfo?) async throws(RunError)
     -> Result
   {
-    let allowed = Set(workflow.environment.map(\.value))
+    let names = workflow.environment.map(\.value)
+    let allowed = Set(names)
     var scope = Scope(
       inputs: inputs,
       builtIns: Scope.BuiltIns(
         workflowName: workflow.name, runID: options.runID,
-        environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
+        environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock,
+        environmentNames: names))
     scope.textLimit = options.limits.textBytes
     do {
       try await run(
@@ -431,7 +433,13 @@ public struct Interpreter: Sendable {
     }
     let output: IntentOutput
     do {
-      let (context, values, asking) = (context, values, asking)
+      // Only for the actions that read it: a copy of the context for every step would cost every run.
+      let context =
+        descriptor.environmentNameParameters.isEmpty
+        ? context
+        : context.with(
+          WorkflowEnvironment(allowed: scope.builtIns.environmentNames, values: scope.builtIns.environment))
+      let (values, asking) = (values, asking)
       output = try await withTimeout(step.timeout, info: info) {
         try await descriptor.run(values: values, asking: asking, context: context)
       }

@@ -39,6 +39,8 @@ struct Scope: Sendable {
     var runID: String
     var environment: [String: String]
     var clock: any FlowClock
+    /// The names the workflow's `env:` lists, for actions that read the environment (`get-env`).
+    var environmentNames: [String] = []
   }
 
   /// `${input}`: the one input when the workflow declares one, otherwise all of them by name.

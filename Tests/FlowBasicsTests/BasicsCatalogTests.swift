@@ -15,11 +15,13 @@ struct BasicsCatalogTests {
     #expect(
       ids == [
         "adjust-date", "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text", "comment",
-        "confirm", "count", "current-date",
-        "dictionary", "filter", "format-date", "format-json", "format-number", "get-dates-from-input", "get-item",
+        "confirm", "copy-to-clipboard", "count", "current-date", "device-details",
+        "dictionary", "filter", "format-date", "format-json", "format-number", "get-clipboard", "get-dates-from-input",
+        "get-env", "get-item",
         "get-url",
         "get-url-component", "get-value",
-        "hash", "list", "make-csv", "match-text", "number", "open-url", "parse-csv", "parse-json", "random-number",
+        "hash", "list", "make-csv", "match-text", "notify", "number", "open-url", "parse-csv", "parse-json",
+        "random-item", "random-number",
         "replace-text", "round-number", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
         "unique",
         "url", "url-decode", "url-encode", "wait",

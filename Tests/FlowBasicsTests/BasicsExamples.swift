@@ -9,6 +9,8 @@ struct BasicsExample: Sendable, CustomStringConvertible {
     case dialog(String)
     /// The error's message, and its help line when given.
     case error(String, help: String? = nil)
+    /// A value that depends on the machine (`device-details`), checked by a predicate.
+    case satisfies(@Sendable (FlowValue) -> Bool)
   }
 
   var id: String

@@ -20,10 +20,11 @@ struct BasicsIntentTests {
     let clock = ManualClock()
     let context = IntentContext(prompter: ScriptedPrompter(answers), clock: clock, random: SeededRandomSource(seed: 7))
       .with(launcher, as: (any URLLauncher).self)
+      .withDesktopStandIns()
     return (context, clock)
   }
 
-  @Test(arguments: basicsExamples)
+  @Test(arguments: basicsExamples + desktopExamples)
   func example(_ example: BasicsExample) async throws {
     let descriptor = try Self.registry.descriptor(for: example.id)
     let (context, _) = Self.context(example.answers)
@@ -34,6 +35,9 @@ struct BasicsIntentTests {
     case .dialog(let expected):
       let output = try await descriptor.run(values: example.values, context: context)
       #expect(output.dialog == expected)
+    case .satisfies(let predicate):
+      let output = try await descriptor.run(values: example.values, context: context)
+      #expect(predicate(output.value), "unexpected \(output.value)")
     case .error(let message, let help):
       do {
         let output = try await descriptor.run(values: example.values, context: context)
@@ -48,7 +52,7 @@ struct BasicsIntentTests {
 
   @Test func everyActionHasAValidAndAnInvalidExample() {
     for descriptor in BasicsCatalog.descriptors where descriptor.id != "get-url" {
-      let examples = basicsExamples.filter { $0.id == descriptor.id }
+      let examples = (basicsExamples + desktopExamples).filter { $0.id == descriptor.id }
       #expect(examples.contains { $0.isValid }, "\(descriptor.id) has no valid example")
       #expect(examples.contains { !$0.isValid }, "\(descriptor.id) has no invalid example")
     }

@@ -29,6 +29,8 @@ public struct IntentDescriptor: Sendable {
   public let dependencies: [String]
   /// The Swift type, for code that needs it (tests, the validator).
   public let intentType: any AppIntent.Type
+  /// The parameters whose value names an environment variable (``AppIntent/environmentNameParameters``).
+  public var environmentNameParameters: Set<String> { intentType.environmentNameParameters }
   /// The Swift type's name: `SaveBookmarkIntent`.
   public var typeName: String { String(describing: intentType) }
 

@@ -49,6 +49,10 @@ public protocol AppIntent: Sendable {
   /// `url`, to `xdg-open`), which every user of the machine can read in `/proc/PID/cmdline` while that
   /// program runs: the card says so, in red, when a step computes one of them.
   static var processArgumentParameters: Set<String> { get }
+  /// The parameters whose value names an environment variable (`get-env`'s `name`): the checker
+  /// refuses a literal name the workflow's `env:` does not list, and the run hands the intent the
+  /// listed variables (``WorkflowEnvironment``), so that it reads no more than `${env.NAME}` could.
+  static var environmentNameParameters: Set<String> { get }
   /// Whether the person must confirm every run (delete-bookmark). A step whose values make it
   /// destructive asks too, whatever this says (``IntentDescriptor/asksConfirmation(for:unknown:)``).
   static var requiresConfirmation: Bool { get }
@@ -80,6 +84,7 @@ extension AppIntent {
   public static var networkAccess: NetworkAccess { .none }
   public static var sideEffectParameters: Set<String> { [] }
   public static var processArgumentParameters: Set<String> { [] }
+  public static var environmentNameParameters: Set<String> { [] }
   public static var requiresConfirmation: Bool { false }
   public static var prompts: IntentPrompts { [] }
   public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }

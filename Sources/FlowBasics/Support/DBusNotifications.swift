@@ -1,0 +1,236 @@
+import FlowIntents
+import Foundation
+
+/// A desktop notification to show (the Desktop Notifications Specification's `Notify`).
+public struct NotificationRequest: Sendable, Hashable {
+  public var title: String
+  public var body: String
+  /// 0 low, 1 normal, 2 critical: the specification's `urgency` hint.
+  public var urgency: UInt8
+  /// An icon name from the theme (`dialog-information`) or a file path; empty for none.
+  public var icon: String
+  /// Button labels; with any, ``NotificationService/show(_:)`` waits for one to be chosen.
+  public var buttons: [String]
+  /// How long to wait for a button.
+  public var timeout: Duration
+
+  public init(
+    title: String, body: String = "", urgency: UInt8 = 1, icon: String = "", buttons: [String] = [],
+    timeout: Duration = .seconds(60)
+  ) {
+    self.title = title
+    self.body = body
+    self.urgency = urgency
+    self.icon = icon
+    self.buttons = buttons
+    self.timeout = timeout
+  }
+}
+
+/// What became of a notification.
+public enum NotificationOutcome: Sendable, Hashable {
+  /// Shown, with no buttons to wait for; the server's id.
+  case shown(id: UInt32)
+  /// The person pressed this button (its label).
+  case chosen(String)
+  /// Dismissed, or closed by the server, before a button was pressed.
+  case dismissed
+  /// No button within the timeout; the notification was closed.
+  case timedOut
+}
+
+/// Shows desktop notifications; `notify` uses it.
+public protocol NotificationService: Sendable {
+  func show(_ request: NotificationRequest) async throws -> NotificationOutcome
+}
+
+/// The freedesktop.org notification service (`org.freedesktop.Notifications`) on the session bus, reached
+/// through flow's own D-Bus client (``DBusConnection``).
+///
+/// The environment comes from the caller (the CLI), so this module never reads the process's own.
+public struct DBusNotifications: NotificationService {
+  public static let service = "org.freedesktop.Notifications"
+  static let path = "/org/freedesktop/Notifications"
+  /// The name the notification server shows as the sender.
+  static let appName = "flow"
+
+  public let environment: [String: String]
+  public let uid: UInt32
+
+  public init(environment: [String: String], uid: UInt32) {
+    self.environment = environment
+    self.uid = uid
+  }
+
+  /// Why there is no session bus to reach, or nil when there may be one (an address is set, or the
+  /// socket exists): what the unattended check reports before step 1.
+  public func missingBus() -> String? {
+    do {
+      _ = try DBusAddress.session(environment: environment, uid: uid)
+      return nil
+    } catch {
+      return Self.describe(error)
+    }
+  }
+
+  public func show(_ request: NotificationRequest) async throws -> NotificationOutcome {
+    let addresses: [DBusAddress]
+    do {
+      addresses = try DBusAddress.session(environment: environment, uid: uid)
+    } catch {
+      throw Self.failure(error)
+    }
+    let holder = ConnectionHolder()
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Result<NotificationOutcome, DBusError>, Never>) in
+        Thread.detachNewThread {
+          continuation.resume(returning: Result { () throws(DBusError) in try Self.show(request, addresses, holder) })
+        }
+      }
+    } onCancel: {
+      holder.interrupt()
+    }
+    switch result {
+    case .success(let outcome): return outcome
+    case .failure(.cancelled): throw CancellationError()
+    case .failure(let error): throw Self.failure(error)
+    }
+  }
+
+  /// The blocking part, on its own thread.
+  private static func show(_ request: NotificationRequest, _ addresses: [DBusAddress], _ holder: ConnectionHolder)
+    throws(DBusError) -> NotificationOutcome
+  {
+    let bus = try DBusConnection.open(addresses)
+    holder.set(bus)
+    defer { holder.set(nil) }
+    // Calls wait up to 25 s, libdbus's default: long enough for the bus to start the server (activation).
+    let callDeadline = ContinuousClock.now + .seconds(25)
+    func notifications(_ member: String, _ body: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
+      try bus.call(
+        .methodCall(destination: service, path: path, interface: service, member: member, body: body),
+        until: callDeadline)
+    }
+    let capabilities: [String]
+    if case .array(_, let items)? = try notifications("GetCapabilities").first {
+      capabilities = items.compactMap(\.string)
+    } else {
+      capabilities = []
+    }
+    if !request.buttons.isEmpty {
+      guard capabilities.contains("actions") else { throw .remote(name: "flow.NoActions", message: "") }
+      // Subscribed before Notify, so that a button pressed at once is not missed.
+      for member in ["ActionInvoked", "NotificationClosed"] {
+        try bus.call(
+          .methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "AddMatch",
+            body: [.string("type='signal',interface='\(service)',member='\(member)',path='\(path)'")]),
+          until: callDeadline)
+      }
+    }
+    // Body markup is a small HTML subset where the server reads it: text is escaped to stay text. dunst
+    // parses markup without announcing 'body-markup', but announces 'body-hyperlinks' (`<a href>`, markup too).
+    let markup = capabilities.contains("body-markup") || capabilities.contains("body-hyperlinks")
+    let body = markup ? escapeMarkup(request.body) : request.body
+    // Buttons are keyed by their position, so that two equal labels stay apart and a key never needs escaping.
+    let actions = request.buttons.enumerated().flatMap { [DBusValue.string("b\($0.offset)"), .string($0.element)] }
+    let reply = try notifications(
+      "Notify",
+      [
+        .string(appName), .uint32(0), .string(request.icon), .string(request.title), .string(body),
+        .array(element: "s", actions),
+        .array(element: "{sv}", [.dictEntry(.string("urgency"), .variant(.byte(request.urgency)))]),
+        // With buttons the notification stays until answered or our timeout closes it; otherwise the
+        // server's own default applies.
+        .int32(request.buttons.isEmpty ? -1 : 0),
+      ])
+    guard let id = reply.first?.uint32 else { throw .protocolError("Notify answered without an id") }
+    guard !request.buttons.isEmpty else { return .shown(id: id) }
+    let deadline = ContinuousClock.now + request.timeout
+    while true {
+      let signal: DBusMessage
+      do {
+        signal = try bus.nextSignal(until: deadline)
+      } catch .timedOut {
+        _ = try? notifications("CloseNotification", [.uint32(id)])
+        return .timedOut
+      }
+      guard signal.interface == service, signal.body.first?.uint32 == id else { continue }
+      switch signal.member {
+      case "ActionInvoked":
+        guard case .string(let key)? = signal.body.dropFirst().first, key.hasPrefix("b"),
+          let index = Int(key.dropFirst()), request.buttons.indices.contains(index)
+        else { continue }
+        // Some servers keep the notification after an action; it has been answered.
+        _ = try? notifications("CloseNotification", [.uint32(id)])
+        return .chosen(request.buttons[index])
+      case "NotificationClosed":
+        return .dismissed
+      default:
+        continue
+      }
+    }
+  }
+
+  static func escapeMarkup(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+
+  static let serviceHelp =
+    "start a notification server (dunst, mako, or the desktop's own), or run the workflow in a desktop session"
+
+  /// The error `notify` reports, naming what is missing.
+  static func failure(_ error: DBusError) -> AppIntentError {
+    switch error {
+    case .noBus:
+      return .failed(
+        "cannot show a notification: no D-Bus session bus (\(describe(error)))",
+        help:
+          "notifications go to a desktop session: run it while this user is logged in (the session's bus is then found even from cron), or set DBUS_SESSION_BUS_ADDRESS to the session's bus"
+      )
+    case .remote(let name, _) where name == "org.freedesktop.DBus.Error.ServiceUnknown" || name.hasSuffix(".NameHasNoOwner"):
+      return .failed(
+        "cannot show a notification: no notification service (\(service)) on the session bus", help: serviceHelp)
+    case .remote("flow.NoActions", _):
+      return .failed(
+        "cannot show buttons: the notification service on this session does not support them (no 'actions' capability)",
+        help: "leave out 'buttons', or use a notification server that shows them (dunst, mako, the desktop's own)")
+    default:
+      return .failed("cannot show a notification: \(describe(error))")
+    }
+  }
+
+  static func describe(_ error: DBusError) -> String {
+    switch error {
+    case .noBus(let why), .protocolError(let why), .io(let why): why
+    case .remote(let name, let message): message.isEmpty ? name : "\(name): \(message)"
+    case .timedOut: "the notification service did not answer within 25 seconds"
+    case .cancelled: "cancelled"
+    }
+  }
+
+  /// The connection in use, so that cancelling the task can interrupt the thread that waits on it.
+  private final class ConnectionHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var connection: DBusConnection?
+    private var cancelled = false
+
+    func set(_ connection: DBusConnection?) {
+      let cancelled = lock.withLock {
+        self.connection = connection
+        return self.cancelled
+      }
+      if cancelled { connection?.interrupt() }
+    }
+
+    func interrupt() {
+      let connection = lock.withLock {
+        cancelled = true
+        return self.connection
+      }
+      connection?.interrupt()
+    }
+  }
+}

@@ -1,0 +1,229 @@
+import FlowBasics
+import FlowIntents
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// A private desktop: an X server (Xvfb, through `xvfb-run`) and a D-Bus session bus on it, whose
+/// notification service is dunst, started by the bus on the first call (D-Bus activation of the
+/// `org.freedesktop.Notifications` service file dunst installs). Everything runs in a process group of
+/// its own (Foundation starts a child as a group leader), ended as a whole when the test is done.
+///
+/// dunst is configured to press a button by itself: a rule runs `dunstctl context` as each notification
+/// appears, and its "dmenu" is a script that picks the line of the button labelled `Snooze`.
+final class PrivateDesktop: @unchecked Sendable {
+  let display: String
+  /// The X server's cookie file, which xvfb-run makes: X clients need it to connect.
+  let authority: String
+  let busAddress: String
+  let directory: URL
+  private let process: Process
+
+  static let tools = [
+    ReferenceTool("xvfb-run", install: "apt-get install xvfb (Scripts/setup.sh)"),
+    ReferenceTool("dbus-daemon", install: "apt-get install dbus (Scripts/setup.sh)"),
+    ReferenceTool("dunst", install: "apt-get install dunst (Scripts/setup.sh)"),
+    ReferenceTool("dunstctl", install: "apt-get install dunst (Scripts/setup.sh)"),
+    ReferenceTool("xclip", install: "apt-get install xclip (Scripts/setup.sh)"),
+  ]
+
+  /// Starts it; nil (with a recorded issue naming the package) when a tool is missing.
+  static func start(services: Bool = true) throws -> PrivateDesktop? {
+    guard tools.allSatisfy({ $0.path() != nil }) else { return nil }
+    return try PrivateDesktop(services: services)
+  }
+
+  private init(services: Bool) throws {
+    directory = try temporaryDirectory()
+    let config = directory.appendingPathComponent("dunst")
+    try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+    let pick = directory.appendingPathComponent("pick.sh")
+    try "#!/bin/sh\ngrep -m1 '^#Snooze ' || true\n".write(to: pick, atomically: true, encoding: .utf8)
+    let press = directory.appendingPathComponent("press.sh")
+    try "#!/bin/sh\n[ \"$2\" = 'Press a button' ] && exec dunstctl context\nexit 0\n".write(
+      to: press, atomically: true, encoding: .utf8)
+    for script in [pick, press] {
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    }
+    try """
+    [global]
+        dmenu = \(pick.path)
+    [press]
+        summary = "*"
+        script = \(press.path)
+    """.write(to: config.appendingPathComponent("dunstrc"), atomically: true, encoding: .utf8)
+    // A bus with no service directory at all stands for a session without a notification server.
+    let busConfig = directory.appendingPathComponent("bus.conf")
+    try """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>unix:dir=\(directory.path)</listen>
+      \(services ? "<standard_session_servicedirs/>" : "")
+      <policy context="default">
+        <allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>
+      </policy>
+    </busconfig>
+    """.write(to: busConfig, atomically: true, encoding: .utf8)
+
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: PrivateDesktop.tools[0].path() ?? "/usr/bin/xvfb-run")
+    process.arguments = [
+      "-a", "sh", "-c",
+      "echo \"$DISPLAY\"; echo \"$XAUTHORITY\"; exec dbus-daemon --config-file=\(busConfig.path) --nofork --print-address=1",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_CONFIG_HOME"] = directory.path
+    environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Waits for the three lines (the display, its cookie file, then the bus's address, printed once it listens).
+    var lines: [String] = []
+    var buffer = Data()
+    while lines.count < 3 {
+      let chunk = output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { break }
+      buffer.append(chunk)
+      lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+    // Foundation starts the child as the leader of a process group of its own: that group is ended at the end.
+    guard getpgid(process.processIdentifier) == process.processIdentifier else {
+      process.terminate()
+      throw DesktopError("xvfb-run is not in a process group of its own")
+    }
+    guard lines.count >= 3 else {
+      kill(-process.processIdentifier, SIGTERM)
+      throw DesktopError("the private desktop did not start (got \(lines))")
+    }
+    display = lines[0]
+    authority = lines[1]
+    busAddress = lines[2]
+  }
+
+  /// The environment a run in this desktop has.
+  var environment: [String: String] {
+    [
+      "DISPLAY": display, "XAUTHORITY": authority, "DBUS_SESSION_BUS_ADDRESS": busAddress,
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+    ]
+  }
+
+  /// Runs one of the desktop's tools (`dunstctl`, `xclip`) in it.
+  func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> String {
+    let result = try ReferenceTool(tool, install: "Scripts/setup.sh").run(
+      arguments, input: input, environment: environment)
+    return result?.output ?? ""
+  }
+
+  func stop() {
+    kill(-process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+  }
+
+  struct DesktopError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+}
+
+@Suite(.serialized)
+struct DesktopServiceTests {
+  @Test func notifyReachesDunstAndABecomesTheChosenButton() async throws {
+    guard let desktop = try PrivateDesktop.start() else { return }
+    defer { desktop.stop() }
+    let notifications = DBusNotifications(environment: desktop.environment, uid: getuid())
+
+    let shown = try await notifications.show(
+      NotificationRequest(title: "Digest ready", body: "3 new <favourites> & more", urgency: 2))
+    guard case .shown = shown else {
+      Issue.record("expected the notification to be shown, got \(shown)")
+      return
+    }
+    _ = try desktop.run("dunstctl", ["close-all"])
+    let history = try desktop.run("dunstctl", ["history"])
+    #expect(history.contains(#""data" : "Digest ready""#))
+    // dunst reads markup in bodies: what flow sends is escaped so that it shows as written.
+    #expect(history.contains(#""data" : "3 new &lt;favourites&gt; &amp; more""#))
+    #expect(history.contains(#""data" : "flow""#))
+
+    let chosen = try await notifications.show(
+      NotificationRequest(title: "Press a button", buttons: ["Later", "Snooze"], timeout: .seconds(20)))
+    #expect(chosen == .chosen("Snooze"))
+  }
+
+  @Test func aBusWithoutANotificationServiceIsNamed() async throws {
+    guard let desktop = try PrivateDesktop.start(services: false) else { return }
+    defer { desktop.stop() }
+    let notifications = DBusNotifications(environment: desktop.environment, uid: getuid())
+    let error = await #expect(throws: AppIntentError.self) {
+      try await notifications.show(NotificationRequest(title: "Nobody listens"))
+    }
+    #expect(
+      error?.message == "cannot show a notification: no notification service (org.freedesktop.Notifications) on the session bus")
+  }
+
+  @Test func noBusIsNamedWithWhereItWasLookedFor() async throws {
+    let directory = try temporaryDirectory()
+    let notifications = DBusNotifications(environment: ["XDG_RUNTIME_DIR": directory.path], uid: getuid())
+    #expect(notifications.missingBus() == "DBUS_SESSION_BUS_ADDRESS is not set, and there is no \(directory.path)/bus (XDG_RUNTIME_DIR is '\(directory.path)')")
+    let error = await #expect(throws: AppIntentError.self) {
+      try await notifications.show(NotificationRequest(title: "Nobody"))
+    }
+    #expect(error?.message.hasPrefix("cannot show a notification: no D-Bus session bus (") == true)
+    // An address that names a socket nobody listens on is as clear.
+    let stale = DBusNotifications(
+      environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory.path)/gone"], uid: getuid())
+    let staleError = await #expect(throws: AppIntentError.self) {
+      try await stale.show(NotificationRequest(title: "Nobody"))
+    }
+    #expect(
+      staleError?.message
+        == "cannot show a notification: no D-Bus session bus (nothing answers at \(directory.path)/gone (No such file or directory))")
+  }
+
+  @Test func theClipboardRoundTripsThroughXclip() async throws {
+    guard let desktop = try PrivateDesktop.start(services: false) else { return }
+    defer { desktop.stop() }
+    let clipboard = SystemClipboard(environment: desktop.environment)
+    #expect(try await clipboard.text() == "")
+    try await clipboard.copy("héllo\nclip")
+    #expect(try desktop.run("xclip", ["-selection", "clipboard", "-o"]) == "héllo\nclip")
+    #expect(try await clipboard.text() == "héllo\nclip")
+    // xclip stays behind to serve what it copied, holding on to every descriptor it inherits, and
+    // Foundation's Process learns of an exit from a socket its child holds: Python's subprocess starts
+    // xclip with none of them (close_fds), so the run returns as soon as the copy is made.
+    _ = try desktop.run(
+      "python3",
+      [
+        "-c",
+        "import subprocess; subprocess.run(['xclip', '-selection', 'clipboard', '-i'], input=b'from xclip', stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)",
+      ])
+    #expect(try await clipboard.text() == "from xclip")
+  }
+
+  @Test func noDisplayOrNoToolNamesWhatToInstall() async throws {
+    let none = SystemClipboard(environment: ["PATH": "/usr/bin:/bin"])
+    #expect(none.missingDisplay() == "neither WAYLAND_DISPLAY nor DISPLAY is set")
+    let error = await #expect(throws: AppIntentError.self) { try await none.text() }
+    #expect(error?.message == "cannot reach the clipboard: there is no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+    let wayland = SystemClipboard(environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": "/nonexistent"])
+    let waylandError = await #expect(throws: AppIntentError.self) { try await wayland.copy("x") }
+    #expect(waylandError?.message == "cannot reach the clipboard: 'wl-paste' is not installed")
+    #expect(waylandError?.help == "install wl-clipboard ('apt-get install wl-clipboard')")
+    let x11 = SystemClipboard(environment: ["DISPLAY": ":9", "PATH": "/nonexistent"])
+    let x11Error = await #expect(throws: AppIntentError.self) { try await x11.text() }
+    #expect(x11Error?.help == "install xclip ('apt-get install xclip') or xsel")
+  }
+}
+
+/// A new empty folder with a short path: bus sockets live in it, and a Unix socket's path has at most
+/// 107 bytes.
+private func temporaryDirectory() throws -> URL {
+  let url = URL(fileURLWithPath: "/tmp/flow-desktop-\(UUID().uuidString.prefix(8))")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
