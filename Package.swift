@@ -20,6 +20,13 @@
 // Dependencies, and why: swift-argument-parser for the command line (11 s to build, no Foundation);
 // FlyingFox for loopback servers in tests (14 s, against 75 s for Hummingbird and SwiftNIO);
 // the system's libsodium for Ed25519 signatures of shared workflows (see CSodium below for why).
+// D-Bus (`notify`) is flow's own client of the wire protocol (FlowBasics/Support/DBus*.swift, 850 lines):
+// the one call needs EXTERNAL auth, Hello, AddMatch, Notify and two signals. Measured against the
+// alternatives: linking sd-bus (libsystemd, 9 libraries) or libdbus (10) would cost every run their
+// loading, and dlopen on first use costs 0.7-0.9 ms (libsystemd.so.0) or 1.0-1.2 ms (libdbus-1.so.3)
+// per notifying run plus a C shim of function pointers like CCurlShim; our own code costs a run without
+// notify nothing (no library, nothing loaded) and one with it no loading at all, builds with no -dev
+// package, and is tested against dbus-daemon and dunst (DesktopServiceTests).
 
 import PackageDescription
 

@@ -24,6 +24,12 @@ command -v man >/dev/null || missing+=(man-db)
 command -v groff >/dev/null || missing+=(groff-base)
 # The scheduling tests compare flow with systemd's calendar and unit checker.
 command -v systemd-analyze >/dev/null || missing+=(systemd)
+# The desktop actions are tested against real parts: dunst (notifications) on a private D-Bus session bus
+# (dbus-daemon) under Xvfb (xvfb-run), and the clipboard through xclip.
+command -v dbus-daemon >/dev/null || missing+=(dbus-daemon)
+command -v xvfb-run >/dev/null || missing+=(xvfb)
+command -v dunst >/dev/null || missing+=(dunst)
+command -v xclip >/dev/null || missing+=(xclip)
 # The share page is tested in Debian's Chromium (Playwright's own browser download needs the internet).
 command -v chromium >/dev/null || missing+=(chromium)
 # Python runs the reference tools below, in a virtual environment (Debian's Python refuses pip outside one,

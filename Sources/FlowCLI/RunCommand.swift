@@ -111,7 +111,7 @@ struct RunCommand: AsyncParsableCommand {
       let given = try givenInputs(for: loaded, context: context)
       if !options.isInteractive(context, quiet: json) {
         try InputResolver.checkGiven(loaded, given: given, registry: registry)
-        try refuseUnanswerable(loaded, given: given, check: check)
+        try refuseUnanswerable(loaded, given: given, check: check, environment: context.environment)
       }
       let inputs = try await InputResolver.resolve(loaded, given: given, registry: registry, prompter: prompter)
       session.addSecrets(inputs, of: loaded)
@@ -156,13 +156,30 @@ struct RunCommand: AsyncParsableCommand {
 
   /// Unattended, ends the run before its first step when it would have to ask something nobody can
   /// answer, listing every such question with what would answer it (SPEC §5).
-  private func refuseUnanswerable(_ workflow: Workflow, given: [String: FlowValue], check: WorkflowCheck)
+  private func refuseUnanswerable(
+    _ workflow: Workflow, given: [String: FlowValue], check: WorkflowCheck, environment: [String: String]
+  )
     throws(RunError)
   {
     let answers = UnattendedCheck.Answers(
-      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto, values: given)
+      inputs: Set(given.keys), confirmations: options.yes || dryRun || workflow.confirmations == .auto, values: given,
+      unreachable: dryRun ? [:] : Self.unreachableDesktop(environment))
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     if needed.hasErrors { throw RunError(.needsInput, needed) }
+  }
+
+  /// The desktop this run cannot reach, found from the environment alone (a `stat` of the bus socket at
+  /// most; no connection): a dry run shows no notification and copies nothing, so it needs none.
+  static func unreachableDesktop(_ environment: [String: String]) -> [MachineAccess.Kind: String] {
+    var unreachable: [MachineAccess.Kind: String] = [:]
+    if let why = DBusNotifications(environment: environment, uid: getuid()).missingBus() {
+      unreachable[.showsNotifications] = "no D-Bus session bus: " + why
+    }
+    if let why = SystemClipboard(environment: environment).missingDisplay() {
+      unreachable[.readsClipboard] = why
+      unreachable[.writesClipboard] = why
+    }
+    return unreachable
   }
 
   /// Inputs from `--input-file`, then `--input` (which wins), then piped standard input for a workflow

@@ -23,11 +23,19 @@ public enum UnattendedCheck {
     /// The values of the inputs given, where known: a step whose effect an input decides
     /// (`move-to: ${input.collection}`) asks only if the value given makes it delete.
     public var values: [String: FlowValue]
+    /// What this run cannot reach, by the machine access that needs it, with why: no session bus for
+    /// notifications, no display for the clipboard. A person at a terminal sees such a step fail and
+    /// can act; a run nobody attends would fail the same way every night, so it refuses before step 1.
+    public var unreachable: [MachineAccess.Kind: String]
 
-    public init(inputs: Set<String>, confirmations: Bool, values: [String: FlowValue] = [:]) {
+    public init(
+      inputs: Set<String>, confirmations: Bool, values: [String: FlowValue] = [:],
+      unreachable: [MachineAccess.Kind: String] = [:]
+    ) {
       self.inputs = inputs
       self.confirmations = confirmations
       self.values = values
+      self.unreachable = unreachable
     }
   }
 
@@ -136,6 +144,15 @@ public enum UnattendedCheck {
           }
         ask.needs("a confirmation (\(why))", at: call.id.span, help: UnattendedCheck.yesHelp)
       }
+      // A step allowed to fail (`on-error: continue`) may meet a missing desktop: it goes on without it.
+      if visit.step.onError != .continue {
+        for kind in Set(descriptor.machineAccess.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
+          guard let why = answers.unreachable[kind] else { continue }
+          ask.needs(
+            "\(Self.session(for: kind)), and this run has none (\(why))", at: call.id.span,
+            help: "run it in the person's desktop session, or add 'on-error: continue' to the step to go on without it")
+        }
+      }
       let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
       let given = Dictionary(arguments, uniquingKeysWith: { first, _ in first })
       if descriptor.prompts.contains(.confirmation), !answers.confirmations {
@@ -187,6 +204,15 @@ public enum UnattendedCheck {
     }
 
     static let terminal = "run at a terminal to choose"
+
+    /// What a kind of machine access needs of the session, for the unattended check.
+    static func session(for kind: MachineAccess.Kind) -> String {
+      switch kind {
+      case .showsNotifications: "a desktop session's bus to show a notification"
+      case .readsClipboard, .writesClipboard: "a graphical session for the clipboard"
+      default: "what '\(kind.rawValue)' needs"
+      }
+    }
 
     /// ": How many cups?" from the parameter that holds the question, when it is written out.
     static func question(_ parameter: ParameterDescriptor?, _ given: [String: Value]) -> String {

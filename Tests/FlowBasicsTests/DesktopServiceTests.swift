@@ -163,13 +163,17 @@ struct DesktopServiceTests {
       try await notifications.show(NotificationRequest(title: "Nobody listens"))
     }
     #expect(
-      error?.message == "cannot show a notification: no notification service (org.freedesktop.Notifications) on the session bus")
+      error?.message
+        == "cannot show a notification: no notification service (org.freedesktop.Notifications) on the session bus")
   }
 
   @Test func noBusIsNamedWithWhereItWasLookedFor() async throws {
     let directory = try temporaryDirectory()
     let notifications = DBusNotifications(environment: ["XDG_RUNTIME_DIR": directory.path], uid: getuid())
-    #expect(notifications.missingBus() == "DBUS_SESSION_BUS_ADDRESS is not set, and there is no \(directory.path)/bus (XDG_RUNTIME_DIR is '\(directory.path)')")
+    #expect(
+      notifications.missingBus()
+        == "DBUS_SESSION_BUS_ADDRESS is not set, and there is no \(directory.path)/bus (XDG_RUNTIME_DIR is '\(directory.path)')"
+    )
     let error = await #expect(throws: AppIntentError.self) {
       try await notifications.show(NotificationRequest(title: "Nobody"))
     }
@@ -182,7 +186,8 @@ struct DesktopServiceTests {
     }
     #expect(
       staleError?.message
-        == "cannot show a notification: no D-Bus session bus (nothing answers at \(directory.path)/gone (No such file or directory))")
+        == "cannot show a notification: no D-Bus session bus (nothing answers at \(directory.path)/gone (No such file or directory))"
+    )
   }
 
   @Test func theClipboardRoundTripsThroughXclip() async throws {
@@ -209,7 +214,9 @@ struct DesktopServiceTests {
     let none = SystemClipboard(environment: ["PATH": "/usr/bin:/bin"])
     #expect(none.missingDisplay() == "neither WAYLAND_DISPLAY nor DISPLAY is set")
     let error = await #expect(throws: AppIntentError.self) { try await none.text() }
-    #expect(error?.message == "cannot reach the clipboard: there is no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set)")
+    #expect(
+      error?.message
+        == "cannot reach the clipboard: there is no graphical session (neither WAYLAND_DISPLAY nor DISPLAY is set)")
     let wayland = SystemClipboard(environment: ["WAYLAND_DISPLAY": "wayland-0", "PATH": "/nonexistent"])
     let waylandError = await #expect(throws: AppIntentError.self) { try await wayland.copy("x") }
     #expect(waylandError?.message == "cannot reach the clipboard: 'wl-paste' is not installed")

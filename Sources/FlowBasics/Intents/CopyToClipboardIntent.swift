@@ -8,6 +8,7 @@ struct CopyToClipboardIntent: AppIntent {
   )
   // It replaces what the person had copied.
   static let sideEffect = SideEffect.changes
+  static let machineAccess = [MachineAccess(.writesClipboard)]
 
   @Parameter(title: "Content", primary: true)
   var content: FlowValue

@@ -6,6 +6,7 @@ struct DeviceDetailsIntent: AppIntent {
   static let description = IntentDescription(
     "The machine the workflow runs on: its host name, the user running it, the operating system and its version (from os-release), the kernel release and the architecture; '${device.host-name}' and so on reach each."
   )
+  static let machineAccess = [MachineAccess(.readsDevice)]
 
   func perform() async throws -> some ReturnsValue<DeviceEntity> {
     .result(value: DeviceEntity.current())

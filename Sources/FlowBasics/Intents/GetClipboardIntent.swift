@@ -6,6 +6,7 @@ struct GetClipboardIntent: AppIntent {
   static let description = IntentDescription(
     "The text on the desktop clipboard (wl-paste under Wayland, xclip or xsel under X11); empty when nothing is copied."
   )
+  static let machineAccess = [MachineAccess(.readsClipboard)]
 
   @Dependency var clipboard: any ClipboardService
 

@@ -9,6 +9,7 @@ struct NotifyIntent: AppIntent {
   )
   // It changes nothing stored, but a dry run should not pop up notifications (nor wait for an answer).
   static let sideEffect = SideEffect.changes
+  static let machineAccess = [MachineAccess(.showsNotifications)]
 
   @Parameter(title: "Title", primary: true)
   var title: String

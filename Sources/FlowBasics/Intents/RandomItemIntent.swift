@@ -19,7 +19,8 @@ struct RandomItemIntent: AppIntent {
   @Parameter(title: "List", primary: true)
   var list: [FlowValue]
 
-  @Parameter(title: "Count", description: "how many items to draw; the output is then a list", inclusiveRange: (1, 1_000_000))
+  @Parameter(
+    title: "Count", description: "how many items to draw; the output is then a list", inclusiveRange: (1, 1_000_000))
   var count: Int?
 
   @Dependency var random: any RandomSource

@@ -100,7 +100,8 @@ public struct SystemClipboard: ClipboardService {
     -> ClipboardProcess.Result
   {
     let process = ClipboardProcess(executable: executable, arguments: arguments, environment: environment)
-    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ClipboardProcess.Result, ClipboardError>, Never>) in
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<ClipboardProcess.Result, ClipboardError>, Never>) in
       Thread.detachNewThread {
         do {
           continuation.resume(returning: .success(try process.run(input: input, readOutput: input == nil)))

@@ -15,7 +15,8 @@ enum DBusAddress: Sendable, Equatable {
 
   /// The session bus's sockets, to try in order, or why there is none.
   static func session(
-    environment: [String: String], uid: UInt32, exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    environment: [String: String], uid: UInt32,
+    exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
   ) throws(DBusError) -> [DBusAddress] {
     if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
       let sockets = parse(address)
@@ -143,7 +144,8 @@ final class DBusConnection: @unchecked Sendable {
     }
     try send(Array("BEGIN\r\n".utf8))
     _ = try call(
-      .methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+      .methodCall(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
         member: "Hello"),
       until: deadline)
   }
@@ -222,7 +224,8 @@ final class DBusConnection: @unchecked Sendable {
       if interrupted.isSet { throw .cancelled }
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { throw .timedOut }
-      let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+      let milliseconds = Int32(
+        clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
       let ready = poll(&descriptor, 1, milliseconds)
       if ready < 0, errno == EINTR { continue }
       if ready < 0 { throw .io("cannot wait for the bus: \(String(cString: strerror(errno)))") }

@@ -82,7 +82,8 @@ public struct DBusNotifications: NotificationService {
     }
     let holder = ConnectionHolder()
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Result<NotificationOutcome, DBusError>, Never>) in
+      await withCheckedContinuation {
+        (continuation: CheckedContinuation<Result<NotificationOutcome, DBusError>, Never>) in
         Thread.detachNewThread {
           continuation.resume(returning: Result { () throws(DBusError) in try Self.show(request, addresses, holder) })
         }
@@ -190,7 +191,8 @@ public struct DBusNotifications: NotificationService {
         help:
           "notifications go to a desktop session: run it while this user is logged in (the session's bus is then found even from cron), or set DBUS_SESSION_BUS_ADDRESS to the session's bus"
       )
-    case .remote(let name, _) where name == "org.freedesktop.DBus.Error.ServiceUnknown" || name.hasSuffix(".NameHasNoOwner"):
+    case .remote(let name, _)
+    where name == "org.freedesktop.DBus.Error.ServiceUnknown" || name.hasSuffix(".NameHasNoOwner"):
       return .failed(
         "cannot show a notification: no notification service (\(service)) on the session bus", help: serviceHelp)
     case .remote("flow.NoActions", _):

@@ -53,6 +53,10 @@ public protocol AppIntent: Sendable {
   /// refuses a literal name the workflow's `env:` does not list, and the run hands the intent the
   /// listed variables (``WorkflowEnvironment``), so that it reads no more than `${env.NAME}` could.
   static var environmentNameParameters: Set<String> { get }
+  /// What it does to the machine it runs on (files, commands, the desktop), for the card: the most any
+  /// of its steps may do. Values decide it when ``machineAccess(for:)`` says so, through the parameters in
+  /// ``sideEffectParameters``.
+  static var machineAccess: [MachineAccess] { get }
   /// Whether the person must confirm every run (delete-bookmark). A step whose values make it
   /// destructive asks too, whatever this says (``IntentDescriptor/asksConfirmation(for:unknown:)``).
   static var requiresConfirmation: Bool { get }
@@ -71,6 +75,11 @@ public protocol AppIntent: Sendable {
   /// Defaults to ``sideEffect``.
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect
 
+  /// What a step with these values does to the machine (`delete-files` with `permanently: true` deletes
+  /// rather than moving to the Trash), as ``sideEffect(for:)`` is for its effect. Never more than
+  /// ``machineAccess``; defaults to it.
+  static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess]
+
   /// The output type for parameters of these static types, where it depends on them (`list: [a, b]`
   /// outputs a list of text); nil keeps the declared type. The checker passes the types it knows.
   static func outputType(given parameters: [String: ValueType]) -> ValueType?
@@ -85,6 +94,8 @@ extension AppIntent {
   public static var sideEffectParameters: Set<String> { [] }
   public static var processArgumentParameters: Set<String> { [] }
   public static var environmentNameParameters: Set<String> { [] }
+  public static var machineAccess: [MachineAccess] { [] }
+  public static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] { machineAccess }
   public static var requiresConfirmation: Bool { false }
   public static var prompts: IntentPrompts { [] }
   public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
