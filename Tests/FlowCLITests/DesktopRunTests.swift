@@ -55,7 +55,9 @@ struct DesktopRunTests {
   }
 
   @Test func aStepAllowedToFailOrADryRunNeedsNoSession() async throws {
-    let directory = try Self.workflow(Self.notify.replacingOccurrences(of: "body: 3 new favourites", with: "body: 3 new favourites\n    on-error: continue"))
+    let directory = try Self.workflow(
+      Self.notify.replacingOccurrences(
+        of: "body: 3 new favourites", with: "body: 3 new favourites\n    on-error: continue"))
     let result = await runFlow(
       ["run", "desk.yml", "--no-input"], in: directory,
       environment: ["NO_COLOR": "1", "XDG_RUNTIME_DIR": "/nonexistent-runtime"])

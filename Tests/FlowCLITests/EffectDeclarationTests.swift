@@ -68,6 +68,14 @@ struct EffectDeclarationTests {
     "parse-csv": [Case(effect: .readOnly)],
     "parse-json": [Case(effect: .readOnly)],
     "random-number": [Case(effect: .readOnly)],
+    // The desktop (Documentation/Desktop.md): a notification and a copy change what the person sees or
+    // had copied, so a dry run skips them; reading the clipboard, the environment or the machine does not.
+    "notify": [Case(effect: .changes)],
+    "copy-to-clipboard": [Case(effect: .changes)],
+    "get-clipboard": [Case(effect: .readOnly)],
+    "get-env": [Case(effect: .readOnly)],
+    "device-details": [Case(effect: .readOnly)],
+    "random-item": [Case(effect: .readOnly)],
     "round-number": [Case(effect: .readOnly)],
     "set-value": [Case(effect: .readOnly)],
     "trim-text": [Case(effect: .readOnly)],
