@@ -150,7 +150,8 @@ enum Evaluator {
       if let property = value.property(named: name) { return property }
       if case .text(let text) = value, ValueType.url.property(named: name) != nil {
         throw RunFailure(
-          "'${\(reference)}' reads '\(name)' of a URL, but the text \(FlowValue.text(text).quoted) is not one",
+          "'${\(reference)}' reads '\(name)' of a URL, but the text "
+            + "\(FlowValue.text(text.count > 60 ? text.prefix(59) + "…" : text).quoted) is not one",
           at: reference.span,
           help: "text has a URL's properties only when it holds a URL, like 'https://example.com/page'")
       }

@@ -134,6 +134,25 @@ struct OnFailureTests {
     #expect(log.shown == ["parent", "child", "step 2.2 'calculate'"])
   }
 
+  /// Text that holds a URL has a URL's properties (a link in JSON is text), in the check and the run.
+  @Test func textHoldingAURLHasItsProperties() async {
+    let result = await run(
+      """
+        - dictionary: {url: "https://swift.org/blog/?page=2", title: Swift}
+          as: story
+        - text: https://example.com:8080/x
+          as: link
+        - stop: "${story.url.host} ${story.url.path} ${story.url.query} ${link.port} ${link.host.count}"
+      """)
+    #expect(result.output == .text("swift.org /blog page=2 8080 11"))
+    let notAURL = await run("  - dictionary: {url: not a link}\n    as: story\n  - show: ${story.url.host}\n")
+    #expect(
+      notAURL.message == "'${story.url.host}' reads 'host' of a URL, but the text 'not a link' is not one")
+    let typo = await run("  - text: https://swift.org\n    as: link\n  - show: ${link.hots}\n")
+    #expect(typo.error?.kind == .invalid)
+    #expect(typo.message == "unknown property 'hots' of Text")
+  }
+
   @Test func outputsOfTheStepsAreNotItsToSee() async {
     let result = await run("  - text: x\n    as: made\non-failure:\n  - show: ${made}\n")
     #expect(result.error?.kind == .invalid)
