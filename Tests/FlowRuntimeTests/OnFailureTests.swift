@@ -153,6 +153,21 @@ struct OnFailureTests {
     #expect(typo.message == "unknown property 'hots' of Text")
   }
 
+  /// An unattended run is refused before step 1 when `on-failure:` would ask what nobody can answer,
+  /// as for any step that may run; a nested workflow's `on-failure:` never runs, so it asks nothing.
+  @Test func theUnattendedCheckCountsItsQuestions() throws {
+    let files = MemoryFiles(files: [
+      "test.yml":
+        "flow: 1\nsteps:\n  - run-workflow: child.yml\non-failure:\n  - show: sorry\n    confirm: Tell them?\n",
+      "child.yml": "flow: 1\nsteps:\n  - show: hi\non-failure:\n  - ask: Why?\n",
+    ])
+    let check = WorkflowCheck(registry: registry, files: files)
+    let workflow = try #require(check.check(path: "test.yml").workflow)
+    let needed = UnattendedCheck.check(
+      workflow, answers: .init(inputs: [], confirmations: false), registry: registry, loader: check)
+    #expect(needed.all.map(\.message) == ["on-failure step 1 'show' may need a confirmation: Tell them?"])
+  }
+
   @Test func outputsOfTheStepsAreNotItsToSee() async {
     let result = await run("  - text: x\n    as: made\non-failure:\n  - show: ${made}\n")
     #expect(result.error?.kind == .invalid)
