@@ -91,6 +91,19 @@ struct OnFailureTests {
     #expect(log.failures == 1)
   }
 
+  /// A dry run that fails runs `on-failure:` as a dry run: what would change is shown, not done (the
+  /// launcher records an issue if a URL is opened).
+  @Test func aDryRunShowsWhatItWouldDo() async {
+    let log = EventLog()
+    var options = Interpreter.Options()
+    options.dryRun = true
+    let result = await run(
+      "  - calculate: 1 / 0\non-failure:\n  - open-url: https://status.example.com\n", options: options, log: log)
+    #expect(result.error?.kind == .stepFailed)
+    #expect(log.records.map(\.status) == [.dryRun])
+    #expect(log.records.map(\.position) == ["on-failure.1"])
+  }
+
   @Test func stopEndsOnlyTheBlock() async {
     let log = EventLog()
     let result = await run(
