@@ -3,6 +3,7 @@ import FlowBasics
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
+import Foundation
 import RaindropModel
 
 /// The options every command that performs actions takes (`flow run`, `flow do`).
@@ -53,6 +54,18 @@ struct ActionOptions: ParsableArguments {
         XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
         as: (any URLLauncher).self
       )
+      .with(LocalFiles(locations: context.fileLocations) as any Files, as: (any Files).self)
       .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
+  }
+}
+
+extension CLIContext {
+  /// Where the file actions resolve `~` and relative paths, and where the home Trash is: `HOME` (the
+  /// account's home when unset or relative), this context's working directory, and `XDG_DATA_HOME`.
+  var fileLocations: FileLocations {
+    let passwd = getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+    let home = [environment["HOME"], passwd].compactMap { $0 }.first { $0.hasPrefix("/") } ?? "/"
+    let trimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
+    return FileLocations(home: trimmed, workingDirectory: workingDirectory, dataHome: environment["XDG_DATA_HOME"])
   }
 }

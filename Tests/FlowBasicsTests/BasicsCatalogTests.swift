@@ -14,13 +14,13 @@ struct BasicsCatalogTests {
     let ids = BasicsCatalog.descriptors.map(\.id)
     #expect(
       ids == [
-        "adjust-date", "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text", "comment",
-        "confirm", "count", "current-date",
-        "dictionary", "filter", "format-date", "format-json", "format-number", "get-dates-from-input", "get-item",
-        "get-url",
-        "get-url-component", "get-value",
-        "hash", "list", "make-csv", "match-text", "number", "open-url", "parse-csv", "parse-json", "random-number",
-        "replace-text", "round-number", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
+        "adjust-date", "append-to-file", "ask", "base64", "calculate", "change-case", "choose-from-list",
+        "combine-text", "comment", "confirm", "copy-file", "count", "create-folder", "current-date", "delete-files",
+        "dictionary", "filter", "format-date", "format-json", "format-number", "get-dates-from-input", "get-file",
+        "get-folder-contents", "get-item", "get-url", "get-url-component", "get-value",
+        "hash", "list", "make-csv", "match-text", "move-file", "number", "open-url", "parse-csv", "parse-json",
+        "random-number", "read-file", "replace-text", "round-number", "save-file", "set-value", "show", "sort",
+        "split-text", "text", "time-between", "trim-text",
         "unique",
         "url", "url-decode", "url-encode", "wait",
       ])
