@@ -7,6 +7,7 @@ struct AppendToFileIntent: AppIntent {
     "Add text at the end of a file on a line of its own (a newline goes before it when the file does not end with one, and after it), making the file when it is missing; one write, so lines from runs at the same time never mix."
   )
   static let sideEffect = SideEffect.changes
+  static let machineAccess = [MachineAccess(.writesFiles, parameter: "path")]
 
   @Parameter(title: "Text", primary: true)
   var text: String

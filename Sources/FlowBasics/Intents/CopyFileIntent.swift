@@ -7,6 +7,9 @@ struct CopyFileIntent: AppIntent {
     "Copy a file or folder to a path, or into a folder that exists; an existing file there stops the step unless 'if-exists' says replace or keep-both. The copy is made under a hidden name and renamed into place."
   )
   static let sideEffect = SideEffect.changes
+  static let machineAccess = [
+    MachineAccess(.readsFiles, parameter: "file"), MachineAccess(.writesFiles, parameter: "to"),
+  ]
 
   @Parameter(title: "File", primary: true)
   var file: FileEntity

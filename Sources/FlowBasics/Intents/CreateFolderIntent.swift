@@ -6,6 +6,7 @@ struct CreateFolderIntent: AppIntent {
   static let description = IntentDescription(
     "Make a folder and the folders on the way to it, as 'mkdir -p' does; a folder that is already there is fine.")
   static let sideEffect = SideEffect.changes
+  static let machineAccess = [MachineAccess(.writesFiles, parameter: "path")]
 
   @Parameter(title: "Path", primary: true)
   var path: String

@@ -8,6 +8,11 @@ struct DeleteFilesIntent: AppIntent {
   )
   static let sideEffect = SideEffect.destructive
   static let requiresConfirmation = true
+  // Whether they can come back is decided by 'permanently'; until it is known, both are possible.
+  static let sideEffectParameters: Set<String> = ["permanently"]
+  static let machineAccess = [
+    MachineAccess(.trashesFiles, parameter: "files"), MachineAccess(.deletesFiles, parameter: "files"),
+  ]
 
   @Parameter(title: "Files", primary: true)
   var files: [FileEntity]
@@ -20,6 +25,11 @@ struct DeleteFilesIntent: AppIntent {
 
   static var parameterSummary: some ParameterSummary {
     Summary("Delete \(\.$files)") { \.$permanently }
+  }
+
+  static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] {
+    let permanently = values["permanently"].flatMap { try? Bool(flowValue: $0) } ?? false
+    return [MachineAccess(permanently ? .deletesFiles : .trashesFiles, parameter: "files")]
   }
 
   func perform() async throws -> some IntentResult {

@@ -7,6 +7,8 @@ struct GetFileIntent: AppIntent {
     "Get the file or folder at a path as a File (path, name, extension, folder, size, dates, kind, MIME type); a path with '*', '?' or '[…]' gives a list of every match, sorted, and an empty list when none does. '~' is the home folder; a relative path starts in the working directory."
   )
 
+  static let machineAccess = [MachineAccess(.readsFiles, parameter: "path")]
+
   @Parameter(title: "Path", description: "A path, or a pattern such as '~/Downloads/*.tmp'.", primary: true)
   var path: String
 

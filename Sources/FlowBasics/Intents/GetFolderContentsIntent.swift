@@ -7,6 +7,8 @@ struct GetFolderContentsIntent: AppIntent {
     "List the files and folders in a folder as Files, sorted by name; with 'recursive' those of every folder inside too (links to folders are listed, not entered). Names starting with a dot are left out unless 'include-hidden' is true."
   )
 
+  static let machineAccess = [MachineAccess(.readsFiles, parameter: "folder")]
+
   @Parameter(title: "Folder", primary: true)
   var folder: String
 

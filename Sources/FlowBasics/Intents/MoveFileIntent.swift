@@ -7,6 +7,10 @@ struct MoveFileIntent: AppIntent {
     "Move a file or folder to a path, or into a folder that exists; giving a new name in the same folder renames it. An existing file there stops the step unless 'if-exists' says replace or keep-both."
   )
   static let sideEffect = SideEffect.changes
+  // A move takes the file away from where it was: that place is written too.
+  static let machineAccess = [
+    MachineAccess(.writesFiles, parameter: "file"), MachineAccess(.writesFiles, parameter: "to"),
+  ]
 
   @Parameter(title: "File", primary: true)
   var file: FileEntity

@@ -7,6 +7,8 @@ struct ReadFileIntent: AppIntent {
     "Read a regular file's text (UTF-8), or with 'as: json' its JSON as a dictionary or a list; files over 16 MB, folders, devices and pipes are refused."
   )
 
+  static let machineAccess = [MachineAccess(.readsFiles, parameter: "file")]
+
   @Parameter(title: "File", primary: true)
   var file: FileEntity
 

@@ -7,6 +7,7 @@ struct SaveFileIntent: AppIntent {
     "Write text, or a list or dictionary as JSON, to a file, through a temporary file renamed into place so no reader sees half of it. An existing file stops the step unless 'if-exists' says replace, append or keep-both (\"notes 2.txt\")."
   )
   static let sideEffect = SideEffect.changes
+  static let machineAccess = [MachineAccess(.writesFiles, parameter: "path")]
 
   @Parameter(title: "Content", primary: true)
   var content: FlowValue
