@@ -30,7 +30,7 @@ struct ActionOptions: ParsableArguments {
     let prompter: any Prompter =
       interactive ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: inputNames)
     let confirms = yes || confirmAll || confirmUnattended && !interactive
-    return confirms ? ConfirmingPrompter(base: prompter) : prompter
+    return confirms ? ConfirmingPrompter(base: prompter, explicit: yes || confirmAll) : prompter
   }
 
   /// Whether someone can answer: standard input and standard error are a terminal, `--no-input` is not

@@ -106,4 +106,37 @@ struct FileWorkflowTests {
     // The check before step 1 refuses: nothing was written.
     #expect(!FileManager.default.fileExists(atPath: home.path + "/out"))
   }
+
+  /// `confirmations: auto` answers delete-files' question when it moves files to the Trash, where they can
+  /// be restored, but deleting for good needs the person or `--yes`, also inside a `confirm:` block.
+  @Test func deletingForGoodNeedsYesEvenWithConfirmationsAuto() async throws {
+    let home = try temporaryDirectory()
+    func file(_ name: String) -> String { home.appendingPathComponent(name).path }
+    let yaml = """
+      flow: 1
+      name: Auto
+      confirmations: auto
+      steps:
+        - delete-files: ~/trashed.txt
+        - if: true
+          confirm: Clean up?
+          then:
+            - delete-files:
+                files: ~/gone.txt
+                permanently: true
+
+      """
+    try yaml.write(toFile: file("auto.yml"), atomically: false, encoding: .utf8)
+    for name in ["trashed.txt", "gone.txt"] { try "x".write(toFile: file(name), atomically: false, encoding: .utf8) }
+    let environment = ["HOME": home.path, "NO_COLOR": "1"]
+    let refused = await runFlow(["run", "auto.yml"], in: home, environment: environment)
+    #expect(refused.status != 0)
+    #expect(refused.error.contains("--yes"), "\(refused.error)")
+    #expect(!FileManager.default.fileExists(atPath: file("trashed.txt")))
+    #expect(FileManager.default.fileExists(atPath: file("gone.txt")))
+    try "x".write(toFile: file("trashed.txt"), atomically: false, encoding: .utf8)
+    let done = await runFlow(["run", "auto.yml", "--yes"], in: home, environment: environment)
+    #expect(done.status == 0, "\(done.error)")
+    #expect(!FileManager.default.fileExists(atPath: file("gone.txt")))
+  }
 }
