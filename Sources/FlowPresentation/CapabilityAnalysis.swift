@@ -179,8 +179,13 @@ private struct Walk {
       guard let descriptor = try? analysis.registry.descriptor(for: call.id.value) else { return }
       let effect = StepEffect(call, descriptor: descriptor, fileSources: fileSources)
       record(effect, of: descriptor, at: reference)
-      // What this step's output is, for the steps after it that act on it.
-      let source = StepEffect.fileSource(call, descriptor: descriptor, effect: effect)
+      // What this step's output is, for the steps after it that act on it: the files it read, or some of
+      // the files an earlier step got, picked out by one of the list actions that pass on a part of their
+      // list ('filter: ${previous}' keeps the files the glob named, and no other).
+      let source =
+        StepEffect.listSubsetActions.contains(descriptor.id)
+        ? StepEffect.sources(call, descriptor, fileSources)["list"]
+        : StepEffect.fileSource(call, descriptor: descriptor, effect: effect)
       fileSources["previous"] = source
       if let name = step.name?.value { fileSources[name] = source }
       deletes = effect.effect == .destructive

@@ -133,6 +133,9 @@ struct StepEffect: Sendable, Hashable {
     return found
   }
 
+  /// The basics whose output is some of the items of their `list`, never anything else.
+  static let listSubsetActions: Set<String> = ["filter", "sort", "unique", "get-item"]
+
   /// What the output of a step is, as a path or glob of files, when it is the files its intent read and
   /// the step wrote out where they are: Files (get-folder-contents, copy-file's result) or `get-file`'s
   /// File or list of Files (typed `any`, since a glob makes a list and a path one File).

@@ -61,4 +61,23 @@ struct FileCapabilityTests {
       """)
     #expect(lines == [#"reads-files ~/Downloads/*.tmp ["1"]"#, #"trashes-files any ["3"]"#])
   }
+
+  /// Filtering or sorting files keeps them the files the glob named: the clean-downloads gallery workflow.
+  @Test func filteredFilesAreStillTheGlobsFiles() throws {
+    let lines = try machine(
+      """
+      flow: 1
+      name: Clean
+      steps:
+        - get-file: ~/Downloads/*.tmp
+        - filter:
+            list: ${previous}
+            property: size
+            comparison: greater-than
+            value: 0
+          as: old
+        - delete-files: ${old}
+      """)
+    #expect(lines == [#"reads-files ~/Downloads/*.tmp ["1"]"#, #"trashes-files ~/Downloads/*.tmp ["3"]"#])
+  }
 }
