@@ -3,6 +3,11 @@
 # recursively (100 folders of 1,000) and counts them, against `find DIR -type f | wc -l`, as a ratio
 # measured in one run (target <= 1.5x). flow makes one statx per entry (size, dates) and builds a File
 # for each; find only reads the folders. The run is --no-history, so that what is timed is the listing.
+# Measured 2026-11-25 on the shared 2-core machine: flow 1,137 ms median against find's 71 ms, 16x. perf
+# puts 16 % of flow's time in the kernel's statx (already 2.5x find's whole run: find never stats), 12 % in
+# making FileEntity values (URL and Date included), 19 % in turning them into entity values (a property
+# dictionary each), the rest in allocation and freeing. Reaching 1.5x needs File properties read only when
+# a step uses them (size, dates), which the entity model cannot express yet.
 # Installs hyperfine (apt) when missing. Usage: Scripts/bench-files.sh [--dynamic]
 # flow is measured as it ships: a release build with the static Swift standard library.
 source "$(dirname "$0")/bench-common.sh"
