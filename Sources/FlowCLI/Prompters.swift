@@ -103,11 +103,17 @@ struct UnattendedPrompter: Prompter {
   }
 }
 
-/// `--yes`: confirms every confirmation, and passes the other questions on.
+/// `--yes`: confirms every confirmation, and passes the other questions on. Standing in for
+/// `confirmations: auto` (not `explicit`), it leaves to the person what only they or `--yes` may answer
+/// (deleting files for good).
 struct ConfirmingPrompter: Prompter {
   let base: any Prompter
+  var explicit = true
 
   func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
   func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }
-  func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool { true }
+  func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+    if request.needsExplicitYes, !explicit { return try await base.requestConfirmation(request) }
+    return true
+  }
 }

@@ -30,7 +30,7 @@ struct ActionOptions: ParsableArguments {
     let prompter: any Prompter =
       interactive ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: inputNames)
     let confirms = yes || confirmAll || confirmUnattended && !interactive
-    return confirms ? ConfirmingPrompter(base: prompter) : prompter
+    return confirms ? ConfirmingPrompter(base: prompter, explicit: yes || confirmAll) : prompter
   }
 
   /// Whether someone can answer: standard input and standard error are a terminal, `--no-input` is not
@@ -60,6 +60,18 @@ struct ActionOptions: ParsableArguments {
         as: (any NotificationService).self
       )
       .with(SystemClipboard(environment: context.environment) as any ClipboardService, as: (any ClipboardService).self)
+      .with(LocalFiles(locations: context.fileLocations) as any Files, as: (any Files).self)
       .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
+  }
+}
+
+extension CLIContext {
+  /// Where the file actions resolve `~` and relative paths, and where the home Trash is: `HOME` (the
+  /// account's home when unset or relative), this context's working directory, and `XDG_DATA_HOME`.
+  var fileLocations: FileLocations {
+    let passwd = getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+    let home = [environment["HOME"], passwd].compactMap { $0 }.first { $0.hasPrefix("/") } ?? "/"
+    let trimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
+    return FileLocations(home: trimmed, workingDirectory: workingDirectory, dataHome: environment["XDG_DATA_HOME"])
   }
 }

@@ -135,6 +135,9 @@ private struct Walk {
   var hostIndex: [String: Int] = [:]
   /// The entity types of each catalogue, by namespace, looked up once per analysis.
   var catalogueEntities: [String: [String]] = [:]
+  /// The files earlier steps' outputs are, by the name later steps refer to them with (`previous`, `as:`):
+  /// what `delete-files: ${old}` after `get-file: ~/Downloads/*.tmp` names on the card.
+  var fileSources: [String: String] = [:]
 
   init(analysis: CapabilityAnalysis, autoConfirm: Bool) {
     self.analysis = analysis
@@ -182,8 +185,17 @@ private struct Walk {
     switch step.kind {
     case .action(let call):
       guard let descriptor = try? analysis.registry.descriptor(for: call.id.value) else { return }
-      let effect = StepEffect(call, descriptor: descriptor)
+      let effect = StepEffect(call, descriptor: descriptor, fileSources: fileSources)
       record(effect, of: descriptor, at: reference)
+      // What this step's output is, for the steps after it that act on it: the files it read, or some of
+      // the files an earlier step got, picked out by one of the list actions that pass on a part of their
+      // list ('filter: ${previous}' keeps the files the glob named, and no other).
+      let source =
+        StepEffect.listSubsetActions.contains(descriptor.id)
+        ? StepEffect.sources(call, descriptor, fileSources)["list"]
+        : StepEffect.fileSource(call, descriptor: descriptor, effect: effect)
+      fileSources["previous"] = source
+      if let name = step.name?.value { fileSources[name] = source }
       deletes = effect.effect == .destructive
       if autoConfirm, effect.asks, step.confirm == nil, !confirmed {
         capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
@@ -201,6 +213,14 @@ private struct Walk {
       deletes = visitNested(value, from: workflow, at: reference)
     case .stop, .set, .append:
       break
+    }
+    if case .action = step.kind {
+    } else {
+      // A block's or a variable's value is not one step's files any more.
+      fileSources["previous"] = nil
+      if let name = step.name?.value { fileSources[name] = nil }
+      if case .set(let variable, _) = step.kind { fileSources[variable.value] = nil }
+      if case .append(let variable, _) = step.kind { fileSources[variable.value] = nil }
     }
     if autoConfirm, let confirm = step.confirm {
       capabilities.unattended.insert(

@@ -42,14 +42,17 @@ struct StepEffect: Sendable, Hashable {
     self.unknown = unknown
   }
 
-  init(_ call: ActionCall, descriptor: IntentDescriptor) {
+  /// - Parameter fileSources: what earlier steps' outputs are, by the name a step refers to them with
+  ///   (`previous`, an `as:` name): the path or glob of the files a step got (`get-file: ~/Downloads/*.tmp`),
+  ///   so that `delete-files: ${old}` names them rather than "any file".
+  init(_ call: ActionCall, descriptor: IntentDescriptor, fileSources: [String: String] = [:]) {
     // An effect may hang on values (get-url's method, update-bookmarks' move-to): exact when they are
     // written out, the strongest the intent may have when any is computed, asked or left to be asked.
     let known = KnownValues(call, descriptor: descriptor)
     effect = known.sideEffect(of: descriptor)
     asks = known.asksConfirmation(descriptor)
     exposesArguments = !known.unknown.isDisjoint(with: descriptor.processArgumentParameters)
-    machine = Self.machine(known, descriptor: descriptor)
+    machine = Self.machine(known, descriptor: descriptor, sources: Self.sources(call, descriptor, fileSources))
     switch descriptor.networkAccess {
     case .none:
       hosts = []
@@ -90,12 +93,16 @@ struct StepEffect: Sendable, Hashable {
   /// What a step does to the machine, from what its intent declares and the values it writes out. A
   /// parameter the step leaves out names its default, or nothing when it has none (`run-shell` takes a
   /// `script` or a `command`).
-  static func machine(_ known: KnownValues, descriptor: IntentDescriptor) -> [MachineTouch] {
+  static func machine(_ known: KnownValues, descriptor: IntentDescriptor, sources: [String: String] = [:])
+    -> [MachineTouch]
+  {
     var touches: [MachineTouch] = []
     for access in descriptor.machineAccess(for: known.literals, unknown: known.unknown) {
       let touch: MachineTouch
       if let key = access.parameter {
-        if known.unknown.contains(key) {
+        if let source = sources[key] {
+          touch = MachineTouch(kind: access.kind, subject: source)
+        } else if known.unknown.contains(key) {
           touch = MachineTouch(kind: access.kind, subject: nil, computed: true)
         } else if let value = known.literals[key] ?? descriptor.parameter(key)?.defaultValue {
           touch = MachineTouch(kind: access.kind, subject: subject(value, for: access.kind))
@@ -108,6 +115,41 @@ struct StepEffect: Sendable, Hashable {
       if !touches.contains(touch) { touches.append(touch) }
     }
     return touches
+  }
+
+  /// The parameters whose value is exactly another step's output (`${old}`, `${previous}`) whose files
+  /// are known, with what those files are.
+  static func sources(_ call: ActionCall, _ descriptor: IntentDescriptor, _ fileSources: [String: String])
+    -> [String: String]
+  {
+    guard !fileSources.isEmpty else { return [:] }
+    var found: [String: String] = [:]
+    for (key, value) in (try? Interpreter.arguments(of: call, for: descriptor)) ?? [] {
+      guard case .text(let template) = value, let reference = template.wholeReference, reference.path.isEmpty,
+        let source = fileSources[reference.root]
+      else { continue }
+      found[key] = source
+    }
+    return found
+  }
+
+  /// The basics whose output is some of the items of their `list`, never anything else.
+  static let listSubsetActions: Set<String> = ["filter", "sort", "unique", "get-item"]
+
+  /// What the output of a step is, as a path or glob of files, when it is the files its intent read and
+  /// the step wrote out where they are: Files (get-folder-contents, copy-file's result) or `get-file`'s
+  /// File or list of Files (typed `any`, since a glob makes a list and a path one File).
+  static func fileSource(_ call: ActionCall, descriptor: IntentDescriptor, effect: StepEffect) -> String? {
+    let outputIsFiles: Bool
+    if case .entity(let entity)? = descriptor.outputType?.elementType, entity.name == "File" {
+      outputIsFiles = true
+    } else {
+      outputIsFiles = descriptor.id == "get-file"
+    }
+    guard outputIsFiles, let read = descriptor.machineAccess.first(where: { $0.kind == .readsFiles }),
+      read.parameter != nil
+    else { return nil }
+    return effect.machine.first { $0.kind == .readsFiles && !$0.computed }?.subject
   }
 
   /// A value as the card names it: a path, several paths, a command's words as a shell would read them.

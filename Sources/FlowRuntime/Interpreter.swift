@@ -759,7 +759,7 @@ struct BlockConfirmingPrompter: Prompter {
   func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
   func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }
   func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
-    if Self.confirmed, request.kind == .intent { return true }
+    if Self.confirmed, request.kind == .intent, !request.needsExplicitYes { return true }
     return try await base.requestConfirmation(request)
   }
 }

@@ -14,15 +14,13 @@ struct BasicsCatalogTests {
     let ids = BasicsCatalog.descriptors.map(\.id)
     #expect(
       ids == [
-        "adjust-date", "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text", "comment",
-        "confirm", "copy-to-clipboard", "count", "current-date", "device-details",
-        "dictionary", "filter", "format-date", "format-json", "format-number", "get-clipboard", "get-dates-from-input",
-        "get-env", "get-item",
-        "get-url",
-        "get-url-component", "get-value",
-        "hash", "list", "make-csv", "match-text", "notify", "number", "open-url", "parse-csv", "parse-json",
-        "random-item", "random-number",
-        "replace-text", "round-number", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
+        "adjust-date", "append-to-file", "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text",
+        "comment", "confirm", "copy-file", "copy-to-clipboard", "count", "create-folder", "current-date",
+        "delete-files", "device-details", "dictionary", "filter", "format-date", "format-json", "format-number",
+        "get-clipboard", "get-dates-from-input", "get-env", "get-file", "get-folder-contents", "get-item", "get-url",
+        "get-url-component", "get-value", "hash", "list", "make-csv", "match-text", "move-file", "notify", "number",
+        "open-url", "parse-csv", "parse-json", "random-item", "random-number", "read-file", "replace-text",
+        "round-number", "save-file", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
         "unique",
         "url", "url-decode", "url-encode", "wait",
       ])

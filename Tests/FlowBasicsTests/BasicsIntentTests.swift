@@ -51,7 +51,10 @@ struct BasicsIntentTests {
   }
 
   @Test func everyActionHasAValidAndAnInvalidExample() {
-    for descriptor in BasicsCatalog.descriptors where descriptor.id != "get-url" {
+    // get-url has its own suite against a loopback server, the file actions theirs in a temporary home
+    // (FileIntentTests, TrashTests).
+    for descriptor in BasicsCatalog.descriptors
+    where descriptor.id != "get-url" && !FileIntentTests.ids.contains(descriptor.id) {
       let examples = (basicsExamples + desktopExamples).filter { $0.id == descriptor.id }
       #expect(examples.contains { $0.isValid }, "\(descriptor.id) has no valid example")
       #expect(examples.contains { !$0.isValid }, "\(descriptor.id) has no invalid example")

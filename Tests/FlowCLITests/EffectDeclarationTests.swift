@@ -88,6 +88,21 @@ struct EffectDeclarationTests {
     "url": [Case(effect: .readOnly)],
     "url-decode": [Case(effect: .readOnly)],
     "url-encode": [Case(effect: .readOnly)],
+    // The file actions (Files.md): reads are read-only (a dry run performs them); writes change, even
+    // when they replace a file, as saving a document does; delete-files always asks.
+    "get-file": [Case(unknown: ["path"], effect: .readOnly)],
+    "get-folder-contents": [Case(values: ["recursive": .boolean(true)], unknown: ["folder"], effect: .readOnly)],
+    "read-file": [Case(unknown: ["file"], effect: .readOnly)],
+    "save-file": [Case(values: ["if-exists": .text("replace")], unknown: ["path"], effect: .changes)],
+    "append-to-file": [Case(unknown: ["path"], effect: .changes)],
+    "copy-file": [Case(values: ["if-exists": .text("replace")], unknown: ["to"], effect: .changes)],
+    "move-file": [Case(values: ["if-exists": .text("replace")], unknown: ["file", "to"], effect: .changes)],
+    "create-folder": [Case(unknown: ["path"], effect: .changes)],
+    "delete-files": [
+      Case(values: ["permanently": .boolean(true)], effect: .destructive, asks: true),
+      Case(unknown: ["files", "permanently"], effect: .destructive, asks: true),
+      Case(values: ["permanently": .boolean(false)], effect: .destructive, asks: true),
+    ],
     "raindrop.create-collection": [Case(effect: .changes)],
     "raindrop.delete-bookmark": [Case(unknown: ["bookmark"], effect: .destructive, asks: true)],
     "raindrop.get-bookmarks": [Case(values: ["max-results": .text("all")], effect: .readOnly)],

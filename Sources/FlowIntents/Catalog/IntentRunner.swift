@@ -72,10 +72,11 @@ enum IntentRunner {
             reflected.parameter.currentFlowValue.map { (reflected.key, Prompting.optionText(for: $0)) }
           })
         let sentence = IntentReflection.summaryLayout(of: intent, parameters: parameters).render(values: shown)
-        let confirmed = try await context.prompter.requestConfirmation(
-          ConfirmationRequest(
-            kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(sentence)?",
-            isDestructive: effect == .destructive))
+        var request = ConfirmationRequest(
+          kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(sentence)?",
+          isDestructive: effect == .destructive)
+        request.needsExplicitYes = I.machineAccess(for: resolved).contains { $0.kind == .deletesFiles }
+        let confirmed = try await context.prompter.requestConfirmation(request)
         if !confirmed { throw AppIntentError.userCancelled }
       }
       let result = try await intent.perform()

@@ -106,6 +106,9 @@ public struct ConfirmationRequest: Sendable, Hashable {
   public var dialog: String
   /// Whether the action cannot be undone (``SideEffect/destructive``); a terminal may word it so.
   public var isDestructive: Bool
+  /// Only the person, or `--yes`, may answer: not `confirmations: auto`, nor a `confirm:` block around the
+  /// step. What deleting files for good asks (``MachineAccess/Kind/deletesFiles``): nothing brings them back.
+  public var needsExplicitYes = false
 
   public init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {
     self.kind = kind

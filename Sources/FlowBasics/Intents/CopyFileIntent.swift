@@ -1,0 +1,33 @@
+import FlowIntents
+
+/// Copies a file or folder.
+struct CopyFileIntent: AppIntent {
+  static let title: LocalizedStringResource = "Copy File"
+  static let description = IntentDescription(
+    "Copy a file or folder to a path, or into a folder that exists; an existing file there stops the step unless 'if-exists' says replace or keep-both. The copy is made under a hidden name and renamed into place."
+  )
+  static let sideEffect = SideEffect.changes
+  static let machineAccess = [
+    MachineAccess(.readsFiles, parameter: "file"), MachineAccess(.writesFiles, parameter: "to"),
+  ]
+
+  @Parameter(title: "File", primary: true)
+  var file: FileEntity
+
+  @Parameter(title: "To", description: "A folder to copy into, or the new path.")
+  var to: String
+
+  @Parameter(title: "If Exists", default: .fail)
+  var ifExists: IfExists
+
+  @Dependency var files: any Files
+
+  static var parameterSummary: some ParameterSummary {
+    Summary("Copy \(\.$file) to \(\.$to)") { \.$ifExists }
+  }
+
+  func perform() async throws -> some ReturnsValue<FileEntity> {
+    let copied = try files.transfer(file.path, to: to, move: false, ifExists: ifExists)
+    return .result(value: try files.item(at: copied))
+  }
+}

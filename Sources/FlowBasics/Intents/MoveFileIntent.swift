@@ -1,0 +1,34 @@
+import FlowIntents
+
+/// Moves or renames a file or folder.
+struct MoveFileIntent: AppIntent {
+  static let title: LocalizedStringResource = "Move File"
+  static let description = IntentDescription(
+    "Move a file or folder to a path, or into a folder that exists; giving a new name in the same folder renames it. An existing file there stops the step unless 'if-exists' says replace or keep-both."
+  )
+  static let sideEffect = SideEffect.changes
+  // A move takes the file away from where it was: that place is written too.
+  static let machineAccess = [
+    MachineAccess(.writesFiles, parameter: "file"), MachineAccess(.writesFiles, parameter: "to"),
+  ]
+
+  @Parameter(title: "File", primary: true)
+  var file: FileEntity
+
+  @Parameter(title: "To", description: "A folder to move into, or the new path.")
+  var to: String
+
+  @Parameter(title: "If Exists", default: .fail)
+  var ifExists: IfExists
+
+  @Dependency var files: any Files
+
+  static var parameterSummary: some ParameterSummary {
+    Summary("Move \(\.$file) to \(\.$to)") { \.$ifExists }
+  }
+
+  func perform() async throws -> some ReturnsValue<FileEntity> {
+    let moved = try files.transfer(file.path, to: to, move: true, ifExists: ifExists)
+    return .result(value: try files.item(at: moved))
+  }
+}

@@ -1,0 +1,142 @@
+import FlowCLI
+import FlowIntents
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// The file actions through `flow run`: a dry run reads and never writes; a real run does it all.
+struct FileWorkflowTests {
+  static let workflow = """
+    flow: 1
+    name: Every file action
+    steps:
+      - get-folder-contents:
+          folder: ~/data
+          recursive: true
+      - get-file: ~/data/*.tmp
+        as: old
+      - read-file: ~/data/a.txt
+      - save-file:
+          content: hello
+          path: ~/out/new.txt
+          create-folders: true
+      - save-file:
+          content: again
+          path: ~/data/a.txt
+          if-exists: replace
+      - append-to-file:
+          text: line
+          path: ~/data/log.md
+      - copy-file:
+          file: ~/data/a.txt
+          to: ~/data/copy.txt
+      - move-file:
+          file: ~/data/b.txt
+          to: ~/data/moved.txt
+      - create-folder: ~/new-folder
+      - delete-files: ${old}
+      - delete-files:
+          files: ~/data/c.txt
+          permanently: true
+      - show: "${old.count} old files"
+
+    """
+
+  /// A home with the files the workflow works on.
+  static func home() throws -> URL {
+    let home = try temporaryDirectory()
+    let data = home.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    for name in ["a.txt", "b.txt", "c.txt", "one.tmp", "two.tmp", "log.md"] {
+      try "\(name)\n".write(to: data.appendingPathComponent(name), atomically: false, encoding: .utf8)
+    }
+    try workflow.write(to: home.appendingPathComponent("files.yml"), atomically: false, encoding: .utf8)
+    return home
+  }
+
+  /// Every path under `root` with its bytes and permissions.
+  static func tree(_ root: URL) -> [String: String] {
+    var result: [String: String] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: root.path)
+    while let relative = enumerator?.nextObject() as? String {
+      let full = root.path + "/" + relative
+      let attributes = try? FileManager.default.attributesOfItem(atPath: full)
+      let bytes = FileManager.default.contents(atPath: full).map { $0.base64EncodedString() } ?? "folder"
+      result[relative] = "\(attributes?[.posixPermissions] ?? 0) \(bytes)"
+    }
+    return result
+  }
+
+  @Test func aDryRunReadsButNeverWrites() async throws {
+    let home = try Self.home()
+    let before = Self.tree(home)
+    let result = await runFlow(
+      ["run", "files.yml", "--dry-run"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(Self.tree(home) == before)
+    #expect(result.output.contains("2 old files"))
+    #expect(result.output.contains("dry run: step 10 'delete-files'"))
+  }
+
+  @Test func aRealRunDoesEverything() async throws {
+    let home = try Self.home()
+    let result = await runFlow(
+      ["run", "files.yml", "--yes"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
+    #expect(result.status == 0, "\(result.error)")
+    let data = home.appendingPathComponent("data").path
+    func read(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+    #expect(read(home.path + "/out/new.txt") == "hello")
+    #expect(read(data + "/a.txt") == "again")
+    #expect(read(data + "/copy.txt") == "again")
+    #expect(read(data + "/moved.txt") == "b.txt\n")
+    #expect(read(data + "/log.md") == "log.md\nline\n")
+    #expect(FileManager.default.fileExists(atPath: home.path + "/new-folder"))
+    #expect(!FileManager.default.fileExists(atPath: data + "/one.tmp"))
+    #expect(!FileManager.default.fileExists(atPath: data + "/c.txt"))
+    let trashed = try FileManager.default.contentsOfDirectory(atPath: home.path + "/.local/share/Trash/files")
+    #expect(trashed.sorted() == ["one.tmp", "two.tmp"])
+    #expect(result.output.contains("2 old files"))
+  }
+
+  @Test func deleteFilesNeedsAnAnswerInAnUnattendedRun() async throws {
+    let home = try Self.home()
+    let result = await runFlow(["run", "files.yml"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
+    #expect(result.status != 0)
+    #expect(result.error.contains("delete-files"))
+    // The check before step 1 refuses: nothing was written.
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/out"))
+  }
+
+  /// `confirmations: auto` answers delete-files' question when it moves files to the Trash, where they can
+  /// be restored, but deleting for good needs the person or `--yes`, also inside a `confirm:` block.
+  @Test func deletingForGoodNeedsYesEvenWithConfirmationsAuto() async throws {
+    let home = try temporaryDirectory()
+    func file(_ name: String) -> String { home.appendingPathComponent(name).path }
+    let yaml = """
+      flow: 1
+      name: Auto
+      confirmations: auto
+      steps:
+        - delete-files: ~/trashed.txt
+        - if: true
+          confirm: Clean up?
+          then:
+            - delete-files:
+                files: ~/gone.txt
+                permanently: true
+
+      """
+    try yaml.write(toFile: file("auto.yml"), atomically: false, encoding: .utf8)
+    for name in ["trashed.txt", "gone.txt"] { try "x".write(toFile: file(name), atomically: false, encoding: .utf8) }
+    let environment = ["HOME": home.path, "NO_COLOR": "1"]
+    let refused = await runFlow(["run", "auto.yml"], in: home, environment: environment)
+    #expect(refused.status != 0)
+    #expect(refused.error.contains("--yes"), "\(refused.error)")
+    #expect(!FileManager.default.fileExists(atPath: file("trashed.txt")))
+    #expect(FileManager.default.fileExists(atPath: file("gone.txt")))
+    try "x".write(toFile: file("trashed.txt"), atomically: false, encoding: .utf8)
+    let done = await runFlow(["run", "auto.yml", "--yes"], in: home, environment: environment)
+    #expect(done.status == 0, "\(done.error)")
+    #expect(!FileManager.default.fileExists(atPath: file("gone.txt")))
+  }
+}
