@@ -110,10 +110,11 @@ struct RunCommand: AsyncParsableCommand {
     do {
       let given = try givenInputs(for: loaded, context: context)
       if !options.isInteractive(context, quiet: json) {
-        try InputResolver.checkGiven(loaded, given: given, registry: registry)
+        try InputResolver.checkGiven(loaded, given: given, registry: registry, clock: context.clock)
         try refuseUnanswerable(loaded, given: given, check: check, environment: context.environment)
       }
-      let inputs = try await InputResolver.resolve(loaded, given: given, registry: registry, prompter: prompter)
+      let inputs = try await InputResolver.resolve(
+        loaded, given: given, registry: registry, prompter: prompter, clock: context.clock)
       session.addSecrets(inputs, of: loaded)
       var options = Interpreter.Options()
       options.dryRun = dryRun

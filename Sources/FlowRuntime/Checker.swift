@@ -158,8 +158,15 @@ private struct Pass {
       }
       inputs[input.name.value] = type
       if let defaultValue = input.defaultValue, let type {
+        // A date default is read as the run will read it ('tomorrow'): whether it reads does not depend
+        // on the day, which is the run's.
+        let convert: Converter? =
+          type.elementType == .date
+          ? { value throws(CoercionError) in
+            try Coercion.coerce(DateWords.reading(value, as: type, now: .init(timeIntervalSince1970: 0)), to: type)
+          } : nil
         check(
-          defaultValue, against: type, range: nil, description: "input '\(input.name.value)'", convert: nil)
+          defaultValue, against: type, range: nil, description: "input '\(input.name.value)'", convert: convert)
       }
     }
     collectDefinitions(workflow.steps)

@@ -672,7 +672,8 @@ public struct Interpreter: Sendable {
     }
     do {
       return try await InputResolver.resolve(
-        child, given: given, asking: asking, registry: registry, prompter: context.prompter)
+        child, given: given, asking: asking, registry: registry, prompter: context.prompter,
+        clock: context.clock)
     } catch {
       // (A `catch where` on the typed error crashes Swift 6.3.1's SIL ownership checker.)
       guard error.kind == .invalid else { throw error }

@@ -339,21 +339,24 @@ public enum InputResolver {
   ///   - asking: inputs to ask for even when they have a default (`input: ask` on `run-workflow`).
   public static func resolve(
     _ workflow: Workflow, given: [String: FlowValue], asking: Set<String> = [], registry: IntentRegistry,
-    prompter: any Prompter
+    prompter: any Prompter, clock: any FlowClock = SystemClock()
   ) async throws(RunError) -> FlowDictionary {
     let checker = Checker(registry: registry)
-    var inputs = try checkGiven(workflow, given: given, checker: checker)
+    let now = clock.now
+    var inputs = try checkGiven(workflow, given: given, checker: checker, now: now)
     for input in workflow.inputs where inputs[input.name.value] == nil {
       let name = input.name.value
       let type = checker.inputType(input)
       try await failing(input) {
         if let value = input.defaultValue, !asking.contains(name) {
-          inputs[name] = try coerce(Evaluator.evaluate(value, in: Scope.empty), to: type)
+          inputs[name] = try coerce(Evaluator.evaluate(value, in: Scope.empty), to: type, now: now)
         } else {
           let request = ValueRequest(
             kind: .missingParameter, origin: PromptOrigin(parameterKey: name, parameterTitle: input.prompt ?? name),
             dialog: input.prompt ?? "Value for '\(name)'", valueType: type)
-          inputs[name] = try await Prompting.requestValue(request, prompter: prompter) { try coerce($0, to: type) }
+          inputs[name] = try await Prompting.requestValue(request, prompter: prompter) {
+            try coerce($0, to: type, now: now)
+          }
         }
       }
     }
@@ -363,13 +366,13 @@ public enum InputResolver {
 
   /// Checks the values given before anything is asked or run: each names a declared input and fits its
   /// type. Such mistakes are usage errors (exit 2), reported before an unattended run says what it lacks.
-  public static func checkGiven(_ workflow: Workflow, given: [String: FlowValue], registry: IntentRegistry)
-    throws(RunError)
-  {
-    _ = try checkGiven(workflow, given: given, checker: Checker(registry: registry))
+  public static func checkGiven(
+    _ workflow: Workflow, given: [String: FlowValue], registry: IntentRegistry, clock: any FlowClock = SystemClock()
+  ) throws(RunError) {
+    _ = try checkGiven(workflow, given: given, checker: Checker(registry: registry), now: clock.now)
   }
 
-  private static func checkGiven(_ workflow: Workflow, given: [String: FlowValue], checker: Checker)
+  private static func checkGiven(_ workflow: Workflow, given: [String: FlowValue], checker: Checker, now: Date)
     throws(RunError) -> FlowDictionary
   {
     let declared = workflow.inputs.map(\.name.value)
@@ -382,7 +385,7 @@ public enum InputResolver {
     var inputs = FlowDictionary()
     for input in workflow.inputs {
       guard let value = given[input.name.value] else { continue }
-      try failing(input) { inputs[input.name.value] = try coerce(value, to: checker.inputType(input)) }
+      try failing(input) { inputs[input.name.value] = try coerce(value, to: checker.inputType(input), now: now) }
     }
     return inputs
   }
@@ -424,10 +427,12 @@ public enum InputResolver {
       Diagnostic(.error, kind == .needsInput ? .inputNeeded : .invalidInput, text, at: input.name.span).help(help))
   }
 
-  /// Entity-typed inputs stay as given; their parameters resolve them through the entity's query.
-  private static func coerce(_ value: FlowValue, to type: ValueType) throws -> FlowValue {
+  /// Entity-typed inputs stay as given; their parameters resolve them through the entity's query. Dates
+  /// are read as `ask` reads them ('tomorrow', '2026-12-01 09:00' in the system's zone), as of `now`:
+  /// the run's clock, when the inputs are resolved before step 1.
+  private static func coerce(_ value: FlowValue, to type: ValueType, now: Date) throws -> FlowValue {
     if case .entity = type.elementType { return value }
-    return try Coercion.coerce(value, to: type)
+    return try Coercion.coerce(DateWords.reading(value, as: type, now: now), to: type)
   }
 }
 

@@ -461,6 +461,6 @@ let basicsExamples: [BasicsExample] = [
     "get-dates-from-input", ["input": "today\nsoonish"],
     .error(
       "line 2: 'soonish' is not a date",
-      help: "write '2026-12-01', '2026-12-01 09:00', 'tomorrow', 'next monday' or 'in 3 days'")),
+      help: "write '2026-12-01', '2026-12-01 09:00', 'today', 'tomorrow', 'next monday' or 'in 3 days'")),
   .init("get-dates-from-input", ["input": "in 3 fortnights"], .error("line 1: 'in 3 fortnights' is not a date")),
 ]

@@ -133,6 +133,22 @@ struct BasicsIntentTests {
     #expect(written.value == .date(nine))
   }
 
+  /// A date parameter given `ask` (Ask Each Time) reads what the person types as `ask` does.
+  @Test func askedDateParameterTakesWords() async throws {
+    let prompter = ScriptedPrompter([.value("someday"), .value("next monday")])
+    let clock = ManualClock()
+    let context = IntentContext(prompter: prompter, clock: clock)
+    let adjusted = try await Self.registry.descriptor(for: "adjust-date").run(
+      values: ["amount": .number(0)], asking: ["date"], context: context)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    let today = calendar.startOfDay(for: clock.now)
+    let offset = (2 - calendar.component(.weekday, from: today) + 7) % 7
+    let monday = try #require(calendar.date(byAdding: .day, value: offset == 0 ? 7 : offset, to: today))
+    #expect(adjusted.value == .date(monday))
+    #expect(await prompter.valueRequests.last?.problem == "'someday' is not a date")
+  }
+
   @Test func getURLIsReadOnlyOnlyForGET() throws {
     let getURL = try Self.registry.descriptor(for: "get-url")
     #expect(getURL.sideEffect(for: ["url": "https://a.example"]) == .readOnly)

@@ -155,7 +155,10 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
         kind: .missingParameter, origin: origin, dialog: question, valueType: valueType,
         defaultAnswer: defaultFlowValue),
       prompter: context.prompter
-    ) { answer in try await self.resolve(answer, in: context) }
+    ) { answer in
+      // What a person types for a date is read as words too ('tomorrow'), as `ask` reads it.
+      try await self.resolve(DateWords.reading(answer, as: self.valueType, now: context.clock.now), in: context)
+    }
     lock.withLock { storage = value }
     return value
   }
