@@ -7,7 +7,7 @@
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
 //   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
-//   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
+//   FlowBasics → FlowIntents, FlowHTTP, CLinux (pidfd, subreaper: run-shell) ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, CSodium (export, secrets, signatures, keys)
@@ -59,7 +59,8 @@ let package = Package(
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+      name: "FlowBasics", dependencies: ["CLinux", "FlowDiagnostics", "FlowIntents", "FlowHTTP"],
+      swiftSettings: swiftSettings),
     /// timerfd and eventfd, which Swift's Glibc module leaves out: the scheduler's one timer and its doorbell.
     .systemLibrary(name: "CLinux"),
     /// Cron expressions, next fire times with cronie's daylight-saving rules, their words, and the units

@@ -40,6 +40,7 @@ public enum BasicsCatalog: IntentCatalog {
     RandomNumberIntent.self,
     ReplaceTextIntent.self,
     RoundNumberIntent.self,
+    RunShellIntent.self,
     SetValueIntent.self,
     ShowIntent.self,
     SortIntent.self,

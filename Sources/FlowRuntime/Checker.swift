@@ -248,6 +248,8 @@ private struct Pass {
     let keys = descriptor.parameters.map(\.key)
     // The static types of the values given, for outputs that follow their inputs (`list: [a, b]`).
     var given: [String: ValueType] = [:]
+    // The values written out, for outputs a value decides (`run-shell`'s `output: lines`).
+    var literals: [String: FlowValue] = [:]
     switch call.arguments {
     case .none:
       break
@@ -280,9 +282,10 @@ private struct Pass {
           continue
         }
         given[parameter.key] = check(entry.value, against: parameter, of: descriptor.id)
+        if let literal = Self.literal(entry.value) { literals[parameter.key] = literal }
       }
     }
-    return descriptor.outputType(given: given)
+    return descriptor.outputType(given: given, literals: literals)
   }
 
   private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of action: String) -> ValueType? {

@@ -20,7 +20,8 @@ struct BasicsCatalogTests {
         "get-url",
         "get-url-component", "get-value",
         "hash", "list", "make-csv", "match-text", "number", "open-url", "parse-csv", "parse-json", "random-number",
-        "replace-text", "round-number", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
+        "replace-text", "round-number", "run-shell", "set-value", "show", "sort", "split-text", "text", "time-between",
+        "trim-text",
         "unique",
         "url", "url-decode", "url-encode", "wait",
       ])

@@ -35,7 +35,7 @@ public struct IntentDescriptor: Sendable {
   private let runner:
     @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws -> IntentOutput
   private let sideEffectForValues: @Sendable ([String: FlowValue]) -> SideEffect
-  private let outputTypeForParameters: @Sendable ([String: ValueType]) -> ValueType?
+  private let outputTypeForParameters: @Sendable ([String: ValueType], [String: FlowValue]) -> ValueType?
 
   /// Describes `type` as a member of a catalogue.
   public init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
@@ -52,7 +52,7 @@ public struct IntentDescriptor: Sendable {
       @escaping @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws ->
       IntentOutput,
     sideEffectForValues: @escaping @Sendable ([String: FlowValue]) -> SideEffect,
-    outputTypeForParameters: @escaping @Sendable ([String: ValueType]) -> ValueType?
+    outputTypeForParameters: @escaping @Sendable ([String: ValueType], [String: FlowValue]) -> ValueType?
   ) {
     self.id = id
     self.shortID = shortID
@@ -95,7 +95,7 @@ public struct IntentDescriptor: Sendable {
         try await IntentRunner.run(I.self, id: id, values: values, asking: asking, mode: mode, context: context)
       },
       sideEffectForValues: { I.sideEffect(for: $0) },
-      outputTypeForParameters: { I.outputType(given: $0) }
+      outputTypeForParameters: { I.outputType(given: $0, literals: $1) }
     )
   }
 
@@ -126,9 +126,10 @@ public struct IntentDescriptor: Sendable {
   }
 
   /// The output type of a step whose parameters have these static types (`list: [a, b]` makes a list of
-  /// text), or the declared ``outputType``.
-  public func outputType(given parameters: [String: ValueType]) -> ValueType? {
-    outputTypeForParameters(parameters) ?? outputType
+  /// text) and, where written out, these values (`run-shell`'s `output: lines`), or the declared
+  /// ``outputType``.
+  public func outputType(given parameters: [String: ValueType], literals: [String: FlowValue] = [:]) -> ValueType? {
+    outputTypeForParameters(parameters, literals) ?? outputType
   }
 
   /// The hosts a step with these values may contact.
