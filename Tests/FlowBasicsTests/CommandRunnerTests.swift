@@ -155,6 +155,13 @@ struct CommandRunnerTests {
     expectGone(group, job)
   }
 
+  /// Closing its output is not the end of a command: it is waited for, never ended.
+  @Test func aChildThatClosesItsOutputIsWaitedFor() async throws {
+    let result = try await runner.run(
+      sh("exec >&- 2>&-; i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; exit 7"))
+    #expect(result.ending == .exited(7))
+  }
+
   @Test func aScriptFileForOtherInterpreters() async throws {
     let request = CommandRequest(
       executable: "/bin/sh", arguments: [CommandRequest.scriptPlaceholder, "one", "two"],

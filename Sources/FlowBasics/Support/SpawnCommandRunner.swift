@@ -249,7 +249,8 @@ public struct SpawnCommandRunner: CommandRunner {
       var groupEnded = false
       var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
-      while output >= 0 || errors >= 0 {
+      // Until the child has ended and its pipes are closed: a child may close its output and go on.
+      while output >= 0 || errors >= 0 || status == nil {
         if status != nil, !groupEnded {
           // The child has gone; anything still holding its pipes is a job it left behind.
           endGroup()
