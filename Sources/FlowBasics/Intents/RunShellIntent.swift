@@ -14,6 +14,10 @@ struct RunShellIntent: AppIntent {
   )
   // A command can do anything the person can: a dry run never starts one.
   static let sideEffect = SideEffect.changes
+  // The card shows the script, or the command line, in full and in red: a step has one or the other.
+  static let machineAccess = [
+    MachineAccess(.runsCommands, parameter: "script"), MachineAccess(.runsCommands, parameter: "command"),
+  ]
 
   @Parameter(
     title: "Script", description: "Shell code, run as written: give values through 'arguments' or 'input', never ${…}.",
