@@ -242,3 +242,53 @@ struct RunShellTests {
     assertGolden(transcript(result), named: "run-shell-injection-program.txt")
   }
 }
+
+/// Ctrl-C with the real binary: flow is interrupted while a script and a job it started run; flow exits
+/// as cancelled, and the script's process group is empty by then (reaped, not zombies). No waiting on a
+/// clock: the script writes its pids to a FIFO the test reads, and the signal goes after that.
+@Suite(.serialized)
+struct RunShellInterruptTests {
+  @Test func ctrlCEndsTheCommandsWholeGroup() throws {
+    let directory = try temporaryDirectory()
+    let fifo = directory.appendingPathComponent("pids").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    try """
+    flow: 1
+    steps:
+      - run-shell:
+          script: 'sleep 1000 & echo "$$ $!" > "$1"; wait'
+          arguments: [\(fifo)]
+    """.write(to: directory.appendingPathComponent("wait.yml"), atomically: true, encoding: .utf8)
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(
+      &actions, 2, directory.appendingPathComponent("stderr.txt").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let argv = [TerminalTests.flow.path, "run", directory.appendingPathComponent("wait.yml").path]
+    let environment = ["HOME=\(directory.path)", "NO_COLOR=1", "PATH=/usr/bin:/bin", "TZ=UTC"]
+    let cArguments = argv.map { strdup($0) } + [nil]
+    let cEnvironment = environment.map { strdup($0) } + [nil]
+    defer { (cArguments + cEnvironment).forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, TerminalTests.flow.path, &actions, nil, cArguments, cEnvironment)
+    try #require(spawned == 0)
+
+    // Blocks until the script has started its job and written both pids.
+    let pids = try String(
+      decoding: FileHandle(forReadingFrom: URL(fileURLWithPath: fifo)).readToEnd() ?? Data(), as: UTF8.self
+    )
+    .split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+    try #require(pids.count == 2)
+    kill(pid, SIGINT)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 3, "flow exits as cancelled")
+    errno = 0
+    #expect(kill(-pids[0], 0) == -1 && errno == ESRCH, "the script's process group is empty")
+    errno = 0
+    #expect(kill(pids[1], 0) == -1 && errno == ESRCH, "its background job is gone")
+  }
+}
