@@ -40,7 +40,7 @@ for line in sys.stdin:
 m = {name: statistics.median(values) for name, values in times.items()}
 for name in ["loop-true", "loop-sh", "flow-command", "flow-script"]:
     print(f"{name:<14} {m[name]:7.3f} s  ({m[name]:.3f} ms per command)")
-print(f"command: [/bin/true] vs the /bin/true loop: x{m[\"flow-command\"] / m[\"loop-true\"]:.2f}")
-print(f"run-shell: true vs the sh -c true loop:     x{m[\"flow-script\"] / m[\"loop-sh\"]:.2f}")
-print(f"run-shell: true vs the /bin/true loop:      x{m[\"flow-script\"] / m[\"loop-true\"]:.2f}")
+command, script = m["flow-command"] / m["loop-true"], m["flow-script"] / m["loop-sh"]
+print(f"command: [/bin/true] vs the /bin/true loop: x{command:.2f}")
+print(f"run-shell: true vs the sh -c true loop:     x{script:.2f}")
 '

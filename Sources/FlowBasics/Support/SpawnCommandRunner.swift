@@ -27,6 +27,8 @@ public struct SpawnCommandRunner: CommandRunner {
   /// (flow exits 0.9 s after it whatever is still running; Interrupts.swift).
   public var home: String? { environment["HOME"] }
   public static let grace: Duration = .milliseconds(200)
+  /// How long a command is waited for on the calling thread before a thread of its own takes over.
+  static let inlineWait: Duration = .milliseconds(3)
 
   public init(environment: [String: String], outputLimit: Int = 16 << 20) {
     self.environment = environment
@@ -49,9 +51,19 @@ public struct SpawnCommandRunner: CommandRunner {
     try Task.checkCancellation()
     let child = try Child.start(command, environment: environment)
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CommandResult, any Error>) in
-        // Blocking in poll: a thread of its own, never one of the cooperative pool's few.
-        let thread = Thread { continuation.resume(with: Result { try child.wait() }) }
+      // Most commands end within a moment (`true`, `git status`): waited for here, they cost no thread
+      // and no hop back (Scripts/bench-shell.sh). A longer one is waited for on a thread of its own, never
+      // holding one of the cooperative pool's few.
+      if let result = try child.wait(for: Self.inlineWait) { return result }
+      return try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<CommandResult, any Error>) in
+        let thread = Thread {
+          continuation.resume(
+            with: Result {
+              guard let result = try child.wait() else { throw CancellationError() }
+              return result
+            })
+        }
         thread.stackSize = 256 << 10
         thread.start()
       }
@@ -226,29 +238,47 @@ public struct SpawnCommandRunner: CommandRunner {
 
     // MARK: Waiting
 
-    /// Waits for the child's end while reading its output, then ends what is left of its group.
-    func wait() throws -> CommandResult {
+    // What the loop has gathered, kept across ``wait(for:)`` calls.
+    private var standardOutput: [UInt8] = []
+    private var standardError: [UInt8] = []
+    private var written = 0
+    private var ending: CommandResult.Ending?
+    private var groupEnded = false
+    private lazy var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    private lazy var deadline = command.timeout.map { ContinuousClock.now + $0 }
+
+    /// Waits for the child's end while reading its output, then ends what is left of its group; nil
+    /// when `budget` passed first (call again to go on waiting).
+    func wait(for budget: Duration? = nil) throws -> CommandResult? {
       // A child that stops reading its input makes our write fail with SIGPIPE: blocked on this thread
-      // (whose own signal it is), the write returns EPIPE instead, and the pending signal is taken below.
+      // (whose own signal it is), the write returns EPIPE instead, and the pending signal is taken.
       var pipeSignal = sigset_t()
       sigemptyset(&pipeSignal)
       sigaddset(&pipeSignal, SIGPIPE)
-      pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+      var previousMask = sigset_t()
+      pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
       defer {
         var none = timespec()
         while sigtimedwait(&pipeSignal, nil, &none) == SIGPIPE {}
-        for descriptor in [output, errors, input, exitDescriptor] where descriptor >= 0 { close(descriptor) }
-        _ = SpawnCommandRunner.running.withLock { $0.remove(pid) }
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
       }
+      do {
+        guard let result = try loop(until: budget.map { ContinuousClock.now + $0 }) else { return nil }
+        finish()
+        return result
+      } catch {
+        finish()
+        throw error
+      }
+    }
 
-      var standardOutput: [UInt8] = []
-      var standardError: [UInt8] = []
-      var written = 0
-      let deadline = command.timeout.map { ContinuousClock.now + $0 }
-      var ending: CommandResult.Ending?
-      var groupEnded = false
-      var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    private func finish() {
+      for descriptor in [output, errors, input, exitDescriptor] where descriptor >= 0 { close(descriptor) }
+      (output, errors, input) = (-1, -1, -1)
+      _ = SpawnCommandRunner.running.withLock { $0.remove(pid) }
+    }
 
+    private func loop(until end: ContinuousClock.Instant?) throws -> CommandResult? {
       // Until the child has ended and its pipes are closed: a child may close its output and go on.
       while output >= 0 || errors >= 0 || status == nil {
         if status != nil, !groupEnded {
@@ -267,6 +297,10 @@ public struct SpawnCommandRunner: CommandRunner {
         if let deadline { timeout = Self.milliseconds(until: deadline) }
         if status == nil, exitDescriptor < 0 { timeout = timeout < 0 ? 10 : min(timeout, 10) }
         if groupEnded { timeout = timeout < 0 ? 100 : min(timeout, 100) }
+        if let end {
+          let left = Self.milliseconds(until: end)
+          timeout = timeout < 0 ? left : min(timeout, left)
+        }
         let ready = poll(&watched, nfds_t(watched.count), timeout)
         if ready < 0 {
           if errno == EINTR { continue }
@@ -276,6 +310,7 @@ public struct SpawnCommandRunner: CommandRunner {
           ending = .timedOut
           break
         }
+        if ready == 0, let end, ContinuousClock.now >= end, !groupEnded { return nil }
         if ready == 0, groupEnded { break }  // held open by a process outside the group: stop reading
         for entry in watched where entry.revents != 0 {
           switch entry.fd {
