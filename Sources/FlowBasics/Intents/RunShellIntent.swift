@@ -85,8 +85,8 @@ struct RunShellIntent: AppIntent {
   /// Text by default, a list of text for `output: lines`, a Shell Result for `output: result`; any
   /// value when the mode is computed.
   static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType? {
-    guard parameters["output"] != nil else { return .text }
-    return literals["output"].flatMap { try? ShellOutput(flowValue: $0) }?.valueType
+    if let literal = literals["output"] { return (try? ShellOutput(flowValue: literal))?.valueType }
+    return parameters["output"] == nil ? .text : nil
   }
 
   /// Shells that take a script with `-c` and its arguments after a `$0`; any other interpreter gets the
