@@ -7,7 +7,7 @@
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
 //   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
-//   FlowBasics → FlowIntents, FlowHTTP, CLinux (statx for the file actions) ; RaindropIntents → FlowIntents, RaindropModel
+//   FlowBasics → FlowIntents, FlowHTTP, CLinux (statx for the file actions; pidfd, subreaper: run-shell) ; RaindropIntents → FlowIntents, RaindropModel
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, CSodium (export, secrets, signatures, keys)

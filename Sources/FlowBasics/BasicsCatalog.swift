@@ -54,6 +54,7 @@ public enum BasicsCatalog: IntentCatalog {
     ReadFileIntent.self,
     ReplaceTextIntent.self,
     RoundNumberIntent.self,
+    RunShellIntent.self,
     SaveFileIntent.self,
     SetValueIntent.self,
     ShowIntent.self,

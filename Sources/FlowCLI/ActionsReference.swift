@@ -264,7 +264,13 @@ public enum ActionsReference {
   /// A plausible value for a parameter, in YAML.
   static func sample(_ parameter: ParameterDescriptor) -> String {
     switch parameter.type {
-    case .text: parameter.key == "expression" ? "\"${count} * 2\"" : "\"\(parameter.title)\""
+    case .text:
+      switch parameter.key {
+      case "expression": "\"${count} * 2\""
+      // run-shell: a script that reads its values as a script should, from the environment or "$1".
+      case "script": "'df -h \"$HOME\"'"
+      default: "\"\(parameter.title)\""
+      }
     case .number: "1.5"
     case .integer: parameter.range.map { FlowValue.formatNumber($0.lowerBound) } ?? "1"
     case .boolean: "true"

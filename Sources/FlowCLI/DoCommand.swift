@@ -80,7 +80,9 @@ struct DoCommand: AsyncParsableCommand {
     // Recorded as a one-step run: the action is step 1.
     session.beginAction()
     do {
-      services = try options.intentContext(context, prompter: options.prompter(context, quiet: json)) { use in
+      services = try options.intentContext(
+        context, prompter: options.prompter(context, quiet: json), limits: session.limits
+      ) { use in
         reporter.backend = use
         if !json { console.write(use.line + "\n", to: .error) }
       }

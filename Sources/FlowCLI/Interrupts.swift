@@ -1,3 +1,4 @@
+import FlowBasics
 import Foundation
 import Synchronization
 
@@ -133,6 +134,8 @@ enum Interrupts {
   private static func exitNow(console: any Console) -> Never {
     TerminalEcho.restore()
     console.write("\ncancelled\n", to: .error)
+    // A command that `run-shell` started would outlive flow: its process group is ended first.
+    SpawnCommandRunner.endAll()
     for body in beforeExit.withLock({ $0 }) { body() }
     exit(ExitStatus.cancelled.rawValue)
   }

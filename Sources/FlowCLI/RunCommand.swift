@@ -99,7 +99,9 @@ struct RunCommand: AsyncParsableCommand {
     let (console, json) = (context.console, json)
     let services: IntentContext
     do {
-      services = try options.intentContext(context, prompter: prompter, readOnly: dryRun) { use in
+      services = try options.intentContext(
+        context, prompter: prompter, readOnly: dryRun, limits: session.limits
+      ) { use in
         reporter.backend = use
         if !json { console.write(use.line + "\n", to: .error) }
       }

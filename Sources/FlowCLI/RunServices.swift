@@ -4,6 +4,7 @@ import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
 import Foundation
+import FlowRuntime
 import RaindropModel
 
 /// The options every command that performs actions takes (`flow run`, `flow do`).
@@ -39,11 +40,12 @@ struct ActionOptions: ParsableArguments {
     !noInput && !quiet && context.console.isTerminal(.input) && context.console.isTerminal(.error)
   }
 
-  /// The services intents use: HTTP, the URL launcher, and the bookmarks on the chosen backend, opened on
-  /// first use, when `announce` is told which backend it is and why. A `readOnly` run (a dry run) opens
-  /// the local store without writing anything to the disk.
+  /// The services intents use: HTTP, the URL launcher, the command runner (`run-shell`, with the run's
+  /// environment and its text limit), and the bookmarks on the chosen backend, opened on first use, when
+  /// `announce` is told which backend it is and why. A `readOnly` run (a dry run) opens the local store
+  /// without writing anything to the disk.
   func intentContext(
-    _ context: CLIContext, prompter: any Prompter, readOnly: Bool = false,
+    _ context: CLIContext, prompter: any Prompter, readOnly: Bool = false, limits: ValueLimits = ValueLimits(),
     announce: @escaping @Sendable (BackendUse) -> Void
   ) throws(Diagnostic) -> IntentContext {
     let backends = Backends(context: context)
@@ -61,6 +63,10 @@ struct ActionOptions: ParsableArguments {
       )
       .with(SystemClipboard(environment: context.environment) as any ClipboardService, as: (any ClipboardService).self)
       .with(LocalFiles(locations: context.fileLocations) as any Files, as: (any Files).self)
+      .with(
+        SpawnCommandRunner(environment: context.environment, outputLimit: limits.textBytes) as any CommandRunner,
+        as: (any CommandRunner).self
+      )
       .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
   }
 }

@@ -232,13 +232,24 @@ private struct Pass {
 
   // MARK: - Annotations
 
+  /// The output type as the checker knows it where the step's written values decide it (`run-shell`'s
+  /// `output: lines`): computed values count as given, of a type not known.
+  private func outputType(of step: Step, descriptor: IntentDescriptor) -> ValueType? {
+    guard case .action(let call) = step.kind else { return descriptor.outputType }
+    let known = KnownValues(call, descriptor: descriptor)
+    return descriptor.outputType(
+      given: Dictionary(uniqueKeysWithValues: known.unknown.map { ($0, ValueType.any) }), literals: known.literals)
+  }
+
   private func annotations(of step: Step, descriptor: IntentDescriptor?, confirmedBy: String?)
     -> [OutlineStep.Annotation]
   {
     var notes: [OutlineStep.Annotation] = []
     if let name = step.name, !isForEach(step) {
       var text: StyledText = "→ " + StyledText([.init(.variable, "⟨\(name.value)⟩")])
-      if let type = descriptor?.outputType { text.append(.text, " (\(type.name))") }
+      if let type = descriptor.flatMap({ outputType(of: step, descriptor: $0) }) {
+        text.append(.text, " (\(type.name))")
+      }
       notes.append(.init(kind: .output, text: text))
     }
     if let condition = step.when {

@@ -273,6 +273,8 @@ private struct Pass {
     let keys = descriptor.parameters.map(\.key)
     // The static types of the values given, for outputs that follow their inputs (`list: [a, b]`).
     var given: [String: ValueType] = [:]
+    // The values written out, for outputs a value decides (`run-shell`'s `output: lines`).
+    var literals: [String: FlowValue] = [:]
     switch call.arguments {
     case .none:
       break
@@ -305,10 +307,11 @@ private struct Pass {
           continue
         }
         given[parameter.key] = check(entry.value, against: parameter, of: descriptor.id)
+        if let literal = Self.literal(entry.value) { literals[parameter.key] = literal }
       }
     }
     if !descriptor.environmentNameParameters.isEmpty { checkEnvironmentNames(call, descriptor) }
-    return descriptor.outputType(given: given)
+    return descriptor.outputType(given: given, literals: literals)
   }
 
   /// A literal environment variable name (`get-env: HOME`) must be listed under `env:`, as `${env.HOME}`

@@ -747,7 +747,9 @@ public struct Interpreter: Sendable {
       case .cancelled: .cancelled
       default: .stepFailed
       }
-    return RunError(kind, Diagnostic(.error, code, "\(info.description): \(message)", at: span).help(ownHelp ?? help))
+    var diagnostic = Diagnostic(.error, code, "\(info.description): \(message)", at: span)
+    for note in (error as? AppIntentError)?.notes ?? [] { diagnostic = diagnostic.note(note) }
+    return RunError(kind, diagnostic.help(ownHelp ?? help))
   }
 }
 

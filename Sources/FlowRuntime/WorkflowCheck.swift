@@ -271,7 +271,14 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 
     let (checked, summary) = Checker(registry: registry).check(workflow, children: summaries)
     own.append(contentsOf: checked)
+    own.append(contentsOf: ScriptInjection.check(workflow, shared: isShared(workflow), registry: registry))
     return remember(Entry(workflow: workflow, summary: summary, diagnostics: own, children: children), at: key)
+  }
+
+  /// Whether values in `workflow` come from someone else: a file `flow export` wrote (`shared:`, and the
+  /// workflows embedded in it), or one being imported. What makes ScriptInjection an error.
+  private func isShared(_ workflow: Workflow) -> Bool {
+    workflow.shared != nil || workflow.embeddedName != nil || folders[files.canonicalPath(workflow.file.path)] != nil
   }
 
   private func remember(_ entry: Entry, at key: String) -> Entry {

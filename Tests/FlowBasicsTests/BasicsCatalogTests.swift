@@ -20,7 +20,7 @@ struct BasicsCatalogTests {
         "get-clipboard", "get-dates-from-input", "get-env", "get-file", "get-folder-contents", "get-item", "get-url",
         "get-url-component", "get-value", "hash", "list", "make-csv", "match-text", "move-file", "notify", "number",
         "open-url", "parse-csv", "parse-json", "random-item", "random-number", "read-file", "replace-text",
-        "round-number", "save-file", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
+        "round-number", "run-shell", "save-file", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
         "unique",
         "url", "url-decode", "url-encode", "wait",
       ])

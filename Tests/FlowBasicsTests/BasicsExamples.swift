@@ -463,4 +463,18 @@ let basicsExamples: [BasicsExample] = [
       "line 2: 'soonish' is not a date",
       help: "write '2026-12-01', '2026-12-01 09:00', 'today', 'tomorrow', 'next monday' or 'in 3 days'")),
   .init("get-dates-from-input", ["input": "in 3 fortnights"], .error("line 1: 'in 3 fortnights' is not a date")),
+
+  // Real processes (CommandRunnerTests and RunShellTests go further).
+  .init("run-shell", ["script": #"echo "$1""#, "arguments": ["a; b"]], .value("a; b")),
+  .init("run-shell", ["command": ["printf", "%s", "x"]], .value("x")),
+  .init(
+    "run-shell", [:],
+    .error(
+      "'run-shell' needs a 'script' or a 'command', and takes one of them",
+      help: "write 'script: echo hello', or 'command: [ls, -l]' to run a program without a shell")),
+  .init(
+    "run-shell", ["script": "exit 3"],
+    .error(
+      "the script exited with status 3",
+      help: "to go on and read the exit code, add 'output: result' and test '${…exit-code}'")),
 ]

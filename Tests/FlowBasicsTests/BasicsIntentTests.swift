@@ -21,6 +21,8 @@ struct BasicsIntentTests {
     let context = IntentContext(prompter: ScriptedPrompter(answers), clock: clock, random: SeededRandomSource(seed: 7))
       .with(launcher, as: (any URLLauncher).self)
       .withDesktopStandIns()
+      .with(
+        SpawnCommandRunner(environment: ["PATH": "/usr/bin:/bin"]) as any CommandRunner, as: (any CommandRunner).self)
     return (context, clock)
   }
 

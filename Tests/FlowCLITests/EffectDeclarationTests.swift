@@ -54,6 +54,7 @@ struct EffectDeclarationTests {
     // Opens a window and contacts the link's host; stores nothing.
     "open-url": [Case(unknown: ["url"], effect: .changes)],
     "replace-text": [Case(effect: .readOnly)],
+    "run-shell": [Case(unknown: ["script"], effect: .changes)],
     "show": [Case(effect: .readOnly)],
     "sort": [Case(effect: .readOnly)],
     "split-text": [Case(effect: .readOnly)],

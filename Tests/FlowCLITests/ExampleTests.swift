@@ -49,6 +49,8 @@ struct ExampleTests {
     Run(example: "confirm-and-stop", variant: "with-yes", arguments: ["--yes"]),
     Run(example: "confirm-and-stop", variant: "unattended", expectedStatus: 4),
     Run(example: "run-workflow", variant: "run"),
+    Run(example: "run-shell", variant: "run"),
+    Run(example: "run-shell", variant: "dry-run", arguments: ["--dry-run"]),
     Run(example: "greet", variant: "run", arguments: ["--input", "who=Grace"]),
     Run(example: "greet", variant: "json", arguments: ["--input", "who=Grace", "--json"]),
     Run(example: "on-error", variant: "run"),

@@ -40,7 +40,7 @@ public struct IntentDescriptor: Sendable {
     @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws -> IntentOutput
   private let sideEffectForValues: @Sendable ([String: FlowValue]) -> SideEffect
   private let machineAccessForValues: @Sendable ([String: FlowValue]) -> [MachineAccess]
-  private let outputTypeForParameters: @Sendable ([String: ValueType]) -> ValueType?
+  private let outputTypeForParameters: @Sendable ([String: ValueType], [String: FlowValue]) -> ValueType?
 
   /// Describes `type` as a member of a catalogue.
   public init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
@@ -58,7 +58,7 @@ public struct IntentDescriptor: Sendable {
       IntentOutput,
     sideEffectForValues: @escaping @Sendable ([String: FlowValue]) -> SideEffect,
     machineAccessForValues: @escaping @Sendable ([String: FlowValue]) -> [MachineAccess],
-    outputTypeForParameters: @escaping @Sendable ([String: ValueType]) -> ValueType?
+    outputTypeForParameters: @escaping @Sendable ([String: ValueType], [String: FlowValue]) -> ValueType?
   ) {
     self.id = id
     self.shortID = shortID
@@ -104,7 +104,7 @@ public struct IntentDescriptor: Sendable {
       },
       sideEffectForValues: { I.sideEffect(for: $0) },
       machineAccessForValues: { I.machineAccess(for: $0) },
-      outputTypeForParameters: { I.outputType(given: $0) }
+      outputTypeForParameters: { I.outputType(given: $0, literals: $1) }
     )
   }
 
@@ -142,9 +142,10 @@ public struct IntentDescriptor: Sendable {
   }
 
   /// The output type of a step whose parameters have these static types (`list: [a, b]` makes a list of
-  /// text), or the declared ``outputType``.
-  public func outputType(given parameters: [String: ValueType]) -> ValueType? {
-    outputTypeForParameters(parameters) ?? outputType
+  /// text) and, where written out, these values (`run-shell`'s `output: lines`), or the declared
+  /// ``outputType``.
+  public func outputType(given parameters: [String: ValueType], literals: [String: FlowValue] = [:]) -> ValueType? {
+    outputTypeForParameters(parameters, literals) ?? outputType
   }
 
   /// The hosts a step with these values may contact.

@@ -83,6 +83,9 @@ public protocol AppIntent: Sendable {
   /// The output type for parameters of these static types, where it depends on them (`list: [a, b]`
   /// outputs a list of text); nil keeps the declared type. The checker passes the types it knows.
   static func outputType(given parameters: [String: ValueType]) -> ValueType?
+  /// The same, also given the values written as literals in the step (`output: lines`), for outputs
+  /// that a value decides. Defaults to ``outputType(given:)``.
+  static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType?
 
   init()
   func perform() async throws -> PerformResult
@@ -99,6 +102,9 @@ extension AppIntent {
   public static var requiresConfirmation: Bool { false }
   public static var prompts: IntentPrompts { [] }
   public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
+  public static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType? {
+    outputType(given: parameters)
+  }
   public static var openAppWhenRun: Bool { false }
   // `_typeName` rather than `String(describing:)`, which searches every protocol conformance in the
   // binary for the first few types it meets: a measurable part of start-up.

@@ -42,15 +42,20 @@ public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringRe
   public var origin: PromptOrigin?
   /// The candidates, for disambiguation and not-found errors.
   public var candidates: [String]
+  /// Lines of evidence shown under the message, as the diagnostic's notes: the end of a command's
+  /// standard error (`run-shell`).
+  public var notes: [String]
 
   public init(
-    _ kind: Kind, _ message: String, help: String? = nil, origin: PromptOrigin? = nil, candidates: [String] = []
+    _ kind: Kind, _ message: String, help: String? = nil, origin: PromptOrigin? = nil, candidates: [String] = [],
+    notes: [String] = []
   ) {
     self.kind = kind
     self.message = message
     self.help = help
     self.origin = origin
     self.candidates = candidates
+    self.notes = notes
   }
 
   public var localizedStringResource: LocalizedStringResource { LocalizedStringResource(message) }
@@ -92,8 +97,8 @@ public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringRe
   }
 
   /// Something the intent reports in its own words.
-  public static func failed(_ message: String, help: String? = nil) -> AppIntentError {
-    AppIntentError(.failed, message, help: help)
+  public static func failed(_ message: String, help: String? = nil, notes: [String] = []) -> AppIntentError {
+    AppIntentError(.failed, message, help: help, notes: notes)
   }
 
   /// The message and help line of any error: ``CustomLocalizedStringResourceConvertible`` errors speak

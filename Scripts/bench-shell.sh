@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# run-shell's cost per command (issue 14): a workflow that runs `true` 1,000 times in a `repeat`, as
+# `run-shell: true` (through /bin/sh -c, as a shell loop's `sh -c true` would) and as `command: [/bin/true]`
+# (no shell), against a shell loop that runs /bin/true 1,000 times and one that runs `sh -c true`
+# 1,000 times. Interleaved, RUNS rounds, wall time (processes are started, so the kernel's time
+# counts), medians and the ratios printed together. Target: run-shell ≤ 1.3× the loop. Usage:
+#   Scripts/bench-shell.sh [RUNS] [FLOW]
+# FLOW defaults to the release build as it ships (Scripts/bench-common.sh's build_flow).
+source "$(dirname "${BASH_SOURCE[0]}")/bench-common.sh"
+runs=${1:-7}
+if [ -n "${2:-}" ]; then flow=$2; else build_flow; fi
+
+cd "$work"
+export HOME="$work" XDG_STATE_HOME="$work/state"
+printf 'flow: 1\nname: Script\nsteps:\n  - repeat: 1000\n    do:\n      - run-shell: "true"\n' > script.yml
+printf 'flow: 1\nname: Command\nsteps:\n  - repeat: 1000\n    do:\n      - run-shell:\n          command: [/bin/true]\n' > command.yml
+"$flow" run script.yml >/dev/null
+"$flow" run command.yml >/dev/null
+
+loop_true='i=0; while [ $i -lt 1000 ]; do /bin/true; i=$((i + 1)); done'
+loop_sh='i=0; while [ $i -lt 1000 ]; do /bin/sh -c true; i=$((i + 1)); done'
+for _ in $(seq "$runs"); do
+  for name in loop-true loop-sh flow-command flow-script; do
+    case $name in
+      loop-true) cmd=(sh -c "$loop_true") ;;
+      loop-sh) cmd=(sh -c "$loop_sh") ;;
+      flow-command) cmd=("$flow" run command.yml) ;;
+      flow-script) cmd=("$flow" run script.yml) ;;
+    esac
+    start=$(date +%s%N)
+    "${cmd[@]}" >/dev/null
+    echo "$name $(( ($(date +%s%N) - start) / 1000 ))"
+  done
+done | python3 -c '
+import statistics, sys
+times = {}
+for line in sys.stdin:
+    name, micros = line.split()
+    times.setdefault(name, []).append(int(micros) / 1e6)
+m = {name: statistics.median(values) for name, values in times.items()}
+for name in ["loop-true", "loop-sh", "flow-command", "flow-script"]:
+    print(f"{name:<14} {m[name]:7.3f} s  ({m[name]:.3f} ms per command)")
+command, script = m["flow-command"] / m["loop-true"], m["flow-script"] / m["loop-sh"]
+print(f"command: [/bin/true] vs the /bin/true loop: x{command:.2f}")
+print(f"run-shell: true vs the sh -c true loop:     x{script:.2f}")
+'
