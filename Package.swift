@@ -134,8 +134,8 @@ let package = Package(
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime",
-        "FlowScheduler", "FlowSharing",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
+        "FlowRuntime", "FlowScheduler", "FlowSharing",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -769,13 +769,26 @@ public struct WorkflowDecoder {
   public static let builtInNames: Set<String> = ["previous", "input", "item", "index", "now", "workflow", "run", "env"]
 
   /// Action ids are kebab-case, with an optional catalogue namespace: `show`, `raindrop.save-bookmark`.
+  /// After a namespace, the name may also be an MCP tool's as its server spells it (letters of either
+  /// case, digits, `_`, `-` and `.`: `time.get_current_time`; Documentation/MCP.md).
   private mutating func actionID(_ scalar: YAMLNode.Scalar) -> Located<String>? {
-    let valid =
-      scalar.value.split(separator: ".", omittingEmptySubsequences: false).count <= 2
-      && scalar.value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-        guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-        return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    func isKebab(_ part: Substring) -> Bool {
+      guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+      return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+    func isToolName(_ part: Substring) -> Bool {
+      guard !part.isEmpty, part.count <= 128, part.first != ".", part.last != "." else { return false }
+      return part.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || "_-.".unicodeScalars.contains($0)
       }
+    }
+    let valid: Bool
+    if let dot = scalar.value.firstIndex(of: ".") {
+      valid = isKebab(scalar.value[..<dot]) && isToolName(scalar.value[scalar.value.index(after: dot)...])
+    } else {
+      valid = isKebab(scalar.value[...])
+    }
     guard valid else {
       report(
         Diagnostic(.error, .invalidName, "'\(scalar.value)' is not an action name", at: scalar.span)
