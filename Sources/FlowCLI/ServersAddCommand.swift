@@ -82,7 +82,8 @@ struct ServersAddCommand: AsyncParsableCommand {
     configuration.servers.removeAll { $0.name == name }
     configuration.servers.append(server)
     try ServersCommand.save(configuration.servers, context)
-    context.print("added '\(name)': \(cache.serverName) \(cache.serverVersion), \(Count.of(cache.tools.count, "tool"))")
+    let identity = [cache.serverName, cache.serverVersion].filter { !$0.isEmpty }.joined(separator: " ")
+    context.print("added '\(name)': \(identity), \(Count.of(cache.tools.count, "tool"))")
     for line in ServersCommand.toolLines(cache, server: name) { context.print("  " + line) }
   }
 }

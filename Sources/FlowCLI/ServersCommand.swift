@@ -93,18 +93,7 @@ struct ServersCommand: AsyncParsableCommand {
     return cache.tools.map { tool in
       let id = "\(server).\(tool.name)"
       return id + String(repeating: " ", count: width - id.count) + tool.displayTitle
-        + "  (\(EffectWords.words(tool.sideEffect)), according to the server)"
-    }
-  }
-}
-
-/// A side effect in the words `flow actions` uses.
-enum EffectWords {
-  static func words(_ effect: SideEffect) -> String {
-    switch effect {
-    case .readOnly: "read-only"
-    case .changes: "changes things"
-    case .destructive: "may delete"
+        + "  (\(ActionsReference.words(tool.sideEffect)), according to the server)"
     }
   }
 }

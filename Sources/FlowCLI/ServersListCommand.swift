@@ -43,7 +43,9 @@ struct ServersShowCommand: AsyncParsableCommand {
       context.print("tools not cached: run 'flow servers refresh \(name)'")
       return
     }
-    context.printShown("server \(cache.serverName) \(cache.serverVersion), protocol \(cache.protocolVersion)")
+    context.printShown(
+      "server \([cache.serverName, cache.serverVersion].filter { !$0.isEmpty }.joined(separator: " ")), protocol \(cache.protocolVersion)"
+    )
     context.print("tools (hash \(cache.hash.prefix(12))):")
     for line in ServersCommand.toolLines(cache, server: name) { context.printShown("  " + line) }
   }

@@ -92,7 +92,7 @@ public enum SchemaTypes {
     {
       return valueType(of: result, named: "result").type
     }
-    return objectType(schema, name: "\(actionTitle) Result")
+    return objectType(schema, name: schema.dictionaryFields["title"].map(\.text) ?? "\(actionTitle) Result")
   }
 
   /// A JSON Schema's flow type, and whether it admits null (`["string", "null"]`, or pydantic's `anyOf`).

@@ -52,6 +52,19 @@ public struct WorkflowDecoder {
       embeddedName == nil || !WorkflowFormat.fileOnlyKeys.contains($0)
     }
     for entry in mapping.entries {
+      // A workflow names MCP servers (`time.get_current_time`); only the local config.yml says what a
+      // name starts, so a file that brings its own commands is refused, whoever sent it (Documentation/MCP.md).
+      if Self.serverKeys.contains(entry.key.value) {
+        report(
+          Diagnostic(
+            .error, .serverDeclaration, "a workflow cannot declare servers: '\(entry.key.value)' is not allowed",
+            at: entry.key.span
+          )
+          .help(
+            "a workflow only names servers in its steps (SERVER.TOOL); add a server on this machine with 'flow servers add'"
+          ))
+        continue
+      }
       guard let key = WorkflowFormat.keysByName[entry.key.value] else {
         report(
           Diagnostic(.error, .unknownKey, "unknown key '\(entry.key.value)'", at: entry.key.span)
@@ -764,6 +777,9 @@ public struct WorkflowDecoder {
     }
     return Located(name, at: scalar.span)
   }
+
+  /// Keys through which other tools declare MCP servers and their commands: never read from a workflow.
+  static let serverKeys: Set<String> = ["servers", "mcpServers", "mcp-servers", "mcp_servers", "mcp"]
 
   /// The magic variables flow provides (SPEC §1).
   public static let builtInNames: Set<String> = ["previous", "input", "item", "index", "now", "workflow", "run", "env"]

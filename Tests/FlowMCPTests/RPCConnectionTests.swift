@@ -29,6 +29,7 @@ private struct PipePair {
 /// Answers `echo` with its params, `ask` by asking the peer `question` back, and `wait` never (until cancelled).
 private final class TestServer: RPCHandler {
   let cancelled = Mutex<[RPCID]>([])
+  let waiting = Mutex<[RPCID]>([])
   let notes = Mutex<[String]>([])
 
   func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
@@ -38,6 +39,7 @@ private final class TestServer: RPCHandler {
     case "echo": return params ?? .nothing
     case "ask": return try await connection.request("question", params: ["text": "name?"])
     case "wait":
+      waiting.withLock { $0.append(id) }
       do {
         try await Task.sleep(for: .seconds(60))
       } catch {
@@ -125,7 +127,8 @@ struct RPCConnectionTests {
     await #expect(throws: CancellationError.self) { try await task.value }
     // Once the server has read the notification, the handler's sleep ends.
     while server.cancelled.withLock({ $0.isEmpty }) { await Task.yield() }
-    #expect(server.cancelled.withLock { $0 } == [.number(1)])
+    #expect(server.cancelled.withLock { $0 } == server.waiting.withLock { $0 })
+    #expect(server.cancelled.withLock { $0 }.count == 1)
     pair.client.close()
   }
 
