@@ -69,7 +69,9 @@ final class ServerCatalogs: ExternalCatalogSource {
 
   /// A server's tools as actions: the same descriptors a Swift intent makes.
   static func catalog(server: ServerConfiguration, cache: ToolCache) -> ExternalCatalog {
-    let title = cache.serverName.isEmpty ? server.name : "\(cache.serverName) (MCP server '\(server.name)')"
+    // The command configured here is part of the name the card and `flow actions` show: a shared workflow
+    // names a server, and the person importing it sees what that name starts on this machine.
+    let title = "MCP server '\(server.name)' (\(server.commandLine))"
     let descriptors = cache.tools.map { tool in
       let actionTitle = tool.displayTitle
       let action = ExternalAction(

@@ -186,7 +186,12 @@ extension Configuration {
       while end < lines.count, lines[end].isEmpty || lines[end].hasPrefix(" ") || lines[end].hasPrefix("#") {
         end += 1
       }
-      while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
+      // Blank lines and comments after the last server belong to what follows.
+      while end > start + 1,
+        lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty || lines[end - 1].hasPrefix("#")
+      {
+        end -= 1
+      }
       lines.replaceSubrange(start..<end, with: block)
     } else {
       lines += block

@@ -121,6 +121,16 @@ import Testing
     #expect(result.output == "Lisbon: 23.5 degrees, sunny true\nhello Lisbon\ncounted 3\n")
   }
 
+  @Test func theExampleRuns() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let example = testDirectory().appendingPathComponent("../../examples/mcp/weather.yml").standardizedFileURL.path
+    let validated = await home.run(["validate", example])
+    #expect(validated.status == 0, "\(validated.error)")
+    let result = await home.run(["run", example])
+    assertGolden(home.shown(result), named: "example-mcp-weather.txt")
+  }
+
   @Test func toolErrorsCrashesAndUnansweredQuestionsFailTheStep() async throws {
     let home = try Home()
     try await home.addTestServer()

@@ -61,7 +61,7 @@ extension IntentDescriptor {
       id: id, shortID: action.shortID, namespace: action.namespace, catalogTitle: action.catalogTitle,
       title: action.title, description: action.description, parameters: parameters, outputType: action.outputType,
       sideEffect: effect, sideEffectParameters: [], requiresConfirmation: false, processArgumentParameters: [],
-      prompts: [], networkAccess: action.networkAccess, summary: summary, dependencies: [],
+      prompts: [], networkAccess: action.networkAccess, machineAccess: [], summary: summary, dependencies: [],
       effectClaimedBy: action.effectClaimedBy, intentType: ExternalIntent.self,
       runner: { values, asking, mode, context in
         try await ExternalRunner.run(
@@ -69,6 +69,7 @@ extension IntentDescriptor {
           mode: mode, context: context, perform: perform)
       },
       sideEffectForValues: { _ in effect },
+      machineAccessForValues: { _ in [] },
       outputTypeForParameters: { _ in nil })
   }
 }
