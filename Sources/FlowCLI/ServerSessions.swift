@@ -193,12 +193,12 @@ enum ToolCall {
         "tool '\(tool.name)' of server '\(server)' failed: \(message)",
         help: ServerStarter.stderrHelp(client.stderrLines))
     }
-    guard tool.outputSchema != nil else { return IntentOutput(value: .text(result.text)) }
+    guard let outputSchema = tool.outputSchema else { return IntentOutput(value: .text(result.text)) }
     guard let structured = result.structuredContent else {
       throw AppIntentError.failed(
         "tool '\(tool.name)' of server '\(server)' declares an output schema but returned no structured content")
     }
-    if let problem = OutputCheck.problem(structured, against: tool.outputSchema!) {
+    if let problem = OutputCheck.problem(structured, against: outputSchema) {
       throw AppIntentError.failed(
         "tool '\(tool.name)' of server '\(server)' returned output that does not match its schema: \(problem)")
     }

@@ -220,7 +220,8 @@ func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () 
       throw TimedOut()
     }
     defer { group.cancelAll() }
-    return try await group.next()!
+    guard let first = try await group.next() else { throw TimedOut() }
+    return first
   }
 }
 

@@ -70,7 +70,8 @@ public final class RPCConnection: Sendable {
   private let handler: any RPCHandler
   private let invalidLines: InvalidLinePolicy
   private let state = Mutex(State())
-  private let writeLock = Mutex(())
+  /// Whether `output` is still open; held while writing, so a close never lands inside a line.
+  private let writeLock = Mutex(true)
   private let finished = Mutex<[CheckedContinuation<Void, Never>]?>([])
 
   /// A connection reading `input` and writing `output`; it owns both and closes them. Call `start()`.
@@ -136,7 +137,7 @@ public final class RPCConnection: Sendable {
   @discardableResult
   public func send(_ message: RPCMessage) -> Bool {
     let line = message.encoded()
-    return writeLock.withLock { _ in LineWriter.write(line, to: output) }
+    return writeLock.withLock { open in open && LineWriter.write(line, to: output) }
   }
 
   /// Closes this side's output (for a client: the server's stdin, the polite way to ask it to exit).
@@ -147,7 +148,7 @@ public final class RPCConnection: Sendable {
       defer { state.pending.removeAll() }
       return Array(state.pending.values)
     }
-    writeLock.withLock { _ in _ = Glibc.close(output) }
+    closeOutput()
     for continuation in waiting { continuation.resume(throwing: Closed(reason: .closedHere)) }
   }
 
@@ -158,11 +159,19 @@ public final class RPCConnection: Sendable {
   public func waitUntilFinished() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let done = finished.withLock { waiters -> Bool in
-        guard waiters != nil else { return true }
-        waiters!.append(continuation)
+        guard var list = waiters else { return true }
+        list.append(continuation)
+        waiters = list
         return false
       }
       if done { continuation.resume() }
+    }
+  }
+
+  private func closeOutput() {
+    writeLock.withLock { open in
+      if open { _ = Glibc.close(output) }
+      open = false
     }
   }
 
@@ -242,6 +251,8 @@ public final class RPCConnection: Sendable {
     let finalReason = state.withLock { $0.closed } ?? reason
     for continuation in waiting { continuation.resume(throwing: Closed(reason: finalReason)) }
     _ = Glibc.close(input)
+    // The peer is gone, so this side hangs up too: a peer waiting for our end (a server's reader) ends.
+    closeOutput()
     handler.connectionClosed(finalReason)
     let waiters = finished.withLock { waiters -> [CheckedContinuation<Void, Never>] in
       defer { waiters = nil }
