@@ -53,7 +53,7 @@ fi
 
 # The reference tools, from PyPI: croniter (cron's next fires), kubernetes-validate (the CronJob flow
 # writes), check-jsonschema (the editor schema `flow schema` writes) and Playwright (drives Chromium for
-# the share page).
+# the share page); the MCP SDK and servers below.
 venv=.venv-tools
 if [ ! -x "$venv/bin/python3" ]; then
   echo "setup: creating $venv (the Python reference tools the tests use)"
@@ -64,6 +64,11 @@ tools=()
 [ -x "$venv/bin/kubernetes-validate" ] || tools+=(kubernetes-validate)
 [ -x "$venv/bin/check-jsonschema" ] || tools+=(check-jsonschema)
 "$venv/bin/python3" -c 'import playwright' 2>/dev/null || tools+=(playwright)
+# MCP (issue 15): the official Python SDK (the test server in Tests/MCPServers, and the benchmark's client)
+# and two published servers that run offline.
+"$venv/bin/python3" -c 'import mcp' 2>/dev/null || tools+=(mcp)
+[ -x "$venv/bin/mcp-server-time" ] || tools+=(mcp-server-time)
+[ -x "$venv/bin/mcp-server-git" ] || tools+=(mcp-server-git)
 if [ ${#tools[@]} -gt 0 ]; then
   echo "setup: installing into $venv: ${tools[*]}"
   "$venv/bin/python3" -m pip install -q --disable-pip-version-check "${tools[@]}"

@@ -31,6 +31,11 @@ struct ActionsCommand: AsyncParsableCommand {
     do {
       if markdown {
         context.print(ActionsReference.markdown(registry).trimmingSuffix())
+      } else if let action, !action.contains("."),
+        let group = registry.groups.first(where: { $0.namespace == action && !$0.descriptors.isEmpty })
+      {
+        // `flow actions time`: one catalogue (a server's tools), as the full list shows it.
+        context.print(ActionsReference.list(group).trimmingSuffix())
       } else if let action {
         let descriptor = try registry.descriptor(for: action)
         if json {

@@ -22,6 +22,19 @@ public enum ActionsReference {
     return out
   }
 
+  /// One catalogue (`flow actions SERVER`): its actions with their parameters and effect.
+  static func list(_ group: IntentRegistry.Group) -> String {
+    var out = "\(group.title)\n"
+    for descriptor in group.descriptors {
+      out += "  \(descriptor.id) — \(descriptor.title)\n"
+      let parameters = descriptor.parameters.map { "\($0.key): \($0.type.name)\($0.isRequired ? "" : "?")" }
+      if !parameters.isEmpty { out += "    parameters: \(parameters.joined(separator: ", "))\n" }
+      if let output = descriptor.outputType { out += "    output: \(output.name)\n" }
+      out += "    effect: \(effect(descriptor))\n"
+    }
+    return out
+  }
+
   /// One action in full: parameters, output, summary, effects and an example step.
   public static func detail(_ descriptor: IntentDescriptor) -> String {
     var out = "\(descriptor.id) — \(descriptor.title)\n"
@@ -204,6 +217,8 @@ public enum ActionsReference {
   }
 
   static func effect(_ descriptor: IntentDescriptor) -> String {
+    // A server's annotations are hints it gives, not something flow can know (Documentation/MCP.md).
+    if let claimant = descriptor.effectClaimedBy { return "\(words(descriptor.sideEffect)), according to \(claimant)" }
     let usual = descriptor.sideEffect(for: [:])
     if usual != descriptor.sideEffect {
       let keys = descriptor.sideEffectParameters.sorted().map { "'\($0)'" }.joined(separator: " and ")
@@ -214,7 +229,7 @@ public enum ActionsReference {
     return words(descriptor.sideEffect)
   }
 
-  private static func words(_ effect: SideEffect) -> String {
+  static func words(_ effect: SideEffect) -> String {
     switch effect {
     case .readOnly: "read-only"
     case .changes: "may change things"

@@ -1,6 +1,8 @@
 import FlowBasics
 import FlowIntents
+import FlowLibrary
 import RaindropIntents
+import Synchronization
 
 /// The action catalogues this build of flow ships, in the order `flow actions` lists them. Public for the
 /// tests that must cover every shipped action (the effect of each, issue 16), and for the fuzzing harness
@@ -8,7 +10,27 @@ import RaindropIntents
 public enum Catalogs {
   public static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
 
-  public static let registry = IntentRegistry(catalogs: all)
+  /// The compiled-in catalogues.
+  public static let builtIn = IntentRegistry(catalogs: all)
+
+  /// The compiled-in catalogues and the MCP servers configured for this context (config.yml and their tool
+  /// caches, read only when an id is not built in or every action is listed: ServerCatalogs).
+  public static var registry: IntentRegistry {
+    let paths = CLIContext.current.paths
+    let source = sources.withLock { sources in
+      if let known = sources[paths] { return known }
+      let made = ServerCatalogs(paths: paths)
+      sources[paths] = made
+      return made
+    }
+    return builtIn.adding(source)
+  }
+
+  /// One source per set of paths (tests run commands in-process with paths of their own); forgotten when
+  /// `flow servers` changes the configuration or a cache.
+  private static let sources = Mutex<[FlowPaths: ServerCatalogs]>([:])
+
+  static func forgetServers(_ paths: FlowPaths) { _ = sources.withLock { $0.removeValue(forKey: paths) } }
 
   /// Every app shortcut phrase, lower-cased, with its short title and the full id of its intent: what
   /// `flow do` matches.

@@ -24,6 +24,7 @@ public struct FlowCommand: AsyncParsableCommand {
       ExportCommand.self,
       ImportCommand.self,
       KeysCommand.self,
+      ServersCommand.self,
       ActionsCommand.self,
       SchemaCommand.self,
       ScheduleCommand.self,

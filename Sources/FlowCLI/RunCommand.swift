@@ -124,10 +124,22 @@ struct RunCommand: AsyncParsableCommand {
       options.environment = context.environment
       options.runID = runID
       options.limits = session.limits
-      let interpreter = Interpreter(
-        registry: registry, context: services, loader: check, observer: session.observer(reporter),
-        options: options)
-      let result = try await interpreter.run(loaded, inputs: inputs)
+      // MCP servers (Documentation/MCP.md): those the file's own steps name start now and are compared
+      // with their caches, so a stale cache stops the run before step 1; any other starts on first use.
+      let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)
+      let uses = ServerSessions.toolUses(in: loaded, builtIn: Catalogs.builtIn)
+      let result: Interpreter.Result
+      do {
+        if !uses.isEmpty, !dryRun { try await servers.connect(uses) }
+        let interpreter = Interpreter(
+          registry: registry, context: services.with(servers), loader: check, observer: session.observer(reporter),
+          options: options)
+        result = try await interpreter.run(loaded, inputs: inputs)
+        await servers.shutdown()
+      } catch {
+        await servers.shutdown()
+        throw error
+      }
       // `--json` always carries the result; people see it printed only when the run ends with `stop`.
       try finish(
         .success, diagnostics: Diagnostics(), output: result.output, printsOutput: result.stopped,

@@ -16,6 +16,8 @@ import Foundation
 ///   items: 1000000          # list items and dictionary entries in one value
 ///   depth: 256              # lists and dictionaries nested in one value
 ///   passes: 1000000         # of one repeat or for-each
+/// servers:                  # MCP servers whose tools are actions (Documentation/MCP.md)
+///   time: {command: uvx, args: [mcp-server-time]}
 /// ```
 ///
 /// Keys it does not know are left alone, so that a newer flow's settings do not break an older one.
@@ -24,8 +26,13 @@ public struct Configuration: Sendable {
   public var backend: Located<String>?
   public var history = HistoryPolicy()
   public var limits = ValueLimits()
+  /// `servers:`, in the order written (Configuration+Servers.swift).
+  public var servers: [ServerConfiguration] = []
 
   public init() {}
+
+  /// The server configured under this name.
+  public func server(named name: String) -> ServerConfiguration? { servers.first { $0.name == name } }
 
   /// The settings in `url`, the defaults when there is no such file, or the first problem in it.
   public static func load(_ url: URL) throws(Diagnostic) -> Configuration {
@@ -52,6 +59,7 @@ public struct Configuration: Sendable {
     }
     if let entry = mapping["history"] { configuration.history = try history(entry.value) }
     if let entry = mapping["limits"] { configuration.limits = try limits(entry.value) }
+    if let entry = mapping["servers"] { configuration.servers = try servers(entry.value) }
     return configuration
   }
 

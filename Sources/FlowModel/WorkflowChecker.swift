@@ -31,6 +31,8 @@ extension DiagnosticCode {
   public static let wrongKind: Self = "wrong-kind"
   /// A key that the format does not define.
   public static let unknownKey: Self = "unknown-key"
+  /// A workflow declares MCP servers (`servers:`, `mcpServers:`): only config.yml may.
+  public static let serverDeclaration: Self = "server-declaration"
   /// A required key is absent.
   public static let missingKey: Self = "missing-key"
   /// A value outside a fixed set of names.

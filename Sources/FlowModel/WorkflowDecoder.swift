@@ -52,6 +52,19 @@ public struct WorkflowDecoder {
       embeddedName == nil || !WorkflowFormat.fileOnlyKeys.contains($0)
     }
     for entry in mapping.entries {
+      // A workflow names MCP servers (`time.get_current_time`); only the local config.yml says what a
+      // name starts, so a file that brings its own commands is refused, whoever sent it (Documentation/MCP.md).
+      if Self.serverKeys.contains(entry.key.value) {
+        report(
+          Diagnostic(
+            .error, .serverDeclaration, "a workflow cannot declare servers: '\(entry.key.value)' is not allowed",
+            at: entry.key.span
+          )
+          .help(
+            "a workflow only names servers in its steps (SERVER.TOOL); add a server on this machine with 'flow servers add'"
+          ))
+        continue
+      }
       guard let key = WorkflowFormat.keysByName[entry.key.value] else {
         report(
           Diagnostic(.error, .unknownKey, "unknown key '\(entry.key.value)'", at: entry.key.span)
@@ -766,17 +779,33 @@ public struct WorkflowDecoder {
     return Located(name, at: scalar.span)
   }
 
+  /// Keys through which other tools declare MCP servers and their commands: never read from a workflow.
+  static let serverKeys: Set<String> = ["servers", "mcpServers", "mcp-servers", "mcp_servers", "mcp"]
+
   /// The magic variables flow provides (SPEC §1).
   public static let builtInNames: Set<String> = ["previous", "input", "item", "index", "now", "workflow", "run", "env"]
 
   /// Action ids are kebab-case, with an optional catalogue namespace: `show`, `raindrop.save-bookmark`.
+  /// After a namespace, the name may also be an MCP tool's as its server spells it (letters of either
+  /// case, digits, `_`, `-` and `.`: `time.get_current_time`; Documentation/MCP.md).
   private mutating func actionID(_ scalar: YAMLNode.Scalar) -> Located<String>? {
-    let valid =
-      scalar.value.split(separator: ".", omittingEmptySubsequences: false).count <= 2
-      && scalar.value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-        guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-        return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    func isKebab(_ part: Substring) -> Bool {
+      guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+      return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+    func isToolName(_ part: Substring) -> Bool {
+      guard !part.isEmpty, part.count <= 128, part.first != ".", part.last != "." else { return false }
+      return part.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || "_-.".unicodeScalars.contains($0)
       }
+    }
+    let valid: Bool
+    if let dot = scalar.value.firstIndex(of: ".") {
+      valid = isKebab(scalar.value[..<dot]) && isToolName(scalar.value[scalar.value.index(after: dot)...])
+    } else {
+      valid = isKebab(scalar.value[...])
+    }
     guard valid else {
       report(
         Diagnostic(.error, .invalidName, "'\(scalar.value)' is not an action name", at: scalar.span)

@@ -63,7 +63,7 @@ struct CompletionTests {
       offered == [
         ["remove", "run", "runs"], ["--dry-run"], ["local", "raindrop"], ["get-url", "get-url-component"],
         ["raindrop.save-bookmark"],
-        ["magic-variables.yml", "menu.yml", "mine", "morning-digest"], ["hello.yml"], ["invalid/"],
+        ["magic-variables.yml", "mcp/", "menu.yml", "mine", "morning-digest"], ["hello.yml"], ["invalid/"],
         ["login", "logout"], ["bash", "fish", "zsh"], ["morning-digest"], ["mine", "morning-digest"],
         ["morning-digest"], ["morning-digest"], ["morning-digest"],
       ])

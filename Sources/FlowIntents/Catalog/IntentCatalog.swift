@@ -47,6 +47,16 @@ public struct IntentRegistry: Sendable {
   private let catalogs: [(title: String, namespace: String?)]
   private let entries: [Entry]
   private let cache = DescriptorCache()
+  /// Catalogues described by data (MCP servers' cached tools), asked only when an id is not built in or
+  /// every action is listed: a run that uses no server never reads them.
+  private var external: (any ExternalCatalogSource)?
+
+  /// This registry with `source`'s catalogues after the built-in ones.
+  public func adding(_ source: any ExternalCatalogSource) -> IntentRegistry {
+    var copy = self
+    copy.external = source
+    return copy
+  }
 
   public init(catalogs: [any IntentCatalog.Type]) {
     self.catalogs = catalogs.map { ($0.title, $0.namespace) }
@@ -66,14 +76,18 @@ public struct IntentRegistry: Sendable {
       Group(
         title: catalog.title, namespace: catalog.namespace,
         descriptors: entries.filter { $0.catalogTitle == catalog.title }.map(describe))
-    }
+    } + externalCatalogs.map { Group(title: $0.title, namespace: $0.namespace, descriptors: $0.descriptors) }
   }
 
   /// Every intent, catalogue by catalogue.
-  public var descriptors: [IntentDescriptor] { entries.map(describe) }
+  public var descriptors: [IntentDescriptor] {
+    entries.map(describe) + externalCatalogs.flatMap(\.descriptors)
+  }
 
   /// Every full id.
-  public var ids: [String] { entries.map(\.id) }
+  public var ids: [String] { entries.map(\.id) + externalCatalogs.flatMap { $0.descriptors.map(\.id) } }
+
+  private var externalCatalogs: [ExternalCatalog] { external?.catalogs() ?? [] }
 
   private func describe(_ entry: Entry) -> IntentDescriptor {
     cache.descriptor(for: entry.id) {
@@ -87,6 +101,21 @@ public struct IntentRegistry: Sendable {
     if let exact = entries.first(where: { $0.id == id }) { return describe(exact) }
     let short = entries.filter { $0.shortID == id }
     if short.count == 1 { return describe(short[0]) }
+    if let dot = id.firstIndex(of: "."), short.isEmpty, let external {
+      let namespace = String(id[..<dot]), toolName = String(id[id.index(after: dot)...])
+      if !catalogs.contains(where: { $0.namespace == namespace }) {
+        do {
+          return try external.descriptor(namespace: namespace, name: toolName, id: id)
+        } catch  where error.kind == .unknownServer {
+          // `raindorp.save-bookmark` is a typo of a built-in action before it is a server nobody added.
+          let names = entries.map(\.id)
+          guard let close = Suggestion.closest(to: id, among: names) else { throw error }
+          throw IntentLookupError(
+            kind: .unknown, id: id, message: "unknown action '\(id)'", help: "did you mean '\(close)'?",
+            candidates: names)
+        }
+      }
+    }
     if short.count > 1 {
       throw IntentLookupError(
         kind: .ambiguous, id: id, message: "action '\(id)' is ambiguous",
@@ -99,6 +128,29 @@ public struct IntentRegistry: Sendable {
         ?? "run 'flow actions' to list them",
       candidates: names)
   }
+}
+
+/// A catalogue described by data: one MCP server's tools, from its cache.
+public struct ExternalCatalog: Sendable {
+  public let title: String
+  public let namespace: String
+  public let descriptors: [IntentDescriptor]
+
+  public init(title: String, namespace: String, descriptors: [IntentDescriptor]) {
+    self.title = title
+    self.namespace = namespace
+    self.descriptors = descriptors
+  }
+}
+
+/// Where a registry finds catalogues that are not compiled in (FlowCLI's MCP servers).
+public protocol ExternalCatalogSource: Sendable {
+  /// Every such catalogue, for `flow actions`, the schema and completions.
+  func catalogs() -> [ExternalCatalog]
+  /// The action `namespace.name`, or the lookup error that explains why there is none: an unknown server,
+  /// a server whose tools are not cached yet, a tool the server does not have (with did-you-mean among its
+  /// tools).
+  func descriptor(namespace: String, name: String, id: String) throws(IntentLookupError) -> IntentDescriptor
 }
 
 /// Descriptors built so far, by id; shared by copies of a registry.
@@ -116,7 +168,7 @@ private final class DescriptorCache: Sendable {
 /// An action id that names no intent, or more than one.
 public struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No intent has the id, or several have it as their short id.
-  public enum Kind: Sendable, Hashable { case unknown, ambiguous }
+  public enum Kind: Sendable, Hashable { case unknown, ambiguous, unknownServer, uncachedServer }
 
   public var kind: Kind
   public var id: String
@@ -127,7 +179,22 @@ public struct IntentLookupError: Error, Sendable, Hashable, CustomStringConverti
   public var description: String { message }
 
   /// The diagnostic code: `unknown-action` or `ambiguous-action`.
-  public var code: DiagnosticCode { kind == .unknown ? "unknown-action" : "ambiguous-action" }
+  public var code: DiagnosticCode {
+    switch kind {
+    case .unknown: "unknown-action"
+    case .ambiguous: "ambiguous-action"
+    case .unknownServer: "unknown-server"
+    case .uncachedServer: "uncached-server"
+    }
+  }
+
+  public init(kind: Kind, id: String, message: String, help: String?, candidates: [String]) {
+    self.kind = kind
+    self.id = id
+    self.message = message
+    self.help = help
+    self.candidates = candidates
+  }
 
   /// The error as a diagnostic pointing at `span` (the action key in a workflow), or at nothing.
   public func diagnostic(at span: SourceSpan? = nil) -> Diagnostic {

@@ -29,6 +29,10 @@ public struct IntentDescriptor: Sendable {
   public let summary: SummaryLayout
   /// The Swift type names of its `@Dependency`s.
   public let dependencies: [String]
+  /// Who claims the side effect when flow cannot know it: an MCP tool's annotations are its server's
+  /// hints, not guarantees, so `flow actions` and the card say "according to the server 'time'". Nil for
+  /// Swift intents, whose effect flow declares itself.
+  public let effectClaimedBy: String?
   /// The Swift type, for code that needs it (tests, the validator).
   public let intentType: any AppIntent.Type
   /// The parameters whose value names an environment variable (``AppIntent/environmentNameParameters``).
@@ -47,12 +51,12 @@ public struct IntentDescriptor: Sendable {
     self = Self.make(type, namespace: namespace, catalogTitle: catalogTitle)
   }
 
-  private init(
+  init(
     id: String, shortID: String, namespace: String?, catalogTitle: String, title: String, description: String,
     parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect,
     sideEffectParameters: Set<String>, requiresConfirmation: Bool, processArgumentParameters: Set<String>,
     prompts: IntentPrompts, networkAccess: NetworkAccess, machineAccess: [MachineAccess], summary: SummaryLayout,
-    dependencies: [String], intentType: any AppIntent.Type,
+    dependencies: [String], effectClaimedBy: String? = nil, intentType: any AppIntent.Type,
     runner:
       @escaping @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws ->
       IntentOutput,
@@ -77,6 +81,7 @@ public struct IntentDescriptor: Sendable {
     self.machineAccess = machineAccess
     self.summary = summary
     self.dependencies = dependencies
+    self.effectClaimedBy = effectClaimedBy
     self.intentType = intentType
     self.runner = runner
     self.sideEffectForValues = sideEffectForValues
@@ -212,6 +217,26 @@ public struct ParameterDescriptor: Sendable, Hashable {
   let reversedRange: Bool
   /// The Swift type's `init(flowValue:)`, for literals.
   private let converter: LiteralConverter
+
+  /// A parameter described by data (an MCP tool's `inputSchema`), whose literals convert with the one
+  /// coercion table.
+  public init(
+    key: String, title: String, description: String?, type: ValueType, isRequired: Bool, defaultValue: FlowValue?,
+    range: ClosedRange<Double>? = nil, isPrimary: Bool = false
+  ) {
+    self.key = key
+    self.title = title
+    self.description = description
+    self.type = type
+    self.defaultValue = defaultValue
+    self.isOptional = !isRequired
+    self.isRequired = isRequired
+    self.range = range
+    self.isPrimary = isPrimary
+    self.requestValueDialog = nil
+    self.reversedRange = false
+    self.converter = LiteralConverter { value throws(CoercionError) in try Coercion.coerce(value, to: type) }
+  }
 
   init(_ key: String, _ parameter: any AnyParameter) {
     self.key = key

@@ -1,0 +1,244 @@
+import FlowDiagnostics
+import FlowIntents
+import FlowLibrary
+import FlowMCP
+import FlowModel
+import FlowRuntime
+import Foundation
+import Synchronization
+
+/// The MCP servers of one run: each started on first use (one process per server per run), checked against
+/// its tool cache when it connects, and shut down when the run ends. A run's dependency
+/// (`IntentContext`), so that only runs that call a tool ever start anything.
+final class ServerSessions: Sendable {
+  private let paths: FlowPaths
+  private let prompter: any Prompter
+  private let environment: [String: String]
+  private let started = Mutex<[String: Task<MCPClient, any Error>]>([:])
+  /// A question a server asked that nobody could answer: the step fails with it (exit 4), not with
+  /// whatever the server makes of the refusal.
+  let unanswered = Mutex<(any Error)?>(nil)
+
+  /// Reads nothing until a server is needed: runs that call no tool pay nothing.
+  init(paths: FlowPaths, prompter: any Prompter, environment: [String: String]) {
+    self.paths = paths
+    self.prompter = prompter
+    self.environment = environment
+  }
+
+  /// The tools `workflow`'s own steps call, by server (`time.get_current_time` is `time`'s
+  /// `get_current_time`): every id that is not built in and has a dot.
+  static func toolUses(in workflow: Workflow, builtIn: IntentRegistry) -> [String: Set<String>] {
+    var uses: [String: Set<String>] = [:]
+    StepWalk.walk(workflow.steps) { visit in
+      guard case .action(let call) = visit.step.kind else { return }
+      let id = call.id.value
+      guard let dot = id.firstIndex(of: "."), (try? builtIn.descriptor(for: id)) == nil else { return }
+      uses[String(id[..<dot]), default: []].insert(String(id[id.index(after: dot)...]))
+    }
+    return uses
+  }
+
+  /// Starts the servers a run's own steps use and compares their tools with the caches, before step 1:
+  /// a tool that is gone or changed stops the run here rather than in the middle. Their tools
+  /// (`name.tool`) restrict the comparison to what the run calls.
+  func connect(_ uses: [String: Set<String>]) async throws(RunError) {
+    var problems: [Diagnostic] = []
+    for (name, tools) in uses.sorted(by: { $0.key < $1.key }) {
+      do {
+        _ = try await client(name, checking: tools)
+      } catch {
+        problems.append(Self.diagnostic(error))
+      }
+    }
+    if !problems.isEmpty { throw RunError(.invalid, Diagnostics(problems)) }
+  }
+
+  /// The server's client, started (and its cache compared for `checking`) the first time.
+  func client(_ name: String, checking tools: Set<String> = []) async throws -> MCPClient {
+    let task = started.withLock { started in
+      if let task = started[name] { return task }
+      let task = Task { try await self.start(name, checking: tools) }
+      started[name] = task
+      return task
+    }
+    return try await task.value
+  }
+
+  private func start(_ name: String, checking tools: Set<String>) async throws -> MCPClient {
+    let configuration: Configuration
+    do { configuration = try Configuration.load(paths.configFile) } catch { throw RunError(.invalid, error) }
+    guard let server = configuration.server(named: name) else {
+      throw StaleCache(
+        message: "no server named '\(name)' is configured here",
+        help: "add it with 'flow servers add \(name) -- COMMAND [ARGS...]'")
+    }
+    let client = try await ServerStarter.start(server, environment: environment) { [prompter, self] question in
+      do {
+        return try await ElicitationPrompts.answer(question, server: name, prompter: prompter)
+      } catch {
+        self.unanswered.withLock { $0 = error }
+        return ["action": "cancel"]
+      }
+    }
+    if let cache = ToolCacheFile.read(name, paths: paths) {
+      let current = try await client.listTools()
+      if let problem = cache.staleness(against: current, using: tools) {
+        client.shutdown(grace: .milliseconds(500))
+        throw StaleCache(
+          message: "the cached tools of server '\(name)' no longer match the server: \(problem)",
+          help: "run 'flow servers refresh \(name)', then check the workflow again with 'flow validate'")
+      }
+    }
+    return client
+  }
+
+  /// Shuts every started server down (stdin closed, SIGTERM after a grace period, then SIGKILL).
+  func shutdown() async {
+    let tasks = started.withLock { started in
+      defer { started.removeAll() }
+      return Array(started.values)
+    }
+    for task in tasks {
+      if let client = try? await task.value { client.shutdown() }
+    }
+  }
+
+  static func diagnostic(_ error: any Error) -> Diagnostic {
+    switch error {
+    case let run as RunError:
+      return run.diagnostics.all.first ?? Diagnostic(.error, "server-failed", "server failed", file: nil)
+    case let stale as StaleCache:
+      return Diagnostic(.error, "stale-server-cache", stale.message, file: nil).help(stale.help)
+    case let failure as MCPClient.Failure:
+      return Diagnostic(.error, "server-failed", failure.description, file: nil).help(
+        ServerStarter.stderrHelp(failure.stderr))
+    default:
+      return Diagnostic(.error, "server-failed", String(describing: error), file: nil)
+    }
+  }
+}
+
+/// A cache that no longer describes the server, or a server a run needs that is not configured.
+struct StaleCache: Error, CustomStringConvertible {
+  var message: String
+  var help: String?
+  var description: String { message }
+}
+
+/// Starting a configured server, for runs and for `flow servers add|refresh`.
+enum ServerStarter {
+  static func start(
+    _ server: ServerConfiguration, environment: [String: String],
+    elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)? = nil
+  ) async throws -> MCPClient {
+    switch server.transport {
+    case .stdio(let command, let arguments, let extra):
+      let timeout = environment["FLOW_MCP_START_TIMEOUT"].flatMap(Double.init).map {
+        Duration.milliseconds(Int($0 * 1000))
+      }
+      return try await MCPClient.start(
+        name: server.name, command: command, arguments: arguments, environment: extra,
+        initializeTimeout: timeout ?? .seconds(30), elicit: elicit)
+    case .http(let url, _):
+      throw MCPClient.Failure(
+        server: server.name, command: url,
+        message: "uses Streamable HTTP, which this version of flow does not speak yet (only stdio servers)",
+        stderr: [])
+    }
+  }
+
+  /// The server's last stderr lines as a diagnostic's help.
+  static func stderrHelp(_ lines: [String]) -> String? {
+    guard !lines.isEmpty else { return nil }
+    return "its stderr ended with:\n" + lines.suffix(8).map { "  " + TerminalSafe.text($0) }.joined(separator: "\n")
+  }
+}
+
+/// Calling a tool from a step: the arguments as JSON, the answer checked and turned into the step's output.
+enum ToolCall {
+  static func perform(_ tool: MCPTool, server: String, values: [String: FlowValue], context: IntentContext)
+    async throws -> IntentOutput
+  {
+    guard let sessions = context.dependency(ServerSessions.self) else {
+      throw AppIntentError.failed("'\(server).\(tool.name)' needs a run that can start MCP servers")
+    }
+    let client: MCPClient
+    do {
+      client = try await sessions.client(server)
+    } catch {
+      let diagnostic = ServerSessions.diagnostic(error)
+      throw AppIntentError.failed(diagnostic.message, help: diagnostic.helps.first)
+    }
+    // Arguments in the order the tool declares its parameters; dates and URLs become their text.
+    var arguments = FlowDictionary()
+    for parameter in SchemaTypes.parameters(of: tool) {
+      if let value = values[parameter.key] { arguments[parameter.key] = value }
+    }
+    let result: MCPClient.ToolResult
+    do {
+      result = try await client.callTool(tool.name, arguments: arguments)
+    } catch let failure as MCPClient.Failure {
+      throw AppIntentError.failed(failure.description, help: ServerStarter.stderrHelp(failure.stderr))
+    }
+    if let question = sessions.unanswered.withLock({ error -> (any Error)? in
+      defer { error = nil }
+      return error
+    }) {
+      throw question
+    }
+    if result.isError {
+      let message = result.text.isEmpty ? "failed" : result.text
+      throw AppIntentError.failed(
+        "tool '\(tool.name)' of server '\(server)' failed: \(message)",
+        help: ServerStarter.stderrHelp(client.stderrLines))
+    }
+    guard let outputSchema = tool.outputSchema else { return IntentOutput(value: .text(result.text)) }
+    guard let structured = result.structuredContent else {
+      throw AppIntentError.failed(
+        "tool '\(tool.name)' of server '\(server)' declares an output schema but returned no structured content")
+    }
+    if let problem = OutputCheck.problem(structured, against: outputSchema) {
+      throw AppIntentError.failed(
+        "tool '\(tool.name)' of server '\(server)' returned output that does not match its schema: \(problem)")
+    }
+    if tool.wrapsResult, case .dictionary(let fields) = structured, let value = fields["result"] {
+      return IntentOutput(value: value)
+    }
+    return IntentOutput(value: structured)
+  }
+}
+
+/// The check of a structured result against `outputSchema`: an object, with every required property
+/// present and of its declared JSON type.
+enum OutputCheck {
+  static func problem(_ value: FlowValue, against schema: FlowValue) -> String? {
+    guard case .dictionary(let object) = value else { return "expected an object, got \(value.typeName)" }
+    guard case .dictionary(let fields) = schema else { return nil }
+    var required: [String] = []
+    if case .list(let names)? = fields["required"] { required = names.map(\.text) }
+    let properties: FlowDictionary
+    if case .dictionary(let declared)? = fields["properties"] {
+      properties = declared
+    } else {
+      properties = FlowDictionary()
+    }
+    for key in required {
+      guard let present = object[key] else { return "the required property '\(key)' is missing" }
+      guard case .dictionary(let property)? = properties[key], case .text(let type)? = property["type"] else {
+        continue
+      }
+      if !matches(present, type) { return "'\(key)' should be \(type), got \(present.typeName)" }
+    }
+    return nil
+  }
+
+  private static func matches(_ value: FlowValue, _ type: String) -> Bool {
+    switch (type, value) {
+    case ("string", .text), ("boolean", .boolean), ("array", .list), ("object", .dictionary), ("null", .nothing): true
+    case ("number", .number): true
+    case ("integer", .number(let number)): number == number.rounded()
+    default: false
+    }
+  }
+}

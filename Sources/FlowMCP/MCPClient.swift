@@ -1,0 +1,271 @@
+import FlowIntents
+import Foundation
+import Synchronization
+
+/// A connection to one MCP server as a client: initialize (with version negotiation), `tools/list`,
+/// `tools/call` with progress and cancellation, elicitation answered through a closure, and shutdown.
+public final class MCPClient: Sendable {
+  /// The protocol versions flow speaks, newest first; it offers the first and accepts any of them back.
+  public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+
+  /// Something went wrong with the server itself (not a tool's own error): it could not start, did not
+  /// answer, crashed, or wrote something that is not the protocol. Names the server and its command.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var server: String
+    public var command: String
+    public var message: String
+    /// The last lines of its stderr.
+    public var stderr: [String]
+
+    public var description: String { "server '\(server)' (\(command)) \(message)" }
+
+    public init(server: String, command: String, message: String, stderr: [String]) {
+      self.server = server
+      self.command = command
+      self.message = message
+      self.stderr = stderr
+    }
+  }
+
+  /// A tool call's answer.
+  public struct ToolResult: Sendable, Hashable {
+    /// The text items of `content`, joined by newlines.
+    public var text: String
+    public var structuredContent: FlowValue?
+    public var isError: Bool
+  }
+
+  /// A question the server asks during a call (`elicitation/create`).
+  public struct Elicitation: Sendable, Hashable {
+    public var message: String
+    /// The flat object schema of the answer.
+    public var requestedSchema: FlowValue
+  }
+
+  public let name: String
+  public let command: String
+  public let serverName: String
+  public let serverVersion: String
+  public let protocolVersion: String
+  private let connection: RPCConnection
+  private let process: ServerProcess?
+  private let handler: ClientHandler
+
+  private init(
+    name: String, command: String, connection: RPCConnection, process: ServerProcess?, handler: ClientHandler,
+    info: (name: String, version: String, protocolVersion: String)
+  ) {
+    self.name = name
+    self.command = command
+    self.connection = connection
+    self.process = process
+    self.handler = handler
+    (serverName, serverVersion, protocolVersion) = info
+  }
+
+  /// Starts the server `command arguments` and initializes it; `elicit` answers its questions (nil: the
+  /// client does not declare elicitation, and the server must not ask).
+  public static func start(
+    name: String, command: String, arguments: [String], environment: [String: String] = [:],
+    initializeTimeout: Duration = .seconds(30),
+    elicit: (@Sendable (Elicitation) async throws -> FlowValue)? = nil
+  ) async throws(Failure) -> MCPClient {
+    let commandLine = ([command] + arguments).joined(separator: " ")
+    let process: ServerProcess
+    do {
+      process = try ServerProcess(command: command, arguments: arguments, environment: environment)
+    } catch {
+      throw Failure(server: name, command: commandLine, message: "could not start: \(error.description)", stderr: [])
+    }
+    let handler = ClientHandler(elicit: elicit)
+    let connection = RPCConnection(input: process.output, output: process.input, handler: handler)
+    connection.start()
+    do {
+      let info = try await withTimeout(initializeTimeout) {
+        try await initialize(connection, elicitation: elicit != nil)
+      }
+      return MCPClient(
+        name: name, command: commandLine, connection: connection, process: process, handler: handler, info: info)
+    } catch {
+      connection.close()
+      let failure = describe(error, server: name, command: commandLine, process: process, starting: true)
+      process.terminate(grace: .milliseconds(200))
+      throw failure
+    }
+  }
+
+  private static func initialize(_ connection: RPCConnection, elicitation: Bool) async throws -> (
+    name: String, version: String, protocolVersion: String
+  ) {
+    var capabilities = FlowDictionary()
+    if elicitation { capabilities["elicitation"] = [:] }
+    let answer = try await connection.request(
+      "initialize",
+      params: [
+        "protocolVersion": .text(protocolVersions[0]), "capabilities": .dictionary(capabilities),
+        "clientInfo": ["name": "flow", "version": "1"],
+      ])
+    let fields = answer.dictionaryFields
+    let version = fields["protocolVersion"]?.text ?? ""
+    guard protocolVersions.contains(version) else {
+      throw RPCError(
+        code: 0,
+        message: "speaks protocol version '\(version)', and flow speaks \(protocolVersions.joined(separator: ", "))")
+    }
+    connection.notify("notifications/initialized")
+    let info = fields["serverInfo"]?.dictionaryFields ?? FlowDictionary()
+    return (info["name"]?.text ?? "", info["version"]?.text ?? "", version)
+  }
+
+  /// Every tool, following `nextCursor`.
+  public func listTools() async throws(Failure) -> [MCPTool] {
+    var tools: [MCPTool] = []
+    var cursor: FlowValue?
+    repeat {
+      let answer: FlowValue
+      do {
+        answer = try await connection.request("tools/list", params: cursor.map { ["cursor": $0] })
+      } catch {
+        throw failure(error)
+      }
+      let fields = answer.dictionaryFields
+      if case .list(let items)? = fields["tools"] { tools += items.compactMap(MCPTool.init) }
+      cursor = fields["nextCursor"].flatMap { $0 == .nothing ? nil : $0 }
+    } while cursor != nil
+    return tools
+  }
+
+  /// Calls a tool. `progress` gets (progress, total, message) from the server's progress notifications.
+  /// Cancelling the calling task sends `notifications/cancelled` with `cancelReason`.
+  public func callTool(
+    _ tool: String, arguments: FlowDictionary, cancelReason: String = "cancelled",
+    progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
+  ) async throws -> ToolResult {
+    let token = handler.register(progress)
+    defer { handler.unregister(token) }
+    var params: FlowDictionary = ["name": .text(tool), "arguments": .dictionary(arguments)]
+    if progress != nil { params["_meta"] = ["progressToken": .number(Double(token))] }
+    let answer: FlowValue
+    do {
+      answer = try await connection.request("tools/call", params: .dictionary(params), cancelReason: cancelReason)
+    } catch let error as CancellationError {
+      throw error
+    } catch {
+      throw failure(error)
+    }
+    let fields = answer.dictionaryFields
+    var texts: [String] = []
+    if case .list(let items)? = fields["content"] {
+      for item in items {
+        let content = item.dictionaryFields
+        if content["type"] == .text("text"), let text = content["text"] { texts.append(text.text) }
+      }
+    }
+    let structured = fields["structuredContent"].flatMap { $0 == .nothing ? nil : $0 }
+    return ToolResult(
+      text: texts.joined(separator: "\n"), structuredContent: structured, isError: fields["isError"] == .boolean(true))
+  }
+
+  /// The last lines of the server's stderr.
+  public var stderrLines: [String] { process?.stderrLines ?? [] }
+
+  /// Closes the server's stdin, then SIGTERM after `grace`, then SIGKILL; its process group ends with it.
+  public func shutdown(grace: Duration = .seconds(2)) {
+    connection.close()
+    process?.terminate(grace: grace)
+  }
+
+  private func failure(_ error: any Error) -> Failure {
+    Self.describe(error, server: name, command: command, process: process, starting: false)
+  }
+
+  private static func describe(
+    _ error: any Error, server: String, command: String, process: ServerProcess?, starting: Bool
+  ) -> Failure {
+    let message: String
+    switch error {
+    case let closed as RPCConnection.Closed:
+      switch closed.reason {
+      case .invalidLine: message = "wrote something that is not the protocol to its stdout: \(closed.reason)"
+      default:
+        // Give it a moment to be reaped, so that the message can say how it ended.
+        var status = process?.status
+        for _ in 0..<100 where status == nil {
+          usleep(2_000)
+          status = process?.status
+        }
+        let how =
+          status.map { $0 > 128 ? "was killed by signal \($0 - 128)" : "exited with status \($0)" }
+          ?? "closed its output"
+        message = starting ? "\(how) before it finished starting" : how
+      }
+    case is TimedOut: message = "did not answer 'initialize' in time"
+    case let rpc as RPCError:
+      message = starting ? "refused to start: \(rpc.message)" : "answered with an error: \(rpc.message)"
+    default: message = String(describing: error)
+    }
+    return Failure(server: server, command: command, message: message, stderr: process?.stderrLines ?? [])
+  }
+}
+
+/// Waiting on a server longer than it should take.
+struct TimedOut: Error {}
+
+/// Runs `work`, or throws `TimedOut` after `limit` (and cancels it).
+func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+  try await withThrowingTaskGroup(of: T.self) { group in
+    group.addTask { try await work() }
+    group.addTask {
+      try await Task.sleep(for: limit)
+      throw TimedOut()
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next() else { throw TimedOut() }
+    return first
+  }
+}
+
+/// The client's side of the server's requests and notifications.
+private final class ClientHandler: RPCHandler {
+  let elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)?
+  private let progress = Mutex<(next: Int, callbacks: [Int: @Sendable (Double, Double?, String?) -> Void])>((1, [:]))
+
+  init(elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)?) { self.elicit = elicit }
+
+  func register(_ callback: (@Sendable (Double, Double?, String?) -> Void)?) -> Int {
+    progress.withLock { state in
+      defer { state.next += 1 }
+      if let callback { state.callbacks[state.next] = callback }
+      return state.next
+    }
+  }
+
+  func unregister(_ token: Int) { _ = progress.withLock { $0.callbacks.removeValue(forKey: token) } }
+
+  func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
+    -> FlowValue
+  {
+    switch method {
+    case "ping": return [:]
+    case "elicitation/create":
+      guard let elicit else { throw RPCError.methodNotFound(method) }
+      let fields = params?.dictionaryFields ?? FlowDictionary()
+      return try await elicit(
+        MCPClient.Elicitation(
+          message: fields["message"]?.text ?? "", requestedSchema: fields["requestedSchema"] ?? ["type": "object"]))
+    default: throw RPCError.methodNotFound(method)
+    }
+  }
+
+  func handleNotification(_ method: String, params: FlowValue?, connection: RPCConnection) {
+    guard method == "notifications/progress" else { return }
+    let fields = params?.dictionaryFields ?? FlowDictionary()
+    guard case .number(let token)? = fields["progressToken"], case .number(let done)? = fields["progress"] else {
+      return
+    }
+    let callback = progress.withLock { $0.callbacks[Int(token)] }
+    var total: Double?
+    if case .number(let value)? = fields["total"] { total = value }
+    callback?(done, total, fields["message"]?.text)
+  }
+}

@@ -1,0 +1,262 @@
+import FlowCLI
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// `flow servers` and MCP tools as actions, against real servers: the test server written with the official
+/// Python SDK (Tests/MCPServers/test_server.py) and published servers from PyPI (`mcp-server-time`,
+/// `mcp-server-git`), all installed into .venv-tools by Scripts/setup.sh. A missing one fails the test
+/// (ReferenceTool), never skips it.
+@Suite(.serialized) struct ServersCommandTests {
+  static let testServer = testDirectory().deletingLastPathComponent().appendingPathComponent(
+    "MCPServers/test_server.py")
+
+  /// A home with its own config, state and data folders.
+  struct Home {
+    let directory: URL
+    var environment: [String: String] {
+      [
+        "NO_COLOR": "1", "COLUMNS": "100", "HOME": directory.path,
+        "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path,
+        "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
+        "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
+        "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+      ]
+    }
+
+    init() throws { directory = try temporaryDirectory() }
+
+    func run(_ arguments: [String], terminal: Bool = false, lines: [String] = []) async -> (
+      status: Int32, output: String, error: String
+    ) {
+      await runFlow(arguments, in: directory, environment: environment, terminal: terminal, lines: lines)
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+      let url = directory.appendingPathComponent(name)
+      try text.write(to: url, atomically: true, encoding: .utf8)
+      return url.path
+    }
+
+    /// Output with the machine's paths replaced, for goldens.
+    func shown(_ result: (status: Int32, output: String, error: String)) -> String {
+      FlowCLITests.transcript(result).replacingOccurrences(of: directory.path, with: "$HOME")
+        .replacingOccurrences(of: ReferenceTool.toolsDirectory, with: "$VENV")
+        .replacingOccurrences(of: ServersCommandTests.testServer.path, with: "$TESTS/test_server.py")
+    }
+
+    /// Adds the test server as `test`.
+    func addTestServer() async throws {
+      let python = try #require(ReferenceTool("python3", install: "Scripts/setup.sh").venvPath())
+      let added = await run(["servers", "add", "test", "--", python, ServersCommandTests.testServer.path])
+      try #require(added.status == 0, "\(added.error)")
+    }
+  }
+
+  @Test func addListShowAndRemove() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let list = await home.run(["servers", "list"])
+    #expect(list.status == 0)
+    #expect(list.output.contains("test_server.py  (8 tools)"), "\(list.output)")
+    let show = await home.run(["servers", "show", "test"])
+    assertGolden(
+      home.shown(show).replacingOccurrences(of: #"hash [0-9a-f]{12}"#, with: "hash …", options: .regularExpression),
+      named: "servers-show.txt")
+    let actions = await home.run(["actions", "test.weather"])
+    assertGolden(home.shown(actions), named: "servers-action-weather.txt")
+    let config = try String(
+      contentsOf: home.directory.appendingPathComponent("config/flow/config.yml"), encoding: .utf8)
+    #expect(config.contains("servers:\n  test:\n    command: "))
+    let removed = await home.run(["servers", "remove", "test"])
+    #expect(removed.status == 0)
+    let gone = await home.run(["actions", "test.weather"])
+    #expect(gone.status == 2)
+  }
+
+  @Test func diagnosticsForServersAndTools() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let file = try home.write(
+      "bad.yml",
+      """
+      flow: 1
+      steps:
+        - test.wether:
+            city: Lisbon
+        - test.weather:
+            city: Lisbon
+            days: many
+        - notes.add: x
+        - test.echo:
+            txt: hello
+
+      """)
+    let result = await home.run(["validate", file])
+    #expect(result.status == 2)
+    assertGolden(home.shown(result), named: "servers-validate-diagnostics.txt")
+  }
+
+  @Test func aWorkflowCallsToolsWithTypedOutput() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let file = try home.write(
+      "weather.yml",
+      """
+      flow: 1
+      steps:
+        - test.weather:
+            city: Lisbon
+            days: 2
+          as: weather
+        - show: "${weather.city}: ${weather.celsius} degrees, sunny ${weather.sunny}"
+        - test.echo: hello ${weather.city}
+        - show: ${previous}
+        - test.count: 3
+        - show: counted ${previous}
+
+      """)
+    let result = await home.run(["run", file])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == "Lisbon: 23.5 degrees, sunny true\nhello Lisbon\ncounted 3\n")
+  }
+
+  @Test func theExampleRuns() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let example = testDirectory().appendingPathComponent("../../examples/mcp/weather.yml").standardizedFileURL.path
+    let validated = await home.run(["validate", example])
+    #expect(validated.status == 0, "\(validated.error)")
+    let result = await home.run(["run", example])
+    assertGolden(home.shown(result), named: "example-mcp-weather.txt")
+  }
+
+  @Test func toolErrorsCrashesAndUnansweredQuestionsFailTheStep() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let failing = try home.write("fail.yml", "flow: 1\nsteps:\n  - test.fail: the disk is full\n")
+    let failed = await home.run(["run", "--no-input", failing])
+    #expect(failed.status == 1)
+    #expect(failed.error.contains("tool 'fail' of server 'test' failed: "), "\(failed.error)")
+    #expect(failed.error.contains("the disk is full"))
+
+    let crashing = try home.write("crash.yml", "flow: 1\nsteps:\n  - test.crash\n")
+    let crashed = await home.run(["run", "--no-input", crashing])
+    #expect(crashed.status == 1)
+    #expect(crashed.error.contains("server 'test' ("), "\(crashed.error)")
+    #expect(crashed.error.contains("exited with status 3"), "\(crashed.error)")
+    #expect(crashed.error.contains("about to crash: simulated failure"), "\(crashed.error)")
+
+    let asking = try home.write("ask.yml", "flow: 1\nsteps:\n  - test.ask_name\n  - show: ${previous}\n")
+    let unattended = await home.run(["run", "--no-input", asking])
+    #expect(unattended.status == 4, "\(unattended.error)")
+    #expect(unattended.error.contains("What is your name?"), "\(unattended.error)")
+    let answered = await home.run(["run", asking], terminal: true, lines: ["Ada"])
+    #expect(answered.status == 0, "\(answered.error)")
+    #expect(answered.output.hasSuffix("hello Ada\n"), "\(answered.output)")
+
+    // A destructive tool asks, like delete-bookmark; unattended it needs --yes.
+    let deleting = try home.write(
+      "delete.yml", "flow: 1\nsteps:\n  - test.delete_note: groceries\n  - show: ${previous}\n")
+    let refused = await home.run(["run", "--no-input", deleting])
+    #expect(refused.status == 4, "\(refused.error)")
+    let confirmed = await home.run(["run", "--no-input", "--yes", deleting])
+    #expect(confirmed.status == 0, "\(confirmed.error)")
+    #expect(confirmed.output == "deleted groceries\n")
+  }
+
+  @Test func aStaleCacheStopsTheRunBeforeStepOne() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let cache = home.directory.appendingPathComponent("state/flow/servers/test.json")
+    var text = try String(contentsOf: cache, encoding: .utf8)
+    // The cache says `echo` takes `message`; the server says `text`.
+    text = text.replacingOccurrences(of: "\"text\": {", with: "\"message\": {")
+    try text.write(to: cache, atomically: true, encoding: .utf8)
+    let file = try home.write(
+      "stale.yml", "flow: 1\nsteps:\n  - show: step one ran\n  - test.echo:\n      message: hi\n")
+    let result = await home.run(["run", "--no-input", file])
+    #expect(result.status == 2)
+    #expect(!result.output.contains("step one ran"))
+    assertGolden(home.shown(result), named: "servers-stale-cache.txt")
+  }
+
+  @Test func aSharedFileCannotDeclareServers() async throws {
+    let home = try Home()
+    let file = try home.write(
+      "shared.yml",
+      """
+      flow: 1
+      mcpServers:
+        notes: {command: curl, args: [evil.example]}
+      steps:
+        - notes.add: x
+
+      """)
+    let result = await home.run(["validate", file])
+    #expect(result.status == 2)
+    assertGolden(home.shown(result), named: "servers-declared-in-workflow.txt")
+  }
+
+  @Test func importReadsClaudeDesktopsFile() async throws {
+    let home = try Home()
+    let time = try #require(ReferenceTool("mcp-server-time", install: "Scripts/setup.sh").path())
+    let file = try home.write(
+      "claude_desktop_config.json",
+      """
+      {"mcpServers": {"Time Server": {"command": "\(time)", "args": ["--local-timezone=UTC"]},
+                      "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer x"}}}}
+      """)
+    let result = await home.run(["servers", "import", file])
+    #expect(result.status == 0, "\(result.error)")
+    let config = try String(
+      contentsOf: home.directory.appendingPathComponent("config/flow/config.yml"), encoding: .utf8)
+    #expect(config.contains("  time-server:\n    command: "), "\(config)")
+    #expect(config.contains("    header-env:\n      \"Authorization\": \"AUTHORIZATION\""), "\(config)")
+    #expect(!config.contains("Bearer"))
+    // Published servers from PyPI: mcp-server-time's tools run offline.
+    let workflow = try home.write(
+      "time.yml",
+      """
+      flow: 1
+      steps:
+        - time-server.convert_time:
+            source_timezone: Europe/Lisbon
+            time: "12:00"
+            target_timezone: Asia/Tokyo
+          as: converted
+        - show: ${converted.target.datetime}
+
+      """)
+    let run = await home.run(["run", "--no-input", workflow])
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output.contains("T21:00:00+09:00"), "\(run.output)")
+  }
+
+  @Test func mcpServerGitListsItsToolsOffline() async throws {
+    let home = try Home()
+    let git = try #require(ReferenceTool("mcp-server-git", install: "Scripts/setup.sh").path())
+    let added = await home.run(["servers", "add", "git", "--", git])
+    #expect(added.status == 0, "\(added.error)")
+    #expect(added.output.contains("git.git_status"), "\(added.output)")
+    let file = try home.write(
+      "git.yml", "flow: 1\nsteps:\n  - git.git_status:\n      repo_path: /tmp\n  - git.git_stauts: {}\n")
+    let checked = await home.run(["validate", file])
+    #expect(checked.status == 2)
+    #expect(checked.error.contains("did you mean 'git.git_status'?"), "\(checked.error)")
+  }
+}
+
+extension ReferenceTool {
+  /// The tool in .venv-tools only (the system's python3 has no `mcp`), or a recorded issue.
+  func venvPath(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+    let path = "\(Self.toolsDirectory)/\(name)"
+    guard FileManager.default.isExecutableFile(atPath: path),
+      FileManager.default.fileExists(atPath: "\(Self.toolsDirectory)/mcp")
+    else {
+      Issue.record("'\(path)' with the 'mcp' package is not installed: \(install)", sourceLocation: sourceLocation)
+      return nil
+    }
+    return path
+  }
+}
