@@ -125,8 +125,8 @@ let package = Package(
     .target(
       name: "FlowCLI",
       dependencies: [
-        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowModel", "FlowPresentation", "FlowRuntime",
-        "FlowScheduler", "FlowSharing",
+        "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
+        "FlowRuntime", "FlowScheduler", "FlowSharing",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -247,7 +247,9 @@ let package = Package(
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      exclude: ["Corpus", "Goldens", "Hardening", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
+      exclude: [
+        "Corpus", "Goldens", "Hardening", "Hostile", "MCPServer", "Schedules", "SchemaCorpus", "SharePage", "Sharing",
+      ],
       swiftSettings: swiftSettings
     ),
 
