@@ -8,6 +8,7 @@
 //   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP ; RaindropIntents → FlowIntents, RaindropModel
+//   FlowMCP → FlowIntents (JSON-RPC for MCP, both directions)
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, CSodium (export, secrets, signatures, keys)
@@ -55,6 +56,14 @@ let package = Package(
     .target(name: "FlowYAML", dependencies: ["CLibYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowIntents", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
+    /// JSON-RPC 2.0 for the Model Context Protocol (issue 15): messages over flow's own JSON (key order and
+    /// booleans kept), newline framing, and a connection over two file descriptors read on a thread of its
+    /// own; the client that runs servers' tools as actions and the server `flow mcp` share it. Not
+    /// modelcontextprotocol/swift-sdk: on Linux its HTTP and OAuth files import FoundationNetworking, which
+    /// links libcurl and its libraries into every run (a hello world that uses its Client started in 14 ms
+    /// against 7 ms, 2.1x; Documentation/MCP.md), and its package graph brings swift-nio, swift-log,
+    /// swift-system and swift-docc-plugin, where this layer is ~500 lines over what flow already has.
+    .target(name: "FlowMCP", dependencies: ["FlowIntents"], swiftSettings: swiftSettings),
     /// libcurl, loaded with dlopen on the first request (not linked: see CurlTransport).
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -203,6 +212,11 @@ let package = Package(
     .testTarget(
       name: "FlowIntentsTests",
       dependencies: ["FlowIntents", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowMCPTests",
+      dependencies: ["FlowMCP", "FlowIntents"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

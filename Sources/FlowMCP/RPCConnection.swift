@@ -1,0 +1,252 @@
+import FlowIntents
+import Foundation
+import Synchronization
+
+/// What a connection hands the peer's requests and notifications to: the client's handler answers a
+/// server's `elicitation/create`, the server's answers `tools/list` and `tools/call`.
+public protocol RPCHandler: Sendable {
+  /// Answers a request. Throw an `RPCError` for an error answer; any other error becomes an internal error.
+  /// Runs in a task of its own, cancelled when the peer sends `notifications/cancelled` for its id.
+  func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
+    -> FlowValue
+  /// Called on the reader thread, in the order notifications arrive (progress must not overtake itself);
+  /// keep it short. `notifications/cancelled` is handled by the connection before it gets here.
+  func handleNotification(_ method: String, params: FlowValue?, connection: RPCConnection)
+  /// The peer's side is gone: its output ended, or it wrote something that is not a message.
+  func connectionClosed(_ reason: RPCConnection.CloseReason)
+}
+
+extension RPCHandler {
+  public func handleNotification(_ method: String, params: FlowValue?, connection: RPCConnection) {}
+  public func connectionClosed(_ reason: RPCConnection.CloseReason) {}
+}
+
+/// JSON-RPC 2.0 over a pair of file descriptors, one message per line (the MCP stdio transport).
+///
+/// Sends requests and matches their answers by id (`request` suspends until its answer), answers the
+/// peer's requests through an `RPCHandler`, and turns task cancellation into `notifications/cancelled`
+/// both ways. Reading happens on a dedicated thread with blocking `read(2)`: flow has no event loop to
+/// share, and a thread costs nothing at start-up for runs that never open a connection.
+public final class RPCConnection: Sendable {
+  /// Why a connection ended.
+  public enum CloseReason: Sendable, Hashable, CustomStringConvertible {
+    /// The peer closed its output (a server that exited, or a client that hung up).
+    case endOfInput
+    /// The peer wrote a line that is not a JSON-RPC message (with a strict `invalidLines` policy).
+    case invalidLine(line: String, problem: String)
+    /// `close()` was called on this side.
+    case closedHere
+
+    public var description: String {
+      switch self {
+      case .endOfInput: "the connection ended"
+      case .invalidLine(let line, let problem):
+        "it wrote something that is not JSON-RPC (\(problem)): \(line.count > 120 ? String(line.prefix(120)) + "…" : line)"
+      case .closedHere: "the connection was closed"
+      }
+    }
+  }
+
+  /// What to do with a line that is not a message: a client stops (a server's stdout belongs to the
+  /// protocol, so anything else there means the wrong program or a broken one), a server answers with
+  /// JSON-RPC's parse error and goes on, as the specification asks.
+  public enum InvalidLinePolicy: Sendable { case close, answerParseError }
+
+  /// The error a request throws when the connection ends before its answer.
+  public struct Closed: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: CloseReason
+    public var description: String { reason.description }
+  }
+
+  private struct State {
+    var nextID = 1
+    var pending: [RPCID: CheckedContinuation<FlowValue, any Error>] = [:]
+    var incoming: [RPCID: Task<Void, Never>] = [:]
+    var closed: CloseReason?
+  }
+
+  private let input: Int32
+  private let output: Int32
+  private let handler: any RPCHandler
+  private let invalidLines: InvalidLinePolicy
+  private let state = Mutex(State())
+  private let writeLock = Mutex(())
+  private let finished = Mutex<[CheckedContinuation<Void, Never>]?>([])
+
+  /// A connection reading `input` and writing `output`; it owns both and closes them. Call `start()`.
+  public init(input: Int32, output: Int32, handler: any RPCHandler, invalidLines: InvalidLinePolicy = .close) {
+    self.input = input
+    self.output = output
+    self.handler = handler
+    self.invalidLines = invalidLines
+  }
+
+  /// Starts the reader thread. Writing to a peer that is gone must be an error, not SIGPIPE's exit.
+  public func start() {
+    signal(SIGPIPE, SIG_IGN)
+    let thread = Thread { [self] in readLoop() }
+    thread.name = "flow.mcp.reader"
+    thread.start()
+  }
+
+  /// Sends a request and waits for its answer. Cancelling the calling task withdraws the request: the
+  /// peer gets `notifications/cancelled` with `reason`, and this throws `CancellationError`.
+  public func request(_ method: String, params: FlowValue? = nil, cancelReason: String = "cancelled") async throws
+    -> FlowValue
+  {
+    let id = state.withLock { state -> RPCID in
+      defer { state.nextID += 1 }
+      return .number(state.nextID)
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FlowValue, any Error>) in
+        let refusal: (any Error)? = state.withLock { state in
+          if let reason = state.closed { return Closed(reason: reason) }
+          if Task.isCancelled { return CancellationError() }
+          state.pending[id] = continuation
+          return nil
+        }
+        if let refusal {
+          continuation.resume(throwing: refusal)
+          return
+        }
+        if !send(.request(id: id, method: method, params: params)) {
+          if let waiting = state.withLock({ $0.pending.removeValue(forKey: id) }) {
+            waiting.resume(throwing: Closed(reason: .endOfInput))
+          }
+        }
+      }
+    } onCancel: {
+      if let waiting = state.withLock({ $0.pending.removeValue(forKey: id) }) {
+        waiting.resume(throwing: CancellationError())
+        notify(
+          "notifications/cancelled",
+          params: ["requestId": id.value, "reason": .text(cancelReason)])
+      }
+    }
+  }
+
+  /// Sends a notification; false when the peer is gone.
+  @discardableResult
+  public func notify(_ method: String, params: FlowValue? = nil) -> Bool {
+    send(.notification(method: method, params: params))
+  }
+
+  /// Writes one message as one line; whole lines from concurrent senders never interleave.
+  @discardableResult
+  public func send(_ message: RPCMessage) -> Bool {
+    let line = message.encoded()
+    return writeLock.withLock { _ in LineWriter.write(line, to: output) }
+  }
+
+  /// Closes this side's output (for a client: the server's stdin, the polite way to ask it to exit).
+  /// Requests still waiting fail with `Closed`; the reader thread ends when the peer closes its side.
+  public func close() {
+    let waiting = state.withLock { state -> [CheckedContinuation<FlowValue, any Error>] in
+      if state.closed == nil { state.closed = .closedHere }
+      defer { state.pending.removeAll() }
+      return Array(state.pending.values)
+    }
+    writeLock.withLock { _ in _ = Glibc.close(output) }
+    for continuation in waiting { continuation.resume(throwing: Closed(reason: .closedHere)) }
+  }
+
+  /// Why the connection ended, once it has.
+  public var closeReason: CloseReason? { state.withLock { $0.closed } }
+
+  /// Waits until the reader thread has seen the end of the peer's output.
+  public func waitUntilFinished() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let done = finished.withLock { waiters -> Bool in
+        guard waiters != nil else { return true }
+        waiters!.append(continuation)
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  // MARK: - Reading
+
+  private func readLoop() {
+    var reader = LineReader(descriptor: input)
+    var reason = CloseReason.endOfInput
+    reading: while true {
+      switch reader.next() {
+      case .end: break reading
+      case .tooLong:
+        if invalidLines == .close {
+          reason = .invalidLine(line: "", problem: "a line longer than \(reader.maximumLine) bytes")
+          break reading
+        }
+        send(.error(id: nil, RPCError(code: RPCError.parseError, message: "Message too long")))
+      case .line(let line):
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+        do {
+          try dispatch(RPCMessage.decode(line))
+        } catch {
+          if invalidLines == .close {
+            reason = .invalidLine(line: line, problem: error.message)
+            break reading
+          }
+          send(.error(id: nil, RPCError(code: RPCError.parseError, message: "Parse error: \(error.message)")))
+        }
+      }
+    }
+    finish(reason)
+  }
+
+  private func dispatch(_ message: RPCMessage) {
+    switch message {
+    case .response(let id, let result):
+      state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: result)
+    case .error(let id, let error):
+      guard let id else { return }
+      state.withLock { $0.pending.removeValue(forKey: id) }?.resume(throwing: error)
+    case .notification(let method, let params):
+      if method == "notifications/cancelled", case .dictionary(let fields)? = params,
+        let raw = fields["requestId"], let id = RPCID(raw)
+      {
+        state.withLock { $0.incoming[id] }?.cancel()
+        return
+      }
+      handler.handleNotification(method, params: params, connection: self)
+    case .request(let id, let method, let params):
+      let handler = handler
+      // Registered under the lock before the task can run, so a quick answer always finds its entry.
+      state.withLock { current in
+        current.incoming[id] = Task { [self] in
+          let answer: RPCMessage
+          do {
+            answer = .response(
+              id: id, result: try await handler.handleRequest(method, params: params, id: id, connection: self))
+          } catch let error as RPCError {
+            answer = .error(id: id, error)
+          } catch {
+            answer = .error(id: id, RPCError(code: RPCError.internalError, message: String(describing: error)))
+          }
+          let cancelled = state.withLock { $0.incoming.removeValue(forKey: id) == nil } || Task.isCancelled
+          // A request the peer withdrew gets no answer (the specification's SHOULD).
+          if !cancelled { send(answer) }
+        }
+      }
+    }
+  }
+
+  private func finish(_ reason: CloseReason) {
+    let waiting = state.withLock { state -> [CheckedContinuation<FlowValue, any Error>] in
+      if state.closed == nil { state.closed = reason }
+      defer { state.pending.removeAll() }
+      return Array(state.pending.values)
+    }
+    let finalReason = state.withLock { $0.closed } ?? reason
+    for continuation in waiting { continuation.resume(throwing: Closed(reason: finalReason)) }
+    _ = Glibc.close(input)
+    handler.connectionClosed(finalReason)
+    let waiters = finished.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+      defer { waiters = nil }
+      return waiters ?? []
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
