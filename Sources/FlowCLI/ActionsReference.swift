@@ -29,6 +29,7 @@ public enum ActionsReference {
     out += "Summary:  \(descriptor.summary.renderPlaceholders())\n"
     out += "Effect:   \(effect(descriptor))\n"
     if let network = network(descriptor) { out += "Network:  \(network)\n" }
+    if let machine = machine(descriptor) { out += "Machine:  \(machine)\n" }
     if let (always, verb) = confirmation(descriptor) {
       out += "Confirm:  \(always ? "always asks before running" : "asks before running when it \(verb)")\n"
     }
@@ -115,7 +116,14 @@ public enum ActionsReference {
       "sideEffect": .text(descriptor.sideEffect.rawValue),
       "requiresConfirmation": .boolean(descriptor.requiresConfirmation),
       "sideEffectParameters": .list(descriptor.sideEffectParameters.sorted().map(FlowValue.text)),
-      "network": network, "parameters": .list(parameters), "output": .dictionary(output),
+      "network": network,
+      "machine": .list(
+        descriptor.machineAccess.map { access in
+          var entry: FlowDictionary = ["kind": .text(access.kind.rawValue)]
+          if let key = access.parameter { entry["parameter"] = .text(key) }
+          return .dictionary(entry)
+        }),
+      "parameters": .list(parameters), "output": .dictionary(output),
       "example": .text(example(descriptor)),
     ])
   }
@@ -147,6 +155,7 @@ public enum ActionsReference {
     out += "`\(descriptor.summary.renderPlaceholders())`\n\n"
     var facts = ["effect: \(effect(descriptor))"]
     if let network = network(descriptor) { facts.append("network: \(network)") }
+    if let machine = machine(descriptor) { facts.append("machine: \(machine)") }
     if let (always, verb) = confirmation(descriptor) {
       facts.append(always ? "always asks for confirmation" : "asks for confirmation when it \(verb)")
     }
@@ -225,6 +234,19 @@ public enum ActionsReference {
     case .hosts(let hosts): hosts.joined(separator: ", ")
     case .hostOfParameter(let key): "the host of '\(key)'"
     }
+  }
+
+  /// What it may do to the machine: "reads files ('path')", "runs commands ('script', 'command')".
+  static func machine(_ descriptor: IntentDescriptor) -> String? {
+    var kinds: [MachineAccess.Kind] = []
+    for access in descriptor.machineAccess where !kinds.contains(access.kind) { kinds.append(access.kind) }
+    guard !kinds.isEmpty else { return nil }
+    return kinds.map { kind in
+      let keys = descriptor.machineAccess.filter { $0.kind == kind }.compactMap(\.parameter).map { "'\($0)'" }
+      let words = kind.rawValue.replacingOccurrences(of: "-", with: " ")
+      return keys.isEmpty ? words : "\(words) (\(keys.joined(separator: ", ")))"
+    }
+    .joined(separator: ", ")
   }
 
   /// An example step in workflow YAML: the primary parameter alone when it is the only one needed,

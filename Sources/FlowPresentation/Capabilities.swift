@@ -1,3 +1,4 @@
+import FlowIntents
 import FlowModel
 import FlowScheduler
 
@@ -48,6 +49,19 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// A host the workflow may contact, with the steps that would.
   public struct HostAccess: Sendable, Hashable, Encodable {
     public var host: String
+    public var steps: [StepReference]
+  }
+
+  /// Something the workflow does to the machine it runs on, with the steps that do it.
+  public struct MachineUse: Sendable, Hashable, Encodable {
+    /// `reads-files`, `writes-files`, `trashes-files`, `deletes-files`, `runs-commands`,
+    /// `shows-notifications`, `reads-clipboard`, `writes-clipboard`, `reads-device-details`.
+    public var kind: String
+    /// What is acted on, as the steps write it: a path, a glob, a script, a command. Nil when the run
+    /// computes it, or when the kind names nothing.
+    public var subject: String?
+    /// The run computes what is acted on: any file, any command.
+    public var computed: Bool
     public var steps: [StepReference]
   }
 
@@ -117,6 +131,9 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// Steps that hand values computed at run time to another program as command-line arguments
   /// (`open-url` to `xdg-open`), which every user of the machine can read while it runs.
   public var exposedArguments: [StepReference] = []
+  /// What it does to the machine it runs on (files, commands, the desktop), by kind and subject, in the
+  /// order the steps first do it. Steps listed here are not under ``otherChanges``.
+  public var machine: [MachineUse] = []
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
   public var environment: [String] = []
   public var workflows: [WorkflowRun] = []
@@ -130,6 +147,7 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// Whether the workflow can change or delete anything at all.
   public var changesAnything: Bool {
     apps.contains { $0.writes + $0.deletes > 0 } || !otherChanges.isEmpty
+      || machine.contains { MachineAccess.Kind(rawValue: $0.kind)?.onlyReads == false }
   }
 
   /// Whether anything deletes without the person being asked: the card's red line.

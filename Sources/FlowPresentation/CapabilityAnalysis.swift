@@ -281,8 +281,19 @@ private struct Walk {
       case .destructive: capabilities.apps[index].deletes += 1
       }
       capabilities.apps[index].steps.append(entry)
-    } else if effect.effect != .readOnly {
+    } else if effect.effect != .readOnly, effect.machine.isEmpty {
+      // A step that acts on the machine is said by what it does there ("writes files: ~/notes.md").
       capabilities.otherChanges.append(entry)
+    }
+    for touch in effect.machine {
+      if let index = capabilities.machine.firstIndex(where: {
+        $0.kind == touch.kind.rawValue && $0.subject == touch.subject && $0.computed == touch.computed
+      }) {
+        capabilities.machine[index].steps.append(step)
+      } else {
+        capabilities.machine.append(
+          .init(kind: touch.kind.rawValue, subject: touch.subject, computed: touch.computed, steps: [step]))
+      }
     }
     for host in effect.hosts {
       if let index = hostIndex[host] {

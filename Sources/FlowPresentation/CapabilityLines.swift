@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowIntents
 
 /// ``Capabilities`` as short lines a person reads: `flow show`'s "What it may do", and the body of the
 /// import card. Each line has a tone, so a terminal can colour changes, deletions and what acts without
@@ -17,6 +18,8 @@ public enum CapabilityLines {
   public struct Line: Sendable, Hashable {
     public var text: StyledText
     public var tone: Tone
+    /// Text shown in full under the line, as written, never wrapped into it: the script a step runs.
+    public var verbatim: [String] = []
   }
 
   /// - Parameters:
@@ -50,6 +53,7 @@ public enum CapabilityLines {
       guard !steps.isEmpty else { continue }
       lines.append(Line(text: StyledText(stringLiteral: "\(verb): " + steps.joined(separator: ", ")), tone: tone))
     }
+    lines += machineLines(capabilities)
     if !capabilities.hosts.isEmpty {
       lines.append(
         Line(
@@ -127,6 +131,61 @@ public enum CapabilityLines {
     return lines
   }
 
+  /// What the workflow does to the machine, a line per kind: what it names (each with its steps), then
+  /// what the run computes, which could be any file or command. Commands and deletions are red, and a
+  /// script is shown in full: a person deciding to trust a file reads what it will run, not its name.
+  private static func machineLines(_ capabilities: Capabilities) -> [Line] {
+    var lines: [Line] = []
+    for kind in MachineAccess.Kind.allCases {
+      let uses = capabilities.machine.filter { $0.kind == kind.rawValue }
+      guard !uses.isEmpty else { continue }
+      let words = kind.cardWords
+      let named = uses.filter { $0.subject != nil }
+      if kind == .runsCommands {
+        for use in named {
+          lines.append(
+            Line(
+              text: StyledText(
+                stringLiteral: "runs this command in \(List.and(Self.named(use.steps, in: capabilities))):"),
+              tone: .alarm, verbatim: Self.scriptLines(use.subject ?? "")))
+        }
+      } else if !named.isEmpty {
+        var text = StyledText(stringLiteral: words.named + ": ")
+        for (index, use) in named.enumerated() {
+          if index > 0 { text.append(.text, ", ") }
+          text.append(.value, use.subject ?? "")
+          text.append(.text, " (\(use.steps.map { place($0, in: capabilities) }.joined(separator: ", ")))")
+        }
+        lines.append(Line(text: text, tone: kind.isAlarming ? .alarm : kind.onlyReads ? .plain : .changes))
+      }
+      let computed = uses.filter(\.computed).flatMap(\.steps)
+      if !computed.isEmpty {
+        lines.append(
+          Line(
+            text: StyledText(
+              stringLiteral: words.computed + ": computed at run time in "
+                + List.and(Self.named(computed, in: capabilities))),
+            tone: kind.onlyReads ? .changes : .alarm))
+      }
+      let plain = uses.filter { $0.subject == nil && !$0.computed }.flatMap(\.steps)
+      if !plain.isEmpty {
+        lines.append(
+          Line(
+            text: StyledText(
+              stringLiteral: words.named + ": " + Self.named(plain, in: capabilities).joined(separator: ", ")),
+            tone: kind.isAlarming ? .alarm : kind.onlyReads ? .plain : .changes))
+      }
+    }
+    return lines
+  }
+
+  /// A script's lines as written, without the line break a YAML block leaves at its end.
+  private static func scriptLines(_ script: String) -> [String] {
+    var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while lines.count > 1, lines.last?.isEmpty == true { lines.removeLast() }
+    return lines
+  }
+
   /// "step 3", or "step 2 of greet.yml" for a step of a nested workflow, so positions never mix.
   /// Steps as the card names them: "open-url (step 2)", "get-url (step 1 of tidy.yml)".
   private static func named(_ steps: [Capabilities.StepReference], in capabilities: Capabilities) -> [String] {
@@ -135,5 +194,22 @@ public enum CapabilityLines {
 
   private static func place(_ step: Capabilities.StepReference, in capabilities: Capabilities) -> String {
     step.file == capabilities.file ? "step \(step.position)" : "step \(step.position) of \(step.file)"
+  }
+}
+
+extension MachineAccess.Kind {
+  /// How the card says it: of what the steps name, and of what the run computes.
+  fileprivate var cardWords: (named: String, computed: String) {
+    switch self {
+    case .readsFiles: ("reads files", "may read any file")
+    case .writesFiles: ("writes files", "may write any file")
+    case .trashesFiles: ("moves files to the Trash", "may move any file to the Trash")
+    case .deletesFiles: ("deletes files permanently", "may delete any file permanently")
+    case .runsCommands: ("runs commands", "may run any command")
+    case .showsNotifications: ("shows notifications", "shows notifications")
+    case .readsClipboard: ("reads the clipboard", "reads the clipboard")
+    case .writesClipboard: ("writes the clipboard", "writes the clipboard")
+    case .readsDevice: ("reads device details (host name, user, system)", "reads device details")
+    }
   }
 }

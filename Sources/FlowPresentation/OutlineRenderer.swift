@@ -52,6 +52,10 @@ public struct OutlineRenderer: Sendable {
     lines.append(title("What it may do"))
     for item in CapabilityLines.lines(outline.capabilities) {
       lines += wrapped(Self.runs(item.text, base: Self.style(of: item.tone)), indent: 2, hanging: 2)
+      for text in item.verbatim {
+        lines += TerminalText.verbatim(text, width: max(Self.minimumTextWidth, width - 6), style: .plain)
+          .map { Self.indented($0, by: 6) }
+      }
     }
     return lines.map { $0.painted(colors: colors) }.joined(separator: "\n") + "\n"
   }

@@ -80,6 +80,15 @@ public struct PermissionCard: Sendable {
     add([TerminalText.Run(text: "What it may do", style: .bold)])
     for item in CapabilityLines.lines(outline.capabilities, schedule: true, shared: true) {
       add(OutlineRenderer.runs(item.text, base: OutlineRenderer.style(of: item.tone)), indent: 2, hanging: 2)
+      for text in item.verbatim {
+        for part in TerminalText.verbatim(text, width: max(OutlineRenderer.minimumTextWidth, inner - 6), style: .plain)
+        {
+          var line = bar()
+          line.append("      ")
+          line.append(part)
+          lines.append(line)
+        }
+      }
     }
     let questions = outline.inputs.filter(\.askOnImport)
     if !questions.isEmpty {

@@ -58,7 +58,8 @@ public enum SharePage {
       """
     body += "<section class=\"card\" id=\"card\">\n  <h2>What it may do</h2>\n  <ul>\n"
     for line in CapabilityLines.lines(outline.capabilities, schedule: true, shared: true) {
-      body += "    <li class=\"tone-\(tone(line.tone))\">\(styled(line.text))</li>\n"
+      let script = line.verbatim.isEmpty ? "" : "<pre>\(escape(line.verbatim.joined(separator: "\n")))</pre>"
+      body += "    <li class=\"tone-\(tone(line.tone))\">\(styled(line.text))\(script)</li>\n"
     }
     body += "  </ul>\n</section>\n"
     if !outline.inputs.isEmpty {

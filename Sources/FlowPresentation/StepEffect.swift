@@ -22,6 +22,18 @@ struct StepEffect: Sendable, Hashable {
   var exposesArguments = false
   /// The step asks the person before it runs: its intent always does, or its values may delete.
   var asks = false
+  /// What it does to the machine it runs on: files, commands, the desktop.
+  var machine: [MachineTouch] = []
+
+  /// One thing a step does to the machine, with what it acts on as the step writes it.
+  struct MachineTouch: Sendable, Hashable {
+    var kind: MachineAccess.Kind
+    /// A path, a glob, a script or a command as written; nil when the run computes it, or when the
+    /// kind names nothing (notifications).
+    var subject: String?
+    /// The run computes what is acted on: it could be any file, any command.
+    var computed = false
+  }
 
   init(effect: SideEffect, hosts: [String], anyHost: Bool, unknown: Bool = false) {
     self.effect = effect
@@ -37,6 +49,7 @@ struct StepEffect: Sendable, Hashable {
     effect = known.sideEffect(of: descriptor)
     asks = known.asksConfirmation(descriptor)
     exposesArguments = !known.unknown.isDisjoint(with: descriptor.processArgumentParameters)
+    machine = Self.machine(known, descriptor: descriptor)
     switch descriptor.networkAccess {
     case .none:
       hosts = []
@@ -74,6 +87,48 @@ struct StepEffect: Sendable, Hashable {
     return URL(string: String(prefix[..<end]) + "/")?.host
   }
 
+  /// What a step does to the machine, from what its intent declares and the values it writes out. A
+  /// parameter the step leaves out names its default, or nothing when it has none (`run-shell` takes a
+  /// `script` or a `command`).
+  static func machine(_ known: KnownValues, descriptor: IntentDescriptor) -> [MachineTouch] {
+    var touches: [MachineTouch] = []
+    for access in descriptor.machineAccess(for: known.literals, unknown: known.unknown) {
+      let touch: MachineTouch
+      if let key = access.parameter {
+        if known.unknown.contains(key) {
+          touch = MachineTouch(kind: access.kind, subject: nil, computed: true)
+        } else if let value = known.literals[key] ?? descriptor.parameter(key)?.defaultValue {
+          touch = MachineTouch(kind: access.kind, subject: subject(value, for: access.kind))
+        } else {
+          continue
+        }
+      } else {
+        touch = MachineTouch(kind: access.kind, subject: nil)
+      }
+      if !touches.contains(touch) { touches.append(touch) }
+    }
+    return touches
+  }
+
+  /// A value as the card names it: a path, several paths, a command's words as a shell would read them.
+  private static func subject(_ value: FlowValue, for kind: MachineAccess.Kind) -> String {
+    guard case .list(let items) = value else { return Coercion.text(of: value) }
+    let words = items.map { Coercion.text(of: $0) }
+    return kind == .runsCommands ? words.map(shellQuoted).joined(separator: " ") : words.joined(separator: ", ")
+  }
+
+  /// A word quoted for a POSIX shell when it needs it, so that `[echo, "a b"]` reads `echo 'a b'`.
+  static func shellQuoted(_ word: String) -> String {
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII
+          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "-_./=:,+@%~".unicodeScalars.contains(scalar))
+      }
+    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
   /// A value known before the run: literals, and lists and dictionaries of literals.
   static func literal(_ value: Value) -> FlowValue? { KnownValues.literal(value) }
 
@@ -83,11 +138,17 @@ struct StepEffect: Sendable, Hashable {
     if unknown { return "anything: chosen at run time" }
     var contacts = hosts
     if anyHost { contacts.append("any host") }
+    // What it does to the machine says more than "changes": "runs commands", "trashes files".
     let verb: String? =
-      switch effect {
-      case .readOnly: nil
-      case .changes: "changes"
-      case .destructive: "deletes"
+      if !machine.isEmpty {
+        machine.map(\.kind.margin).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+          .joined(separator: ", ")
+      } else {
+        switch effect {
+        case .readOnly: nil
+        case .changes: "changes"
+        case .destructive: "deletes"
+        }
       }
     switch (verb, contacts.isEmpty) {
     case (nil, true): return nil
@@ -108,6 +169,24 @@ struct StepEffect: Sendable, Hashable {
     for host in effects.flatMap(\.dataHosts) where seenData.insert(host).inserted { combined.dataHosts.append(host) }
     combined.exposesArguments = effects.contains(where: \.exposesArguments)
     combined.asks = effects.contains(where: \.asks)
+    for touch in effects.flatMap(\.machine) where !combined.machine.contains(touch) { combined.machine.append(touch) }
     return combined
+  }
+}
+
+extension MachineAccess.Kind {
+  /// The words in `flow show`'s margin.
+  var margin: String {
+    switch self {
+    case .readsFiles: "reads files"
+    case .writesFiles: "writes files"
+    case .trashesFiles: "moves files to the Trash"
+    case .deletesFiles: "deletes files"
+    case .runsCommands: "runs commands"
+    case .showsNotifications: "notifies"
+    case .readsClipboard: "reads the clipboard"
+    case .writesClipboard: "writes the clipboard"
+    case .readsDevice: "reads device details"
+    }
   }
 }

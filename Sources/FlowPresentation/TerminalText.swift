@@ -82,6 +82,31 @@ struct TerminalText {
     }
   }
 
+  /// A line of text shown as written (a script): its spaces kept, cut into pieces of `width` columns
+  /// rather than wrapped at spaces, so that nothing in it moves or disappears.
+  static func verbatim(_ text: String, width: Int, style: Style) -> [Line] {
+    let width = max(1, width)
+    var lines: [Line] = []
+    var piece = ""
+    var columns = 0
+    for character in TerminalSafe.text(text) {
+      let wide = DisplayWidth.of(String(character))
+      if columns + wide > width, !piece.isEmpty {
+        var line = Line()
+        line.append(piece, style)
+        lines.append(line)
+        piece = ""
+        columns = 0
+      }
+      piece.append(character)
+      columns += wide
+    }
+    var line = Line()
+    line.append(piece, style)
+    lines.append(line)
+    return lines
+  }
+
   /// Breaks `runs` into lines of at most `width` columns at spaces; a word wider than a line is cut.
   /// Spaces inside a line are kept as written; spaces where a line breaks are dropped.
   static func wrap(_ runs: [Run], width: Int) -> [Line] {

@@ -146,6 +146,13 @@ public enum CatalogValidator {
       for key in descriptor.sideEffectParameters.sorted() where descriptor.parameter(key) == nil {
         report(.effectParametersAreParameters, "its side effect is decided by '\(key)', which is not a parameter")
       }
+      for access in descriptor.machineAccess {
+        if let key = access.parameter, descriptor.parameter(key) == nil {
+          report(
+            .effectParametersAreParameters,
+            "its machine access '\(access.kind.rawValue)' names '\(key)', which is not a parameter")
+        }
+      }
       // The card takes a step at its declared effect when no deciding value is computed: an effect that
       // moves with values nobody declared would be worded too weakly there.
       if descriptor.sideEffectParameters.isEmpty, descriptor.sideEffect(for: [:]) != descriptor.sideEffect {

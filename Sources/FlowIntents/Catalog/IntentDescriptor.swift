@@ -24,6 +24,8 @@ public struct IntentDescriptor: Sendable {
   /// What it asks the person while it performs (``AppIntent/prompts``).
   public let prompts: IntentPrompts
   public let networkAccess: NetworkAccess
+  /// What it may do to the machine it runs on (``AppIntent/machineAccess``).
+  public let machineAccess: [MachineAccess]
   public let summary: SummaryLayout
   /// The Swift type names of its `@Dependency`s.
   public let dependencies: [String]
@@ -35,6 +37,7 @@ public struct IntentDescriptor: Sendable {
   private let runner:
     @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws -> IntentOutput
   private let sideEffectForValues: @Sendable ([String: FlowValue]) -> SideEffect
+  private let machineAccessForValues: @Sendable ([String: FlowValue]) -> [MachineAccess]
   private let outputTypeForParameters: @Sendable ([String: ValueType]) -> ValueType?
 
   /// Describes `type` as a member of a catalogue.
@@ -46,12 +49,13 @@ public struct IntentDescriptor: Sendable {
     id: String, shortID: String, namespace: String?, catalogTitle: String, title: String, description: String,
     parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect,
     sideEffectParameters: Set<String>, requiresConfirmation: Bool, processArgumentParameters: Set<String>,
-    prompts: IntentPrompts, networkAccess: NetworkAccess, summary: SummaryLayout, dependencies: [String],
-    intentType: any AppIntent.Type,
+    prompts: IntentPrompts, networkAccess: NetworkAccess, machineAccess: [MachineAccess], summary: SummaryLayout,
+    dependencies: [String], intentType: any AppIntent.Type,
     runner:
       @escaping @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws ->
       IntentOutput,
     sideEffectForValues: @escaping @Sendable ([String: FlowValue]) -> SideEffect,
+    machineAccessForValues: @escaping @Sendable ([String: FlowValue]) -> [MachineAccess],
     outputTypeForParameters: @escaping @Sendable ([String: ValueType]) -> ValueType?
   ) {
     self.id = id
@@ -68,11 +72,13 @@ public struct IntentDescriptor: Sendable {
     self.processArgumentParameters = processArgumentParameters
     self.prompts = prompts
     self.networkAccess = networkAccess
+    self.machineAccess = machineAccess
     self.summary = summary
     self.dependencies = dependencies
     self.intentType = intentType
     self.runner = runner
     self.sideEffectForValues = sideEffectForValues
+    self.machineAccessForValues = machineAccessForValues
     self.outputTypeForParameters = outputTypeForParameters
   }
 
@@ -89,12 +95,13 @@ public struct IntentDescriptor: Sendable {
       sideEffect: I.sideEffect, sideEffectParameters: I.sideEffectParameters,
       requiresConfirmation: I.requiresConfirmation, processArgumentParameters: I.processArgumentParameters,
       prompts: I.prompts,
-      networkAccess: I.networkAccess, summary: summary,
+      networkAccess: I.networkAccess, machineAccess: I.machineAccess, summary: summary,
       dependencies: IntentReflection.dependencies(of: intent).map { "\($0)" }, intentType: I.self,
       runner: { values, asking, mode, context in
         try await IntentRunner.run(I.self, id: id, values: values, asking: asking, mode: mode, context: context)
       },
       sideEffectForValues: { I.sideEffect(for: $0) },
+      machineAccessForValues: { I.machineAccess(for: $0) },
       outputTypeForParameters: { I.outputType(given: $0) }
     )
   }
@@ -115,6 +122,13 @@ public struct IntentDescriptor: Sendable {
   /// moving to Trash.
   public func sideEffect(for values: [String: FlowValue], unknown: Set<String>) -> SideEffect {
     unknown.isDisjoint(with: sideEffectParameters) ? sideEffect(for: values) : sideEffect
+  }
+
+  /// What a step of which only some values are known does to the machine, as
+  /// ``sideEffect(for:unknown:)`` is for its effect: everything the intent may do when a value that
+  /// decides it is not known yet.
+  public func machineAccess(for values: [String: FlowValue], unknown: Set<String>) -> [MachineAccess] {
+    unknown.isDisjoint(with: sideEffectParameters) ? machineAccessForValues(values) : machineAccess
   }
 
   /// Whether a step with these values asks the person before it runs: every step of an intent that

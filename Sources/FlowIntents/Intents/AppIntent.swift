@@ -49,6 +49,10 @@ public protocol AppIntent: Sendable {
   /// `url`, to `xdg-open`), which every user of the machine can read in `/proc/PID/cmdline` while that
   /// program runs: the card says so, in red, when a step computes one of them.
   static var processArgumentParameters: Set<String> { get }
+  /// What it does to the machine it runs on (files, commands, the desktop), for the card: the most any
+  /// of its steps may do. Values decide it when ``machineAccess(for:)`` says so, through the parameters in
+  /// ``sideEffectParameters``.
+  static var machineAccess: [MachineAccess] { get }
   /// Whether the person must confirm every run (delete-bookmark). A step whose values make it
   /// destructive asks too, whatever this says (``IntentDescriptor/asksConfirmation(for:unknown:)``).
   static var requiresConfirmation: Bool { get }
@@ -67,6 +71,11 @@ public protocol AppIntent: Sendable {
   /// Defaults to ``sideEffect``.
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect
 
+  /// What a step with these values does to the machine (`delete-files` with `permanently: true` deletes
+  /// rather than moving to the Trash), as ``sideEffect(for:)`` is for its effect. Never more than
+  /// ``machineAccess``; defaults to it.
+  static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess]
+
   /// The output type for parameters of these static types, where it depends on them (`list: [a, b]`
   /// outputs a list of text); nil keeps the declared type. The checker passes the types it knows.
   static func outputType(given parameters: [String: ValueType]) -> ValueType?
@@ -80,6 +89,8 @@ extension AppIntent {
   public static var networkAccess: NetworkAccess { .none }
   public static var sideEffectParameters: Set<String> { [] }
   public static var processArgumentParameters: Set<String> { [] }
+  public static var machineAccess: [MachineAccess] { [] }
+  public static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] { machineAccess }
   public static var requiresConfirmation: Bool { false }
   public static var prompts: IntentPrompts { [] }
   public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
