@@ -57,6 +57,8 @@ tools=()
 [ -x "$venv/bin/kubernetes-validate" ] || tools+=(kubernetes-validate)
 [ -x "$venv/bin/check-jsonschema" ] || tools+=(check-jsonschema)
 "$venv/bin/python3" -c 'import playwright' 2>/dev/null || tools+=(playwright)
+# The official MCP Python SDK: its client drives `flow mcp` in the tests.
+"$venv/bin/python3" -c 'import mcp' 2>/dev/null || tools+=(mcp)
 if [ ${#tools[@]} -gt 0 ]; then
   echo "setup: installing into $venv: ${tools[*]}"
   "$venv/bin/python3" -m pip install -q --disable-pip-version-check "${tools[@]}"

@@ -69,8 +69,11 @@ struct MCPCommand: AsyncParsableCommand {
     } onCancel: {
       stop.fire()
     }
+    // A client that hangs up wants the server gone: what is running is cancelled (and recorded so),
+    // and what it asked before hanging up is still answered.
     server.cancelAll()
     await server.drain()
+    await connection.waitUntilAnswered()
     if Task.isCancelled { throw ExitCode(ExitStatus.cancelled.rawValue) }
   }
 

@@ -73,12 +73,12 @@ public enum ToolDescription {
       "inputSchema": objectSchema(parameters, required: required),
     ]
     if let output = ToolSchema.output(descriptor.outputType) { tool["outputSchema"] = output }
-    var annotations: FlowDictionary = [
-      "title": .text(descriptor.title),
-      "readOnlyHint": .boolean(descriptor.sideEffect == .readOnly),
-    ]
-    if descriptor.sideEffect != .readOnly {
-      annotations["destructiveHint"] = .boolean(descriptor.sideEffect == .destructive)
+    let machine = descriptor.machineAccess.map(\.kind)
+    let changes = descriptor.sideEffect != .readOnly || machine.contains { !$0.onlyReads }
+    var annotations: FlowDictionary = ["title": .text(descriptor.title), "readOnlyHint": .boolean(!changes)]
+    if changes {
+      annotations["destructiveHint"] = .boolean(
+        descriptor.sideEffect == .destructive || machine.contains(where: \.isAlarming))
     }
     annotations["openWorldHint"] = .boolean(descriptor.networkAccess != .none)
     tool["annotations"] = .dictionary(annotations)
@@ -86,15 +86,17 @@ public enum ToolDescription {
   }
 
   /// The protocol's hints from what the card says the workflow may do: read-only when it changes
-  /// nothing, destructive when it deletes, open-world when it contacts hosts. A workflow it runs that
-  /// could not be looked at (named at run time, missing) may do anything, so it makes every hint the
-  /// cautious one.
+  /// nothing, destructive when it deletes (bookmarks, files, to the Trash or for good) or runs commands
+  /// (which may do anything: the card's red lines), open-world when it contacts hosts. A workflow it
+  /// runs that could not be looked at (named at run time, missing) may do anything, so it makes every
+  /// hint the cautious one.
   static func annotations(_ capabilities: Capabilities, title: String) -> FlowValue {
     let unknown = capabilities.workflows.contains { $0.problem != nil }
     let changes = unknown || capabilities.changesAnything
     let deletes =
       unknown || capabilities.apps.contains { $0.deletes > 0 }
       || capabilities.otherChanges.contains { $0.effect == SideEffect.destructive.rawValue }
+      || capabilities.machine.contains { MachineAccess.Kind(rawValue: $0.kind)?.isAlarming == true }
     let contacts = unknown || !capabilities.hosts.isEmpty || !capabilities.anyHost.isEmpty
     var annotations: FlowDictionary = ["title": .text(title), "readOnlyHint": .boolean(!changes)]
     // The protocol reads destructiveHint only when readOnlyHint is false.

@@ -1,5 +1,6 @@
 import FlowIntents
 import FlowPresentation
+import FlowRuntime
 import FlowTestSupport
 import Foundation
 import Testing
@@ -70,6 +71,46 @@ struct ToolDescriptionTests {
       """
     #expect(
       try annotations(computed) == #"{"title":"Any","readOnlyHint":false,"destructiveHint":true,"openWorldHint":true}"#)
+  }
+
+  /// What steps do to the machine counts: reading files changes nothing, running a command or trashing
+  /// files is destructive (the card's red), a notification changes without destroying. Intent tools
+  /// (`--actions`) are hinted the same way.
+  @Test func machineAccessMakesTheHints() throws {
+    let machine = MachineAccessTests()
+    func annotations(_ steps: String) throws -> String {
+      let yaml = "flow: 1\nname: M\nsteps:\n" + steps
+      let check = WorkflowCheck(registry: machine.machineRegistry, files: MemoryFiles(files: ["test.yml": yaml]))
+      let workflow = try #require(check.check(path: "test.yml").workflow)
+      let tool = ToolDescription.tool(
+        named: "m", workflow: workflow, check: check,
+        analysis: CapabilityAnalysis(registry: machine.machineRegistry, loader: check),
+        registry: machine.machineRegistry)
+      guard case .dictionary(let fields) = tool, let annotations = fields["annotations"] else { return "" }
+      return JSON.encode(annotations)
+    }
+    #expect(
+      try annotations("  - read-thing: ~/notes.md\n") == #"{"title":"M","readOnlyHint":true,"openWorldHint":false}"#)
+    #expect(
+      try annotations("  - ping-thing: hello\n")
+        == #"{"title":"M","readOnlyHint":false,"destructiveHint":false,"openWorldHint":false}"#)
+    #expect(
+      try annotations("  - run-thing:\n      script: ls\n")
+        == #"{"title":"M","readOnlyHint":false,"destructiveHint":true,"openWorldHint":false}"#)
+    #expect(
+      try annotations("  - trash-thing: [a.tmp]\n")
+        == #"{"title":"M","readOnlyHint":false,"destructiveHint":true,"openWorldHint":false}"#)
+    let read = try machine.machineRegistry.descriptor(for: "read-thing")
+    let run = try machine.machineRegistry.descriptor(for: "run-thing")
+    guard case .dictionary(let readTool) = ToolDescription.tool(for: read),
+      case .dictionary(let runTool) = ToolDescription.tool(for: run)
+    else { return }
+    #expect(
+      readTool["annotations"].map { JSON.encode($0) }
+        == #"{"title":"Read Thing","readOnlyHint":true,"openWorldHint":false}"#)
+    #expect(
+      runTool["annotations"].map { JSON.encode($0) }
+        == #"{"title":"Run Thing","readOnlyHint":false,"destructiveHint":true,"openWorldHint":false}"#)
   }
 
   /// Inputs: types, prompts as descriptions, defaults, lists, secrets; required when without a default;
