@@ -51,6 +51,90 @@ struct MCPServerProcessTests {
   static func texts(_ outcome: Any?) -> [String] { (outcome as? [String: Any])?["texts"] as? [String] ?? [] }
   static func isError(_ outcome: Any?) -> Bool? { (outcome as? [String: Any])?["isError"] as? Bool }
 
+  /// `flow mcp` started by hand: requests written to its standard input, lines read from its standard
+  /// output, which must carry nothing but protocol messages.
+  struct Server {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    private var buffer: [UInt8] = []
+
+    init(_ machine: Machine) throws {
+      process.executableURL = TerminalTests.flow
+      process.arguments = ["mcp"]
+      process.environment = machine.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+      process.currentDirectoryURL = machine.home
+      (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
+      try process.run()
+    }
+
+    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+    /// The next line of standard output; nil at its end.
+    mutating func line() -> String? {
+      while true {
+        if let newline = buffer.firstIndex(of: 0x0A) {
+          defer { buffer.removeFirst(newline + 1) }
+          return String(decoding: buffer[..<newline], as: UTF8.self)
+        }
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { return buffer.isEmpty ? nil : String(decoding: buffer, as: UTF8.self) }
+        buffer += chunk
+      }
+    }
+
+    /// Closes standard input (the client hangs up) and returns what is left on both outputs.
+    mutating func hangUp() -> (rest: [String], errors: String) {
+      try? input.fileHandleForWriting.close()
+      var rest: [String] = []
+      while let line = line() { rest.append(line) }
+      process.waitUntilExit()
+      return (rest, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+  }
+
+  static let initialize =
+    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#
+
+  /// What a run shows, and what the programs it starts write, never reach standard output: the protocol
+  /// owns it. Every line there is a JSON-RPC message.
+  @Test func standardOutputCarriesOnlyTheProtocol() throws {
+    let machine = try Machine()
+    var server = try Server(machine)
+    server.send(Self.initialize)
+    server.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+    server.send(#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"who":"Ada"}}}"#)
+    server.send("not json")
+    server.send(#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#)
+    var lines: [String] = []
+    while lines.count < 4, let line = server.line() { lines.append(line) }
+    let (rest, errors) = server.hangUp()
+    #expect(server.process.terminationStatus == 0)
+    #expect(rest.isEmpty)
+    let messages = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    #expect(messages.count == 4, "\(lines)")
+    #expect(messages.allSatisfy { $0["jsonrpc"] as? String == "2.0" })
+    #expect(Set(messages.compactMap { $0["id"] as? Int }) == [1, 2, 3])
+    #expect(messages.contains { ($0["error"] as? [String: Any])?["code"] as? Int == -32700 })
+    #expect(lines.contains { $0.contains("Greeting Ada") })
+    #expect(!errors.contains("Greeting Ada"))
+  }
+
+  /// A client that writes its requests and hangs up at once still gets the answers before `flow mcp`
+  /// exits (listing the library takes longer than noticing the end of input).
+  @Test func aClientThatHangsUpIsStillAnswered() throws {
+    let machine = try Machine()
+    var server = try Server(machine)
+    server.send(Self.initialize)
+    server.send(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+    let (lines, _) = server.hangUp()
+    #expect(server.process.terminationStatus == 0)
+    #expect(lines.count == 2)
+    #expect(lines.contains { $0.hasPrefix(#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18""#) })
+    #expect(lines.contains { $0.hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"greet""#) })
+  }
+
   /// The handshake, and every valid workflow listed as a tool, page by page.
   @Test func listsTheLibrary() throws {
     let machine = try Machine()
