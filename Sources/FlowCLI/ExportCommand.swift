@@ -177,7 +177,7 @@ struct ExportCommand: AsyncParsableCommand {
   {
     var warnings: [Diagnostic] = []
     for workflow in [root] + children.map(\.workflow) {
-      StepWalk.walk(workflow.steps) { visit in
+      StepWalk.walk(workflow) { visit in
         guard case .runWorkflow(let value, _) = visit.step.kind, visit.step.literalWorkflowReference == nil else {
           return
         }

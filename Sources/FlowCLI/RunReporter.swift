@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowModel
 import FlowRuntime
 import Foundation
 
@@ -43,12 +44,18 @@ final class RunReporter: RunObserver, @unchecked Sendable {
         records.append(record)
         if record.status == .dryRun, !json {
           console.writeShown(
-            "dry run: step \(record.position) '\(record.action)': \(record.summary ?? record.action)\n", to: .output)
+            "dry run: \(Step.describe(position: record.position)) '\(record.action)': \(record.summary ?? record.action)\n",
+            to: .output)
         }
         if let warning = record.warning {
           warnings.append(warning)
           // Said when it happens, like any progress, so it reads in order with what the run shows.
           if !json { console.write(renderer.render(warning), to: .error) }
+        }
+      case .runFailed(let error):
+        // Said before what `on-failure:` shows; the failure itself is reported when the run ends.
+        if !json {
+          console.writeShown("\(error.step?.description ?? "the run") failed: running 'on-failure'\n", to: .error)
         }
       case .dialog(let text, _):
         shown.append(text)

@@ -61,6 +61,7 @@ public final class HistoryRecorder: RunObserver, Sendable {
     switch event {
     case .started(let step): started(step)
     case .finished(let record): finished(record)
+    case .runFailed(let error): failed(error)
     case .dialog, .loopProgress: break
     }
   }
@@ -83,6 +84,13 @@ public final class HistoryRecorder: RunObserver, Sendable {
     let (position, action, status, output) = (record.position, record.action, record.status, record.value)
     let detail = status == .failed ? record.error : status == .dryRun ? record.summary : nil
     trace.withLock { $0.finished(position, action: action, status: status, output: output, detail: detail, at: now) }
+  }
+
+  /// The run failed; its `on-failure:` steps follow, recorded in the same trace (`on-failure.1`…).
+  fileprivate func failed(_ error: RunError) {
+    let now = clock.now
+    let status: StepTrace.Status = error.kind == .needsInput ? .needsInput : .failed
+    trace.withLock { $0.failed(as: status, at: now) }
   }
 
   // MARK: - Writing
@@ -201,6 +209,9 @@ private struct RecordingObserver: RunObserver {
     case .finished(let record):
       recorder.finished(record)
       if reporterRecordsSteps || record.status != .ran { reporter.record(event) }
+    case .runFailed(let error):
+      recorder.failed(error)
+      reporter.record(event)
     case .dialog, .loopProgress:
       reporter.record(event)
     }

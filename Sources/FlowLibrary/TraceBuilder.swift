@@ -106,12 +106,24 @@ struct TraceBuilder {
     counts[entry] = count
   }
 
+  /// The step the run failed in before its `on-failure:` steps ran: the run's failing step, whatever
+  /// happens in `on-failure:`.
+  private var failedBeforeOnFailure: (position: String, action: String)?
+
+  /// The run failed in the steps open now (`on-failure:` steps follow): closes them with `status`, as
+  /// ``end(as:at:)`` would, and remembers the innermost as the step the run failed in.
+  mutating func failed(as status: StepTrace.Status, at time: Date) {
+    failedBeforeOnFailure = open.last.map { names[$0.entry] }
+    while let frame = open.popLast() { close(frame, as: status, at: time) }
+  }
+
   /// Closes the steps still open when the run ends: the step it failed (or was cancelled) in and the
-  /// blocks around it, or blocks a `stop` left. Returns the innermost one.
+  /// blocks around it, or blocks a `stop` left. Returns the step the run failed in: the innermost open
+  /// one, or the one it had failed in before `on-failure:` ran.
   mutating func end(as status: StepTrace.Status, at time: Date) -> (position: String, action: String)? {
     let innermost = open.last.map { names[$0.entry] }
     while let frame = open.popLast() { close(frame, as: status, at: time) }
-    return innermost
+    return failedBeforeOnFailure ?? innermost
   }
 
   /// The entries changed since the last call, with their outputs, by their place in the trace.

@@ -21,6 +21,10 @@ public struct Workflow: Sendable {
   public var timezone: Located<String>?
   public var confirmations: ConfirmationPolicy
   public var steps: [Step]
+  /// `on-failure:` — the steps run when a run of this workflow fails (a step failed, the backend could
+  /// not be reached, or a question nobody could answer stopped it), with `${run.error}`; never when it
+  /// is cancelled. Empty when the workflow has none.
+  public var onFailure: [Step] = []
   /// `shared:` — what `flow export` wrote about the file it shared; nil for a file that never was.
   public var shared: Shared?
   /// `workflows:` — the workflows this file runs, embedded by `flow export` so that the file is
@@ -210,6 +214,16 @@ public struct Step: Sendable {
     /// The question; nil asks "Run step N (action)?".
     public var message: Template?
     public var span: SourceSpan
+  }
+
+  /// What the positions of `on-failure:` steps start with, so that they never mix with the positions of
+  /// `steps:` in messages, run history and the card: `on-failure.1`, `on-failure.2.1`.
+  public static let onFailurePrefix = "on-failure."
+
+  /// How messages name the step at `position`: "step 3", "on-failure step 1".
+  public static func describe(position: String) -> String {
+    position.hasPrefix(onFailurePrefix)
+      ? "on-failure step \(position.dropFirst(onFailurePrefix.count))" : "step \(position)"
   }
 
   /// The label of the step in messages: its action id or block keyword.

@@ -96,6 +96,7 @@ public struct WorkflowDecoder {
         ?? .ask,
       steps: mapping["steps"]?.value.sequence.map { steps($0) } ?? []
     )
+    workflow.onFailure = mapping["on-failure"]?.value.sequence.map { steps($0) } ?? []
     workflow.embeddedName = embeddedName
     guard embeddedName == nil else { return workflow }
     workflow.shared = mapping["shared"]?.value.mapping.map { shared($0) }
@@ -106,9 +107,9 @@ public struct WorkflowDecoder {
   /// Reports a top-level value of the wrong kind.
   private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
     func wrongKind(_ expected: String) {
-      if key.name == "steps", node.scalar?.resolved == .null {
+      if key.name == "steps" || key.name == "on-failure", node.scalar?.resolved == .null {
         return report(
-          Diagnostic(.error, .wrongKind, "'steps' is empty", at: node.span)
+          Diagnostic(.error, .wrongKind, "'\(key.name)' is empty", at: node.span)
             .help("list the steps under it, each on its own line starting with '- ', like '  - show: Hello'"))
       }
       report(
@@ -155,7 +156,7 @@ public struct WorkflowDecoder {
   /// How to write a top-level value that has the wrong kind, for the keys people get wrong.
   private static func shapeHelp(for key: String, _ node: YAMLNode) -> String? {
     switch key {
-    case "steps":
+    case "steps", "on-failure":
       return "write each step on its own line, starting with '- ', like '  - show: Hello'"
     case "input":
       // `input: [url]` lists names: show the mapping those names make.

@@ -62,6 +62,9 @@ public enum WorkflowFormat {
       summary: "'auto' confirms steps unattended; shown when the workflow is imported"),
     Key(name: "steps", shape: .sequence, isRequired: true, summary: "the actions to run, in order"),
     Key(
+      name: "on-failure", shape: .sequence, isRequired: false,
+      summary: "steps to run when the run fails (not when it is cancelled), with ${run.error} and ${run.id}"),
+    Key(
       name: "shared", shape: .shared, isRequired: false,
       summary: "written by 'flow export': when the workflow was shared and changed, its actions, the flow that wrote it"
     ),

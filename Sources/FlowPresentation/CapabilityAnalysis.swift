@@ -39,6 +39,9 @@ public final class CapabilityAnalysis: @unchecked Sendable {
   public func analyzeTree(_ workflow: Workflow) -> (capabilities: Capabilities, workflows: [Workflow]) {
     var walk = Walk(analysis: self, autoConfirm: workflow.confirmations == .auto)
     walk.visit(workflow)
+    // After the workflow's own effect is remembered: a workflow run by another never runs its
+    // `on-failure:` (the run's failure is its caller's), so only the top one's counts.
+    walk.visitOnFailure(of: workflow)
     var capabilities = walk.capabilities
     capabilities.file = workflow.identity
     capabilities.confirmations = workflow.confirmations.rawValue
@@ -154,6 +157,11 @@ private struct Walk {
     let before = effects.count
     visit(workflow.steps, prefix: "", in: workflow)
     analysis.remember(StepEffect.combined(Array(effects[before...])), of: workflow)
+  }
+
+  /// The steps of `on-failure:`: they may run, so what they may do is on the card like any step's.
+  mutating func visitOnFailure(of workflow: Workflow) {
+    visit(workflow.onFailure, prefix: Step.onFailurePrefix, in: workflow)
   }
 
   /// - Parameter confirmed: inside a block whose `confirm:` answers its actions' confirmations, as a run

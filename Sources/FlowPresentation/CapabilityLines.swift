@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowModel
 
 /// ``Capabilities`` as short lines a person reads: `flow show`'s "What it may do", and the body of the
 /// import card. Each line has a tone, so a terminal can colour changes, deletions and what acts without
@@ -186,14 +187,16 @@ public enum CapabilityLines {
     return lines
   }
 
-  /// "step 3", or "step 2 of greet.yml" for a step of a nested workflow, so positions never mix.
+  /// "step 3", "on-failure step 1", or "step 2 of greet.yml" for a step of a nested workflow, so
+  /// positions never mix.
   /// Steps as the card names them: "open-url (step 2)", "get-url (step 1 of tidy.yml)".
   private static func named(_ steps: [Capabilities.StepReference], in capabilities: Capabilities) -> [String] {
     steps.map { "\($0.action) (\(place($0, in: capabilities)))" }
   }
 
   private static func place(_ step: Capabilities.StepReference, in capabilities: Capabilities) -> String {
-    step.file == capabilities.file ? "step \(step.position)" : "step \(step.position) of \(step.file)"
+    let words = Step.describe(position: step.position)
+    return step.file == capabilities.file ? words : "\(words) of \(step.file)"
   }
 }
 

@@ -14,6 +14,8 @@ public struct Outline: Sendable, Encodable {
   /// When it runs unattended: one entry per cron expression.
   public var schedule: [Capabilities.Schedule]
   public var steps: [OutlineStep]
+  /// `on-failure:`: the steps run when the run fails, positioned as a run numbers them (`on-failure.1`).
+  public var onFailure: [OutlineStep] = []
   public var capabilities: Capabilities
   /// The workflows it runs, each once, in the order its steps first run them — literal references,
   /// found as a run finds them — with their steps: what the card's Actions line and the share page

@@ -65,6 +65,7 @@ public struct OutlineBuilder: Sendable {
       schedule: capabilities.schedule,
       steps: pass.steps(workflow.steps, prefix: ""),
       capabilities: capabilities)
+    outline.onFailure = pass.steps(workflow.onFailure, prefix: Step.onFailurePrefix)
     outline.workflows = workflows
     return outline
   }
@@ -72,8 +73,8 @@ public struct OutlineBuilder: Sendable {
 
 extension Workflow {
   /// How many actions the workflow has, as the summary line counts them: every step once, a block as one
-  /// and the steps inside it each.
-  public var actionCount: Int { Self.count(steps) }
+  /// and the steps inside it each; those of `on-failure:` too.
+  public var actionCount: Int { Self.count(steps) + Self.count(onFailure) }
 
   private static func count(_ steps: [Step]) -> Int {
     steps.reduce(0) { total, step in

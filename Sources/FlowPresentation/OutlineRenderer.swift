@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowModel
 
 /// Draws an ``Outline`` for a terminal: the header, inputs, schedule, the steps as nested blocks with box
 /// drawing, what each step may change, delete or contact in the right margin, and what the workflow may do.
@@ -36,6 +37,14 @@ public struct OutlineRenderer: Sendable {
     lines.append(TerminalText.Line())
     lines.append(title("Steps"))
     lines += StepsLayout(outline: outline, width: width).lines()
+    if !outline.onFailure.isEmpty {
+      var inner = outline
+      inner.steps = outline.onFailure
+      lines.append(TerminalText.Line())
+      lines.append(title("If the run fails"))
+      // Under its own title, numbered as in the file's `on-failure:` (1, 2.1), not `on-failure.1`.
+      lines += StepsLayout(outline: inner, width: width, dropping: Step.onFailurePrefix).lines()
+    }
     // Then every workflow it runs, each once, so that every step that can run is drawn.
     for nested in outline.workflows {
       var inner = outline
@@ -203,12 +212,15 @@ private struct StepsLayout {
   let positionWidth: Int
   let marginWidth: Int
   let useMargin: Bool
+  /// What every position starts with and the gutter leaves out.
+  let dropping: String
 
-  init(outline: Outline, width: Int) {
+  init(outline: Outline, width: Int, dropping: String = "") {
     self.outline = outline
     self.width = width
+    self.dropping = dropping
     let all = Self.flatten(outline.steps)
-    positionWidth = (all.map { $0.step.position.count }.max() ?? 1) + 2
+    positionWidth = (all.map { $0.step.position.count - dropping.count }.max() ?? 1) + 2
     marginWidth = all.compactMap { $0.step.mark.map { DisplayWidth.of($0.text) } }.max() ?? 0
     let deepest = all.map(\.depth).max() ?? 0
     let narrowest = width - positionWidth - 2 * (deepest + 1) - marginWidth - 2
@@ -240,7 +252,7 @@ private struct StepsLayout {
       width - positionWidth - DisplayWidth.of(bars) - DisplayWidth.of(opener) - (useMargin ? marginWidth + 2 : 0))
     let sentence = TerminalText.wrap(OutlineRenderer.runs(step.sentence), width: textWidth)
     for (index, part) in sentence.enumerated() {
-      var line = gutter(index == 0 ? step.position : "", bars: bars)
+      var line = gutter(index == 0 ? String(step.position.dropFirst(dropping.count)) : "", bars: bars)
       line.append(index == 0 ? opener : continuation, .dim)
       line.append(part)
       if index == 0, useMargin, let mark = step.mark {

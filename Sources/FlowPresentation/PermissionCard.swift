@@ -66,6 +66,13 @@ public struct PermissionCard: Sendable {
     blank()
     add([TerminalText.Run(text: "Actions", style: .bold)])
     add([TerminalText.Run(text: Self.actions(outline.steps), style: .plain)], indent: 2, hanging: 2)
+    if !outline.onFailure.isEmpty {
+      add(
+        [
+          TerminalText.Run(text: "if the run fails: ", style: .plain),
+          TerminalText.Run(text: Self.actions(outline.onFailure), style: .plain),
+        ], indent: 2, hanging: 2)
+    }
     // Every workflow that will run, not only the top one: each on a line of its own, by file, in red
     // when it does not travel in the file.
     for nested in outline.workflows {

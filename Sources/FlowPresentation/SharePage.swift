@@ -81,6 +81,11 @@ public enum SharePage {
     body += "<section id=\"steps\">\n  <h2>Steps</h2>\n"
     body += steps(outline.steps, depth: 1)
     body += "</section>\n"
+    if !outline.onFailure.isEmpty {
+      body += "<section id=\"on-failure\">\n  <h2>If the run fails</h2>\n"
+      body += steps(outline.onFailure, depth: 1)
+      body += "</section>\n"
+    }
     // Every workflow it runs, each once, with its steps: what runs is all on the page (issue 16).
     for (index, nested) in outline.workflows.enumerated() {
       body += "<section class=\"workflow\" id=\"workflow-\(index + 1)\" data-file=\"\(escape(nested.file))\">\n"

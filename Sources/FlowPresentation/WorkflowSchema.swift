@@ -96,7 +96,7 @@ public enum WorkflowSchema {
     case ("input", _):
       schema["type"] = "object"
       schema["additionalProperties"] = ref("input")
-    case ("steps", _):
+    case ("steps", _), ("on-failure", _):
       schema["$ref"] = "#/$defs/steps"
     case (_, .version):
       schema["const"] = .number(Double(WorkflowFormat.version))

@@ -110,6 +110,10 @@ private struct Pass {
   var stopTypes: [ValueType?] = []
   /// What ``Checker/referenceTypes(in:)`` returns.
   var referenceTypes: [Reference: ValueType] = [:]
+  /// Checking `on-failure:`, where `${run.error}` is defined and the names of `steps:` are not.
+  var inOnFailure = false
+  /// The names `steps:` define, while checking `on-failure:`: to say why one is not available there.
+  var stepsDefinitions: [String: SourceSpan] = [:]
 
   init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?]) {
     self.checker = checker
@@ -163,6 +167,20 @@ private struct Pass {
       check(step)
       lastOutput = previous
     }
+    checkOnFailure()
+  }
+
+  /// `on-failure:` starts afresh: the run may have failed at any step, so no output of `steps:` is
+  /// known to exist (the run gives it none of them either); it has `${run.error}` instead. Its `stop`
+  /// ends only the block, so it says nothing of the workflow's result.
+  private mutating func checkOnFailure() {
+    guard !workflow.onFailure.isEmpty else { return }
+    let results = stopTypes
+    defer { stopTypes = results }
+    stepsDefinitions = definitions
+    (names, definitions, previous, inOnFailure) = ([:], [:], nil, true)
+    collectDefinitions(workflow.onFailure)
+    check(workflow.onFailure)
   }
 
   private mutating func collectDefinitions(_ steps: [Step]) {
@@ -682,18 +700,44 @@ private struct Pass {
             Diagnostic(.error, .environmentNotAllowed, "'\(name)' is not listed under 'env:'", at: reference.span)
               .help("a workflow reads only the environment variables it lists: add 'env: [\(name)]'"))
         }
+      } else if reference.root == "run", name == "error" {
+        guard inOnFailure else {
+          report(
+            Diagnostic(
+              .error, .undefinedName, "'${run.error}' is only defined in the steps of 'on-failure'",
+              at: reference.span
+            )
+            .help("'on-failure:' at the top of the file lists steps that run when the run fails, with '${run.error}'"))
+          return nil
+        }
+        current = RunFailureValue.type
       } else if expected[reference.root] != name {
+        let help =
+          reference.root == "run"
+          ? Suggestion.help(for: name, among: ["id", "error"]) : "did you mean '\(expected[reference.root] ?? "")'?"
         report(
           Diagnostic(.error, .unknownProperty, "unknown property '\(name)' of '\(reference.root)'", at: reference.span)
-            .help("did you mean '\(expected[reference.root] ?? "")'?"))
+            .help(help))
         return nil
       }
-      current = .text
+      if current == nil { current = .text }
     default:
       if let loop = loops.last(where: { $0.itemName == reference.root }) {
         current = loop.itemType
       } else if let known = names[reference.root] {
         current = known
+      } else if inOnFailure, definitions[reference.root] == nil, let definition = stepsDefinitions[reference.root] {
+        report(
+          Diagnostic(
+            .error, .undefinedName,
+            "'\(reference.root)' is set by 'steps:', which may not have got that far when 'on-failure' runs",
+            at: reference.span
+          )
+          .note("'\(reference.root)' is defined here", at: definition)
+          .help(
+            "'on-failure' sees '${run.error}', '${run.id}', the inputs, '${workflow.name}', '${now}' and its own steps' outputs"
+          ))
+        return nil
       } else if let definition = definitions[reference.root] {
         report(
           Diagnostic(.error, .usedBeforeDefined, "'\(reference.root)' is used before it is defined", at: reference.span)

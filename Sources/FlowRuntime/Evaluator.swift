@@ -100,6 +100,11 @@ enum Evaluator {
       switch (reference.root, name) {
       case ("workflow", "name"): value = .text(scope.builtIns.workflowName)
       case ("run", "id"): value = .text(scope.builtIns.runID)
+      case ("run", "error"):
+        guard let error = scope.runError else {
+          throw RunFailure("'run.error' is only defined inside 'on-failure'", at: reference.span)
+        }
+        value = error
       case ("env", _):
         guard let variable = scope.builtIns.environment[name] else {
           throw RunFailure(
@@ -143,6 +148,13 @@ enum Evaluator {
     switch component {
     case .property(let name):
       if let property = value.property(named: name) { return property }
+      if case .text(let text) = value, ValueType.url.property(named: name) != nil {
+        throw RunFailure(
+          "'${\(reference)}' reads '\(name)' of a URL, but the text "
+            + "\(FlowValue.text(text.count > 60 ? text.prefix(59) + "…" : text).quoted) is not one",
+          at: reference.span,
+          help: "text has a URL's properties only when it holds a URL, like 'https://example.com/page'")
+      }
       throw RunFailure(
         "\(value.typeName) has no property '\(name)' in '${\(reference)}'", at: reference.span,
         help: Suggestion.help(for: name, among: value.propertyNames))

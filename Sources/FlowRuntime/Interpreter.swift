@@ -58,16 +58,60 @@ public struct Interpreter: Sendable {
     public var stopped: Bool
   }
 
-  /// Runs `workflow` with its inputs already resolved.
+  /// Runs `workflow` with its inputs already resolved; when it fails, runs its `on-failure:` steps and
+  /// then throws the failure that ended it.
   public func run(_ workflow: Workflow, inputs: FlowDictionary) async throws(RunError) -> Result {
-    try await run(workflow, inputs: inputs, depth: 0, caller: nil)
+    do {
+      return try await run(workflow, inputs: inputs, depth: 0, caller: nil)
+    } catch {
+      guard !workflow.onFailure.isEmpty, Self.runsOnFailure(after: error.kind) else { throw error }
+      throw await runOnFailure(workflow, inputs: inputs, after: error)
+    }
   }
 
-  /// Runs `workflow`, nested `depth` levels deep; `caller` is the `run-workflow` step that runs it, whose
-  /// id its steps' ids go under (`3.1` is the first step of the workflow step 3 runs), as a block's do.
-  private func run(_ workflow: Workflow, inputs: FlowDictionary, depth: Int, caller: StepInfo?) async throws(RunError)
-    -> Result
-  {
+  /// Whether a run that ended so has failed, and runs `on-failure:`: a step failed, the backend could
+  /// not be reached, or a question nobody could answer stopped it midway. A cancelled run was ended on
+  /// purpose, and an invalid one ran nothing.
+  static func runsOnFailure(after kind: RunError.Kind) -> Bool {
+    switch kind {
+    case .stepFailed, .needsInput, .backendUnavailable: true
+    case .cancelled, .invalid: false
+    }
+  }
+
+  /// Runs `on-failure:` after `failure` ended the run, and returns the error the run ends with: always
+  /// `failure` — its kind, and so its exit status, and its diagnostics — with a warning added when
+  /// `on-failure:` failed too. A failure in there never runs `on-failure:` again.
+  ///
+  /// Its steps see a scope of their own: the inputs, the built-ins and `${run.error}`, not the outputs
+  /// of `steps:`, which may not have run (the checker says the same, so a reference to one is caught
+  /// before the run rather than failing here).
+  private func runOnFailure(_ workflow: Workflow, inputs: FlowDictionary, after failure: RunError) async -> RunError {
+    observer.record(.runFailed(failure))
+    var scope = self.scope(of: workflow, inputs: inputs)
+    scope.runError = RunFailureValue.value(of: failure)
+    let block = StepInfo(position: String(Step.onFailurePrefix.dropLast()), label: "on-failure")
+    var ended = failure
+    do {
+      try await run(workflow.onFailure, in: block, scope: &scope, workflow: workflow, depth: 0)
+    } catch is Stop {
+      // `stop` ends the block early; the run's outcome is still the failure.
+    } catch {
+      let inner =
+        (error as? RunError)?.diagnostics.all.first
+        ?? Diagnostic(.error, .cancelled, "the run was cancelled", file: workflow.file.path)
+      var secondary = inner
+      secondary.severity = .warning
+      secondary.code = .onFailureFailed
+      ended.diagnostics.append(
+        secondary.note(
+          "'on-failure' ran because the run failed; the run ends with that first failure and its exit status"))
+    }
+    return ended
+  }
+
+  /// The magic variables a workflow's steps start with.
+  private func scope(of workflow: Workflow, inputs: FlowDictionary) -> Scope {
     let allowed = Set(workflow.environment.map(\.value))
     var scope = Scope(
       inputs: inputs,
@@ -75,6 +119,15 @@ public struct Interpreter: Sendable {
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock))
     scope.textLimit = options.limits.textBytes
+    return scope
+  }
+
+  /// Runs `workflow`, nested `depth` levels deep; `caller` is the `run-workflow` step that runs it, whose
+  /// id its steps' ids go under (`3.1` is the first step of the workflow step 3 runs), as a block's do.
+  private func run(_ workflow: Workflow, inputs: FlowDictionary, depth: Int, caller: StepInfo?) async throws(RunError)
+    -> Result
+  {
+    var scope = scope(of: workflow, inputs: inputs)
     do {
       try await run(
         workflow.steps, idPrefix: caller.flatMap { options.passIDs ? $0.id + "." : nil }, scope: &scope,
@@ -118,7 +171,13 @@ public struct Interpreter: Sendable {
       try Task.checkCancellation()
       let number = String(offset + 1)
       let info = StepInfo(position: position + number, label: step.label, id: id.map { $0 + number })
-      try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+      do {
+        try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+      } catch var error as RunError where error.step == nil {
+        // The innermost step it happened in, for `${run.error.step}`.
+        error.step = info
+        throw error
+      }
     }
   }
 
@@ -554,7 +613,18 @@ public struct Interpreter: Sendable {
       throw RunError(.stepFailed, Diagnostics([lead] + error.diagnostics.all))
     }
     let inputs = try await childInputs(child, input: input, at: input?.span ?? reference.span, info: info, scope: scope)
-    let result = try await run(child, inputs: inputs, depth: depth + 1, caller: info)
+    let result: Result
+    do {
+      result = try await run(child, inputs: inputs, depth: depth + 1, caller: info)
+    } catch {
+      // Its steps are numbered in their own file; history puts them under this step, and so does
+      // `${run.error.step}`.
+      var error = error
+      if let inner = error.step {
+        error.step = StepInfo(position: info.position + "." + inner.position, label: inner.label)
+      }
+      throw error
+    }
     finish(info, output: result.output)
     return result.output
   }

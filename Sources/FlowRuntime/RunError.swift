@@ -19,6 +19,10 @@ public struct RunError: Error, Sendable {
 
   public var kind: Kind
   public var diagnostics: Diagnostics
+  /// The innermost step it happened in, as run history places it (a nested workflow's steps under the
+  /// `run-workflow` step that ran them: `3.1`); nil when it happened outside any step. What
+  /// `${run.error.step}` names.
+  public var step: StepInfo?
 
   public init(_ kind: Kind, _ diagnostics: Diagnostics) {
     self.kind = kind
@@ -52,4 +56,6 @@ extension DiagnosticCode {
   public static let inputNeeded: Self = "input-needed"
   /// The person cancelled the run.
   public static let cancelled: Self = "cancelled"
+  /// A step of `on-failure:` failed too, after the run had failed (a warning beside the run's error).
+  public static let onFailureFailed: Self = "on-failure-failed"
 }

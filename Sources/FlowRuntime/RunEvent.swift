@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowModel
 
 /// What happens during a run, for progress on standard error and the `--json` report.
 public enum RunEvent: Sendable {
@@ -11,6 +12,9 @@ public enum RunEvent: Sendable {
   case dialog(String, StepInfo)
   /// A loop began pass `pass` of `total`, for a progress bar.
   case loopProgress(StepInfo, pass: Int, total: Int)
+  /// The run failed with this error in the steps still started and not finished, which end with it;
+  /// the workflow's `on-failure:` steps follow (`on-failure.1`…). Sent only when there are some.
+  case runFailed(RunError)
 }
 
 /// Which step: its position (`3`, or `3.2` for the second step inside step 3), its label, and its id in
@@ -32,7 +36,7 @@ public struct StepInfo: Sendable, Hashable {
   }
 
   /// "step 3 'show'", for messages.
-  public var description: String { "step \(position) '\(label)'" }
+  public var description: String { "\(Step.describe(position: position)) '\(label)'" }
 }
 
 /// One step's outcome, as the `--json` report lists it.

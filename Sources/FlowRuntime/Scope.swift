@@ -14,6 +14,8 @@ struct Scope: Sendable {
   /// What the lists `append` grows hold, measured as they grow (see ``ValueLimits``); a name is dropped
   /// when anything else assigns it.
   var appended: [String: ValueLimits.Measure] = [:]
+  /// `${run.error}`: inside `on-failure:`, what made the run fail; nil elsewhere.
+  var runError: FlowValue?
   /// The workflow's inputs by name.
   let inputs: FlowDictionary
   /// `${workflow.name}`, `${run.id}` and the allow-listed `${env.NAME}`.

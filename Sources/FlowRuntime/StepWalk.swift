@@ -22,6 +22,18 @@ public enum StepWalk {
     walk(steps, prefix: "", certain: true, confirmedBlock: false, stopped: &stopped, visit)
   }
 
+  /// Calls `visit` for each step of `workflow`, then, when `onFailure` is on, for each of its `on-failure:`
+  /// steps (positions `on-failure.1`…), none of which is certain to run. A workflow that `run-workflow`
+  /// runs never runs its own `on-failure:` (the run's failure is its caller's), so walks that follow
+  /// what a run does leave it out for those; checks of the file take it in.
+  public static func walk(_ workflow: Workflow, onFailure: Bool = true, _ visit: (Visit) -> Void) {
+    walk(workflow.steps, visit)
+    guard onFailure else { return }
+    var stopped = false
+    walk(
+      workflow.onFailure, prefix: Step.onFailurePrefix, certain: false, confirmedBlock: false, stopped: &stopped, visit)
+  }
+
   private static func walk(
     _ steps: [Step], prefix: String, certain: Bool, confirmedBlock: Bool, stopped: inout Bool, _ visit: (Visit) -> Void
   ) {

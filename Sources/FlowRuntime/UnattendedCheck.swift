@@ -77,7 +77,7 @@ public enum UnattendedCheck {
         }
       }
       var visits: [StepWalk.Visit] = []
-      StepWalk.walk(workflow.steps) { visits.append($0) }
+      StepWalk.walk(workflow, onFailure: caller == nil) { visits.append($0) }
       for visit in visits {
         let certain = visit.certain && caller?.certain != false
         var ask = Asker(visit: visit, certain: certain, caller: caller?.0)
@@ -215,7 +215,7 @@ public enum UnattendedCheck {
     }
 
     mutating func needs(_ what: String, at span: SourceSpan, help: String) {
-      let step = "step \(visit.position) '\(visit.step.label)'"
+      let step = "\(Step.describe(position: visit.position)) '\(visit.step.label)'"
       var diagnostic = Diagnostic(
         .error, .inputNeeded, certain ? "\(step) needs \(what)" : "\(step) may need \(what)", at: span
       )

@@ -104,7 +104,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     lock.withLock {
       guard let entry = entries[key(of: workflow)] else { return [] }
       var found: [(String, Workflow)] = []
-      StepWalk.walk(workflow.steps) { visit in
+      StepWalk.walk(workflow) { visit in
         guard let reference = visit.step.literalWorkflowReference, !found.contains(where: { $0.0 == reference }),
           let child = entry.children[reference].flatMap({ entries[$0]?.workflow })
         else { return }
@@ -228,7 +228,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 
     // The workflows it runs first, so that their inputs and results are known when its steps are checked.
     var visits: [StepWalk.Visit] = []
-    StepWalk.walk(workflow.steps) { if $0.step.literalWorkflowReference != nil { visits.append($0) } }
+    StepWalk.walk(workflow) { if $0.step.literalWorkflowReference != nil { visits.append($0) } }
     var summaries: [String: WorkflowSummary?] = [:]
     var children: [String: String] = [:]
     chain.append(Link(key: key))

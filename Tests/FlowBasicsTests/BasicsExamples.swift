@@ -104,7 +104,7 @@ let basicsExamples: [BasicsExample] = [
   .init("filter", ["list": ["a1", "b", "c2"], "comparison": "matches", "value": "[0-9]", "limit": 1], .value(["a1"])),
   .init(
     "filter", ["list": ["a", "b"], "property": "size", "value": 1],
-    .error("Text has no property 'size'", help: "expected 'count'")),
+    .error("Text has no property 'size'", help: "expected 'count', 'host', 'scheme', 'path', 'query' or 'port'")),
   .init("filter", ["list": ["a"], "comparison": "is"], .error("'equals' needs a 'value' to compare with")),
 
   .init("sort", ["list": [3, 1, 2]], .value([1, 2, 3])),

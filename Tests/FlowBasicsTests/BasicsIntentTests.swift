@@ -107,6 +107,25 @@ struct BasicsIntentTests {
     #expect(requests.last?.problem == "expected a whole number, got 'lots'")
   }
 
+  /// `ask` with `type: date` reads what get-dates-from-input reads, in the system's zone, and re-asks
+  /// with the words it takes.
+  @Test func askForADateTakesWords() async throws {
+    let prompter = ScriptedPrompter([.value("someday"), .value("tomorrow"), .value("2026-12-01 09:00")])
+    let clock = ManualClock()
+    let context = IntentContext(prompter: prompter, clock: clock)
+    let ask = try Self.registry.descriptor(for: "ask")
+    let tomorrow = try await ask.run(values: ["prompt": "When?", "type": "date"], context: context)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    let expected = try #require(calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: clock.now)))
+    #expect(tomorrow.value == .date(expected))
+    #expect(await prompter.valueRequests.first.map { _ in true } == true)
+    #expect(await prompter.valueRequests.last?.problem == "'someday' is not a date")
+    let written = try await ask.run(values: ["prompt": "When?", "type": "date"], context: context)
+    let nine = try #require(calendar.date(from: DateComponents(year: 2026, month: 12, day: 1, hour: 9)))
+    #expect(written.value == .date(nine))
+  }
+
   @Test func getURLIsReadOnlyOnlyForGET() throws {
     let getURL = try Self.registry.descriptor(for: "get-url")
     #expect(getURL.sideEffect(for: ["url": "https://a.example"]) == .readOnly)

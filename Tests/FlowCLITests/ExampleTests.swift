@@ -54,6 +54,9 @@ struct ExampleTests {
     Run(example: "on-error", variant: "run"),
     Run(example: "on-error", variant: "json", arguments: ["--json"]),
     Run(example: "on-error", variant: "shared", arguments: ["--input", "people=3"]),
+    Run(example: "on-failure", variant: "run", expectedStatus: 1),
+    Run(example: "on-failure", variant: "succeeds", arguments: ["--input", "people=3"]),
+    Run(example: "on-failure", variant: "json", arguments: ["--json"], expectedStatus: 1),
   ]
 
   @Test func everyExampleHasARunGolden() {

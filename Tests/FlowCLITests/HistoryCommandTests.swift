@@ -123,6 +123,32 @@ struct HistoryCommandTests {
     assertGolden(transcript, named: "runs-session.txt")
   }
 
+  /// `on-failure:` steps are part of the run: listed after the others as `on-failure.1`…, the run still
+  /// failed at its own step, with its own error, and the failure inside on-failure a warning after it.
+  @Test func onFailureIsRecordedAsPartOfTheRun() async throws {
+    let machine = try Machine()
+    try machine.write(
+      "nightly.yml",
+      """
+      flow: 1
+      name: Nightly
+      steps:
+        - show: starting
+        - calculate: 1 / 0
+      on-failure:
+        - show: "run ${run.id} failed: ${run.error.message}"
+        - get-item: []
+
+      """)
+    let arguments = ["run", "nightly.yml"]
+    var transcript = machine.transcript(
+      arguments, await machine.run(arguments, id: "6666ffff-0000-4000-8000-000000000006"))
+    for arguments in [["runs"], ["runs", "show", "6666"]] {
+      transcript += machine.transcript(arguments, await machine.run(arguments))
+    }
+    assertGolden(transcript, named: "runs-on-failure.txt")
+  }
+
   @Test func jsonShapes() async throws {
     let machine = try Machine()
     try machine.write("countdown.yml", Self.countdown)

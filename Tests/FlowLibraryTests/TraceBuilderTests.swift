@@ -92,6 +92,32 @@ struct TraceBuilderTests {
     #expect(feed.builder.entries.map(\.status) == [.ran, .ran, .ran, .ran])
   }
 
+  /// The run failed in step 2.1, then ran `on-failure:`: the failing steps end failed before those steps
+  /// start (not closed as ran by them), and the run's failing step stays 2.1 whatever happens after.
+  @Test func onFailureStepsFollowTheFailedStep() {
+    var feed = Feed()
+    feed.start("1", "show")
+    feed.finish("1", "show")
+    feed.start("2", "if")
+    feed.start("2.1", "get-url")
+    feed.builder.failed(as: .failed, at: feed.time + 0.25)
+    feed.time += 0.25
+    feed.start("on-failure.1", "show")
+    feed.finish("on-failure.1", "show")
+    feed.start("on-failure.2", "calculate")
+    let failed = feed.builder.end(as: .failed, at: feed.time + 0.25)
+    #expect(failed?.position == "2.1")
+    #expect(failed?.action == "get-url")
+    #expect(
+      feed.entries() == [
+        "1 show ran ran=1 skipped=0 failed=0 250000µs",
+        "2 if failed ran=0 skipped=0 failed=1 500000µs",
+        "2.1 get-url failed ran=0 skipped=0 failed=1 250000µs",
+        "on-failure.1 show ran ran=1 skipped=0 failed=0 250000µs",
+        "on-failure.2 calculate failed ran=0 skipped=0 failed=1 250000µs",
+      ])
+  }
+
   @Test func theRunEndsInTheInnermostOpenStep() {
     var feed = Feed()
     feed.start("1", "for-each")

@@ -37,6 +37,20 @@ struct WorkflowDecoderTests {
     #expect(problem.span?.start == at(5, 5))
   }
 
+  /// `on-failure:` holds steps as `steps:` does, numbered apart; its shape mistakes read the same.
+  @Test func onFailureIsAListOfSteps() throws {
+    let (workflow, diagnostics) = decode("flow: 1\nsteps:\n  - show: a\non-failure:\n  - show: b\n  - stop\n")
+    #expect(diagnostics.isEmpty)
+    #expect(try #require(workflow).onFailure.map(\.label) == ["show", "stop"])
+    let empty = decode("flow: 1\nsteps: [show: a]\non-failure:\n").diagnostics.all.first
+    #expect(empty?.message == "'on-failure' is empty")
+    let mapping = decode("flow: 1\nsteps: [show: a]\non-failure:\n  show: x\n").diagnostics.all.first
+    #expect(mapping?.message == "expected a sequence for 'on-failure', found a mapping")
+    #expect(mapping?.helps == ["write each step on its own line, starting with '- ', like '  - show: Hello'"])
+    #expect(Step.describe(position: "on-failure.2.1") == "on-failure step 2.1")
+    #expect(Step.describe(position: "3.1") == "step 3.1")
+  }
+
   @Test func commonShapeMistakesSayHowToWriteIt() {
     let mapping = decode("flow: 1\nsteps:\n  show: x\n").diagnostics.all.first
     #expect(mapping?.message == "expected a sequence for 'steps', found a mapping")

@@ -36,6 +36,37 @@ struct CapabilityTests {
     #expect(!found.deletesWithoutAsking)
   }
 
+  /// `on-failure:` steps may run, so what they may do is on the card, named as on-failure steps; a
+  /// nested workflow's `on-failure:` never runs there and is left out.
+  @Test func onFailureStepsAreOnTheCard() throws {
+    let (workflow, loader) = try checked(
+      """
+      flow: 1
+      steps:
+        - get-bookmarks
+        - run-workflow: child.yml
+      on-failure:
+        - get-url: https://status.example.com/ping
+        - delete-bookmark: ${run.error.message}
+        - get-url: ${run.error.file}
+      """,
+      others: ["child.yml": "flow: 1\nsteps:\n  - show: hi\non-failure:\n  - open-url: https://child.example.com\n"])
+    let found = CapabilityAnalysis(registry: registry, loader: loader).analyze(workflow)
+    #expect(found.hosts.map(\.host) == ["api.raindrop.io", "status.example.com"])
+    #expect(found.hosts.last?.steps.map(\.position) == ["on-failure.1"])
+    #expect(found.apps.first?.deletes == 1)
+    #expect(found.anyHost.map(\.position) == ["on-failure.3"])
+    let lines = CapabilityLines.lines(found).map(\.text.description)
+    #expect(lines.contains { $0.contains("get-url (on-failure step 3)") }, "\(lines)")
+    #expect(!lines.joined().contains("child.example.com"))
+    let drawn = OutlineBuilder(registry: registry, loader: loader)
+      .outline(of: workflow, provenance: Provenance(), now: Date(timeIntervalSince1970: 1_795_000_000))
+    #expect(drawn.onFailure.map(\.position) == ["on-failure.1", "on-failure.2", "on-failure.3"])
+    #expect(drawn.summary.actionCount == 5)
+    let card = PermissionCard().render(drawn, source: "test.yml")
+    #expect(card.contains("if the run fails: get-url ×2, raindrop.delete-bookmark"), "\(card)")
+  }
+
   @Test func hostsComeFromLiteralURLsAndComputedOnesMeanAnyHost() throws {
     let found = try capabilities(
       """

@@ -22,6 +22,11 @@ final class EventLog: RunObserver, @unchecked Sendable {
   var records: [StepRecord] {
     lock.withLock { events.compactMap { if case .finished(let record) = $0 { record } else { nil } } }
   }
+
+  /// How often the run handed over to `on-failure:`.
+  var failures: Int {
+    lock.withLock { events.count { if case .runFailed = $0 { true } else { false } } }
+  }
 }
 
 /// Opens nothing: a test that reaches it has opened a URL it should not have.

@@ -2,7 +2,8 @@ import Foundation
 
 extension FlowValue {
   /// The value of `${value.name}`: an entity's property, a dictionary's key, a list's `count`, `first`
-  /// or `last`, a URL's `host`, `scheme`, `path`, `query` or `port`, a text's `count`, a date's `year`,
+  /// or `last`, a URL's `host`, `scheme`, `path`, `query` or `port`, a text's `count` (and a URL's
+  /// properties when the text holds a URL), a date's `year`,
   /// `month` or `day` (in UTC). Nil when there is no such property; ``ValueType/properties`` lists them
   /// for the checker.
   public func property(named name: String) -> FlowValue? {
@@ -33,7 +34,11 @@ extension FlowValue {
       default: return nil
       }
     case .text(let text):
-      return name == "count" ? .number(Double(text.count)) : nil
+      if name == "count" { return .number(Double(text.count)) }
+      // A URL's properties, when the text holds one, read as the URL it becomes where a URL is wanted
+      // (``ValueType/properties`` lists them for text, so the checker lets them through).
+      guard ValueType.url.property(named: name) != nil, let url = Coercion.parseURL(text) else { return nil }
+      return FlowValue.url(url).property(named: name)
     case .date(let date):
       var calendar = Calendar(identifier: .gregorian)
       calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -56,7 +61,7 @@ extension FlowValue {
     case .dictionary(let dictionary): dictionary.keys
     case .list: ["count", "first", "last"]
     case .url: ["host", "scheme", "path", "query", "port"]
-    case .text: ["count"]
+    case .text: ["count"] + ValueType.url.properties.map(\.key)
     case .date: ["year", "month", "day"]
     default: []
     }

@@ -121,7 +121,9 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
         .init(key: "last", title: "Last Item", type: element),
       ]
     case .text:
-      [.init(key: "count", title: "Number of Characters", type: .integer)]
+      // Text that holds a URL has a URL's properties too (a link in JSON is text): the run reads them
+      // from the URL the text holds, and fails the step, naming the text, when it holds none.
+      [.init(key: "count", title: "Number of Characters", type: .integer)] + ValueType.url.properties
     case .date:
       [
         .init(key: "year", title: "Year", type: .integer), .init(key: "month", title: "Month", type: .integer),
