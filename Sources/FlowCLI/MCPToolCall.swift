@@ -200,7 +200,8 @@ final class MCPRunObserver: RunObserver, @unchecked Sendable {
       lock.withLock { shown.append(text) }
     case .finished(let record):
       if let warning = record.warning { lock.withLock { warnings.append(warning) } }
-    case .loopProgress:
+    case .loopProgress, .runFailed:
+      // The failure itself comes back as the tool's error; on-failure steps' dialogs come as dialogs.
       break
     }
   }
