@@ -270,7 +270,9 @@ let package = Package(
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      exclude: ["Corpus", "Goldens", "Hardening", "Hostile", "Schedules", "SchemaCorpus", "SharePage", "Sharing"],
+      exclude: [
+        "Corpus", "Goldens", "Hardening", "Hostile", "MCPServer", "Schedules", "SchemaCorpus", "SharePage", "Sharing",
+      ],
       swiftSettings: swiftSettings
     ),
 

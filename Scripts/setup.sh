@@ -64,7 +64,7 @@ tools=()
 [ -x "$venv/bin/kubernetes-validate" ] || tools+=(kubernetes-validate)
 [ -x "$venv/bin/check-jsonschema" ] || tools+=(check-jsonschema)
 "$venv/bin/python3" -c 'import playwright' 2>/dev/null || tools+=(playwright)
-# MCP (issue 15): the official Python SDK (the test server in Tests/MCPServers, and the benchmark's client)
+# MCP (issue 15): the official Python SDK (the test server in Tests/MCPServers, the client that drives `flow mcp` in the tests, and the benchmark's client)
 # and two published servers that run offline.
 "$venv/bin/python3" -c 'import mcp' 2>/dev/null || tools+=(mcp)
 [ -x "$venv/bin/mcp-server-time" ] || tools+=(mcp-server-time)

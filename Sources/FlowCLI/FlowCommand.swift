@@ -28,6 +28,7 @@ public struct FlowCommand: AsyncParsableCommand {
       ActionsCommand.self,
       SchemaCommand.self,
       ScheduleCommand.self,
+      MCPCommand.self,
       CompletionsCommand.self,
       ManualCommand.self,
     ]

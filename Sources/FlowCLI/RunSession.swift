@@ -14,7 +14,7 @@ struct RecordingOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "What started the run, as run history records it.",
-      valueName: RunTrigger.allCases.filter { $0 != .do }.map(\.rawValue).joined(separator: "|")))
+      valueName: RunTrigger.allCases.filter { $0 != .do && $0 != .mcp }.map(\.rawValue).joined(separator: "|")))
   var trigger: RunTrigger = .manual
 
   @Flag(help: "Do not record this run in run history.")
@@ -87,13 +87,14 @@ final class RunSession: Sendable {
     history = !recorded || !policy.enabled ? nil : Self.open(context, paths)
   }
 
-  /// A session for `flow do`: recorded under the action's id, never locked.
-  init(_ context: CLIContext, action: String, runID: String) throws(Diagnostic) {
+  /// A session for `flow do` (or an action called through `flow mcp --actions`, `trigger` `mcp`):
+  /// recorded under the action's id, never locked.
+  init(_ context: CLIContext, action: String, runID: String, trigger: RunTrigger = .do) throws(Diagnostic) {
     self.context = context
     paths = context.paths
     created = context.clock.now
     self.runID = runID
-    trigger = .do
+    self.trigger = trigger
     wait = false
     given = nil
     path = nil

@@ -14,4 +14,6 @@ public enum RunTrigger: String, Sendable, Hashable, CaseIterable, Codable {
   case systemd
   /// A Kubernetes CronJob from `flow schedule install kubernetes`.
   case kubernetes
+  /// An MCP client calling the workflow's tool (`flow mcp`).
+  case mcp
 }

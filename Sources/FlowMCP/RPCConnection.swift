@@ -62,6 +62,9 @@ public final class RPCConnection: Sendable {
     var nextID = 1
     var pending: [RPCID: CheckedContinuation<FlowValue, any Error>] = [:]
     var incoming: [RPCID: Task<Void, Never>] = [:]
+    /// The peer's requests not answered yet, by arrival, until their answer is written (``waitUntilAnswered()``).
+    var answering: [Int: Task<Void, Never>] = [:]
+    var arrived = 0
     var closed: CloseReason?
   }
 
@@ -175,6 +178,12 @@ public final class RPCConnection: Sendable {
     }
   }
 
+  /// Waits until every request the peer sent has been answered (or withdrawn): a server whose client
+  /// hangs up right after a request (`echo '{…}' | flow mcp`) still owes it the answer before it exits.
+  public func waitUntilAnswered() async {
+    while let task = state.withLock({ $0.answering.values.first }) { await task.value }
+  }
+
   // MARK: - Reading
 
   private func readLoop() {
@@ -224,7 +233,10 @@ public final class RPCConnection: Sendable {
       let handler = handler
       // Registered under the lock before the task can run, so a quick answer always finds its entry.
       state.withLock { current in
-        current.incoming[id] = Task { [self] in
+        let arrival = current.arrived
+        current.arrived += 1
+        let task = Task { [self] in
+          defer { _ = state.withLock { $0.answering.removeValue(forKey: arrival) } }
           let answer: RPCMessage
           do {
             answer = .response(
@@ -238,6 +250,8 @@ public final class RPCConnection: Sendable {
           // A request the peer withdrew gets no answer (the specification's SHOULD).
           if !cancelled { send(answer) }
         }
+        current.incoming[id] = task
+        current.answering[arrival] = task
       }
     }
   }

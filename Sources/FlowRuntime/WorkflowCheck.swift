@@ -120,6 +120,13 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     return workflow.embeddedName.map { "\(file)#\($0)" } ?? file
   }
 
+  /// The type of a checked workflow's result (what `stop` gives, or its last step's output) when its
+  /// steps agree on one; nil when they do not, or when the check has not met it. What `run-workflow`
+  /// steps get back, and the output schema `flow mcp` gives the workflow's tool.
+  public func resultType(of workflow: Workflow) -> ValueType? {
+    lock.withLock { entries[key(of: workflow)]?.summary?.resultType }
+  }
+
   // MARK: - WorkflowLoading
 
   /// The workflow `reference` names from `parent`: from the cache when the run's check met it, else

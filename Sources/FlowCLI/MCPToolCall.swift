@@ -1,0 +1,228 @@
+import FlowDiagnostics
+import FlowIntents
+import FlowLibrary
+import FlowModel
+import FlowPresentation
+import FlowRuntime
+import Foundation
+
+/// What a `tools/call` gives back: the protocol's `CallToolResult`.
+struct ToolResult: Sendable, Equatable {
+  /// Text blocks: what the run showed, then the result (its JSON when there is structured content), or
+  /// the diagnostics of a failure.
+  var texts: [String]
+  var structured: FlowValue?
+  var isError: Bool
+
+  var value: FlowValue {
+    var result: FlowDictionary = [
+      "content": .list(texts.map { ["type": "text", "text": .text($0)] })
+    ]
+    if let structured { result["structuredContent"] = structured }
+    if isError { result["isError"] = true }
+    return .dictionary(result)
+  }
+
+  /// A failure, its diagnostics rendered as `flow run` prints them (without colour).
+  static func failure(_ diagnostics: Diagnostics) -> ToolResult {
+    ToolResult(texts: [DiagnosticRenderer(colors: false).render(diagnostics)], structured: nil, isError: true)
+  }
+}
+
+/// What the server knows of its client that a run needs.
+struct MCPClient: Sendable {
+  /// Whether questions can go to the client's person (`elicitation` declared, in form mode), and
+  /// `--no-input` was not given.
+  var elicits: Bool
+  /// Sends an `elicitation/create` and waits for the answer.
+  var elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
+  /// Sends a `notifications/progress` for the call's token, when the client gave one.
+  var progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
+}
+
+/// One `tools/call`: a library workflow run as `flow run` runs it, or an action run as `flow do` runs
+/// it, in this process, with the client in place of the terminal: questions become elicitations (or,
+/// for a client without them, a tool error naming what was needed), what the run shows and its result
+/// come back as the tool's content, and the run is recorded in history with trigger `mcp` under the
+/// workflow's lock.
+struct MCPToolCall {
+  /// The server's context: its console writes only to standard error.
+  let context: CLIContext
+  let options: ActionOptions
+  let client: MCPClient
+
+  // MARK: - Workflows
+
+  func runWorkflow(at path: String, arguments: [String: FlowValue]) async -> ToolResult {
+    let registry = Catalogs.registry
+    let locator = WorkflowLocator(context: context)
+    let check = WorkflowCheck(registry: registry, files: locator)
+    let runID = UUID().uuidString.lowercased()
+    let (loaded, checked) = locator.check(path, with: check)
+    var diagnostics = checked
+    if let loaded {
+      diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
+    }
+    let session: RunSession
+    do {
+      session = try RunSession(context, trigger: .mcp, runID: runID, workflow: path)
+    } catch {
+      return .failure(Diagnostics([error]))
+    }
+    guard let loaded, !diagnostics.hasErrors else { return finish(session, .invalid, diagnostics) }
+    do {
+      try session.begin(loaded)
+    } catch {
+      return finish(session, error.code == .alreadyRunning ? .skipped : .invalid, Diagnostics([error]))
+    }
+    let inputNames = Set(loaded.inputs.map(\.name.value))
+    let asks = client.elicits && !options.noInput
+    var prompter: any Prompter =
+      asks
+      ? ElicitingPrompter(secretInputs: Set(loaded.inputs.filter(\.secret).map(\.name.value)), elicit: client.elicit)
+      : NoElicitationPrompter(inputNames: inputNames)
+    // `confirmations: auto` answers when nobody can (SPEC §5); a client that asks has somebody.
+    if options.yes || !asks && loaded.confirmations == .auto { prompter = ConfirmingPrompter(base: prompter) }
+    prompter = session.prompter(prompter)
+    let observer = MCPRunObserver(progress: client.progress)
+    let services: IntentContext
+    do {
+      services = try options.intentContext(context, prompter: prompter) { use in
+        context.console.write(use.line + "\n", to: .error)
+      }
+    } catch {
+      return finish(session, .invalid, Diagnostics([error]))
+    }
+    do {
+      try InputResolver.checkGiven(loaded, given: arguments, registry: registry)
+      if !asks {
+        let answers = UnattendedCheck.Answers(
+          inputs: Set(arguments.keys), confirmations: options.yes || loaded.confirmations == .auto,
+          values: arguments)
+        let needed = UnattendedCheck.check(loaded, answers: answers, registry: registry, loader: check)
+        if needed.hasErrors { throw RunError(.needsInput, MCPHelp.reworded(needed, inputs: inputNames)) }
+      }
+      let inputs = try await InputResolver.resolve(loaded, given: arguments, registry: registry, prompter: prompter)
+      session.addSecrets(inputs, of: loaded)
+      var interpreterOptions = Interpreter.Options()
+      interpreterOptions.environment = context.environment
+      interpreterOptions.runID = runID
+      interpreterOptions.limits = session.limits
+      let interpreter = Interpreter(
+        registry: registry, context: services, loader: check, observer: session.observer(observer),
+        options: interpreterOptions)
+      let result = try await interpreter.run(loaded, inputs: inputs)
+      session.finish(.success, diagnostics: Diagnostics())
+      return observer.result(result.output, structured: ToolSchema.output(check.resultType(of: loaded)) != nil)
+    } catch let error as RunError {
+      return finish(session, ExitStatus(error.kind), error.diagnostics)
+    } catch {
+      // Only RunError comes out of the run; anything else is a cancellation on the way in.
+      return finish(
+        session, .cancelled, Diagnostics([Diagnostic(.error, .cancelled, "the run was cancelled", file: path)]))
+    }
+  }
+
+  private func finish(_ session: RunSession, _ status: ExitStatus, _ diagnostics: Diagnostics) -> ToolResult {
+    session.finish(status, diagnostics: diagnostics)
+    return .failure(diagnostics)
+  }
+
+  // MARK: - Actions
+
+  /// An action of the catalogue (`flow mcp --actions`), recorded as `flow do` records one: a one-step
+  /// run under the action's id.
+  func runAction(_ descriptor: IntentDescriptor, arguments: [String: FlowValue]) async -> ToolResult {
+    let session: RunSession
+    do {
+      session = try RunSession(context, action: descriptor.id, runID: UUID().uuidString.lowercased(), trigger: .mcp)
+    } catch {
+      return .failure(Diagnostics([error]))
+    }
+    session.beginAction()
+    let asks = client.elicits && !options.noInput
+    var prompter: any Prompter =
+      asks ? ElicitingPrompter(elicit: client.elicit) : NoElicitationPrompter(inputNames: [], action: true)
+    if options.yes { prompter = ConfirmingPrompter(base: prompter) }
+    let reporter = MCPRunObserver(progress: client.progress)
+    let services: IntentContext
+    do {
+      services = try options.intentContext(context, prompter: session.prompter(prompter)) { use in
+        context.console.write(use.line + "\n", to: .error)
+      }
+    } catch {
+      return finish(session, .invalid, Diagnostics([error]))
+    }
+    let (observer, step) = (session.observer(reporter), StepInfo(position: "1", label: descriptor.id))
+    observer.record(.started(step))
+    do {
+      let output = try await descriptor.run(values: arguments, context: services)
+      if let dialog = output.dialog { observer.record(.dialog(dialog, step)) }
+      observer.record(
+        .finished(
+          StepRecord(step: "1", action: descriptor.id, status: .ran, output: output.value.typeName, value: output.value)
+        ))
+      session.finish(.success, diagnostics: Diagnostics())
+      return reporter.result(output.value, structured: ToolSchema.output(descriptor.outputType) != nil)
+    } catch {
+      let (message, help) = AppIntentError.describe(error)
+      let diagnostic = Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)
+      return finish(session, ExitStatus(RunError.classify(error)), Diagnostics([diagnostic]))
+    }
+  }
+}
+
+/// Collects what a run shows for the tool's content, and reports each step's start as progress when the
+/// client asked for progress.
+final class MCPRunObserver: RunObserver, @unchecked Sendable {
+  private let progress: (@Sendable (Int, String) -> Void)?
+  private let lock = NSLock()
+  private var shown: [String] = []
+  private var warnings = Diagnostics()
+  private var started = 0
+
+  init(progress: (@Sendable (Int, String) -> Void)?) {
+    self.progress = progress
+  }
+
+  var recordsSteps: Bool { false }
+
+  func record(_ event: RunEvent) {
+    switch event {
+    case .started(let info):
+      guard let progress else { return }
+      let count = lock.withLock {
+        started += 1
+        return started
+      }
+      progress(count, info.description)
+    case .dialog(let text, _):
+      lock.withLock { shown.append(text) }
+    case .finished(let record):
+      if let warning = record.warning { lock.withLock { warnings.append(warning) } }
+    case .loopProgress, .runFailed:
+      // The failure itself comes back as the tool's error; on-failure steps' dialogs come as dialogs.
+      break
+    }
+  }
+
+  /// The tool's result for a run that produced `output`: what it showed, the failures it went past
+  /// (`on-error: continue`), and the output, as `structuredContent` with its JSON in a text block (the
+  /// protocol's advice for clients that read only text) when the tool has an output schema, else as text.
+  func result(_ output: FlowValue, structured: Bool) -> ToolResult {
+    var texts = lock.withLock { shown }
+    let warnings = lock.withLock { self.warnings }
+    if !warnings.isEmpty { texts.append(DiagnosticRenderer(colors: false).render(warnings)) }
+    guard structured else {
+      if case .list(let items) = output {
+        texts.append(items.map(\.text).joined(separator: "\n"))
+      } else if output != .nothing {
+        texts.append(output.text)
+      }
+      return ToolResult(texts: texts, structured: nil, isError: false)
+    }
+    let content = ToolSchema.structured(output)
+    texts.append(JSON.encode(content))
+    return ToolResult(texts: texts, structured: content, isError: false)
+  }
+}
