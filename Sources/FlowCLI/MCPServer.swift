@@ -145,7 +145,7 @@ final class MCPServer: RPCHandler {
     }
     let (version, elicits) = state.withLock { ($0.protocolVersion, $0.elicits) }
     let token = params["_meta"]?.fields?["progressToken"]
-    let client = MCPClient(
+    let client = CallingClient(
       elicits: elicits,
       elicit: { message, schema in
         var request: FlowDictionary = ["message": .text(message), "requestedSchema": schema]

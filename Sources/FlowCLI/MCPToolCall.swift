@@ -30,7 +30,7 @@ struct ToolResult: Sendable, Equatable {
 }
 
 /// What the server knows of its client that a run needs.
-struct MCPClient: Sendable {
+struct CallingClient: Sendable {
   /// Whether questions can go to the client's person (`elicitation` declared, in form mode), and
   /// `--no-input` was not given.
   var elicits: Bool
@@ -49,7 +49,7 @@ struct MCPToolCall {
   /// The server's context: its console writes only to standard error.
   let context: CLIContext
   let options: ActionOptions
-  let client: MCPClient
+  let client: CallingClient
 
   // MARK: - Workflows
 

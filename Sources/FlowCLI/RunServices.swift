@@ -3,8 +3,8 @@ import FlowBasics
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
-import Foundation
 import FlowRuntime
+import Foundation
 import RaindropModel
 
 /// The options every command that performs actions takes (`flow run`, `flow do`).

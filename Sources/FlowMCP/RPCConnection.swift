@@ -265,8 +265,17 @@ public final class RPCConnection: Sendable {
     let finalReason = state.withLock { $0.closed } ?? reason
     for continuation in waiting { continuation.resume(throwing: Closed(reason: finalReason)) }
     _ = Glibc.close(input)
-    // The peer is gone, so this side hangs up too: a peer waiting for our end (a server's reader) ends.
-    closeOutput()
+    // The peer is gone, so this side hangs up too, so that a peer waiting for our end (a server's reader)
+    // ends; but only once the requests it sent are answered: a client that hangs up right after asking
+    // (`echo '{…}' | flow mcp`) still gets its answers.
+    if state.withLock({ $0.answering.isEmpty }) {
+      closeOutput()
+    } else {
+      Task {
+        await self.waitUntilAnswered()
+        self.closeOutput()
+      }
+    }
     handler.connectionClosed(finalReason)
     let waiters = finished.withLock { waiters -> [CheckedContinuation<Void, Never>] in
       defer { waiters = nil }

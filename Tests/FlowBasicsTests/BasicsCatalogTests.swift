@@ -14,13 +14,15 @@ struct BasicsCatalogTests {
     let ids = BasicsCatalog.descriptors.map(\.id)
     #expect(
       ids == [
-        "adjust-date", "append-to-file", "ask", "base64", "calculate", "change-case", "choose-from-list", "combine-text",
+        "adjust-date", "append-to-file", "ask", "base64", "calculate", "change-case", "choose-from-list",
+        "combine-text",
         "comment", "confirm", "copy-file", "copy-to-clipboard", "count", "create-folder", "current-date",
         "delete-files", "device-details", "dictionary", "filter", "format-date", "format-json", "format-number",
         "get-clipboard", "get-dates-from-input", "get-env", "get-file", "get-folder-contents", "get-item", "get-url",
         "get-url-component", "get-value", "hash", "list", "make-csv", "match-text", "move-file", "notify", "number",
         "open-url", "parse-csv", "parse-json", "random-item", "random-number", "read-file", "replace-text",
-        "round-number", "run-shell", "save-file", "set-value", "show", "sort", "split-text", "text", "time-between", "trim-text",
+        "round-number", "run-shell", "save-file", "set-value", "show", "sort", "split-text", "text", "time-between",
+        "trim-text",
         "unique",
         "url", "url-decode", "url-encode", "wait",
       ])

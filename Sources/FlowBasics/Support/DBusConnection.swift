@@ -30,7 +30,7 @@ enum DBusAddress: Sendable, Equatable {
     let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
     let candidate = (runtime ?? "/run/user/\(uid)") + "/bus"
     guard exists(candidate) else {
-      let looked = runtime == nil ? "XDG_RUNTIME_DIR is not set either" : "XDG_RUNTIME_DIR is '\(runtime!)'"
+      let looked = runtime.map { "XDG_RUNTIME_DIR is '\($0)'" } ?? "XDG_RUNTIME_DIR is not set either"
       throw .noBus("DBUS_SESSION_BUS_ADDRESS is not set, and there is no \(candidate) (\(looked))")
     }
     return [.path(candidate)]

@@ -70,7 +70,7 @@ extension IntentDescriptor {
       },
       sideEffectForValues: { _ in effect },
       machineAccessForValues: { _ in [] },
-      outputTypeForParameters: { _ in nil })
+      outputTypeForParameters: { _, _ in nil })
   }
 }
 
