@@ -31,6 +31,7 @@ public enum ActionsReference {
       if !parameters.isEmpty { out += "    parameters: \(parameters.joined(separator: ", "))\n" }
       if let output = descriptor.outputType { out += "    output: \(output.name)\n" }
       out += "    effect: \(effect(descriptor))\n"
+      if let network = network(descriptor) { out += "    network: \(network)\n" }
     }
     return out
   }
@@ -122,6 +123,7 @@ public enum ActionsReference {
     case .none: break
     case .hosts(let hosts): network = .dictionary(["hosts": .list(hosts.map(FlowValue.text))])
     case .hostOfParameter(let key): network = .dictionary(["hostOfParameter": .text(key)])
+    case .undeclaredHosts: network = .dictionary(["undeclaredHosts": true])
     }
     return .dictionary([
       "id": .text(descriptor.id), "title": .text(descriptor.title), "description": .text(descriptor.description),
@@ -248,6 +250,7 @@ public enum ActionsReference {
     case .none: nil
     case .hosts(let hosts): hosts.joined(separator: ", ")
     case .hostOfParameter(let key): "the host of '\(key)'"
+    case .undeclaredHosts: "may contact other hosts" + (descriptor.effectClaimedBy.map { ", according to \($0)" } ?? "")
     }
   }
 

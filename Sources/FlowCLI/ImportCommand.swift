@@ -57,7 +57,21 @@ struct ImportCommand: AsyncParsableCommand {
     let library = locator.libraryDirectory
     // Until something is written, nothing needs finishing: Ctrl-C and SIGTERM end the import at once,
     // however long the check and the card take.
-    let (verification, workflow) = try Interrupts.endingAtOnce { try card(bytes, locator: locator, context) }
+    let (verification, workflow, servers) = try Interrupts.endingAtOnce { try card(bytes, locator: locator, context) }
+
+    // A server it names that this machine has not configured: its runs would stop before step 1, and what
+    // its tools do is unknown, so only an explicit --yes adds it.
+    let unconfigured = servers.filter { $0.command == nil }.map(\.name)
+    if !unconfigured.isEmpty, !yes {
+      throw ExitCode(
+        Self.refuse(
+          "nothing was added: it uses \(unconfigured.count == 1 ? "server" : "servers") "
+            + "\(List.and(unconfigured.map { "'\($0)'" })), which \(unconfigured.count == 1 ? "is" : "are") "
+            + "not configured here",
+          help: unconfigured.map { "add it with 'flow servers add \($0) -- COMMAND [ARGS...]'" }.joined(separator: "; ")
+            + "; or pass --yes to add the workflow anyway (its runs stop before step 1 until then)",
+          status: .needsInput, context))
+    }
 
     // Where it goes, before anybody answers anything.
     let name = try libraryName(for: workflow, context)
@@ -137,7 +151,7 @@ struct ImportCommand: AsyncParsableCommand {
 
   /// Verifies the signature, checks the file and shows the card: the workflow, when it may be imported.
   private func card(_ bytes: [UInt8], locator: WorkflowLocator, _ context: CLIContext) throws -> (
-    SignedFile.Verification, Workflow
+    SignedFile.Verification, Workflow, [Capabilities.ServerUse]
   ) {
     let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
     switch verification.status {
@@ -181,7 +195,7 @@ struct ImportCommand: AsyncParsableCommand {
       PermissionCard(width: width, colors: colors).render(
         outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
       to: .error)
-    return (verification, workflow)
+    return (verification, workflow, outline.capabilities.servers)
   }
 
   // MARK: - Reading

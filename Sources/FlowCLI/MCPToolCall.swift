@@ -59,7 +59,7 @@ struct MCPToolCall {
     let check = WorkflowCheck(registry: registry, files: locator)
     let runID = UUID().uuidString.lowercased()
     let (loaded, checked) = locator.check(path, with: check)
-    var diagnostics = checked
+    var diagnostics = checked.stoppingRun
     if let loaded {
       diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
     }
@@ -200,7 +200,7 @@ final class MCPRunObserver: RunObserver, @unchecked Sendable {
       lock.withLock { shown.append(text) }
     case .finished(let record):
       if let warning = record.warning { lock.withLock { warnings.append(warning) } }
-    case .loopProgress, .runFailed:
+    case .loopProgress, .progress, .progressEnded, .runFailed:
       // The failure itself comes back as the tool's error; on-failure steps' dialogs come as dialogs.
       break
     }

@@ -36,7 +36,9 @@ struct MCPTools {
     var tools: [Tool] = []
     var names: Set<String> = []
     for (name, url) in locator.libraryWorkflows {
-      let (workflow, diagnostics) = locator.check(url.path, with: check)
+      let (workflow, checked) = locator.check(url.path, with: check)
+      // What would stop its run stops its offer: a server it names that is not configured here too.
+      let diagnostics = checked.stoppingRun
       guard let workflow, !diagnostics.hasErrors else {
         context.console.write(
           "flow mcp: '\(name)' is not offered as a tool: it has \(max(1, diagnostics.errorCount)) "

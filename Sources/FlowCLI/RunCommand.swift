@@ -67,7 +67,8 @@ struct RunCommand: AsyncParsableCommand {
     let check = WorkflowCheck(registry: registry, files: locator)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
     let (loaded, checked) = locator.check(workflow, with: check)
-    var diagnostics = checked
+    // A server the file names that is not configured here stops the run before step 1.
+    var diagnostics = checked.stoppingRun
     if let loaded {
       diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
     }

@@ -5,9 +5,11 @@ import FlowRuntime
 import Foundation
 
 /// Shows a run as it happens: what actions show goes to standard output; a progress bar for long loops
-/// and the warnings of steps that failed with `on-error: continue` go to standard error (the bar only at
-/// a terminal, so cron mail and pipes stay clean). With `--json` nothing is printed while running; the
-/// report collects everything instead.
+/// and for steps whose action reports its progress (an MCP tool's progress notifications, with the
+/// server's message), and the warnings of steps that failed with `on-error: continue` go to standard
+/// error (the bars only at a terminal, so cron mail and pipes stay clean). A step's bar is cleared when
+/// the step ends. With `--json` nothing is printed while running and progress is not part of the report
+/// (it says how a run went, not how long each moment took); the report collects everything else.
 final class RunReporter: RunObserver, @unchecked Sendable {
   private let console: any Console
   private let renderer: DiagnosticRenderer
@@ -24,6 +26,9 @@ final class RunReporter: RunObserver, @unchecked Sendable {
   private(set) var shown: [String] = []
   /// Failures the run went past (`on-error: continue`), as warnings.
   private(set) var warnings = Diagnostics()
+  /// How many columns the step's progress line covers now, so that the next one, or its clearing,
+  /// blanks what a longer one left (plain spaces: a `TERM=dumb` terminal has no erase sequence).
+  private var drawnProgress = 0
 
   init(console: any Console, json: Bool, renderer: DiagnosticRenderer = DiagnosticRenderer()) {
     self.console = console
@@ -37,6 +42,7 @@ final class RunReporter: RunObserver, @unchecked Sendable {
 
   func record(_ event: RunEvent) {
     lock.withLock {
+      if drawnProgress > 0, !event.isProgress { clearProgress() }
       switch event {
       case .started:
         break
@@ -69,7 +75,51 @@ final class RunReporter: RunObserver, @unchecked Sendable {
         // The carriage return is the bar's own; the step's description is the file's.
         console.write("\r", to: .error)
         console.writeShown("\(info.description) \(bar) \(pass)/\(total)" + (pass == total ? "\n" : ""), to: .error)
+      case .progress(let info, let report):
+        guard progress else { return }
+        let line = Self.progressLine(info, report, columns: console.columns(.error) ?? 80)
+        let width = line.count
+        // Shown through writeShown (the message is the server's), then padded over a longer line before it.
+        console.write("\r", to: .error)
+        console.writeShown(line, to: .error)
+        if width < drawnProgress { console.write(String(repeating: " ", count: drawnProgress - width), to: .error) }
+        drawnProgress = max(width, 1)
+      case .progressEnded:
+        break
       }
     }
+  }
+
+  private func clearProgress() {
+    console.write("\r" + String(repeating: " ", count: drawnProgress) + "\r", to: .error)
+    drawnProgress = 0
+  }
+
+  /// `step 2 'test.count' ██████████░░░░░░░░░░░░░░░░░░░░ 1/3 step 1`: the loop bar's form, with the
+  /// action's message; a count alone when there is no total. Cut to the terminal's width, since a line
+  /// that wraps cannot be drawn over.
+  static func progressLine(_ info: StepInfo, _ report: ActionProgress, columns: Int) -> String {
+    var line = info.description + " "
+    if let total = report.total, total > 0 {
+      let width = 30
+      let filled = min(width, max(0, Int(Double(width) * report.completed / total)))
+      line += String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+      line += " \(FlowValue.formatNumber(report.completed))/\(FlowValue.formatNumber(total))"
+    } else {
+      line += FlowValue.formatNumber(report.completed)
+    }
+    if let message = report.message?.split(whereSeparator: \.isNewline).first, !message.isEmpty {
+      line += " " + message
+    }
+    let limit = max(10, columns - 1)
+    return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
+  }
+}
+
+extension RunEvent {
+  /// A step's progress, which draws over the bar rather than clearing it.
+  fileprivate var isProgress: Bool {
+    if case .progress = self { return true }
+    return false
   }
 }

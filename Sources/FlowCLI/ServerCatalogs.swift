@@ -10,50 +10,51 @@ import Synchronization
 /// server; reading config.yml and the caches waits until an id needs them.
 final class ServerCatalogs: ExternalCatalogSource {
   let paths: FlowPaths
-  private let loaded = Mutex<Loaded?>(nil)
-
-  struct Loaded: Sendable {
-    var servers: [ServerConfiguration]
-    var caches: [String: ToolCache]
-    var catalogs: [String: ExternalCatalog]
-  }
+  /// config.yml's servers, read once.
+  private let configured = Mutex<[ServerConfiguration]?>(nil)
+  /// Each server's catalogue, built from its cache the first time an id of it is looked up (nil: no
+  /// cache): a workflow that calls one server's tools reads that server's cache, not every server's.
+  private let built = Mutex<[String: ExternalCatalog?]>([:])
 
   init(paths: FlowPaths) { self.paths = paths }
 
-  /// The configuration and caches, read once.
-  var state: Loaded {
-    loaded.withLock { loaded in
-      if let loaded { return loaded }
+  /// The servers configured here, in config.yml's order.
+  var servers: [ServerConfiguration] {
+    configured.withLock { configured in
+      if let configured { return configured }
       let servers = (try? Configuration.load(paths.configFile).servers) ?? []
-      var caches: [String: ToolCache] = [:]
-      var catalogs: [String: ExternalCatalog] = [:]
-      for server in servers {
-        guard let cache = ToolCacheFile.read(server.name, paths: paths) else { continue }
-        caches[server.name] = cache
-        catalogs[server.name] = Self.catalog(server: server, cache: cache)
-      }
-      let state = Loaded(servers: servers, caches: caches, catalogs: catalogs)
-      loaded = state
-      return state
+      configured = servers
+      return servers
     }
   }
 
+  /// The server's catalogue from its tool cache, read and described once.
+  func catalog(of server: ServerConfiguration) -> ExternalCatalog? {
+    if let known = built.withLock({ $0[server.name] }) { return known }
+    let catalog = ToolCacheFile.read(server.name, paths: paths).map { Self.catalog(server: server, cache: $0) }
+    built.withLock { $0[server.name] = catalog }
+    return catalog
+  }
+
   func catalogs() -> [ExternalCatalog] {
-    let state = state
-    return state.servers.compactMap { state.catalogs[$0.name] }
+    servers.compactMap { catalog(of: $0) }
+  }
+
+  func command(ofServer namespace: String) -> String? {
+    servers.first { $0.name == namespace }?.commandLine
   }
 
   func descriptor(namespace: String, name: String, id: String) throws(IntentLookupError) -> IntentDescriptor {
-    let state = state
-    guard state.servers.contains(where: { $0.name == namespace }) else {
+    let servers = servers
+    guard let server = servers.first(where: { $0.name == namespace }) else {
       throw IntentLookupError(
         kind: .unknownServer, id: id,
         message: "unknown action '\(id)': no server named '\(namespace)' is configured here",
         help: "add it with 'flow servers add \(namespace) -- COMMAND [ARGS...]'"
-          + (state.servers.isEmpty ? "" : "; configured: \(state.servers.map(\.name).joined(separator: ", "))"),
-        candidates: state.servers.map(\.name))
+          + (servers.isEmpty ? "" : "; configured: \(servers.map(\.name).joined(separator: ", "))"),
+        candidates: servers.map(\.name))
     }
-    guard let catalog = state.catalogs[namespace] else {
+    guard let catalog = catalog(of: server) else {
       throw IntentLookupError(
         kind: .uncachedServer, id: id, message: "the tools of server '\(namespace)' are not known yet",
         help: "run 'flow servers refresh \(namespace)'", candidates: [])
@@ -69,16 +70,17 @@ final class ServerCatalogs: ExternalCatalogSource {
 
   /// A server's tools as actions: the same descriptors a Swift intent makes.
   static func catalog(server: ServerConfiguration, cache: ToolCache) -> ExternalCatalog {
-    // The command configured here is part of the name the card and `flow actions` show: a shared workflow
-    // names a server, and the person importing it sees what that name starts on this machine.
-    let title = "MCP server '\(server.name)' (\(server.commandLine))"
+    // What the name starts here is said once, on the card's and `flow show`'s line for the server
+    // (``IntentRegistry/server(of:)``), and by `flow servers list`.
+    let title = "MCP server '\(server.name)'"
     let descriptors = cache.tools.map { tool in
       let actionTitle = tool.displayTitle
       let action = ExternalAction(
         namespace: server.name, shortID: tool.name, catalogTitle: title, title: actionTitle,
         description: tool.description, parameters: SchemaTypes.parameters(of: tool),
         outputType: SchemaTypes.outputType(of: tool, actionTitle: actionTitle), sideEffect: tool.sideEffect,
-        effectClaimedBy: "the server '\(server.name)'")
+        // `openWorldHint` (true when absent, as the specification says): hosts only the server knows.
+        networkAccess: tool.isOpenWorld ? .undeclaredHosts : .none, effectClaimedBy: "the server '\(server.name)'")
       return IntentDescriptor(action) { values, context in
         try await ToolCall.perform(tool, server: server.name, values: values, context: context)
       }

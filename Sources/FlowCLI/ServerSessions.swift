@@ -177,7 +177,13 @@ enum ToolCall {
     }
     let result: MCPClient.ToolResult
     do {
-      result = try await client.callTool(tool.name, arguments: arguments)
+      // The server's progress notifications become the step's progress (the bar at a terminal).
+      let progress = context.progress.map { reporter in
+        { @Sendable (done: Double, total: Double?, message: String?) in
+          reporter.report(ActionProgress(completed: done, total: total, message: message))
+        }
+      }
+      result = try await client.callTool(tool.name, arguments: arguments, progress: progress)
     } catch let failure as MCPClient.Failure {
       throw AppIntentError.failed(failure.description, help: ServerStarter.stderrHelp(failure.stderr))
     }

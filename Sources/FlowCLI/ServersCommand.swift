@@ -87,13 +87,15 @@ struct ServersCommand: AsyncParsableCommand {
     }
   }
 
-  /// One line per tool: `time.get_current_time  Get current time  (read-only, according to the server)`.
+  /// One line per tool: `time.get_current_time  Get current time  (read-only, according to the server)`, and
+  /// `may contact other hosts` for a tool whose `openWorldHint` is not false.
   static func toolLines(_ cache: ToolCache, server: String) -> [String] {
     let width = (cache.tools.map { server.count + 1 + $0.name.count }.max() ?? 0) + 2
     return cache.tools.map { tool in
       let id = "\(server).\(tool.name)"
       return id + String(repeating: " ", count: width - id.count) + tool.displayTitle
-        + "  (\(ActionsReference.words(tool.sideEffect)), according to the server)"
+        + "  (\(ActionsReference.words(tool.sideEffect))\(tool.isOpenWorld ? ", may contact other hosts" : ""), "
+        + "according to the server)"
     }
   }
 }

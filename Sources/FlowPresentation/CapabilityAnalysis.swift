@@ -184,7 +184,15 @@ private struct Walk {
     var deletes = false
     switch step.kind {
     case .action(let call):
-      guard let descriptor = try? analysis.registry.descriptor(for: call.id.value) else { return }
+      let descriptor: IntentDescriptor
+      do {
+        descriptor = try analysis.registry.descriptor(for: call.id.value)
+      } catch {
+        // A server not configured here: listed (the card says so), though nothing of its tool is known.
+        if error.kind == .unknownServer { recordServer(of: call.id.value, at: reference) }
+        return
+      }
+      if descriptor.intentType is ExternalIntent.Type { recordServer(of: descriptor.id, at: reference) }
       let effect = StepEffect(call, descriptor: descriptor, fileSources: fileSources)
       record(effect, of: descriptor, at: reference)
       // What this step's output is, for the steps after it that act on it: the files it read, or some of
@@ -289,6 +297,16 @@ private struct Walk {
     return names
   }
 
+  /// The server of a tool a step calls, with what it starts here.
+  private mutating func recordServer(of id: String, at step: Capabilities.StepReference) {
+    guard let server = analysis.registry.server(of: id) else { return }
+    if let index = capabilities.servers.firstIndex(where: { $0.name == server.name }) {
+      capabilities.servers[index].steps.append(step)
+    } else {
+      capabilities.servers.append(.init(name: server.name, command: server.command, steps: [step]))
+    }
+  }
+
   private mutating func record(
     _ effect: StepEffect, of descriptor: IntentDescriptor, at step: Capabilities.StepReference
   ) {
@@ -340,6 +358,16 @@ private struct Walk {
       }
     }
     if effect.exposesArguments { capabilities.exposedArguments.append(step) }
+    if let claimant = effect.undeclaredHosts {
+      if let index = capabilities.undeclaredHosts.firstIndex(where: {
+        $0.claimedBy == claimant && $0.sendsComputed == effect.sendsComputed
+      }) {
+        capabilities.undeclaredHosts[index].steps.append(step)
+      } else {
+        capabilities.undeclaredHosts.append(
+          .init(claimedBy: claimant, sendsComputed: effect.sendsComputed, steps: [step]))
+      }
+    }
   }
 
   /// A value as written, for naming a nested workflow: `greet.yml`, `${choice}`.

@@ -48,6 +48,7 @@ public enum CapabilityLines {
             tone: tone))
       }
     }
+    lines += serverLines(capabilities, shared: shared)
     for (effect, verb, tone) in [("changes", "changes", Tone.changes), ("destructive", "deletes", .deletes)] {
       let steps = capabilities.otherChanges.filter { $0.effect == effect }
         .map { "\($0.step.action) (\(place($0.step, in: capabilities)))" }
@@ -60,6 +61,14 @@ public enum CapabilityLines {
         Line(
           text: "contacts " + StyledText([.init(.value, capabilities.hosts.map(\.host).joined(separator: ", "))]),
           tone: .plain))
+    }
+    for undeclared in capabilities.undeclaredHosts {
+      // Hosts only the server knows: unknown before the run (orange), and red when what the run computes
+      // goes to such a step, as for a URL the run computes.
+      var text = StyledText(stringLiteral: "may contact other hosts, according to \(undeclared.claimedBy)")
+      if undeclared.sendsComputed { text.append(.text, ", and send them what the run computes") }
+      text.append(.text, ": " + named(undeclared.steps, in: capabilities).joined(separator: ", "))
+      lines.append(Line(text: text, tone: undeclared.sendsComputed ? .alarm : .changes))
     }
     for sent in capabilities.dataSent {
       let steps = named(sent.steps, in: capabilities)
@@ -178,6 +187,26 @@ public enum CapabilityLines {
       }
     }
     return lines
+  }
+
+  /// The MCP servers whose tools the steps call: what each name starts on this machine, or that it starts
+  /// nothing here (in red on the card of a shared file: nothing can be known of what its tools do).
+  private static func serverLines(_ capabilities: Capabilities, shared: Bool) -> [Line] {
+    capabilities.servers.map { server in
+      let places = " (" + server.steps.map { place($0, in: capabilities) }.joined(separator: ", ") + ")"
+      var text = "uses MCP server " + StyledText([.init(.value, server.name)])
+      guard let command = server.command else {
+        text.append(
+          .text,
+          ", which is not configured here: what its tools do is unknown, and runs stop before step 1 until "
+            + "'flow servers add \(server.name) -- COMMAND' adds it" + places)
+        return Line(text: text, tone: shared ? .alarm : .changes)
+      }
+      text.append(.text, ", which here starts ")
+      text.append(.value, command)
+      text.append(.text, places)
+      return Line(text: text, tone: .plain)
+    }
   }
 
   /// A script's lines as written, without the line break a YAML block leaves at its end.

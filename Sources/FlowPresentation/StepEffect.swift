@@ -24,6 +24,11 @@ struct StepEffect: Sendable, Hashable {
   var asks = false
   /// What it does to the machine it runs on: files, commands, the desktop.
   var machine: [MachineTouch] = []
+  /// It may contact hosts it does not name, by the word of whoever claims its effect (an MCP tool's
+  /// `openWorldHint`: "according to the server 'time'"); nil when it names every host it contacts.
+  var undeclaredHosts: String?
+  /// Values computed at run time go to such a step, and so, perhaps, to those hosts.
+  var sendsComputed = false
 
   /// One thing a step does to the machine, with what it acts on as the step writes it.
   struct MachineTouch: Sendable, Hashable {
@@ -57,6 +62,11 @@ struct StepEffect: Sendable, Hashable {
     case .none:
       hosts = []
       anyHost = false
+    case .undeclaredHosts:
+      hosts = []
+      anyHost = false
+      undeclaredHosts = descriptor.effectClaimedBy ?? "its action"
+      sendsComputed = !known.unknown.isEmpty
     case .hosts(let declared):
       hosts = declared
       anyHost = false
@@ -179,7 +189,7 @@ struct StepEffect: Sendable, Hashable {
   var margin: String? {
     if unknown { return "anything: chosen at run time" }
     var contacts = hosts
-    if anyHost { contacts.append("any host") }
+    if anyHost { contacts.append("any host") } else if undeclaredHosts != nil { contacts.append("other hosts") }
     // What it does to the machine says more than "changes": "runs commands", "trashes files".
     let verb: String? =
       if !machine.isEmpty {
@@ -211,6 +221,8 @@ struct StepEffect: Sendable, Hashable {
     for host in effects.flatMap(\.dataHosts) where seenData.insert(host).inserted { combined.dataHosts.append(host) }
     combined.exposesArguments = effects.contains(where: \.exposesArguments)
     combined.asks = effects.contains(where: \.asks)
+    combined.undeclaredHosts = effects.lazy.compactMap(\.undeclaredHosts).first
+    combined.sendsComputed = effects.contains { $0.undeclaredHosts != nil && $0.sendsComputed }
     for touch in effects.flatMap(\.machine) where !combined.machine.contains(touch) { combined.machine.append(touch) }
     return combined
   }

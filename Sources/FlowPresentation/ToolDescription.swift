@@ -97,7 +97,8 @@ public enum ToolDescription {
       unknown || capabilities.apps.contains { $0.deletes > 0 }
       || capabilities.otherChanges.contains { $0.effect == SideEffect.destructive.rawValue }
       || capabilities.machine.contains { MachineAccess.Kind(rawValue: $0.kind)?.isAlarming == true }
-    let contacts = unknown || !capabilities.hosts.isEmpty || !capabilities.anyHost.isEmpty
+    let contacts =
+      unknown || !capabilities.hosts.isEmpty || !capabilities.anyHost.isEmpty || !capabilities.undeclaredHosts.isEmpty
     var annotations: FlowDictionary = ["title": .text(title), "readOnlyHint": .boolean(!changes)]
     // The protocol reads destructiveHint only when readOnlyHint is false.
     if changes { annotations["destructiveHint"] = .boolean(deletes) }

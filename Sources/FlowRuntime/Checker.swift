@@ -266,6 +266,18 @@ private struct Pass {
     let descriptor: IntentDescriptor
     do {
       descriptor = try checker.registry.descriptor(for: call.id.value)
+    } catch  where error.kind == .unknownServer {
+      // A server this machine has not configured: a shared file names servers, and only the config.yml of
+      // the machine that runs it says what they start (Documentation/MCP.md). Without its tool cache the
+      // tool and its arguments cannot be checked, which the checker says; the run refuses to start
+      // (``Diagnostics/stoppingRun``). The values' own references are still checked.
+      report(Self.unconfiguredServer(error, at: call.id.span))
+      switch call.arguments {
+      case .none: break
+      case .primary(let value): _ = type(of: value)
+      case .named(let entries, _): for entry in entries { _ = type(of: entry.value) }
+      }
+      return nil
     } catch {
       report(error.diagnostic(at: call.id.span))
       return nil
@@ -312,6 +324,17 @@ private struct Pass {
     }
     if !descriptor.environmentNameParameters.isEmpty { checkEnvironmentNames(call, descriptor) }
     return descriptor.outputType(given: given, literals: literals)
+  }
+
+  /// `notes.add` when no server `notes` is configured here: a warning, since the file may well be meant
+  /// for a machine that has it; the same words stop a run (``Diagnostics/stoppingRun``).
+  static func unconfiguredServer(_ error: IntentLookupError, at span: SourceSpan) -> Diagnostic {
+    let server = error.id.split(separator: ".", maxSplits: 1).first.map(String.init) ?? error.id
+    return Diagnostic(
+      .warning, error.code,
+      "server '\(server)' is not configured here: '\(error.id)' can be neither checked nor run",
+      at: span
+    ).help(error.help)
   }
 
   /// A literal environment variable name (`get-env: HOME`) must be listed under `env:`, as `${env.HOME}`
@@ -867,6 +890,8 @@ private struct Pass {
 
 /// The problems the checker finds.
 extension DiagnosticCode {
+  /// `SERVER.TOOL` for a server not configured here: a warning for the check, an error for a run.
+  public static let unknownServer: Self = "unknown-server"
   /// A parameter name the action does not have.
   public static let unknownParameter: Self = "unknown-parameter"
   /// A literal of the wrong type for its parameter.

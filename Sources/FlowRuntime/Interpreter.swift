@@ -493,14 +493,19 @@ public struct Interpreter: Sendable {
     let output: IntentOutput
     do {
       // Only for the actions that read it: a copy of the context for every step would cost every run.
-      let context =
+      var context =
         descriptor.environmentNameParameters.isEmpty
         ? context
         : context.with(
           WorkflowEnvironment(allowed: scope.builtIns.environmentNames, values: scope.builtIns.environment))
-      let (values, asking) = (values, asking)
+      // Likewise the progress reporter: only actions that report get one, and their step ends it.
+      if descriptor.reportsProgress {
+        context.progress = ProgressReporter { [observer] in observer.record(.progress(info, $0)) }
+      }
+      defer { if descriptor.reportsProgress { observer.record(.progressEnded(info)) } }
+      let (values, asking, stepContext) = (values, asking, context)
       output = try await withTimeout(step.timeout, info: info) {
-        try await descriptor.run(values: values, asking: asking, context: context)
+        try await descriptor.run(values: values, asking: asking, context: stepContext)
       }
     } catch let error as RunError {
       throw error

@@ -59,3 +59,19 @@ extension DiagnosticCode {
   /// A step of `on-failure:` failed too, after the run had failed (a warning beside the run's error).
   public static let onFailureFailed: Self = "on-failure-failed"
 }
+
+extension Diagnostics {
+  /// The check's diagnostics as a run takes them: a step naming a server that is not configured here is
+  /// a warning for `flow validate`, `flow show` and the import card (the file may be meant for a machine
+  /// that has the server), and an error that stops a run before step 1, which could not call the tool.
+  public var stoppingRun: Diagnostics {
+    guard all.contains(where: { $0.code == .unknownServer && $0.severity == .warning }) else { return self }
+    return Diagnostics(
+      all.map { diagnostic in
+        guard diagnostic.code == .unknownServer else { return diagnostic }
+        var error = diagnostic
+        error.severity = .error
+        return error
+      })
+  }
+}

@@ -12,6 +12,10 @@ public enum RunEvent: Sendable {
   case dialog(String, StepInfo)
   /// A loop began pass `pass` of `total`, for a progress bar.
   case loopProgress(StepInfo, pass: Int, total: Int)
+  /// The action of a step said how far it has got (an MCP tool's progress notification).
+  case progress(StepInfo, ActionProgress)
+  /// A step that reported progress ended, however it ended: its progress is over.
+  case progressEnded(StepInfo)
   /// The run failed with this error in the steps still started and not finished, which end with it;
   /// the workflow's `on-failure:` steps follow (`on-failure.1`…). Sent only when there are some.
   case runFailed(RunError)

@@ -121,6 +121,37 @@ import Testing
     #expect(result.output == "Lisbon: 23.5 degrees, sunny true\nhello Lisbon\ncounted 3\n")
   }
 
+  /// A tool's progress notifications draw a bar at a terminal (the real binary at a real pseudo-terminal),
+  /// with the server's message, cleared when the step ends; piped, or with `--json`, nothing is drawn.
+  @Test func progressNotificationsDrawABarAtATerminal() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let file = try home.write("count.yml", "flow: 1\nsteps:\n  - test.count: 3\n  - show: counted ${previous}\n")
+    var environment = home.environment
+    environment["TERM"] = "dumb"
+    environment.removeValue(forKey: "COLUMNS")
+    let transcript = try await TerminalTests.blocking { [environment, directory = home.directory] in
+      let terminal = try PseudoTerminal()
+      terminal.resize(columns: 80)
+      let process = try terminal.spawn(
+        TerminalTests.flow, arguments: ["run", file], environment: environment, directory: directory)
+      try terminal.expect("counted 3\n")
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      return terminal.transcript
+    }
+    // Each carriage return starts a line of the golden, so that every drawing of the bar can be read.
+    assertGolden(transcript.replacingOccurrences(of: "\r", with: "\\r\n"), named: "servers-progress-terminal.txt")
+
+    let piped = await home.run(["run", file])
+    #expect(piped.status == 0)
+    #expect(piped.output == "counted 3\n")
+    #expect(piped.error.isEmpty, "\(piped.error)")
+    let json = await home.run(["run", "--json", file], terminal: true)
+    #expect(json.status == 0)
+    #expect(!json.error.contains("█") && !json.error.contains("step 1"), "\(json.error)")
+  }
+
   @Test func theExampleRuns() async throws {
     let home = try Home()
     try await home.addTestServer()
@@ -179,6 +210,50 @@ import Testing
     #expect(result.status == 2)
     #expect(!result.output.contains("step one ran"))
     assertGolden(home.shown(result), named: "servers-stale-cache.txt")
+  }
+
+  /// A workflow naming a server this machine has not configured: validate warns (its tool cannot be
+  /// checked), the card and `flow show` list it as not configured beside the configured one and its
+  /// command, import refuses without --yes naming the server to add, and a run stops before step 1.
+  @Test func aServerNotConfiguredHere() async throws {
+    let home = try Home()
+    try await home.addTestServer()
+    let file = try home.write(
+      "notes.yml",
+      """
+      flow: 1
+      name: Weather Notes
+      steps:
+        - show: step one ran
+        - test.weather:
+            city: Lisbon
+        - notes.add:
+            text: ${previous.city}
+        - test.weather: ${previous}
+        - test.echo: done
+
+      """)
+    let validated = await home.run(["validate", file])
+    #expect(validated.status == 0)
+    assertGolden(home.shown(validated), named: "servers-unconfigured-validate.txt")
+
+    let shown = await home.run(["show", file])
+    #expect(shown.status == 0)
+    assertGolden(home.shown(shown), named: "servers-unconfigured-show.txt")
+
+    let refused = await home.run(["import", file])
+    #expect(refused.status == 4)
+    assertGolden(home.shown(refused), named: "servers-unconfigured-import.txt")
+    let library = home.directory.appendingPathComponent("data/flow/workflows/weather-notes.yml")
+    #expect(!FileManager.default.fileExists(atPath: library.path))
+    let imported = await home.run(["import", "--yes", file])
+    #expect(imported.status == 0, "\(imported.error)")
+    #expect(FileManager.default.fileExists(atPath: library.path))
+
+    let run = await home.run(["run", "--no-input", "weather-notes"])
+    #expect(run.status == 2)
+    #expect(!run.output.contains("step one ran"))
+    assertGolden(home.shown(run), named: "servers-unconfigured-run.txt")
   }
 
   @Test func aSharedFileCannotDeclareServers() async throws {

@@ -161,3 +161,74 @@ struct ToolDescriptionTests {
     #expect(tool["outputSchema"] == nil)
   }
 }
+
+/// An MCP server's tool that may reach beyond the server (`openWorldHint`, true when absent) makes a
+/// workflow calling it open-world for `flow mcp` too, and the card says so in the server's words.
+struct OpenWorldToolTests {
+  /// One configured server's tools, as ServerCatalogs makes them from a cache: `fetch` open-world,
+  /// `sum` closed.
+  struct Server: ExternalCatalogSource {
+    func catalogs() -> [ExternalCatalog] {
+      let descriptors = [("fetch", NetworkAccess.undeclaredHosts), ("sum", .none)].map { name, network in
+        IntentDescriptor(
+          ExternalAction(
+            namespace: "tools", shortID: name, catalogTitle: "MCP server 'tools' (tools-server)", title: name,
+            description: "", parameters: [], outputType: .text, sideEffect: .readOnly, networkAccess: network,
+            effectClaimedBy: "the server 'tools'")
+        ) { _, _ in IntentOutput(value: "") }
+      }
+      return [ExternalCatalog(title: "MCP server 'tools' (tools-server)", namespace: "tools", descriptors: descriptors)]
+    }
+
+    func descriptor(namespace: String, name: String, id: String) throws(IntentLookupError) -> IntentDescriptor {
+      guard namespace == "tools" else {
+        throw IntentLookupError(kind: .unknownServer, id: id, message: "no server", help: nil, candidates: [])
+      }
+      guard let found = catalogs()[0].descriptors.first(where: { $0.shortID == name }) else {
+        throw IntentLookupError(kind: .unknown, id: id, message: "no tool", help: nil, candidates: [])
+      }
+      return found
+    }
+
+    func command(ofServer namespace: String) -> String? { namespace == "tools" ? "tools-server" : nil }
+  }
+
+  let servers = registry.adding(Server())
+
+  func analysed(_ yaml: String) throws -> (annotations: String, lines: [String], capabilities: Capabilities) {
+    let check = WorkflowCheck(registry: servers, files: MemoryFiles(files: ["test.yml": yaml]))
+    let (loaded, diagnostics) = check.check(path: "test.yml")
+    #expect(!diagnostics.hasErrors)
+    let workflow = try #require(loaded)
+    let analysis = CapabilityAnalysis(registry: servers, loader: check)
+    let tool = ToolDescription.tool(
+      named: "test", workflow: workflow, check: check, analysis: analysis, registry: servers)
+    guard case .dictionary(let fields) = tool else { throw POSIXError(.EINVAL) }
+    let annotations = try #require(fields["annotations"])
+    let capabilities = analysis.analyze(workflow)
+    return (
+      JSON.encode(annotations), CapabilityLines.lines(capabilities, shared: true).map { "\($0.tone) \($0.text)" },
+      capabilities
+    )
+  }
+
+  @Test func anOpenWorldToolMakesTheWorkflowOpenWorld() throws {
+    let open = try analysed("flow: 1\nname: Fetch\nsteps:\n  - tools.fetch\n")
+    #expect(open.annotations == #"{"title":"Fetch","readOnlyHint":true,"openWorldHint":true}"#)
+    #expect(
+      open.lines.contains("changes may contact other hosts, according to the server 'tools': tools.fetch (step 1)"))
+    let closed = try analysed("flow: 1\nname: Sum\nsteps:\n  - tools.sum\n")
+    #expect(closed.annotations == #"{"title":"Sum","readOnlyHint":true,"openWorldHint":false}"#)
+    #expect(!closed.lines.contains { $0.contains("other hosts") })
+    #expect(closed.lines.contains { $0.contains("uses MCP server tools, which here starts tools-server (step 1)") })
+  }
+
+  /// A server not configured here is listed as such, in red on a shared file's card, and its tool is
+  /// only warned about by the check.
+  @Test func aServerNotConfiguredHereIsListed() throws {
+    let result = try analysed("flow: 1\nname: Notes\nsteps:\n  - tools.sum\n  - notes.add: x\n")
+    #expect(result.capabilities.servers.map(\.name) == ["tools", "notes"])
+    #expect(result.capabilities.servers.map(\.command) == ["tools-server", nil])
+    #expect(result.lines.contains { $0.hasPrefix("alarm uses MCP server notes, which is not configured here") })
+  }
+}

@@ -27,7 +27,7 @@ def weather(city: str, days: int = 1) -> Weather:
     return Weather(city=city, celsius=21.5 + days, sunny=True)
 
 
-@app.tool(annotations=ToolAnnotations(readOnlyHint=True))
+@app.tool(annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False))
 def echo(text: str) -> str:
     """Returns its text."""
     return text

@@ -62,7 +62,7 @@ extension IntentDescriptor {
       title: action.title, description: action.description, parameters: parameters, outputType: action.outputType,
       sideEffect: effect, sideEffectParameters: [], requiresConfirmation: false, processArgumentParameters: [],
       prompts: [], networkAccess: action.networkAccess, machineAccess: [], summary: summary, dependencies: [],
-      effectClaimedBy: action.effectClaimedBy, intentType: ExternalIntent.self,
+      effectClaimedBy: action.effectClaimedBy, reportsProgress: true, intentType: ExternalIntent.self,
       runner: { values, asking, mode, context in
         try await ExternalRunner.run(
           id: id, parameters: parameters, effect: effect, summary: summary, values: values, asking: asking,

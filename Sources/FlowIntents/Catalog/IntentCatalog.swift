@@ -89,6 +89,19 @@ public struct IntentRegistry: Sendable {
 
   private var externalCatalogs: [ExternalCatalog] { external?.catalogs() ?? [] }
 
+  /// The server an action id names (`notes` for `notes.add`), when its namespace is no built-in
+  /// catalogue's: what this machine configured for it (its command), or nil for the command when it has
+  /// no such server. Nil for built-in ids and ids without a dot. What the card lists as the servers a
+  /// workflow uses.
+  public func server(of id: String) -> (name: String, command: String?)? {
+    guard let external, let dot = id.firstIndex(of: ".") else { return nil }
+    let namespace = String(id[..<dot])
+    guard !catalogs.contains(where: { $0.namespace == namespace }), !entries.contains(where: { $0.id == id }) else {
+      return nil
+    }
+    return (namespace, external.command(ofServer: namespace))
+  }
+
   private func describe(_ entry: Entry) -> IntentDescriptor {
     cache.descriptor(for: entry.id) {
       IntentDescriptor(entry.type, namespace: entry.namespace, catalogTitle: entry.catalogTitle)
@@ -151,6 +164,9 @@ public protocol ExternalCatalogSource: Sendable {
   /// a server whose tools are not cached yet, a tool the server does not have (with did-you-mean among its
   /// tools).
   func descriptor(namespace: String, name: String, id: String) throws(IntentLookupError) -> IntentDescriptor
+  /// What the server `namespace` starts on this machine (its command line, or its URL); nil when no such
+  /// server is configured here.
+  func command(ofServer namespace: String) -> String?
 }
 
 /// Descriptors built so far, by id; shared by copies of a registry.

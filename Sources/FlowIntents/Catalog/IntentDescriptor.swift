@@ -33,6 +33,10 @@ public struct IntentDescriptor: Sendable {
   /// hints, not guarantees, so `flow actions` and the card say "according to the server 'time'". Nil for
   /// Swift intents, whose effect flow declares itself.
   public let effectClaimedBy: String?
+  /// Whether it says how far it has got while it runs (an MCP tool, through the server's progress
+  /// notifications): only such steps get a ``ProgressReporter`` in their context, so that the others pay
+  /// nothing for it.
+  public let reportsProgress: Bool
   /// The Swift type, for code that needs it (tests, the validator).
   public let intentType: any AppIntent.Type
   /// The parameters whose value names an environment variable (``AppIntent/environmentNameParameters``).
@@ -56,7 +60,8 @@ public struct IntentDescriptor: Sendable {
     parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect,
     sideEffectParameters: Set<String>, requiresConfirmation: Bool, processArgumentParameters: Set<String>,
     prompts: IntentPrompts, networkAccess: NetworkAccess, machineAccess: [MachineAccess], summary: SummaryLayout,
-    dependencies: [String], effectClaimedBy: String? = nil, intentType: any AppIntent.Type,
+    dependencies: [String], effectClaimedBy: String? = nil, reportsProgress: Bool = false,
+    intentType: any AppIntent.Type,
     runner:
       @escaping @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws ->
       IntentOutput,
@@ -82,6 +87,7 @@ public struct IntentDescriptor: Sendable {
     self.summary = summary
     self.dependencies = dependencies
     self.effectClaimedBy = effectClaimedBy
+    self.reportsProgress = reportsProgress
     self.intentType = intentType
     self.runner = runner
     self.sideEffectForValues = sideEffectForValues

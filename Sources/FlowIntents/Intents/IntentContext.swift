@@ -14,6 +14,9 @@ public struct IntentContext: Sendable {
   public var random: any RandomSource
   /// Services by type: an HTTP transport, a bookmark backend, a URL launcher.
   public var dependencies: DependencyValues
+  /// Where the step being performed reports how far it has got; set only for actions that report
+  /// (``IntentDescriptor/reportsProgress``).
+  public var progress: ProgressReporter?
 
   public init(
     prompter: any Prompter,
