@@ -12,9 +12,12 @@ final class ServerCatalogs: ExternalCatalogSource {
   let paths: FlowPaths
   /// config.yml's servers, read once.
   private let configured = Mutex<[ServerConfiguration]?>(nil)
-  /// Each server's catalogue, built from its cache the first time an id of it is looked up (nil: no
-  /// cache): a workflow that calls one server's tools reads that server's cache, not every server's.
-  private let built = Mutex<[String: ExternalCatalog?]>([:])
+  /// Each server's tool cache, read the first time an id of that server is looked up (nil: no cache): a
+  /// workflow that calls one server's tools reads that server's cache, not every server's.
+  private let caches = Mutex<[String: ToolCache?]>([:])
+  /// Each tool's action, by id, described the first time it is looked up: a workflow that calls two of
+  /// a server's forty tools describes two.
+  private let described = Mutex<[String: IntentDescriptor]>([:])
 
   init(paths: FlowPaths) { self.paths = paths }
 
@@ -28,16 +31,31 @@ final class ServerCatalogs: ExternalCatalogSource {
     }
   }
 
-  /// The server's catalogue from its tool cache, read and described once.
-  func catalog(of server: ServerConfiguration) -> ExternalCatalog? {
-    if let known = built.withLock({ $0[server.name] }) { return known }
-    let catalog = ToolCacheFile.read(server.name, paths: paths).map { Self.catalog(server: server, cache: $0) }
-    built.withLock { $0[server.name] = catalog }
-    return catalog
+  /// The server's tool cache, read once.
+  func cache(of server: ServerConfiguration) -> ToolCache? {
+    if let known = caches.withLock({ $0[server.name] }) { return known }
+    let cache = ToolCacheFile.read(server.name, paths: paths)
+    caches.withLock { $0[server.name] = cache }
+    return cache
+  }
+
+  /// A tool as an action, described once.
+  private func descriptor(of tool: MCPTool, server: ServerConfiguration) -> IntentDescriptor {
+    let id = "\(server.name).\(tool.name)"
+    if let known = described.withLock({ $0[id] }) { return known }
+    let descriptor = Self.descriptor(of: tool, server: server)
+    described.withLock { $0[id] = descriptor }
+    return descriptor
   }
 
   func catalogs() -> [ExternalCatalog] {
-    servers.compactMap { catalog(of: $0) }
+    servers.compactMap { server in
+      cache(of: server).map { cache in
+        ExternalCatalog(
+          title: Self.title(of: server), namespace: server.name,
+          descriptors: cache.tools.map { descriptor(of: $0, server: server) })
+      }
+    }
   }
 
   func command(ofServer namespace: String) -> String? {
@@ -54,13 +72,13 @@ final class ServerCatalogs: ExternalCatalogSource {
           + (servers.isEmpty ? "" : "; configured: \(servers.map(\.name).joined(separator: ", "))"),
         candidates: servers.map(\.name))
     }
-    guard let catalog = catalog(of: server) else {
+    guard let cache = cache(of: server) else {
       throw IntentLookupError(
         kind: .uncachedServer, id: id, message: "the tools of server '\(namespace)' are not known yet",
         help: "run 'flow servers refresh \(namespace)'", candidates: [])
     }
-    if let descriptor = catalog.descriptors.first(where: { $0.shortID == name }) { return descriptor }
-    let names = catalog.descriptors.map(\.shortID)
+    if let tool = cache.tool(named: name) { return descriptor(of: tool, server: server) }
+    let names = cache.tools.map(\.name)
     throw IntentLookupError(
       kind: .unknown, id: id, message: "server '\(namespace)' has no tool '\(name)'",
       help: Suggestion.closest(to: name, among: names).map { "did you mean '\(namespace).\($0)'?" }
@@ -68,24 +86,22 @@ final class ServerCatalogs: ExternalCatalogSource {
       candidates: names.map { "\(namespace).\($0)" })
   }
 
-  /// A server's tools as actions: the same descriptors a Swift intent makes.
-  static func catalog(server: ServerConfiguration, cache: ToolCache) -> ExternalCatalog {
-    // What the name starts here is said once, on the card's and `flow show`'s line for the server
-    // (``IntentRegistry/server(of:)``), and by `flow servers list`.
-    let title = "MCP server '\(server.name)'"
-    let descriptors = cache.tools.map { tool in
-      let actionTitle = tool.displayTitle
-      let action = ExternalAction(
-        namespace: server.name, shortID: tool.name, catalogTitle: title, title: actionTitle,
-        description: tool.description, parameters: SchemaTypes.parameters(of: tool),
-        outputType: SchemaTypes.outputType(of: tool, actionTitle: actionTitle), sideEffect: tool.sideEffect,
-        // `openWorldHint` (true when absent, as the specification says): hosts only the server knows.
-        networkAccess: tool.isOpenWorld ? .undeclaredHosts : .none, effectClaimedBy: "the server '\(server.name)'")
-      return IntentDescriptor(action) { values, context in
-        try await ToolCall.perform(tool, server: server.name, values: values, context: context)
-      }
+  /// The catalogue's title. What the name starts here is said once, on the card's and `flow show`'s line
+  /// for the server (``IntentRegistry/server(of:)``), and by `flow servers list`.
+  static func title(of server: ServerConfiguration) -> String { "MCP server '\(server.name)'" }
+
+  /// A server's tool as an action: the same descriptor a Swift intent makes.
+  static func descriptor(of tool: MCPTool, server: ServerConfiguration) -> IntentDescriptor {
+    let actionTitle = tool.displayTitle
+    let action = ExternalAction(
+      namespace: server.name, shortID: tool.name, catalogTitle: title(of: server), title: actionTitle,
+      description: tool.description, parameters: SchemaTypes.parameters(of: tool),
+      outputType: SchemaTypes.outputType(of: tool, actionTitle: actionTitle), sideEffect: tool.sideEffect,
+      // `openWorldHint` (true when absent, as the specification says): hosts only the server knows.
+      networkAccess: tool.isOpenWorld ? .undeclaredHosts : .none, effectClaimedBy: "the server '\(server.name)'")
+    return IntentDescriptor(action) { values, context in
+      try await ToolCall.perform(tool, server: server.name, values: values, context: context)
     }
-    return ExternalCatalog(title: title, namespace: server.name, descriptors: descriptors)
   }
 }
 
