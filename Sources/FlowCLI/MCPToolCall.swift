@@ -172,8 +172,8 @@ struct MCPToolCall {
   }
 }
 
-/// Collects what a run shows for the tool's content, and reports each step's start as progress when the
-/// client asked for progress.
+/// Collects what a run shows for the tool's content, and reports each step's start, and the progress a
+/// step's action reports, as progress when the client asked for progress.
 final class MCPRunObserver: RunObserver, @unchecked Sendable {
   private let progress: (@Sendable (Int, String) -> Void)?
   private let lock = NSLock()
@@ -196,11 +196,25 @@ final class MCPRunObserver: RunObserver, @unchecked Sendable {
         return started
       }
       progress(count, info.description)
+    case .progress(let info, let report):
+      // A step's own progress (a server's tool it calls) goes on to the client with the step's, counted
+      // on the same token, which the protocol wants to grow with every notification.
+      guard let progress else { return }
+      let count = lock.withLock {
+        started += 1
+        return started
+      }
+      var words = info.description
+      if let total = report.total {
+        words += " \(FlowValue.formatNumber(report.completed))/\(FlowValue.formatNumber(total))"
+      }
+      if let message = report.message { words += ": " + message }
+      progress(count, words)
     case .dialog(let text, _):
       lock.withLock { shown.append(text) }
     case .finished(let record):
       if let warning = record.warning { lock.withLock { warnings.append(warning) } }
-    case .loopProgress, .progress, .progressEnded, .runFailed:
+    case .loopProgress, .progressEnded, .runFailed:
       // The failure itself comes back as the tool's error; on-failure steps' dialogs come as dialogs.
       break
     }

@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowRuntime
 import FlowTestSupport
 import Foundation
 import Testing
@@ -77,5 +78,28 @@ struct MCPServerToolsTests {
     #expect(descriptor.id == "raindrop.save-bookmark")
     // Without --actions, an action's id names no tool.
     #expect(MCPTools(context: context, actions: false).find("raindrop.save-bookmark").map { _ in true } == nil)
+  }
+}
+
+/// `flow mcp` passes on what a run reports as progress: each step's start, and the progress a step's own
+/// action reports (a tool of a server the workflow calls), on one growing count.
+struct MCPRunProgressTests {
+  final class Sent: @unchecked Sendable {
+    let lock = NSLock()
+    var notifications: [String] = []
+  }
+
+  @Test func aStepsOwnProgressGoesToTheClient() {
+    let sent = Sent()
+    let observer = MCPRunObserver { count, words in
+      sent.lock.withLock { sent.notifications.append("\(count) \(words)") }
+    }
+    let step = StepInfo(position: "1", label: "test.count")
+    observer.record(.started(step))
+    observer.record(.progress(step, ActionProgress(completed: 1, total: 3, message: "step 1")))
+    observer.record(.progress(step, ActionProgress(completed: 2)))
+    observer.record(.progressEnded(step))
+    #expect(
+      sent.notifications == ["1 step 1 'test.count'", "2 step 1 'test.count' 1/3: step 1", "3 step 1 'test.count'"])
   }
 }
