@@ -46,9 +46,6 @@ public struct IntentRegistry: Sendable {
 
   private let catalogs: [(title: String, namespace: String?)]
   private let entries: [Entry]
-  /// Whether some built-in id or short id has a dot outside a built-in namespace (none does today): then
-  /// a dotted id must be looked for among them before it is taken for a server's tool.
-  private let builtInDots: Bool
   private let cache = DescriptorCache()
   /// Catalogues described by data (MCP servers' cached tools), asked only when an id is not built in or
   /// every action is listed: a run that uses no server never reads them.
@@ -71,7 +68,6 @@ public struct IntentRegistry: Sendable {
           catalogTitle: catalog.title, type: type)
       }
     }
-    builtInDots = entries.contains { ($0.namespace == nil && $0.id.contains(".")) || $0.shortID.contains(".") }
   }
 
   /// Every catalogue with its intents described, in order.
@@ -112,41 +108,25 @@ public struct IntentRegistry: Sendable {
     }
   }
 
-  private func externalDescriptor(
-    _ external: any ExternalCatalogSource, namespace: String, name: String, id: String
-  ) throws(IntentLookupError) -> IntentDescriptor {
-    do {
-      return try external.descriptor(namespace: namespace, name: name, id: id)
-    } catch  where error.kind == .unknownServer {
-      // `raindorp.save-bookmark` is a typo of a built-in action before it is a server nobody added.
-      let names = entries.map(\.id)
-      guard let close = Suggestion.closest(to: id, among: names) else { throw error }
-      throw IntentLookupError(
-        kind: .unknown, id: id, message: "unknown action '\(id)'", help: "did you mean '\(close)'?",
-        candidates: names)
-    }
-  }
-
   /// The intent with this id: the full id (`raindrop.save-bookmark`), or the short one
   /// (`save-bookmark`) when only one catalogue has it.
   public func descriptor(for id: String) throws(IntentLookupError) -> IntentDescriptor {
-    // A server's tool (`time.get_current_time`) goes straight to its catalogue: no built-in id or short id
-    // has a dot outside a built-in namespace, so scanning them (twice) for every step that calls a tool
-    // was a third of what `flow validate` spent on a workflow of tools (Scripts/bench-mcp.sh).
-    if !builtInDots, let external, let dot = id.firstIndex(of: ".") {
-      let namespace = id[..<dot]
-      if !catalogs.contains(where: { $0.namespace.map { $0 == namespace } ?? false }) {
-        return try externalDescriptor(
-          external, namespace: String(namespace), name: String(id[id.index(after: dot)...]), id: id)
-      }
-    }
     if let exact = entries.first(where: { $0.id == id }) { return describe(exact) }
     let short = entries.filter { $0.shortID == id }
     if short.count == 1 { return describe(short[0]) }
     if let dot = id.firstIndex(of: "."), short.isEmpty, let external {
       let namespace = String(id[..<dot]), toolName = String(id[id.index(after: dot)...])
       if !catalogs.contains(where: { $0.namespace == namespace }) {
-        return try externalDescriptor(external, namespace: namespace, name: toolName, id: id)
+        do {
+          return try external.descriptor(namespace: namespace, name: toolName, id: id)
+        } catch  where error.kind == .unknownServer {
+          // `raindorp.save-bookmark` is a typo of a built-in action before it is a server nobody added.
+          let names = entries.map(\.id)
+          guard let close = Suggestion.closest(to: id, among: names) else { throw error }
+          throw IntentLookupError(
+            kind: .unknown, id: id, message: "unknown action '\(id)'", help: "did you mean '\(close)'?",
+            candidates: names)
+        }
       }
     }
     if short.count > 1 {
