@@ -3,7 +3,7 @@
 // flow: Apple Shortcuts for Linux. The engine lives in library targets; `flow` is a thin executable.
 // Import direction (arrows read "imports"), kept acyclic and easy to see:
 //
-//   flow → FlowCLI → everything below + ArgumentParser
+//   flow → FlowCLI → everything below + ArgumentParser ; flow → CLinux (mallopt: one malloc arena)
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
 //   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
@@ -153,7 +153,7 @@ let package = Package(
     // Installed as a fixed-address executable (`-Xlinker -no-pie`, README): that flag is given on the
     // command line with `--static-swift-stdlib`, never here, because against the toolchain's shared Swift
     // runtime a fixed-address `flow` makes the dynamic linker warn about every key path into it.
-    .executableTarget(name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
+    .executableTarget(name: "flow", dependencies: ["CLinux", "FlowCLI"], swiftSettings: swiftSettings),
 
     // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)
 
