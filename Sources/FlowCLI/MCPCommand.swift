@@ -17,7 +17,9 @@ struct MCPCommand: AsyncParsableCommand {
       tool's structured output), and a call runs it as 'flow run' would, recorded in run history with \
       trigger 'mcp'. Questions and confirmations go to the client as elicitations; a client that \
       cannot answer them gets an error naming what was needed. Standard output carries only the \
-      protocol; everything else goes to standard error.
+      protocol; everything else goes to standard error. With --http, it serves Streamable HTTP on a \
+      loopback address instead (never another: there is no authentication) and prints the endpoint's \
+      URL on standard error once it listens; Ctrl-C stops it.
       """
   )
 
