@@ -140,7 +140,7 @@ struct StreamableHTTPServerTests {
   }
 
   /// A socket to the server, written and read by hand.
-  private struct RawClient {
+  private struct RawClient: Sendable {
     let socket: Int32
 
     init(port: UInt16) {
@@ -154,6 +154,13 @@ struct StreamableHTTPServerTests {
           connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
       }
+    }
+
+    /// A safety net for a broken server, so that a stream that never ends fails the test rather than
+    /// hanging it; nothing waits for it to pass.
+    func giveUp(after seconds: Int) {
+      var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+      setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     func post(_ body: String, session: String? = nil) {
@@ -177,6 +184,68 @@ struct StreamableHTTPServerTests {
     }
   }
 
+  /// Runs blocking socket work on a thread of its own: blocking a thread of Swift's small cooperative
+  /// pool (two threads on a two-core machine) would starve the server's handlers of it.
+  private func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: work()) }.start()
+    }
+  }
+
+  /// Starts a session on `server` and a `wait` call in it, whose event stream has begun; the session
+  /// id and the connection holding the call.
+  private func startWaiting(on server: StreamableHTTPServer) async throws -> (
+    session: String, call: RawClient, port: UInt16
+  ) {
+    let port = try #require(UInt16(server.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
+    let answer = await blocking {
+      let first = RawClient(port: port)
+      defer { close(first.socket) }
+      first.post(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+      return first.read(until: "2025-11-25")
+    }
+    let session = try #require(
+      answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("mcp-session-id: ") }?.dropFirst(16))
+    #expect(answer.contains("Content-Type: application/json"))
+    let call = RawClient(port: port)
+    call.giveUp(after: 20)
+    let started = await blocking {
+      call.post(#"{"jsonrpc":"2.0","id":2,"method":"wait"}"#, session: String(session))
+      return call.read(until: "notifications/progress")
+    }
+    #expect(started.contains("Content-Type: text/event-stream"))
+    return (String(session), call, port)
+  }
+
+  /// A call the client cancels gets no answer (the specification's SHOULD), and its event stream
+  /// ends without one, so that the connection can carry the next request.
+  @Test func aCancelledCallsStreamEnds() async throws {
+    let handler = WaitingHandler()
+    let server = try StreamableHTTPServer(
+      address: LoopbackAddress(parsing: "127.0.0.1:0"), options: .init(protocolVersions: ["2025-11-25"])
+    ) { handler }
+    server.start()
+    defer {
+      server.stop()
+      server.closeConnections()
+    }
+    let (session, call, port) = try await startWaiting(on: server)
+    defer { close(call.socket) }
+    let canceller = RawClient(port: port)
+    defer { close(canceller.socket) }
+    let id = await withCheckedContinuation { continuation in
+      handler.cancelled.withLock { $0 = continuation }
+      canceller.post(
+        #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#, session: session)
+    }
+    #expect(id == .number(2))
+    let accepted = await blocking { canceller.read(until: "\r\n\r\n") }
+    #expect(accepted.hasPrefix("HTTP/1.1 202 Accepted"))
+    let rest = await blocking { call.read(until: "0\r\n\r\n") }
+    #expect(rest.hasSuffix("0\r\n\r\n"), "the stream did not end: \(rest)")
+    #expect(!rest.contains(#""id":2"#))
+  }
+
   /// Without resumable streams a call's answer can only go on its own POST, so a client that closes
   /// that connection mid-call cancels the call, as `notifications/cancelled` would.
   @Test func aClientThatHangsUpCancelsItsCall() async throws {
@@ -189,23 +258,11 @@ struct StreamableHTTPServerTests {
       server.stop()
       server.closeConnections()
     }
-    let port = try #require(UInt16(server.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
-    let first = RawClient(port: port)
-    first.post(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
-    let answer = first.read(until: "2025-11-25")
-    let session = try #require(
-      answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("mcp-session-id: ") }?.dropFirst(16))
-    #expect(answer.contains("Content-Type: application/json"))
-
-    let second = RawClient(port: port)
-    second.post(#"{"jsonrpc":"2.0","id":2,"method":"wait"}"#, session: String(session))
-    let started = second.read(until: "notifications/progress")
-    #expect(started.contains("Content-Type: text/event-stream"))
+    let (_, second, _) = try await startWaiting(on: server)
     let id = await withCheckedContinuation { continuation in
       handler.cancelled.withLock { $0 = continuation }
       close(second.socket)
     }
     #expect(id == .number(2))
-    close(first.socket)
   }
 }
