@@ -54,6 +54,9 @@ final class HTTPServerWire: RPCWire {
     }
   }
 
+  /// Whether no request of the session is open.
+  var isIdle: Bool { state.withLock { $0.streams.isEmpty } }
+
   /// The POST of request `id` is gone: messages for it have nowhere to go any more.
   func release(_ id: RPCID, _ stream: ResponseStream) {
     state.withLock { state in

@@ -32,6 +32,9 @@ public final class StreamableHTTPServer: Sendable {
     let id: String
     let wire: HTTPServerWire
     let connection: RPCConnection
+    /// When the client last POSTed to it, in requests served (a count, not a clock): the session to
+    /// end first when there are too many.
+    let lastUsed = Mutex(0)
 
     init(id: String, handler: any RPCHandler) {
       self.id = id
@@ -44,6 +47,8 @@ public final class StreamableHTTPServer: Sendable {
   private let options: Options
   private let makeHandler: @Sendable () -> any RPCHandler
   private let sessions = Mutex<[String: Session]>([:])
+  /// Requests served so far, for ``Session/lastUsed``.
+  private let served = Mutex(0)
 
   /// Listens on `address` at once (so that port 0 has its number); serves after ``start()``.
   public init(
@@ -170,12 +175,15 @@ public final class StreamableHTTPServer: Sendable {
         )
       }
       session = known
+      let now = tick()
+      session.lastUsed.withLock { $0 = now }
     } else {
       guard case .request(_, "initialize", _) = message else {
         return refuse(400, "a message other than 'initialize' needs the Mcp-Session-Id that 'initialize' gave")
       }
       guard let made = openSession() else {
-        return refuse(503, "too many sessions are open (at most \(options.maximumSessions)): end one with DELETE")
+        return refuse(
+          503, "\(options.maximumSessions) sessions are running calls: end one with DELETE, or wait for a call to end")
       }
       session = made
     }
@@ -267,14 +275,33 @@ public final class StreamableHTTPServer: Sendable {
     }
   }
 
+  private func tick() -> Int {
+    served.withLock { count in
+      count += 1
+      return count
+    }
+  }
+
+  /// A new session; when there are already ``Options/maximumSessions``, the one used least recently
+  /// among those running no call is ended to make room (a client that went away without DELETE
+  /// leaves its session behind), and there is none only when every session is running a call.
   private func openSession() -> Session? {
     let id = Self.sessionID()
-    let session = sessions.withLock { sessions -> Session? in
-      guard sessions.count < options.maximumSessions else { return nil }
+    let (session, evicted) = sessions.withLock { sessions -> (Session?, Session?) in
+      var evicted: Session?
+      if sessions.count >= options.maximumSessions {
+        evicted = sessions.values.filter { $0.wire.isIdle }.min {
+          $0.lastUsed.withLock { $0 } < $1.lastUsed.withLock { $0 }
+        }
+        guard let evicted else { return (nil, nil) }
+        sessions[evicted.id] = nil
+      }
       let session = Session(id: id, handler: makeHandler())
+      session.lastUsed.withLock { $0 = tick() }
       sessions[id] = session
-      return session
+      return (session, evicted)
     }
+    evicted?.wire.hangUp()
     session?.connection.start()
     return session
   }

@@ -217,6 +217,44 @@ struct StreamableHTTPServerTests {
     return (String(session), call, port)
   }
 
+  /// With every session taken, a new one ends the session used least recently (a client that went
+  /// away without DELETE leaves its session behind), which is then unknown.
+  @Test func aNewSessionEndsTheLeastRecentlyUsedOne() async throws {
+    var options = StreamableHTTPServer.Options(protocolVersions: ["2025-11-25"])
+    options.maximumSessions = 2
+    let server = try StreamableHTTPServer(address: LoopbackAddress(parsing: "127.0.0.1:0"), options: options) {
+      WaitingHandler()
+    }
+    server.start()
+    defer {
+      server.stop()
+      server.closeConnections()
+    }
+    let port = try #require(UInt16(server.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
+    let statuses = await blocking { () -> [String] in
+      let client = RawClient(port: port)
+      defer { close(client.socket) }
+      func exchange(_ body: String, session: String? = nil) -> String {
+        client.post(body, session: session)
+        return client.read(until: "}")
+      }
+      func session(of answer: String) -> String {
+        String(
+          answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("mcp-session-id: ") }?.dropFirst(16) ?? "")
+      }
+      let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+      let ping = #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
+      let first = session(of: exchange(initialize))
+      let second = session(of: exchange(initialize))
+      _ = exchange(ping, session: first)  // the first is now the more recently used
+      let third = session(of: exchange(initialize))
+      return [first, second, third].map { id in
+        String(exchange(ping, session: id).prefix { $0 != "\r\n" })
+      }
+    }
+    #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
+  }
+
   /// A call the client cancels gets no answer (the specification's SHOULD), and its event stream
   /// ends without one, so that the connection can carry the next request.
   @Test func aCancelledCallsStreamEnds() async throws {
