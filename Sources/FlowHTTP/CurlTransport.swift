@@ -97,7 +97,7 @@ public struct CurlTransport: HTTPTransport {
   }
 
   /// Header lines of the final response, names lower-cased; a repeated header keeps its last value.
-  private static func parseHeaders(_ text: String) -> [String: String] {
+  static func parseHeaders(_ text: String) -> [String: String] {
     var headers: [String: String] = [:]
     for line in text.split(separator: "\r\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
