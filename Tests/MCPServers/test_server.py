@@ -108,6 +108,8 @@ def serve_http(token: str | None) -> None:
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
+    # Listening before the URL is printed: a client that connects at once is queued, not refused.
+    listener.listen(64)
     print(f"http://127.0.0.1:{listener.getsockname()[1]}/mcp", flush=True)
     config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     # The lifespan of the MCP app (its session manager) runs through the wrapper.
