@@ -106,11 +106,17 @@ public final class RPCConnection: Sendable {
   /// Starts receiving the peer's messages.
   public func start() { wire.start(self) }
 
+  /// The peer's request whose handler is running in this task (and the tasks it starts): what a request
+  /// or notification sent from inside a handler belongs to, unless it says otherwise.
+  @TaskLocal public static var handling: RPCID?
+
   /// Sends a request and waits for its answer. Cancelling the calling task withdraws the request: the
   /// peer gets `notifications/cancelled` with `reason`, and this throws `CancellationError`. `request`
-  /// names the peer's request this one is made for (see ``RPCWire/send(_:relatedTo:)``).
+  /// names the peer's request this one is made for (see ``RPCWire/send(_:relatedTo:)``); by default
+  /// the one being handled, ``handling``.
   public func request(
-    _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = nil, cancelReason: String = "cancelled"
+    _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = RPCConnection.handling,
+    cancelReason: String = "cancelled"
   ) async throws -> FlowValue {
     let id = state.withLock { state -> RPCID in
       defer { state.nextID += 1 }
@@ -146,7 +152,9 @@ public final class RPCConnection: Sendable {
 
   /// Sends a notification; false when the peer is gone.
   @discardableResult
-  public func notify(_ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = nil) -> Bool {
+  public func notify(
+    _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = RPCConnection.handling
+  ) -> Bool {
     send(.notification(method: method, params: params), relatedTo: request)
   }
 
@@ -223,7 +231,10 @@ public final class RPCConnection: Sendable {
           let answer: RPCMessage
           do {
             answer = .response(
-              id: id, result: try await handler.handleRequest(method, params: params, id: id, connection: self))
+              id: id,
+              result: try await RPCConnection.$handling.withValue(id) {
+                try await handler.handleRequest(method, params: params, id: id, connection: self)
+              })
           } catch let error as RPCError {
             answer = .error(id: id, error)
           } catch {
