@@ -224,7 +224,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowMCPTests",
-      dependencies: ["FlowMCP", "FlowIntents"],
+      dependencies: ["FlowMCP", "FlowIntents", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
