@@ -4,7 +4,8 @@ import Testing
 
 struct EventStreamParserTests {
   @Test func eventsSplitAnywhereAndEveryLineEnding() {
-    let text = ": keep-alive\r\nevent: message\r\ndata: {\"a\":\r\ndata: 1}\r\nid: 7\r\n\r\ndata: two\n\ndata:three\r\rretry: 10\n"
+    let text =
+      ": keep-alive\r\nevent: message\r\ndata: {\"a\":\r\ndata: 1}\r\nid: 7\r\n\r\ndata: two\n\ndata:three\r\rretry: 10\n"
     // Fed a byte at a time, as a slow network would.
     var parser = EventStreamParser()
     var events: [EventStreamParser.Event] = []

@@ -20,7 +20,9 @@ struct HTTPClientWireTests {
       case .request(let id, "initialize", _):
         let answer = RPCMessage.response(
           id: id,
-          result: ["protocolVersion": "2025-06-18", "capabilities": [:], "serverInfo": ["name": "mimic", "version": "1"]])
+          result: [
+            "protocolVersion": "2025-06-18", "capabilities": [:], "serverInfo": ["name": "mimic", "version": "1"],
+          ])
         var response = LoopbackServer.Response.json(answer.encoded())
         response.headers["Mcp-Session-Id"] = "session-1"
         return response
@@ -53,7 +55,8 @@ struct HTTPClientWireTests {
         default: "answer"
         }
       }
-      return "\(request.method) \(method ?? "-") session=\(request.headers["mcp-session-id"] ?? "none") version=\(request.headers["mcp-protocol-version"] ?? "none") key=\(request.headers["x-key"] ?? "none")"
+      return
+        "\(request.method) \(method ?? "-") session=\(request.headers["mcp-session-id"] ?? "none") version=\(request.headers["mcp-protocol-version"] ?? "none") key=\(request.headers["x-key"] ?? "none")"
     }
     #expect(
       sent == [
