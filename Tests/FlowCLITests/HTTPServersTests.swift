@@ -100,7 +100,10 @@ import Testing
     #expect(ran.output == "Lisbon: 23.5 degrees, sunny true\ncounted 3\n")
     // A call to an HTTP server contacts its host: the card and `flow show` say so.
     let shown = await Self.run(home, ["show", file])
-    #expect(shown.output.contains("contacts 127.0.0.1"), "\(shown.output)")
+    #expect(shown.output.contains("3  Count · to 3") && shown.output.contains("contacts 127.0.0.1"), "\(shown.output)")
+    let card = await Self.run(home, ["import", "--no-input", file])
+    #expect(card.status == 4)
+    assertGolden(home.shown(card).replacingOccurrences(of: server.url, with: "$URL"), named: "servers-http-card.txt")
 
     // Elicitation arrives on the call's event stream; its answer is POSTed while that stream is open.
     let asking = try home.write("ask.yml", "flow: 1\nsteps:\n  - web.ask_name\n  - show: ${previous}\n")
