@@ -74,12 +74,14 @@ extension CurlTransport: StreamingHTTPTransport {
     var message = [CChar](repeating: 0, count: 256)
     let context = Unmanaged.passUnretained(receiver).toOpaque()
     let onHead: flow_http_head_callback = { context, status, text, length in
-      let receiver = Unmanaged<StreamReceiver>.fromOpaque(context!).takeUnretainedValue()
+      guard let context else { return 1 }
+      let receiver = Unmanaged<StreamReceiver>.fromOpaque(context).takeUnretainedValue()
       let lines = text.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
       return receiver.head(HTTPResponseHead(status: status, headers: CurlTransport.parseHeaders(lines))) ? 0 : 1
     }
     let onBody: flow_http_body_callback = { context, bytes, count in
-      let receiver = Unmanaged<StreamReceiver>.fromOpaque(context!).takeUnretainedValue()
+      guard let context else { return 1 }
+      let receiver = Unmanaged<StreamReceiver>.fromOpaque(context).takeUnretainedValue()
       return receiver.receive(UnsafeRawBufferPointer(start: bytes, count: count)) ? 0 : 1
     }
     let outcome: Int32 = withExtendedLifetime(receiver) {

@@ -41,6 +41,10 @@ public final class HTTPClientWire: RPCWire {
     public var description: String { message }
   }
 
+  /// How long a notification or an answer may take to be accepted: they get 202 at once from a server
+  /// that works, and one that hangs must not hold up the messages behind them for long.
+  static let acceptLimit = Duration.seconds(10)
+
   public let url: URL
   private let headers: [String: String]
   /// For each configured header, the environment variable its value came from (for messages).
@@ -118,7 +122,7 @@ public final class HTTPClientWire: RPCWire {
     // The sender drains the queue first (a `notifications/cancelled` sent just before shutdown still
     // reaches the server); closing from the sender itself (a failed send) cannot wait for it.
     let onSender = state.withLock { $0.sender.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-    if !onSender { drained.wait() }
+    if !onSender { _ = drained.wait(timeout: .now() + .seconds(2)) }
     let (transfers, session, connection) = state.withLock { state in
       defer { state.transfers.removeAll() }
       return (Array(state.transfers.values), state.sessionID, state.connection)
@@ -195,7 +199,7 @@ public final class HTTPClientWire: RPCWire {
     var problem: Failure?
     var answered = false
     let outcome = transport.stream(
-      request, limit: id == nil ? .seconds(30) : nil, cancellation: cancellation,
+      request, limit: id == nil ? Self.acceptLimit : nil, cancellation: cancellation,
       head: { head in
         if isInitialize, let session = head[header: "mcp-session-id"] {
           state.withLock { $0.sessionID = session }
@@ -204,9 +208,14 @@ public final class HTTPClientWire: RPCWire {
           body = .refused(status: head.status, excerpt: Data())
           return true
         }
-        if head.status == 202 || id == nil {
+        guard let id else {
           body = .ignored
           return true
+        }
+        // The specification's MUST: a request is answered with JSON or an event stream, never just accepted.
+        if head.status == 202 {
+          problem = Failure(kind: .notProtocol, message: "accepted request \(id.value.text) without answering it")
+          return false
         }
         let type = (head[header: "content-type"] ?? "").split(separator: ";").first.map {
           $0.trimmingCharacters(in: .whitespaces).lowercased()

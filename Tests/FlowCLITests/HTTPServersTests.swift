@@ -137,25 +137,29 @@ import Testing
   @Test func serversThatCannotBeUsed() async throws {
     let home = try ServersCommandTests.Home()
     var transcript = ""
-    func add(_ url: String) async -> Int32 {
+    func add(_ url: String, _ environment: [String: String]) async -> Int32 {
       let arguments = ["servers", "add", "web", "--url", url]
-      let result = await Self.run(home, arguments)
+      let result = await Self.run(home, arguments, environment)
       transcript += "$ flow \(arguments.joined(separator: " "))\n" + home.shown(result) + "\n"
       return result.status
     }
     // Nothing listens on the discard port.
-    #expect(await add("http://127.0.0.1:9/mcp") == 5)
+    #expect(await add("http://127.0.0.1:9/mcp", [:]) == 5)
     let answers = try await LoopbackServer.start { request in
       switch request.path {
       case "/html": .init(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
       case "/json": .json(#"{"hello": "world"}"#)
       case "/broken": .text("Internal Server Error: the database is down", status: 500)
+      // Accepts the connection, never answers `initialize`; notifications are accepted at once.
+      case "/hung" where request.text.contains(#""method":"initialize""#):
+        .init(status: 200, headers: ["Content-Type": "application/json"], delay: .seconds(30))
       default: .text("Not Found", status: 404)
       }
     }
     for path in ["/html", "/json", "/broken", "/nothing"] {
-      #expect(await add(answers.url(path).absoluteString) == 2)
+      #expect(await add(answers.url(path).absoluteString, [:]) == 2)
     }
+    #expect(await add(answers.url("/hung").absoluteString, ["FLOW_MCP_START_TIMEOUT": "0.3"]) == 2)
     await answers.stop()
     assertGolden(
       transcript.replacingOccurrences(of: answers.baseURL.absoluteString, with: "$LOOPBACK"),

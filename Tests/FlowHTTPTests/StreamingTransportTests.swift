@@ -30,8 +30,9 @@ struct StreamingTransportTests {
   }
 
   @Test func theHeadComesBeforeTheBody() async throws {
+    let headers = ["Content-Type": "text/event-stream", "Mcp-Session-Id": "s1"]
     let server = try await LoopbackServer.start { _ in
-      .init(status: 200, headers: ["Content-Type": "text/event-stream", "Mcp-Session-Id": "s1"], body: Data("data: 1\n\n".utf8))
+      .init(status: 200, headers: headers, body: Data("data: 1\n\n".utf8))
     }
     defer { Task { await server.stop() } }
     let got = await Self.stream(HTTPRequest(method: "POST", url: server.url("/mcp"), body: Data("{}".utf8)))
