@@ -13,7 +13,7 @@ import Testing
     let process = Process()
     let url: String
 
-    init(token: String?) throws {
+    init(token: String?) async throws {
       let python = try #require(ReferenceTool("python3", install: "Scripts/setup.sh").venvPath())
       process.executableURL = URL(fileURLWithPath: python)
       process.arguments = [ServersCommandTests.testServer.path, "--http"] + (token.map { ["--token", $0] } ?? [])
@@ -21,12 +21,20 @@ import Testing
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
       try process.run()
-      // The first line is its URL, printed once the port is bound: no waiting, no race for a port.
-      var line = Data()
-      while !line.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        line.append(chunk)
+      // The first line is its URL, printed once the port is bound: no waiting, no race for a port. Read
+      // on a thread of its own: Python takes seconds to start on a busy machine, and blocking one of the
+      // few threads of Swift's pool that long would starve the tests running beside this one.
+      let reader = output.fileHandleForReading
+      let line = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+        Thread.detachNewThread {
+          var line = Data()
+          while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+          }
+          continuation.resume(returning: line)
+        }
       }
       url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
       try #require(url.hasPrefix("http://127.0.0.1:"), "the test server printed no URL")
@@ -48,7 +56,7 @@ import Testing
   }
 
   @Test func anHTTPServerIsACatalogue() async throws {
-    let server = try HTTPTestServer(token: "s3cret")
+    let server = try await HTTPTestServer(token: "s3cret")
     let home = try ServersCommandTests.Home()
     let add = ["servers", "add", "web", "--url", server.url, "--header-env", "Authorization=WEB_AUTH"]
     var transcript = ""
@@ -122,7 +130,7 @@ import Testing
   }
 
   @Test func progressArrivesOverTheEventStream() async throws {
-    let server = try HTTPTestServer(token: nil)
+    let server = try await HTTPTestServer(token: nil)
     let client = try await MCPClient.connect(name: "web", url: try #require(URL(string: server.url)), headers: [:])
     defer { client.shutdown() }
     #expect(client.serverName == "flow-test-server")
