@@ -78,6 +78,7 @@ final class ServerCatalogs: ExternalCatalogSource {
         namespace: server.name, shortID: tool.name, catalogTitle: title, title: actionTitle,
         description: tool.description, parameters: SchemaTypes.parameters(of: tool),
         outputType: SchemaTypes.outputType(of: tool, actionTitle: actionTitle), sideEffect: tool.sideEffect,
+        networkAccess: server.contactedHosts.isEmpty ? .none : .hosts(server.contactedHosts),
         effectClaimedBy: "the server '\(server.name)'")
       return IntentDescriptor(action) { values, context in
         try await ToolCall.perform(tool, server: server.name, values: values, context: context)
