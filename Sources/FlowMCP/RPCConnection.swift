@@ -21,12 +21,25 @@ extension RPCHandler {
   public func connectionClosed(_ reason: RPCConnection.CloseReason) {}
 }
 
-/// JSON-RPC 2.0 over a pair of file descriptors, one message per line (the MCP stdio transport).
+/// How a connection's messages travel: a pair of pipes, one message per line (MCP's stdio transport,
+/// ``PipeWire``), or Streamable HTTP. The connection routes messages; the wire only moves them.
+public protocol RPCWire: Sendable {
+  /// Begins delivering the peer's messages to `connection.receive(_:)` and, once the peer is gone,
+  /// calls `connection.finish(_:)` once.
+  func start(_ connection: RPCConnection)
+  /// Sends one message; false when the peer is gone. `request` is the id of the peer's request the
+  /// message belongs to (an answer, or a server's elicitation or progress during a `tools/call`): stdio
+  /// ignores it, Streamable HTTP sends such messages on that request's event stream.
+  func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool
+  /// Closes this side's output (for a client over stdio: the server's stdin, the polite way to ask it to exit).
+  func closeOutput()
+}
+
+/// JSON-RPC 2.0 between two peers, over any ``RPCWire``.
 ///
 /// Sends requests and matches their answers by id (`request` suspends until its answer), answers the
 /// peer's requests through an `RPCHandler`, and turns task cancellation into `notifications/cancelled`
-/// both ways. Reading happens on a dedicated thread with blocking `read(2)`: flow has no event loop to
-/// share, and a thread costs nothing at start-up for runs that never open a connection.
+/// both ways.
 public final class RPCConnection: Sendable {
   /// Why a connection ended.
   public enum CloseReason: Sendable, Hashable, CustomStringConvertible {
@@ -66,38 +79,45 @@ public final class RPCConnection: Sendable {
     var answering: [Int: Task<Void, Never>] = [:]
     var arrived = 0
     var closed: CloseReason?
+    /// Whether `finish` has run.
+    var finished = false
   }
 
-  private let input: Int32
-  private let output: Int32
+  private let wire: any RPCWire
   private let handler: any RPCHandler
-  private let invalidLines: InvalidLinePolicy
   private let state = Mutex(State())
-  /// Whether `output` is still open; held while writing, so a close never lands inside a line.
-  private let writeLock = Mutex(true)
+  /// The tasks waiting for the end; nil once the connection has finished.
   private let finished = Mutex<[CheckedContinuation<Void, Never>]?>([])
 
-  /// A connection reading `input` and writing `output`; it owns both and closes them. Call `start()`.
-  public init(input: Int32, output: Int32, handler: any RPCHandler, invalidLines: InvalidLinePolicy = .close) {
-    self.input = input
-    self.output = output
+  /// A connection over `wire`. Call `start()`.
+  public init(wire: any RPCWire, handler: any RPCHandler) {
+    self.wire = wire
     self.handler = handler
-    self.invalidLines = invalidLines
   }
 
-  /// Starts the reader thread. Writing to a peer that is gone must be an error, not SIGPIPE's exit.
-  public func start() {
-    signal(SIGPIPE, SIG_IGN)
-    let thread = Thread { [self] in readLoop() }
-    thread.name = "flow.mcp.reader"
-    thread.start()
+  /// A connection reading `input` and writing `output`, one message per line (``PipeWire``); it owns
+  /// both descriptors and closes them.
+  public convenience init(
+    input: Int32, output: Int32, handler: any RPCHandler, invalidLines: InvalidLinePolicy = .close
+  ) {
+    self.init(wire: PipeWire(input: input, output: output, invalidLines: invalidLines), handler: handler)
   }
+
+  /// Starts receiving the peer's messages.
+  public func start() { wire.start(self) }
+
+  /// The peer's request whose handler is running in this task (and the tasks it starts): what a request
+  /// or notification sent from inside a handler belongs to, unless it says otherwise.
+  @TaskLocal public static var handling: RPCID?
 
   /// Sends a request and waits for its answer. Cancelling the calling task withdraws the request: the
-  /// peer gets `notifications/cancelled` with `reason`, and this throws `CancellationError`.
-  public func request(_ method: String, params: FlowValue? = nil, cancelReason: String = "cancelled") async throws
-    -> FlowValue
-  {
+  /// peer gets `notifications/cancelled` with `reason`, and this throws `CancellationError`. `request`
+  /// names the peer's request this one is made for (see ``RPCWire/send(_:relatedTo:)``); by default
+  /// the one being handled, ``handling``.
+  public func request(
+    _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = RPCConnection.handling,
+    cancelReason: String = "cancelled"
+  ) async throws -> FlowValue {
     let id = state.withLock { state -> RPCID in
       defer { state.nextID += 1 }
       return .number(state.nextID)
@@ -114,7 +134,7 @@ public final class RPCConnection: Sendable {
           continuation.resume(throwing: refusal)
           return
         }
-        if !send(.request(id: id, method: method, params: params)) {
+        if !send(.request(id: id, method: method, params: params), relatedTo: request) {
           if let waiting = state.withLock({ $0.pending.removeValue(forKey: id) }) {
             waiting.resume(throwing: Closed(reason: .endOfInput))
           }
@@ -125,40 +145,41 @@ public final class RPCConnection: Sendable {
         waiting.resume(throwing: CancellationError())
         notify(
           "notifications/cancelled",
-          params: ["requestId": id.value, "reason": .text(cancelReason)])
+          params: ["requestId": id.value, "reason": .text(cancelReason)], relatedTo: request)
       }
     }
   }
 
   /// Sends a notification; false when the peer is gone.
   @discardableResult
-  public func notify(_ method: String, params: FlowValue? = nil) -> Bool {
-    send(.notification(method: method, params: params))
+  public func notify(
+    _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = RPCConnection.handling
+  ) -> Bool {
+    send(.notification(method: method, params: params), relatedTo: request)
   }
 
-  /// Writes one message as one line; whole lines from concurrent senders never interleave.
+  /// Sends one message through the wire.
   @discardableResult
-  public func send(_ message: RPCMessage) -> Bool {
-    let line = message.encoded()
-    return writeLock.withLock { open in open && LineWriter.write(line, to: output) }
+  public func send(_ message: RPCMessage, relatedTo request: RPCID? = nil) -> Bool {
+    wire.send(message, relatedTo: request)
   }
 
-  /// Closes this side's output (for a client: the server's stdin, the polite way to ask it to exit).
-  /// Requests still waiting fail with `Closed`; the reader thread ends when the peer closes its side.
+  /// Closes this side's output. Requests still waiting fail with `Closed`; the connection finishes
+  /// when the peer closes its side.
   public func close() {
     let waiting = state.withLock { state -> [CheckedContinuation<FlowValue, any Error>] in
       if state.closed == nil { state.closed = .closedHere }
       defer { state.pending.removeAll() }
       return Array(state.pending.values)
     }
-    closeOutput()
+    wire.closeOutput()
     for continuation in waiting { continuation.resume(throwing: Closed(reason: .closedHere)) }
   }
 
   /// Why the connection ended, once it has.
   public var closeReason: CloseReason? { state.withLock { $0.closed } }
 
-  /// Waits until the reader thread has seen the end of the peer's output.
+  /// Waits until the connection has finished: the peer's side has ended.
   public func waitUntilFinished() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let done = finished.withLock { waiters -> Bool in
@@ -171,47 +192,17 @@ public final class RPCConnection: Sendable {
     }
   }
 
-  private func closeOutput() {
-    writeLock.withLock { open in
-      if open { _ = Glibc.close(output) }
-      open = false
-    }
-  }
-
   /// Waits until every request the peer sent has been answered (or withdrawn): a server whose client
   /// hangs up right after a request (`echo '{…}' | flow mcp`) still owes it the answer before it exits.
   public func waitUntilAnswered() async {
     while let task = state.withLock({ $0.answering.values.first }) { await task.value }
   }
 
-  // MARK: - Reading
+  // MARK: - Receiving
 
-  private func readLoop() {
-    var reader = LineReader(descriptor: input)
-    var reason = CloseReason.endOfInput
-    reading: while true {
-      switch reader.next() {
-      case .end: break reading
-      case .tooLong:
-        if invalidLines == .close {
-          reason = .invalidLine(line: "", problem: "a line longer than \(reader.maximumLine) bytes")
-          break reading
-        }
-        send(.error(id: nil, RPCError(code: RPCError.parseError, message: "Message too long")))
-      case .line(let line):
-        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-        do {
-          try dispatch(RPCMessage.decode(line))
-        } catch {
-          if invalidLines == .close {
-            reason = .invalidLine(line: line, problem: error.message)
-            break reading
-          }
-          send(.error(id: nil, RPCError(code: RPCError.parseError, message: "Parse error: \(error.message)")))
-        }
-      }
-    }
-    finish(reason)
+  /// Handles one message from the peer; the wire calls it in the order messages arrive.
+  public func receive(_ message: RPCMessage) {
+    dispatch(message)
   }
 
   private func dispatch(_ message: RPCMessage) {
@@ -240,7 +231,10 @@ public final class RPCConnection: Sendable {
           let answer: RPCMessage
           do {
             answer = .response(
-              id: id, result: try await handler.handleRequest(method, params: params, id: id, connection: self))
+              id: id,
+              result: try await RPCConnection.$handling.withValue(id) {
+                try await handler.handleRequest(method, params: params, id: id, connection: self)
+              })
           } catch let error as RPCError {
             answer = .error(id: id, error)
           } catch {
@@ -248,7 +242,7 @@ public final class RPCConnection: Sendable {
           }
           let cancelled = state.withLock { $0.incoming.removeValue(forKey: id) == nil } || Task.isCancelled
           // A request the peer withdrew gets no answer (the specification's SHOULD).
-          if !cancelled { send(answer) }
+          if !cancelled { send(answer, relatedTo: id) }
         }
         current.incoming[id] = task
         current.answering[arrival] = task
@@ -256,7 +250,14 @@ public final class RPCConnection: Sendable {
     }
   }
 
-  private func finish(_ reason: CloseReason) {
+  /// The peer's side is gone: requests still waiting fail, and this side closes its output once the
+  /// peer's requests are answered. The wire calls it once; later calls do nothing.
+  public func finish(_ reason: CloseReason) {
+    guard
+      state.withLock({ state in
+        defer { state.finished = true }; return !state.finished
+      })
+    else { return }
     let waiting = state.withLock { state -> [CheckedContinuation<FlowValue, any Error>] in
       if state.closed == nil { state.closed = reason }
       defer { state.pending.removeAll() }
@@ -264,16 +265,15 @@ public final class RPCConnection: Sendable {
     }
     let finalReason = state.withLock { $0.closed } ?? reason
     for continuation in waiting { continuation.resume(throwing: Closed(reason: finalReason)) }
-    _ = Glibc.close(input)
     // The peer is gone, so this side hangs up too, so that a peer waiting for our end (a server's reader)
     // ends; but only once the requests it sent are answered: a client that hangs up right after asking
     // (`echo '{…}' | flow mcp`) still gets its answers.
     if state.withLock({ $0.answering.isEmpty }) {
-      closeOutput()
+      wire.closeOutput()
     } else {
       Task {
         await self.waitUntilAnswered()
-        self.closeOutput()
+        self.wire.closeOutput()
       }
     }
     handler.connectionClosed(finalReason)

@@ -156,3 +156,46 @@ struct RPCConnectionTests {
     pair.client.close()
   }
 }
+
+/// A wire that keeps what the connection sends, with the request each message belongs to: what a
+/// Streamable HTTP wire routes by.
+private final class RecordingWire: RPCWire {
+  let sent = Mutex<[(message: RPCMessage, relatedTo: RPCID?)]>([])
+  let closed = Mutex(false)
+  func start(_ connection: RPCConnection) {}
+  func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
+    sent.withLock { $0.append((message, request)) }
+    return true
+  }
+  func closeOutput() { closed.withLock { $0 = true } }
+}
+
+struct RPCWireTests {
+  @Test(.timeLimit(.minutes(1))) func answersAndWhatIsSentForARequestNameThatRequest() async throws {
+    let wire = RecordingWire()
+    let connection = RPCConnection(wire: wire, handler: TestServer())
+    connection.start()
+    connection.receive(.request(id: .number(3), method: "ask", params: nil))
+    // The handler's question to the peer goes out related to request 3; answering it lets request 3 end.
+    var question: RPCMessage?
+    while question == nil {
+      question = wire.sent.withLock { $0.first }?.message
+      await Task.yield()
+    }
+    guard case .request(let questionID, "question", _)? = question else {
+      Issue.record("expected a question, got \(String(describing: question))")
+      return
+    }
+    #expect(wire.sent.withLock { $0.first?.relatedTo } == .number(3))
+    connection.receive(.response(id: questionID, result: ["answer": "Ada"]))
+    connection.finish(.endOfInput)
+    await connection.waitUntilAnswered()
+    let answer = wire.sent.withLock { $0.last }
+    #expect(answer?.message == .response(id: .number(3), result: ["answer": "Ada"]))
+    #expect(answer?.relatedTo == .number(3))
+    // The peer is gone and its request answered: this side closes its output.
+    while !wire.closed.withLock({ $0 }) { await Task.yield() }
+    connection.finish(.closedHere)
+    #expect(connection.closeReason == .endOfInput)
+  }
+}
