@@ -1,7 +1,7 @@
 import Foundation
 
 /// One HTTP/1.1 request, as `flow mcp --http` reads it: header names lower-cased, the body whole.
-public struct HTTPRequest: Sendable {
+public struct IncomingHTTPRequest: Sendable {
   public var method: String
   /// The request target as sent (`/mcp`, `/mcp?x=1`).
   public var target: String
@@ -58,7 +58,7 @@ public struct HTTPLimits: Sendable {
 /// request for the next. Blocking `recv(2)` on the connection's own thread: flow has no event loop.
 final class HTTPRequestReader {
   enum Next {
-    case request(HTTPRequest)
+    case request(IncomingHTTPRequest)
     /// The client closed the connection (or went quiet past the socket's receive timeout) between requests.
     case end
     /// Bytes that are not a request; the connection is answered with the status and closed.
@@ -151,7 +151,7 @@ final class HTTPRequestReader {
       let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
       headers.append((line[..<colon].lowercased(), value))
     }
-    var request = HTTPRequest(
+    var request = IncomingHTTPRequest(
       method: String(requestLine[0]), target: String(requestLine[1]), version: version, headers: headers, body: [])
     if version == "HTTP/1.1", request.header("host") == nil {
       return .problem(HTTPRequestProblem(400, "an HTTP/1.1 request needs a Host header"))

@@ -107,7 +107,7 @@ public final class StreamableHTTPServer: Sendable {
 
   /// Answers one request; false when the connection cannot carry another.
   private func respond(
-    to request: HTTPRequest, reader: HTTPRequestReader, writer: HTTPResponseWriter, keepAlive: Bool
+    to request: IncomingHTTPRequest, reader: HTTPRequestReader, writer: HTTPResponseWriter, keepAlive: Bool
   ) -> Bool {
     func refuse(_ status: Int, _ message: String, headers: [(String, String)] = []) -> Bool {
       writer.refuse(HTTPRequestProblem(status, message), headers: headers, keepAlive: keepAlive)
@@ -141,7 +141,7 @@ public final class StreamableHTTPServer: Sendable {
   }
 
   private func post(
-    _ request: HTTPRequest, reader: HTTPRequestReader, writer: HTTPResponseWriter, keepAlive: Bool
+    _ request: IncomingHTTPRequest, reader: HTTPRequestReader, writer: HTTPResponseWriter, keepAlive: Bool
   ) -> Bool {
     func refuse(_ status: Int, _ message: String, headers: [(String, String)] = []) -> Bool {
       writer.refuse(HTTPRequestProblem(status, message), headers: headers, keepAlive: keepAlive)
