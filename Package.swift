@@ -3,12 +3,12 @@
 // flow: Apple Shortcuts for Linux. The engine lives in library targets; `flow` is a thin executable.
 // Import direction (arrows read "imports"), kept acyclic and easy to see:
 //
-//   flow → FlowCLI → everything below + ArgumentParser
+//   flow → FlowCLI → everything below + ArgumentParser ; flow → CLinux (mallopt: one malloc arena)
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
 //   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
 //   FlowBasics → FlowIntents, FlowHTTP, CLinux (statx for the file actions; pidfd, subreaper: run-shell) ; RaindropIntents → FlowIntents, RaindropModel
-//   FlowMCP → FlowIntents (JSON-RPC for MCP, both directions)
+//   FlowMCP → FlowIntents, FlowHTTP (JSON-RPC for MCP, both directions; Streamable HTTP through FlowHTTP)
 //   FlowIntents → FlowModel → FlowYAML → FlowDiagnostics ; FlowYAML → CLibYAML (the system libyaml)
 //   FlowLibrary → CLinux (fstatfs), FlowRuntime, FlowScheduler, FlowSQLite, FlowYAML ; FlowSQLite → CSQLite (the system SQLite)
 //   FlowSharing → FlowPresentation, FlowRuntime, FlowModel, CSodium (export, secrets, signatures, keys)
@@ -70,7 +70,7 @@ let package = Package(
     /// links libcurl and its libraries into every run (a hello world that uses its Client started in 14 ms
     /// against 7 ms, 2.1x; Documentation/MCP.md), and its package graph brings swift-nio, swift-log,
     /// swift-system and swift-docc-plugin, where this layer is ~500 lines over what flow already has.
-    .target(name: "FlowMCP", dependencies: ["FlowIntents"], swiftSettings: swiftSettings),
+    .target(name: "FlowMCP", dependencies: ["FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
     /// libcurl, loaded with dlopen on the first request (not linked: see CurlTransport).
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -153,7 +153,7 @@ let package = Package(
     // Installed as a fixed-address executable (`-Xlinker -no-pie`, README): that flag is given on the
     // command line with `--static-swift-stdlib`, never here, because against the toolchain's shared Swift
     // runtime a fixed-address `flow` makes the dynamic linker warn about every key path into it.
-    .executableTarget(name: "flow", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
+    .executableTarget(name: "flow", dependencies: ["CLinux", "FlowCLI"], swiftSettings: swiftSettings),
 
     // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)
 
@@ -224,7 +224,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowMCPTests",
-      dependencies: ["FlowMCP", "FlowIntents"],
+      dependencies: ["FlowMCP", "FlowIntents", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

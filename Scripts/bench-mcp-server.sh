@@ -2,7 +2,9 @@
 # `flow mcp` (issue 15): how long an MCP client waits, in milliseconds, for
 #   1. `tools/list` of a library of 200 workflows (each read, checked and analysed for its annotations);
 #   2. `tools/call` of a one-step workflow (checked, locked, recorded in run history, run);
-#   3. the handshake: from starting `flow mcp` to the answer to `initialize`.
+#   3. the handshake: from starting `flow mcp` to the answer to `initialize`;
+#   4. 1 and 2 again over Streamable HTTP (`flow mcp --http 127.0.0.1:0`), POSTs on one keep-alive
+#      connection with the session's headers, as a client makes them.
 # A small Python driver speaks JSON-RPC over the server's pipes directly (no SDK in the measurement),
 # and reports the median and minimum of many requests on one connection, as a client makes them.
 # Usage: Scripts/bench-mcp-server.sh [--dynamic]
@@ -91,5 +93,40 @@ times, _ = timed(server, "tools/call", {"name": "one-step", "arguments": {}}, 10
 report("tools/call (one-step workflow)", times)
 report("start and initialize", handshakes)
 server.stdin.close()
+server.wait()
+
+# Streamable HTTP: the endpoint is the last word of the line flow mcp prints once it listens.
+import http.client, re, signal, urllib.parse
+server = subprocess.Popen([flow, "mcp", "--http", "127.0.0.1:0"], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+url = next(found.group(1) for line in server.stderr if (found := re.search(r"(http://\S+/mcp)$", line.strip())))
+parts = urllib.parse.urlsplit(url)
+connection = http.client.HTTPConnection(parts.hostname, parts.port)
+headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+def post(message):
+    connection.request("POST", parts.path, body=json.dumps(message), headers=headers)
+    response = connection.getresponse()
+    body = response.read()
+    return response, json.loads(body) if body else None
+
+response, _ = post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
+headers |= {"Mcp-Session-Id": response.getheader("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25"}
+post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+def timed_http(method, params, runs):
+    times = []
+    for n in range(runs):
+        began = time.perf_counter()
+        _, answer = post({"jsonrpc": "2.0", "id": n + 1, "method": method, "params": params})
+        times.append((time.perf_counter() - began) * 1000)
+        if "error" in answer or answer.get("result", {}).get("isError"):
+            sys.exit(f"{method} over HTTP failed: {answer}")
+    return times
+
+report(f"HTTP tools/list ({tools} workflows)", timed_http("tools/list", {}, 20))
+report("HTTP tools/call (one-step workflow)", timed_http("tools/call", {"name": "one-step", "arguments": {}}, 100))
+server.send_signal(signal.SIGTERM)
 server.wait()
 PY

@@ -2,12 +2,13 @@
 # run-shell's cost per command (issue 14): a workflow that runs `true` 1,000 times in a `repeat`, as
 # `run-shell: true` (through /bin/sh -c, as a shell loop's `sh -c true` would) and as `command: [/bin/true]`
 # (no shell), against a shell loop that runs /bin/true 1,000 times and one that runs `sh -c true`
-# 1,000 times. Interleaved, RUNS rounds, wall time (processes are started, so the kernel's time
-# counts), medians and the ratios printed together. Target: run-shell ≤ 1.3× the loop. Usage:
+# 1,000 times. Interleaved, RUNS rounds (15 by default), wall time (processes are started, so the
+# kernel's time counts); prints the medians and the median of the rounds' ratios with its quartiles.
+# Target: run-shell ≤ 1.3× the loop. Usage:
 #   Scripts/bench-shell.sh [RUNS] [FLOW]
 # FLOW defaults to the release build as it ships (Scripts/bench-common.sh's build_flow).
 source "$(dirname "${BASH_SOURCE[0]}")/bench-common.sh"
-runs=${1:-7}
+runs=${1:-15}
 if [ -n "${2:-}" ]; then flow=$2; else build_flow; fi
 
 cd "$work"
@@ -40,7 +41,13 @@ for line in sys.stdin:
 m = {name: statistics.median(values) for name, values in times.items()}
 for name in ["loop-true", "loop-sh", "flow-command", "flow-script"]:
     print(f"{name:<14} {m[name]:7.3f} s  ({m[name]:.3f} ms per command)")
-command, script = m["flow-command"] / m["loop-true"], m["flow-script"] / m["loop-sh"]
-print(f"command: [/bin/true] vs the /bin/true loop: x{command:.2f}")
-print(f"run-shell: true vs the sh -c true loop:     x{script:.2f}")
+# The ratio of each round (its four runs are next to each other, so they share the load of the machine),
+# then the median and quartiles of those: steadier on a busy machine than a ratio of medians.
+def ratios(flow, loop):
+    values = sorted(f / l for f, l in zip(times[flow], times[loop]))
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+    return f"x{statistics.median(values):.2f} (median of {len(values)} rounds; quartiles x{q[0]:.2f}-x{q[2]:.2f})"
+command, script = ratios("flow-command", "loop-true"), ratios("flow-script", "loop-sh")
+print(f"command: [/bin/true] vs the /bin/true loop: {command}")
+print(f"run-shell: true vs the sh -c true loop:     {script}")
 '

@@ -30,6 +30,7 @@ enum {
   CURLOPT_FOLLOWLOCATION = 52,
   CURLOPT_NOSIGNAL = 99,
   CURLOPT_TIMEOUT_MS = 155,
+  CURLOPT_CONNECTTIMEOUT_MS = 156,
   CURLOPT_ACCEPT_ENCODING = 10102,
   CURLINFO_RESPONSE_CODE = 0x200002,
   CURL_GLOBAL_ALL = 3,
@@ -216,4 +217,91 @@ void flow_http_response_free(flow_http_response *response) {
   free(response->headers);
   response->body = NULL;
   response->headers = NULL;
+}
+
+typedef struct {
+  void *context;
+  flow_http_head_callback on_head;
+  flow_http_body_callback on_body;
+  CURL *handle;
+  buffer header_lines;
+  int head_sent;
+  int stopped; /* a callback asked to stop */
+} stream_state;
+
+static int send_head(stream_state *state) {
+  if (state->head_sent) return 0;
+  state->head_sent = 1;
+  long status = 0;
+  curl.easy_getinfo(state->handle, CURLINFO_RESPONSE_CODE, &status);
+  return state->on_head(state->context, status, state->header_lines.data ? state->header_lines.data : "",
+                        state->header_lines.length);
+}
+
+static size_t stream_body(char *bytes, size_t size, size_t count, void *target) {
+  stream_state *state = (stream_state *)target;
+  if (send_head(state) || state->on_body(state->context, bytes, size * count)) {
+    state->stopped = 1;
+    return 0;
+  }
+  return size * count;
+}
+
+int flow_http_stream(const char *method, const char *url, const char *const *headers, size_t header_count,
+                     const void *body, size_t body_length, long connect_timeout_milliseconds,
+                     long timeout_milliseconds, const volatile int *cancelled, void *context,
+                     flow_http_head_callback on_head, flow_http_body_callback on_body, char *message) {
+  message[0] = 0;
+  pthread_once(&load_once, load);
+  if (!curl.loaded) {
+    snprintf(message, 256, "libcurl (libcurl4) is not installed");
+    return FLOW_HTTP_UNAVAILABLE;
+  }
+  CURL *handle = curl.easy_init();
+  if (!handle) return FLOW_HTTP_OTHER;
+  struct curl_slist *list = NULL;
+  for (size_t i = 0; i < header_count; i++) list = curl.slist_append(list, headers[i]);
+  stream_state state = {context, on_head, on_body, handle, {0}, 0, 0};
+
+  curl.easy_setopt(handle, CURLOPT_URL, url);
+  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+  // No compression: a compressed event stream arrives in blocks, not event by event.
+  if (strcmp(method, "GET") != 0) curl.easy_setopt(handle, CURLOPT_CUSTOMREQUEST, method);
+  if (body) {
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_length);
+    curl.easy_setopt(handle, CURLOPT_POSTFIELDS, body);
+  }
+  if (list) curl.easy_setopt(handle, CURLOPT_HTTPHEADER, list);
+  curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_milliseconds);
+  curl.easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_milliseconds);
+  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, stream_body);
+  curl.easy_setopt(handle, CURLOPT_WRITEDATA, &state);
+  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, write_header);
+  curl.easy_setopt(handle, CURLOPT_HEADERDATA, &state.header_lines);
+  curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, progress);
+  curl.easy_setopt(handle, CURLOPT_XFERINFODATA, (void *)cancelled);
+
+  int code = curl.easy_perform(handle);
+  int outcome;
+  switch (code) {
+  case CURLE_OK: outcome = send_head(&state) ? FLOW_HTTP_CANCELLED : FLOW_HTTP_OK; break;
+  case CURLE_WRITE_ERROR: outcome = state.stopped ? FLOW_HTTP_CANCELLED : FLOW_HTTP_OTHER; break;
+  case CURLE_OPERATION_TIMEDOUT: outcome = FLOW_HTTP_TIMED_OUT; break;
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_RESOLVE_PROXY:
+  case CURLE_COULDNT_CONNECT: outcome = FLOW_HTTP_CANNOT_CONNECT; break;
+  case CURLE_PARTIAL_FILE:
+  case CURLE_GOT_NOTHING:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR: outcome = FLOW_HTTP_CONNECTION_LOST; break;
+  case CURLE_ABORTED_BY_CALLBACK: outcome = FLOW_HTTP_CANCELLED; break;
+  default: outcome = FLOW_HTTP_OTHER; break;
+  }
+  if (code != CURLE_OK) snprintf(message, 256, "%s", curl.easy_strerror(code));
+  curl.easy_cleanup(handle);
+  curl.slist_free_all(list);
+  free(state.header_lines.data);
+  return outcome;
 }

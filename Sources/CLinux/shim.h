@@ -5,8 +5,9 @@
 // in glibc itself: nothing to link. Also fstatfs, with which the one file reader (FlowLibrary.RegularFile)
 // tells a file in /proc or /sys from a workflow. And statx, through the system call (glibc declares its
 // wrapper only under _GNU_SOURCE), for the file actions' sizes and dates: the only call that gives a
-// file's creation (birth) time.
+// file's creation (birth) time. And mallopt, with which `flow` keeps one malloc arena (Sources/flow).
 #include <linux/stat.h>
+#include <malloc.h>
 #include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>

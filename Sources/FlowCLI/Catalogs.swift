@@ -18,19 +18,21 @@ public enum Catalogs {
   public static var registry: IntentRegistry {
     let paths = CLIContext.current.paths
     let source = sources.withLock { sources in
-      if let known = sources[paths] { return known }
+      if let known = sources.first(where: { $0.paths == paths }) { return known }
       let made = ServerCatalogs(paths: paths)
-      sources[paths] = made
+      sources.append(made)
       return made
     }
     return builtIn.adding(source)
   }
 
   /// One source per set of paths (tests run commands in-process with paths of their own); forgotten when
-  /// `flow servers` changes the configuration or a cache.
-  private static let sources = Mutex<[FlowPaths: ServerCatalogs]>([:])
+  /// `flow servers` changes the configuration or a cache. A list, not a dictionary keyed by the paths:
+  /// a process's first dictionary of a key type makes the runtime scan every protocol conformance for
+  /// the key's `Hashable` (0.4 M instructions of every run), and a process holds one set of paths.
+  private static let sources = Mutex<[ServerCatalogs]>([])
 
-  static func forgetServers(_ paths: FlowPaths) { _ = sources.withLock { $0.removeValue(forKey: paths) } }
+  static func forgetServers(_ paths: FlowPaths) { sources.withLock { $0.removeAll { $0.paths == paths } } }
 
   /// Every app shortcut phrase, lower-cased, with its short title and the full id of its intent: what
   /// `flow do` matches.

@@ -17,7 +17,9 @@ struct MCPCommand: AsyncParsableCommand {
       tool's structured output), and a call runs it as 'flow run' would, recorded in run history with \
       trigger 'mcp'. Questions and confirmations go to the client as elicitations; a client that \
       cannot answer them gets an error naming what was needed. Standard output carries only the \
-      protocol; everything else goes to standard error.
+      protocol; everything else goes to standard error. With --http, it serves Streamable HTTP on a \
+      loopback address instead (never another: there is no authentication) and prints the endpoint's \
+      URL on standard error once it listens; Ctrl-C stops it.
       """
   )
 
@@ -26,7 +28,8 @@ struct MCPCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Serve Streamable HTTP on this loopback address instead (not available yet).", valueName: "HOST:PORT"))
+      "Serve Streamable HTTP on this loopback address instead (':PORT' or 'PORT' is 127.0.0.1; port 0 picks a free one).",
+      valueName: "HOST:PORT"))
   var http: String?
 
   /// How many tools one `tools/list` answer holds; the rest follow by cursor. Hidden: for the tests of
@@ -42,16 +45,7 @@ struct MCPCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = CLIContext.current
-    if let http {
-      context.report(
-        Diagnostics([
-          Diagnostic(
-            .error, .mcpTransportUnavailable, "Streamable HTTP ('--http \(http)') is not available yet", file: nil
-          )
-          .help("start 'flow mcp' from the client as a command (stdio); Documentation/MCP.md shows the entries")
-        ]))
-      throw ExitCode(ExitStatus.invalid.rawValue)
-    }
+    if let http { return try await serveHTTP(http, context: context) }
     let (input, output) = Self.takeStandardStreams()
     let server = MCPServer(context: context, options: options, actions: actions, pageSize: pageSize)
     let connection = RPCConnection(input: input, output: output, handler: server, invalidLines: .answerParseError)
@@ -75,6 +69,56 @@ struct MCPCommand: AsyncParsableCommand {
     await server.drain()
     await connection.waitUntilAnswered()
     if Task.isCancelled { throw ExitCode(ExitStatus.cancelled.rawValue) }
+  }
+
+  /// `--http`: the same handler, one per session, over Streamable HTTP on a loopback address. Runs
+  /// until Ctrl-C or SIGTERM, which cancels the calls running (recorded so) and exits 3, as for stdio.
+  private func serveHTTP(_ text: String, context: CLIContext) async throws {
+    let address: LoopbackAddress
+    do {
+      address = try LoopbackAddress(parsing: text)
+    } catch {
+      var diagnostic = Diagnostic(.error, .mcpAddress, "--http \(error.message)", file: nil)
+      if let help = error.help { diagnostic = diagnostic.help(help) }
+      context.report(Diagnostics([diagnostic]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    // Every session's handler, so that stopping can wait until each call has been recorded.
+    let handlers = Mutex<[MCPServer]>([])
+    let (options, actions, pageSize) = (options, actions, pageSize)
+    let server: StreamableHTTPServer
+    do {
+      server = try StreamableHTTPServer(
+        address: address, options: .init(protocolVersions: MCPServer.protocolVersions)
+      ) {
+        let handler = MCPServer(context: context, options: options, actions: actions, pageSize: pageSize)
+        handlers.withLock { $0.append(handler) }
+        return handler
+      }
+    } catch {
+      context.report(Diagnostics([Diagnostic(.error, .mcpAddress, error.description, file: nil)]))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
+    server.start()
+    // One line whose last word is the endpoint, for the person and for scripts that start flow mcp.
+    context.console.write(
+      "flow mcp: serving the workflows in \(context.paths.workflows.path) at \(server.url)\n", to: .error)
+    let stop = Stop()
+    await withTaskCancellationHandler {
+      await stop.wait()
+    } onCancel: {
+      stop.fire()
+    }
+    // The calls are cancelled before their sessions end, so that each run ends as cancelled (and a
+    // question it is waiting on is withdrawn) rather than failing on a connection that went away.
+    for handler in handlers.withLock({ $0 }) { handler.cancelAll() }
+    server.stop()
+    for handler in handlers.withLock({ $0 }) {
+      handler.cancelAll()
+      await handler.drain()
+    }
+    server.closeConnections()
+    throw ExitCode(ExitStatus.cancelled.rawValue)
   }
 
   /// Gives the protocol descriptors of its own and takes standard input and output away from
@@ -120,6 +164,6 @@ struct MCPCommand: AsyncParsableCommand {
 }
 
 extension DiagnosticCode {
-  /// `flow mcp` was asked for a transport it does not serve.
-  public static let mcpTransportUnavailable: Self = "mcp-transport-unavailable"
+  /// `flow mcp --http` was given an address it does not listen on (not loopback, no port, taken).
+  public static let mcpAddress: Self = "mcp-address"
 }

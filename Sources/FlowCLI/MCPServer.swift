@@ -45,7 +45,7 @@ final class MCPServer: RPCHandler {
     case "initialize": return initialize(params)
     case "ping": return .dictionary(FlowDictionary())
     case "tools/list": return try list(params)
-    case "tools/call": return try await call(params, connection: connection)
+    case "tools/call": return try await call(params, id: id, connection: connection)
     default: throw RPCError.methodNotFound(method)
     }
   }
@@ -129,7 +129,9 @@ final class MCPServer: RPCHandler {
     return .dictionary(fields)
   }
 
-  private func call(_ params: FlowDictionary, connection: RPCConnection) async throws -> FlowValue {
+  /// `id` is the call's: what flow sends the client for it (elicitations, progress) says so, and
+  /// Streamable HTTP sends it on that call's event stream.
+  private func call(_ params: FlowDictionary, id: RPCID, connection: RPCConnection) async throws -> FlowValue {
     guard let name = params["name"]?.string else {
       throw RPCError(code: RPCError.invalidParams, message: "tools/call needs the tool's 'name'")
     }
@@ -150,14 +152,15 @@ final class MCPServer: RPCHandler {
       elicit: { message, schema in
         var request: FlowDictionary = ["message": .text(message), "requestedSchema": schema]
         if version >= "2025-11-25" { request["mode"] = "form" }
-        let answer = try await connection.request("elicitation/create", params: .dictionary(request))
+        let answer = try await connection.request(
+          "elicitation/create", params: .dictionary(request), relatedTo: id)
         switch answer.fields?["action"]?.string {
         case "accept": return .accept(answer.fields?["content"]?.fields ?? FlowDictionary())
         case "decline": return .decline
         default: return .cancel
         }
       },
-      progress: token.map(Self.progress(connection))
+      progress: token.map(Self.progress(connection, call: id))
     )
     // The server's context, without its terminal: questions go to the client, and nothing the run
     // writes reaches standard output, which is the protocol's. The client's `notifications/cancelled`
@@ -195,7 +198,7 @@ final class MCPServer: RPCHandler {
 
 extension MCPServer {
   /// Reports a call's progress under the client's token: one step more at each step's start.
-  fileprivate static func progress(_ connection: RPCConnection)
+  fileprivate static func progress(_ connection: RPCConnection, call: RPCID)
     -> @Sendable (FlowValue) -> @Sendable (Int, String) -> Void
   {
     { token in
@@ -203,7 +206,7 @@ extension MCPServer {
         let params: FlowValue = [
           "progressToken": token, "progress": .number(Double(progress)), "message": .text(message),
         ]
-        connection.notify("notifications/progress", params: params)
+        connection.notify("notifications/progress", params: params, relatedTo: call)
       }
     }
   }

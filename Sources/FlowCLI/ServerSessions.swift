@@ -44,14 +44,16 @@ final class ServerSessions: Sendable {
   /// (`name.tool`) restrict the comparison to what the run calls.
   func connect(_ uses: [String: Set<String>]) async throws(RunError) {
     var problems: [Diagnostic] = []
+    var unreachable = false
     for (name, tools) in uses.sorted(by: { $0.key < $1.key }) {
       do {
         _ = try await client(name, checking: tools)
       } catch {
         problems.append(Self.diagnostic(error))
+        unreachable = unreachable || (error as? MCPClient.Failure)?.isUnreachable == true
       }
     }
-    if !problems.isEmpty { throw RunError(.invalid, Diagnostics(problems)) }
+    if !problems.isEmpty { throw RunError(unreachable ? .backendUnavailable : .invalid, Diagnostics(problems)) }
   }
 
   /// The server's client, started (and its cache compared for `checking`) the first time.
@@ -132,19 +134,35 @@ enum ServerStarter {
     _ server: ServerConfiguration, environment: [String: String],
     elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)? = nil
   ) async throws -> MCPClient {
+    let timeout = environment["FLOW_MCP_START_TIMEOUT"].flatMap(Double.init).map {
+      Duration.milliseconds(Int($0 * 1000))
+    }
     switch server.transport {
     case .stdio(let command, let arguments, let extra):
-      let timeout = environment["FLOW_MCP_START_TIMEOUT"].flatMap(Double.init).map {
-        Duration.milliseconds(Int($0 * 1000))
-      }
       return try await MCPClient.start(
         name: server.name, command: command, arguments: arguments, environment: extra,
         initializeTimeout: timeout ?? .seconds(30), elicit: elicit)
-    case .http(let url, _):
-      throw MCPClient.Failure(
-        server: server.name, command: url,
-        message: "uses Streamable HTTP, which this version of flow does not speak yet (only stdio servers)",
-        stderr: [])
+    case .http(let address, let headerEnvironment):
+      guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+        url.host != nil
+      else {
+        throw MCPClient.Failure(
+          server: server.name, command: address, message: "has a URL that is not http:// or https://", stderr: [])
+      }
+      // Header values are read here, at run time: config.yml names only the variables.
+      var headers: [String: String] = [:]
+      for (header, variable) in headerEnvironment.sorted(by: { $0.key < $1.key }) {
+        guard let value = environment[variable], !value.isEmpty else {
+          throw MCPClient.Failure(
+            server: server.name, command: address,
+            message: "needs the header '\(header)' from the environment variable \(variable), which is not set",
+            stderr: [], isUnreachable: true)
+        }
+        headers[header] = value
+      }
+      return try await MCPClient.connect(
+        name: server.name, url: url, headers: headers, headerSources: headerEnvironment,
+        initializeTimeout: timeout ?? .seconds(30), elicit: elicit)
     }
   }
 
@@ -168,6 +186,9 @@ enum ToolCall {
       client = try await sessions.client(server)
     } catch {
       let diagnostic = ServerSessions.diagnostic(error)
+      if (error as? MCPClient.Failure)?.isUnreachable == true {
+        throw AppIntentError.insufficientAccount(diagnostic.message, help: diagnostic.helps.first)
+      }
       throw AppIntentError.failed(diagnostic.message, help: diagnostic.helps.first)
     }
     // Arguments in the order the tool declares its parameters; dates and URLs become their text.
@@ -185,6 +206,7 @@ enum ToolCall {
       }
       result = try await client.callTool(tool.name, arguments: arguments, progress: progress)
     } catch let failure as MCPClient.Failure {
+      if failure.isUnreachable { throw AppIntentError.insufficientAccount(failure.description) }
       throw AppIntentError.failed(failure.description, help: ServerStarter.stderrHelp(failure.stderr))
     }
     if let question = sessions.unanswered.withLock({ error -> (any Error)? in

@@ -60,7 +60,11 @@ struct ServersCommand: AsyncParsableCommand {
       Catalogs.forgetServers(context.paths)
       return cache
     } catch {
-      throw Library.fail(ServerSessions.diagnostic(error), context)
+      let exit = Library.fail(ServerSessions.diagnostic(error), context)
+      // An HTTP server that cannot be reached or refuses the credentials: "backend unreachable or
+      // unauthorised", as for Raindrop.io.
+      if (error as? MCPClient.Failure)?.isUnreachable == true { throw ExitCode(ExitStatus.backendUnavailable.rawValue) }
+      throw exit
     }
   }
 

@@ -42,7 +42,7 @@ public struct CurlTransport: HTTPTransport {
 
   /// One request on a thread of its own (libcurl blocks); cancelling the task aborts the transfer.
   private static func perform(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
-    let flag = CancelFlag()
+    let flag = HTTPCancellation()
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<HTTPResponse, HTTPTransportError>, Never>) in
@@ -54,7 +54,7 @@ public struct CurlTransport: HTTPTransport {
     return try result.get()
   }
 
-  private static func blockingPerform(_ request: HTTPRequest, _ flag: CancelFlag) -> Result<
+  private static func blockingPerform(_ request: HTTPRequest, _ flag: HTTPCancellation) -> Result<
     HTTPResponse, HTTPTransportError
   > {
     let lines = request.headers.map { "\($0.key): \($0.value)" }
@@ -97,7 +97,7 @@ public struct CurlTransport: HTTPTransport {
   }
 
   /// Header lines of the final response, names lower-cased; a repeated header keeps its last value.
-  private static func parseHeaders(_ text: String) -> [String: String] {
+  static func parseHeaders(_ text: String) -> [String: String] {
     var headers: [String: String] = [:]
     for line in text.split(separator: "\r\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
@@ -106,18 +106,4 @@ public struct CurlTransport: HTTPTransport {
     }
     return headers
   }
-}
-
-/// A flag the transfer polls; set from another thread when the task is cancelled.
-private final class CancelFlag: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<Int32>
-
-  init() {
-    pointer = .allocate(capacity: 1)
-    pointer.initialize(to: 0)
-  }
-
-  deinit { pointer.deallocate() }
-
-  func cancel() { pointer.pointee = 1 }
 }

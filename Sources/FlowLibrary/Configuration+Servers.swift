@@ -44,6 +44,13 @@ public struct ServerConfiguration: Sendable, Hashable {
     }
   }
 
+  /// The hosts a call to this server contacts: an HTTP server's host (what the card and `flow show` list
+  /// among the hosts a workflow contacts); none for a local process, whose own effects are the tool's.
+  public var contactedHosts: [String] {
+    guard case .http(let url, _) = transport, let host = URL(string: url)?.host, !host.isEmpty else { return [] }
+    return [host]
+  }
+
   static func shellQuoted(_ word: String) -> String {
     let plain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@+%")
     if !word.isEmpty, word.unicodeScalars.allSatisfy(plain.contains) { return word }

@@ -16,14 +16,18 @@ public final class MCPClient: Sendable {
     public var message: String
     /// The last lines of its stderr.
     public var stderr: [String]
+    /// The server could not be reached or refused the credentials (an HTTP server): the run's
+    /// "backend unreachable or unauthorised" (exit 5) rather than a failure of the server itself.
+    public var isUnreachable: Bool
 
     public var description: String { "server '\(server)' (\(command)) \(message)" }
 
-    public init(server: String, command: String, message: String, stderr: [String]) {
+    public init(server: String, command: String, message: String, stderr: [String], isUnreachable: Bool = false) {
       self.server = server
       self.command = command
       self.message = message
       self.stderr = stderr
+      self.isUnreachable = isUnreachable
     }
   }
 
@@ -49,16 +53,18 @@ public final class MCPClient: Sendable {
   public let protocolVersion: String
   private let connection: RPCConnection
   private let process: ServerProcess?
+  private let wire: HTTPClientWire?
   private let handler: ClientHandler
 
   private init(
-    name: String, command: String, connection: RPCConnection, process: ServerProcess?, handler: ClientHandler,
-    info: (name: String, version: String, protocolVersion: String)
+    name: String, command: String, connection: RPCConnection, process: ServerProcess?, wire: HTTPClientWire?,
+    handler: ClientHandler, info: (name: String, version: String, protocolVersion: String)
   ) {
     self.name = name
     self.command = command
     self.connection = connection
     self.process = process
+    self.wire = wire
     self.handler = handler
     (serverName, serverVersion, protocolVersion) = info
   }
@@ -85,11 +91,39 @@ public final class MCPClient: Sendable {
         try await initialize(connection, elicitation: elicit != nil)
       }
       return MCPClient(
-        name: name, command: commandLine, connection: connection, process: process, handler: handler, info: info)
+        name: name, command: commandLine, connection: connection, process: process, wire: nil, handler: handler,
+        info: info)
     } catch {
       connection.close()
-      let failure = describe(error, server: name, command: commandLine, process: process, starting: true)
+      let failure = describe(error, server: name, command: commandLine, process: process, wire: nil, starting: true)
       process.terminate(grace: .milliseconds(200))
+      throw failure
+    }
+  }
+
+  /// Connects to the Streamable HTTP server at `url` and initializes it; `headers` go with every
+  /// message (`headerSources` names the environment variable each came from, for messages).
+  public static func connect(
+    name: String, url: URL, headers: [String: String], headerSources: [String: String] = [:],
+    initializeTimeout: Duration = .seconds(30),
+    elicit: (@Sendable (Elicitation) async throws -> FlowValue)? = nil
+  ) async throws(Failure) -> MCPClient {
+    let wire = HTTPClientWire(
+      url: url, headers: headers, headerSources: headerSources, connectTimeout: min(initializeTimeout, .seconds(10)))
+    let handler = ClientHandler(elicit: elicit)
+    let connection = RPCConnection(wire: wire, handler: handler)
+    connection.start()
+    do {
+      let info = try await withTimeout(initializeTimeout) {
+        try await initialize(connection, elicitation: elicit != nil)
+      }
+      return MCPClient(
+        name: name, command: url.absoluteString, connection: connection, process: nil, wire: wire, handler: handler,
+        info: info)
+    } catch {
+      let failure = describe(
+        error, server: name, command: url.absoluteString, process: nil, wire: wire, starting: true)
+      connection.close()
       throw failure
     }
   }
@@ -176,12 +210,19 @@ public final class MCPClient: Sendable {
   }
 
   private func failure(_ error: any Error) -> Failure {
-    Self.describe(error, server: name, command: command, process: process, starting: false)
+    Self.describe(error, server: name, command: command, process: process, wire: wire, starting: false)
   }
 
   private static func describe(
-    _ error: any Error, server: String, command: String, process: ServerProcess?, starting: Bool
+    _ error: any Error, server: String, command: String, process: ServerProcess?, wire: HTTPClientWire?,
+    starting: Bool
   ) -> Failure {
+    // Over HTTP, what the transport saw says more than the connection's end it caused.
+    if let failure = wire?.failure {
+      return Failure(
+        server: server, command: command, message: failure.message, stderr: [],
+        isUnreachable: [.unreachable, .unauthorised].contains(failure.kind))
+    }
     let message: String
     switch error {
     case let closed as RPCConnection.Closed:
@@ -190,7 +231,7 @@ public final class MCPClient: Sendable {
       default:
         // Give it a moment to be reaped, so that the message can say how it ended.
         var status = process?.status
-        for _ in 0..<100 where status == nil {
+        for _ in 0..<100 where status == nil && process != nil {
           usleep(2_000)
           status = process?.status
         }

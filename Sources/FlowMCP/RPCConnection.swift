@@ -33,6 +33,14 @@ public protocol RPCWire: Sendable {
   func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool
   /// Closes this side's output (for a client over stdio: the server's stdin, the polite way to ask it to exit).
   func closeOutput()
+  /// The connection is done with the peer's request `request`: its answer has been sent, or it was
+  /// withdrawn and gets none. Streamable HTTP then ends that request's event stream, which nothing
+  /// else would end for a withdrawn request; stdio has nothing to do.
+  func requestEnded(_ request: RPCID)
+}
+
+extension RPCWire {
+  public func requestEnded(_ request: RPCID) {}
 }
 
 /// JSON-RPC 2.0 between two peers, over any ``RPCWire``.
@@ -243,6 +251,7 @@ public final class RPCConnection: Sendable {
           let cancelled = state.withLock { $0.incoming.removeValue(forKey: id) == nil } || Task.isCancelled
           // A request the peer withdrew gets no answer (the specification's SHOULD).
           if !cancelled { send(answer, relatedTo: id) }
+          wire.requestEnded(id)
         }
         current.incoming[id] = task
         current.answering[arrival] = task

@@ -164,6 +164,49 @@ struct FileIntentTests {
         == [".git", ".secret", "link", "sub", "top.txt"])
   }
 
+  /// A listing reads only the folders: a File's size and dates are read the first time a step reads one
+  /// of them, and kept from then on (Files.md, "The File").
+  @Test func aListedFileReadsItsDetailsWhenFirstUsedAndKeepsThem() async throws {
+    let box = try FileSandbox()
+    try box.write("abc", "~/folder/a.txt")
+    try box.write("abc", "~/folder/b.txt")
+    let listed = try await box.run("get-folder-contents", ["folder": "~/folder"]).items
+    try box.write("abcdef", "~/folder/a.txt")
+    #expect(listed[0][property: "size"] == 6)
+    let modified = listed[0][property: "modified"]
+    try box.write("abcdefghij", "~/folder/a.txt")
+    #expect(listed[0][property: "size"] == 6)
+    #expect(listed[0][property: "modified"] == modified)
+    // Gone before anything asked: size 0 and no dates, rather than a step that fails.
+    try FileManager.default.removeItem(atPath: box.home + "/folder/b.txt")
+    #expect(listed[1][property: "size"] == 0)
+    #expect(listed[1][property: "modified"] == FlowValue.nothing)
+    #expect(listed[1][property: "name"] == "b.txt")
+    // `get-file` looks the file up, and reads its details then.
+    let got = try await box.run("get-file", ["path": "~/folder/a.txt"])
+    try box.write("a", "~/folder/a.txt")
+    #expect(got[property: "size"] == 10)
+  }
+
+  @Test func linksInAListingAreWhatTheyPointToAndAreNotEntered() async throws {
+    let box = try FileSandbox()
+    try box.write("12345", "~/folder/target.txt")
+    try box.write("x", "~/folder/sub/inner.txt")
+    for (link, destination) in [("to-file", "target.txt"), ("to-folder", "sub"), ("dangling", "nowhere")] {
+      try FileManager.default.createSymbolicLink(atPath: box.home + "/folder/" + link, withDestinationPath: destination)
+    }
+    let listed = try await box.run("get-folder-contents", ["folder": "~/folder", "recursive": true]).items
+    var kinds: [String: String] = [:]
+    for file in listed { kinds[file[property: "name"]?.text ?? ""] = file[property: "kind"]?.text }
+    #expect(
+      kinds == [
+        "dangling": "file", "inner.txt": "file", "sub": "folder", "target.txt": "file",
+        "to-file": "file", "to-folder": "folder",
+      ])
+    #expect(listed.first { $0[property: "name"] == "to-file" }?[property: "size"] == 5)
+    #expect(listed.first { $0[property: "name"] == "to-folder" }?[property: "mime-type"] == "inode/directory")
+  }
+
   @Test func readFileGivesTextOrJSON() async throws {
     let box = try FileSandbox()
     try box.write("{\"b\": 1, \"a\": [true]}", "data.json")

@@ -1,7 +1,8 @@
-import FlowIntents
 import FlowModel
 import Foundation
 import Testing
+
+@testable import FlowIntents
 
 struct CoercionTests {
   let book = sampleBooks[0].flowValue
@@ -190,6 +191,20 @@ struct NamingTests {
   ])
   func kebabCase(name: String, key: String) {
     #expect(Naming.kebabCase(name) == key)
+  }
+
+  /// Names in ASCII are converted byte by byte (start-up names every intent): the same rules as for
+  /// any other name.
+  @Test func asciiNamesConvertAsCharactersDo() {
+    let names = [
+      "", "_", "__x", "a_", "a__b", "-a", "a-", "a b", "A", "AB", "ABc", "aBC", "a1B", "A1b", "URLDecode", "GetURL",
+      "getURLComponent", "HTTPSURLs", "x2Y", "titleAZ", "title-a-z", "iso8601", "_maxResults", "ID", "iD", "Id",
+      "a\r\nB", "GetDatesFromInput", "MakeCSV", "FormatJSON", "CopyToClipboard", "Base64", "URLEncode", "SHA256Hash",
+    ]
+    for name in names {
+      #expect(Naming.convertASCII(name) == Naming.convertCharacters(name), "\(name)")
+    }
+    #expect(Naming.convertASCII("ÉtéAB") == nil)
   }
 
   @Test func intentIDs() {

@@ -2,6 +2,11 @@
 protocol is spoken by code nobody on this project wrote. One tool per behaviour the client must handle.
 
 Run: .venv-tools/bin/python3 Tests/MCPServers/test_server.py  (stdio)
+     .venv-tools/bin/python3 Tests/MCPServers/test_server.py --http [--token SECRET]  (Streamable HTTP)
+
+With --http it serves Streamable HTTP on a free loopback port and prints its URL as the first line of
+stdout (so tests never race for a port); with --token every request needs `Authorization: Bearer SECRET`
+and gets 401 without it.
 """
 
 import os
@@ -82,5 +87,37 @@ def crash() -> str:
     os._exit(3)
 
 
+def serve_http(token: str | None) -> None:
+    import socket
+
+    import anyio
+    import uvicorn
+
+    starlette_app = app.streamable_http_app()
+
+    async def guarded(scope, receive, send):
+        if scope["type"] == "http" and token is not None:
+            headers = dict(scope["headers"])
+            if headers.get(b"authorization") != f"Bearer {token}".encode():
+                body = b"missing or wrong bearer token"
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await starlette_app(scope, receive, send)
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    # Listening before the URL is printed: a client that connects at once is queued, not refused.
+    listener.listen(64)
+    print(f"http://127.0.0.1:{listener.getsockname()[1]}/mcp", flush=True)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
+    # The lifespan of the MCP app (its session manager) runs through the wrapper.
+    anyio.run(uvicorn.Server(config).serve, [listener])
+
+
 if __name__ == "__main__":
-    app.run()
+    if "--http" in sys.argv:
+        serve_http(sys.argv[sys.argv.index("--token") + 1] if "--token" in sys.argv else None)
+    else:
+        app.run()

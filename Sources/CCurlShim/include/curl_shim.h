@@ -36,4 +36,19 @@ int flow_http_perform(const char *method, const char *url, const char *const *he
 
 void flow_http_response_free(flow_http_response *response);
 
+/// Called once with the status and the raw header lines of the final response, before the first body
+/// bytes (or at the end when there is no body). Return non-zero to stop the transfer.
+typedef int (*flow_http_head_callback)(void *context, long status, const char *headers, size_t headers_length);
+/// Called with each piece of the body as it arrives. Return non-zero to stop the transfer.
+typedef int (*flow_http_body_callback)(void *context, const char *bytes, size_t count);
+
+/// Performs one request like flow_http_perform, but hands the response over as it arrives instead of
+/// collecting it: for responses that stay open (server-sent events). `connect_timeout_milliseconds`
+/// bounds the connection; `timeout_milliseconds` the whole transfer (0: no limit). A transfer a callback
+/// stopped ends as FLOW_HTTP_CANCELLED. On failure, `message` (256 bytes) says why.
+int flow_http_stream(const char *method, const char *url, const char *const *headers, size_t header_count,
+                     const void *body, size_t body_length, long connect_timeout_milliseconds,
+                     long timeout_milliseconds, const volatile int *cancelled, void *context,
+                     flow_http_head_callback on_head, flow_http_body_callback on_body, char *message);
+
 #endif

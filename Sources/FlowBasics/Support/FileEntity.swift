@@ -1,54 +1,117 @@
 import FlowIntents
 import Foundation
+import Synchronization
 
 /// A file or folder on this machine, as the file actions return it: what `${file.name}` and
 /// `${file.size}` reach.
 ///
 /// Its title is its absolute path, so where text is wanted a File gives its path, and its first URL
 /// property is `url` (`file:///…`), so where a URL is wanted it gives that: the coercion table's entity
-/// rows (SPEC §3) with nothing special for files. The values are read when the File is made (one
-/// `statx`); an action that acts on a File goes by its path and looks again.
-public struct FileEntity: AppEntity {
+/// rows (SPEC §3) with nothing special for files.
+///
+/// A File is its path and its kind, which a listing knows from the folder's entries alone; its size and
+/// dates are read (one `statx`) the first time a step reads one of them, and then kept, so a File says
+/// one thing however often it is asked. Listing 100,000 files and counting them makes no `statx` at all
+/// (Files.md). Everything else is computed from the path when it is read, so a listing builds one small
+/// object per entry and no property dictionary. An action that acts on a File goes by its path and looks
+/// again.
+public final class FileEntity: AppEntity {
   public static let typeDisplayRepresentation: TypeDisplayRepresentation = "File"
   public static let defaultQuery = FileQuery()
 
   /// The absolute path.
-  public var id: String
+  public let path: String
+  /// A folder, or a link to one; a file otherwise.
+  public let isFolder: Bool
+  /// Size and dates: given when the File was made with a `statx` in hand, read on first use otherwise.
+  private let details: Mutex<FileDetails?>
 
-  @Property(title: "Path") public var path: String
-  @Property(title: "URL") public var url: URL
-  @Property(title: "Name") public var name: String
-  /// The extension without its dot, empty when there is none (`notes.md` → `md`; `.bashrc` → ``).
-  @Property(title: "Extension") public var `extension`: String
-  /// The absolute path of the folder it is in.
-  @Property(title: "Folder") public var folder: String
-  /// `file` or `folder`; a symbolic link is what it points to.
-  @Property(title: "Kind") public var kind: String
-  /// In bytes; 0 for a folder.
-  @Property(title: "Size") public var size: Int
-  @Property(title: "Created") public var created: Date?
-  @Property(title: "Modified") public var modified: Date
-  /// From the extension (`text/markdown`), `inode/directory` for a folder; the contents are never read.
-  @Property(title: "MIME Type") public var mimeType: String
-
-  public var displayRepresentation: DisplayRepresentation {
-    DisplayRepresentation(title: "\(id)")
+  /// A File whose size and dates are read when first asked for.
+  init(path: String, isFolder: Bool) {
+    self.path = path
+    self.isFolder = isFolder
+    self.details = Mutex(nil)
   }
 
-  public init(path: String, isFolder: Bool, size: Int, created: Date?, modified: Date) {
-    self.id = path
+  /// A File with what a `statx` already said.
+  init(path: String, isFolder: Bool, details: FileDetails) {
     self.path = path
-    self.url = URL(fileURLWithPath: path, isDirectory: isFolder)
-    let slash = path.lastIndex(of: "/")
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    self.name = name
-    self.extension = isFolder ? "" : FileKinds.extension(of: name)
-    self.folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
-    self.kind = isFolder ? "folder" : "file"
-    self.size = isFolder ? 0 : size
-    self.created = created
-    self.modified = modified
-    self.mimeType = isFolder ? "inode/directory" : FileKinds.mimeType(ofExtension: self.extension)
+    self.isFolder = isFolder
+    self.details = Mutex(details)
+  }
+
+  public var id: String { path }
+  public var url: URL { URL(fileURLWithPath: path, isDirectory: isFolder) }
+  public var name: String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.index(after: slash)...])
+  }
+  /// The extension without its dot, empty when there is none (`notes.md` → `md`; `.bashrc` → ``).
+  public var `extension`: String { isFolder ? "" : FileKinds.extension(of: name) }
+  /// The absolute path of the folder it is in.
+  public var folder: String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+  /// `file` or `folder`; a symbolic link is what it points to.
+  public var kind: String { isFolder ? "folder" : "file" }
+  /// In bytes; 0 for a folder.
+  public var size: Int { isFolder ? 0 : readDetails().size }
+  /// The birth time, where the file system records one.
+  public var created: Date? { readDetails().created }
+  /// Nil only when the file was gone by the time its details were first read.
+  public var modified: Date? { readDetails().modified }
+  /// From the extension (`text/markdown`), `inode/directory` for a folder; the contents are never read.
+  public var mimeType: String {
+    isFolder ? "inode/directory" : FileKinds.mimeType(ofExtension: self.extension)
+  }
+
+  private func readDetails() -> FileDetails {
+    details.withLock { known in
+      if let known { return known }
+      let read = LocalFiles.details(at: path)
+      known = read
+      return read
+    }
+  }
+
+  public var displayRepresentation: DisplayRepresentation {
+    // The path itself, not an interpolated copy: one allocation fewer for each of a listing's Files.
+    DisplayRepresentation(title: LocalizedStringResource(path))
+  }
+
+  // MARK: Properties
+
+  /// The properties in the order `flow actions` lists them, each read from the File when it is asked
+  /// for: no reflection and no stored dictionary.
+  private static let properties:
+    [(key: String, title: String, type: ValueType, read: @Sendable (FileEntity) -> FlowValue)] = [
+      ("path", "Path", .text, { .text($0.path) }),
+      ("url", "URL", .url, { .url($0.url) }),
+      ("name", "Name", .text, { .text($0.name) }),
+      ("extension", "Extension", .text, { .text($0.extension) }),
+      ("folder", "Folder", .text, { .text($0.folder) }),
+      ("kind", "Kind", .text, { .text($0.kind) }),
+      ("size", "Size", .integer, { .number(Double($0.size)) }),
+      ("created", "Created", .date, { $0.created.map(FlowValue.date) ?? .nothing }),
+      ("modified", "Modified", .date, { $0.modified.map(FlowValue.date) ?? .nothing }),
+      ("mime-type", "MIME Type", .text, { .text($0.mimeType) }),
+    ]
+
+  public static let propertySchema: [PropertySchema] =
+    [PropertySchema(key: "id", title: "ID", type: .text), PropertySchema(key: "title", title: "Title", type: .text)]
+    + properties.map { PropertySchema(key: $0.key, title: Naming.title(fromKey: $0.key), type: $0.type) }
+
+  public var propertyValues: FlowDictionary {
+    FlowDictionary(Self.properties.map { (key: $0.key, value: $0.read(self)) })
+  }
+
+  public func propertyValue(forKey key: String) -> FlowValue? {
+    Self.properties.first { $0.key == key }?.read(self)
+  }
+
+  public var propertyTitles: [(key: String, title: String)] {
+    Self.properties.map { ($0.key, $0.title) }
   }
 
   /// A path written in a step, another step's File, or a URL (`file://`) where a File is wanted: looked up
@@ -60,7 +123,7 @@ public struct FileEntity: AppEntity {
     switch value {
     case .entity(let entity) where entity.typeName == typeDisplayRepresentation.name:
       // A File from an earlier step is looked at again: it may have moved or changed since.
-      let path = entity.properties["path"]?.text ?? entity.title
+      let path = entity.property("path")?.text ?? entity.title
       return try files.item(at: path)
     case .url(let url) where url.isFileURL:
       return try files.item(at: url.path)
@@ -73,6 +136,13 @@ public struct FileEntity: AppEntity {
       throw CoercionError.expected(valueType, got: value, help: "give a path, such as '~/notes.txt'")
     }
   }
+}
+
+/// What a `statx` says of a file beyond its path and kind.
+struct FileDetails: Sendable {
+  var size: Int
+  var created: Date?
+  var modified: Date?
 }
 
 /// Finds Files by path: the entity query every AppEntity declares.

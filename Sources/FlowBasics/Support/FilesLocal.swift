@@ -3,8 +3,9 @@ import FlowIntents
 import Foundation
 
 /// The machine's own files, through the system calls: `statx` for what a File says, `opendir`/`readdir`
-/// for listings (a folder's entries say whether they are folders, so a listing of 100,000 files makes one
-/// `statx` per entry and nothing else), `glob` for patterns, and writes through a temporary file.
+/// for listings (a folder's entries say whether they are files, folders or links, so a listing of
+/// 100,000 files makes no `statx` until a step reads a size or a date), `glob` for patterns, and writes
+/// through a temporary file.
 public struct LocalFiles: Files {
   public let locations: FileLocations
 
@@ -48,7 +49,7 @@ public struct LocalFiles: Files {
     guard let top = Self.entity(at: root, directory: AT_FDCWD, name: root) else {
       throw FileError.system(errno, shown, doing: "read")
     }
-    guard top.kind == "folder" else {
+    guard top.isFolder else {
       throw AppIntentError.failed("'\(shown)' is a file, not a folder", help: "use 'get-file' for one file")
     }
     var entities: [FileEntity] = []
@@ -64,48 +65,71 @@ public struct LocalFiles: Files {
     }
     defer { closedir(directory) }
     let descriptor = dirfd(directory)
-    var names: [(name: String, isFolder: Bool?)] = []
+    var names: [(name: String, type: UInt8)] = []
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
-      // The entry's type says whether to descend without a stat; a link to a folder is not descended.
       let type = entry.pointee.d_type
-      names.append((name, type == DT_UNKNOWN ? nil : type == DT_DIR))
+      let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple -> String? in
+        tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { start in
+          // "." and ".." and, unless asked for, every hidden name are skipped before a String is made.
+          start[0] == 0x2E && (!hidden || start[1] == 0 || start[1] == 0x2E && start[2] == 0)
+            ? nil : String(cString: start)
+        }
+      }
+      if let name { names.append((name, type)) }
     }
     names.sort { $0.name < $1.name }
     let prefix = path == "/" ? "/" : path + "/"
-    for (name, isFolder) in names {
+    for (name, type) in names {
       let full = prefix + name
       let wanted = pattern.map { fnmatch($0, name, 0) == 0 } ?? true
-      var entity: FileEntity?
-      if wanted { entity = Self.entity(at: full, directory: descriptor, name: name) }
-      if let entity { entities.append(entity) }
-      guard recursive else { continue }
-      let descend = isFolder ?? Self.isRealFolder(descriptor, name)
-      if descend {
+      // The entry's type says what it is without a stat. A link is what it points to (a stat that
+      // follows it, whose size and dates the File keeps), and is never descended; a file system that
+      // does not fill in the type (DT_UNKNOWN) gets a stat that does not follow.
+      var isFolder = type == DT_DIR
+      var isLink = type == DT_LNK
+      var details: FileDetails?
+      if type == DT_UNKNOWN {
+        var status = statx()
+        guard clinux_statx(descriptor, name, AT_SYMLINK_NOFOLLOW, Self.statMask, &status) == 0 else { continue }
+        let format = UInt32(status.stx_mode) & Self.typeMask
+        isFolder = format == Self.folderType
+        isLink = format == Self.linkType
+        if !isLink { details = Self.details(status) }
+      }
+      if wanted {
+        if isLink {
+          guard let entity = Self.entity(at: full, directory: descriptor, name: name) else { continue }
+          entities.append(entity)
+        } else if let details {
+          entities.append(FileEntity(path: full, isFolder: isFolder, details: details))
+        } else {
+          entities.append(FileEntity(path: full, isFolder: isFolder))
+        }
+      }
+      if recursive, isFolder, !isLink {
         try list(full, shown: shown, recursive: true, hidden: hidden, pattern: pattern, into: &entities)
       }
     }
   }
 
-  /// Whether `name` in the folder is a folder itself, not a link to one.
-  private static func isRealFolder(_ directory: Int32, _ name: String) -> Bool {
-    var status = statx()
-    guard clinux_statx(directory, name, AT_SYMLINK_NOFOLLOW, UInt32(STATX_TYPE), &status) == 0 else { return false }
-    return UInt32(status.stx_mode) & typeMask == folderType
-  }
-
   static let statMask = UInt32(STATX_TYPE | STATX_SIZE | STATX_MTIME | STATX_BTIME)
-  // S_IFMT and S_IFDIR as numbers: <linux/stat.h> (for statx) and Glibc both define them, which Swift
-  // finds ambiguous.
+  // S_IFMT, S_IFDIR and S_IFLNK as numbers: <linux/stat.h> (for statx) and Glibc both define them, which
+  // Swift finds ambiguous.
   static let typeMask: UInt32 = 0o170000
   static let folderType: UInt32 = 0o040000
+  static let linkType: UInt32 = 0o120000
 
   /// The File at `name` in `directory` (its absolute path `path`), following a link; a dangling link is
   /// the link itself. Nil with `errno` set when there is nothing.
   static func entity(at path: String, directory: Int32, name: String) -> FileEntity? {
+    guard let status = status(directory, name) else { return nil }
+    return FileEntity(
+      path: path, isFolder: UInt32(status.stx_mode) & typeMask == folderType, details: details(status))
+  }
+
+  /// What `statx` says of `name` in `directory`, following a link, or of the link itself when it leads
+  /// nowhere; nil with `errno` set when there is nothing.
+  private static func status(_ directory: Int32, _ name: String) -> statx? {
     var status = statx()
     if clinux_statx(directory, name, 0, statMask, &status) != 0 {
       let saved = errno
@@ -114,10 +138,18 @@ public struct LocalFiles: Files {
         return nil
       }
     }
-    let isFolder = UInt32(status.stx_mode) & typeMask == folderType
+    return status
+  }
+
+  /// A listed File's size and dates, read when a step first asks for one: a file that has gone by then
+  /// has size 0 and no dates.
+  static func details(at path: String) -> FileDetails {
+    status(AT_FDCWD, path).map(details) ?? FileDetails(size: 0, created: nil, modified: nil)
+  }
+
+  private static func details(_ status: statx) -> FileDetails {
     let created = status.stx_mask & UInt32(STATX_BTIME) != 0 ? date(status.stx_btime) : nil
-    return FileEntity(
-      path: path, isFolder: isFolder, size: Int(status.stx_size), created: created, modified: date(status.stx_mtime))
+    return FileDetails(size: Int(status.stx_size), created: created, modified: date(status.stx_mtime))
   }
 
   private static func date(_ time: statx_timestamp) -> Date {

@@ -266,7 +266,8 @@ public struct ParameterDescriptor: Sendable, Hashable {
   }
 }
 
-/// Reads declarations with `Mirror`, the way swift-argument-parser reads `@Option`s.
+/// Reads an intent's declarations: its `@Parameter`s and `@Dependency`s (at the offsets ``IntentLayout``
+/// found, or with `Mirror`, the way swift-argument-parser reads `@Option`s).
 enum IntentReflection {
   /// A parameter found on an intent, with its key and Swift property name.
   struct Reflected {
@@ -285,9 +286,24 @@ enum IntentReflection {
     reflect(intent).dependencies
   }
 
-  /// Parameters and dependencies in one pass: every action step reflects a fresh intent, and a `Mirror`
-  /// is the costliest part of running a simple action.
-  static func reflect(_ intent: some AppIntent) -> (parameters: [Reflected], dependencies: [Any.Type]) {
+  /// Parameters and dependencies in one pass: every action step reflects a fresh intent, so the
+  /// parameters are read at the offsets the type's ``IntentLayout`` found once.
+  static func reflect<I: AppIntent>(_ intent: I) -> (parameters: [Reflected], dependencies: [Any.Type]) {
+    let layout = IntentLayout.of(I.self)
+    guard let fields = layout.parameters else { return mirrored(intent) }
+    if fields.isEmpty { return ([], layout.dependencies) }
+    let parameters = withUnsafeBytes(of: intent) { value -> [Reflected] in
+      guard let start = value.baseAddress else { return [] }
+      return fields.map { field in
+        let parameter = field.type.parameter(at: start + field.offset)
+        return Reflected(key: parameter.explicitKey ?? field.key, label: field.label, parameter: parameter)
+      }
+    }
+    return (parameters, layout.dependencies)
+  }
+
+  /// The same through `Mirror`: for an intent that is a class, whose fields are not in the value.
+  private static func mirrored(_ intent: some AppIntent) -> (parameters: [Reflected], dependencies: [Any.Type]) {
     var parameters: [Reflected] = []
     var dependencies: [Any.Type] = []
     for child in Mirror(reflecting: intent).children {

@@ -23,6 +23,16 @@ public protocol AppEntity: IntentValueConvertible, Identifiable where ID: Intent
   var displayRepresentation: DisplayRepresentation { get }
   /// How the runtime finds entities of this type by id or by text.
   static var defaultQuery: DefaultQuery { get }
+
+  /// The properties every value of this type has; by default its `@Property`s (see the extension). An
+  /// entity whose properties are computed when read (a File's size and dates) lists them itself.
+  static var propertySchema: [PropertySchema] { get }
+  /// The property values by key, in declaration order; by default its `@Property`s'.
+  var propertyValues: FlowDictionary { get }
+  /// One property's value, without reading the others; nil when it has none by that key.
+  func propertyValue(forKey key: String) -> FlowValue?
+  /// The property titles by key, in declaration order.
+  var propertyTitles: [(key: String, title: String)] { get }
 }
 
 extension AppEntity {
@@ -71,6 +81,15 @@ extension AppEntity {
     }
   }
 
+  /// One `@Property` value, read at its offset.
+  public func propertyValue(forKey key: String) -> FlowValue? {
+    guard let fields = EntityLayout.of(Self.self).fields else { return propertyValues[key] }
+    guard let field = fields.first(where: { $0.key == key }) else { return nil }
+    return withUnsafeBytes(of: self) { value in
+      value.baseAddress.map { field.type.flowValue(at: $0 + field.offset) }
+    }
+  }
+
   /// The `@Property` titles of this entity, by key.
   public var propertyTitles: [(key: String, title: String)] {
     guard let fields = EntityLayout.of(Self.self).fields else {
@@ -92,10 +111,11 @@ extension AppEntity {
 
   public var flowValue: FlowValue {
     let display = displayRepresentation
+    // The properties are read from the instance when a step asks for them, not here.
     return .entity(
       EntityValue(
         typeName: Self.typeDisplayRepresentation.name, id: id.flowValue, title: display.title,
-        subtitle: display.subtitle, properties: propertyValues, instance: self))
+        subtitle: display.subtitle, instance: self))
   }
 
   public init(flowValue: FlowValue) throws(CoercionError) {

@@ -9,7 +9,7 @@ extension FlowValue {
   public func property(named name: String) -> FlowValue? {
     switch self {
     case .entity(let entity):
-      if let value = entity.properties[name] { return value }
+      if let value = entity.property(name) { return value }
       switch name {
       case "id": return entity.id
       case "title": return .text(entity.title)

@@ -150,8 +150,14 @@ public struct EntityValue: Sendable, Hashable {
   /// What a list or prompt shows; what the entity gives where text is wanted.
   public var title: String
   public var subtitle: String?
-  /// The `@Property` values by key, in declaration order.
-  public var properties: FlowDictionary
+  /// The `@Property` values by key, in declaration order: those given, else the instance's, read when
+  /// they are asked for (an action that lists 100,000 Files builds no property dictionary, and a File
+  /// reads its size and dates only when a step uses one).
+  public var properties: FlowDictionary {
+    get { givenProperties ?? instance?.propertyValues ?? FlowDictionary() }
+    set { givenProperties = newValue }
+  }
+  private var givenProperties: FlowDictionary?
   /// The Swift value, when the entity was made in this process.
   public var instance: (any AppEntity)?
 
@@ -167,8 +173,24 @@ public struct EntityValue: Sendable, Hashable {
     self.id = id
     self.title = title
     self.subtitle = subtitle
-    self.properties = properties
+    self.givenProperties = properties
     self.instance = instance
+  }
+
+  /// An entity made in this process, whose properties its instance gives when they are read.
+  public init(typeName: String, id: FlowValue, title: String, subtitle: String? = nil, instance: any AppEntity) {
+    self.typeName = typeName
+    self.id = id
+    self.title = title
+    self.subtitle = subtitle
+    self.givenProperties = nil
+    self.instance = instance
+  }
+
+  /// One property, without building the others.
+  public func property(_ key: String) -> FlowValue? {
+    if let givenProperties { return givenProperties[key] }
+    return instance?.propertyValue(forKey: key)
   }
 
   /// The entity's link: its first URL property (a Bookmark's `link`), used where a URL is wanted.

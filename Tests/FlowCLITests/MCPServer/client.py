@@ -1,26 +1,37 @@
 """Drives `flow mcp` with the official MCP Python SDK's client (`mcp` on PyPI), for MCPServerProcessTests.
 
-Usage: client.py FLOW SCENARIO [FLOW-MCP-OPTION...]
+Usage: client.py FLOW SCENARIO [--over-http] [FLOW-MCP-OPTION...]
 
 Starts `FLOW mcp [OPTION...]` as a client starts a server (stdio), plays one scenario, and prints what the
 client saw as one JSON object on standard output; the server's standard error goes to `stderr` in it. The
 environment (HOME, XDG_*) is the server's, so the Swift test chooses the library and run history. Nothing
 here sleeps: each step waits for what the server sends.
+
+With --over-http the same scenario goes over Streamable HTTP: `FLOW mcp --http 127.0.0.1:0` is started,
+the endpoint is read from the line it prints on standard error, and, once the session has ended (the
+client's DELETE), the server is stopped with SIGTERM; its exit status is `exitStatus` in the report.
 """
 
 import json
 import os
+import re
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
 
 try:
     import anyio
     from mcp import ClientSession, StdioServerParameters, types
     from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import streamable_http_client
 except ImportError as error:  # the test fails with this message rather than skipping
     sys.exit(f"the MCP Python SDK is not installed ({error}): run Scripts/setup.sh")
 
 FLOW, SCENARIO, OPTIONS = sys.argv[1], sys.argv[2], sys.argv[3:]
+OVER_HTTP = "--over-http" in OPTIONS
+OPTIONS = [option for option in OPTIONS if option != "--over-http"]
 
 
 def outcome(result):
@@ -118,15 +129,48 @@ async def main():
     global WITHDRAWN
     WITHDRAWN = anyio.Event()
     report = {}
-    with tempfile.TemporaryFile(mode="w+") as errors:
-        server = StdioServerParameters(command=FLOW, args=["mcp", *OPTIONS], env=dict(os.environ))
-        async with stdio_client(server, errlog=errors) as (read, write):
-            callback = None if SCENARIO == "no-elicitation" else elicit
+    callback = None if SCENARIO == "no-elicitation" else elicit
+    if OVER_HTTP:
+        await over_http(report, callback)
+    else:
+        with tempfile.TemporaryFile(mode="w+") as errors:
+            server = StdioServerParameters(command=FLOW, args=["mcp", *OPTIONS], env=dict(os.environ))
+            async with stdio_client(server, errlog=errors) as (read, write):
+                async with ClientSession(read, write, elicitation_callback=callback) as session:
+                    await play(session, report)
+            errors.seek(0)
+            report["stderr"] = errors.read()
+    print(json.dumps(report, indent=2))
+
+
+async def over_http(report, callback):
+    server = subprocess.Popen(
+        [FLOW, "mcp", "--http", "127.0.0.1:0", *OPTIONS],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+    )
+    lines = []
+    url = None
+    for line in server.stderr:  # the serving line comes once the socket listens
+        lines.append(line)
+        found = re.search(r"(http://\S+/mcp)$", line.strip())
+        if found:
+            url = found.group(1)
+            break
+    if url is None:
+        server.wait()
+        sys.exit(f"flow mcp --http printed no endpoint (status {server.returncode}):\n{''.join(lines)}")
+    drain = threading.Thread(target=lambda: lines.extend(server.stderr))
+    drain.start()
+    try:
+        report["url"] = url
+        async with streamable_http_client(url) as (read, write):
             async with ClientSession(read, write, elicitation_callback=callback) as session:
                 await play(session, report)
-        errors.seek(0)
-        report["stderr"] = errors.read()
-    print(json.dumps(report, indent=2))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        report["exitStatus"] = server.wait()
+        drain.join()
+        report["stderr"] = "".join(lines)
 
 
 anyio.run(main)

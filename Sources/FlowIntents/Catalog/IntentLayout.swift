@@ -1,0 +1,76 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// Where an intent type keeps its `@Parameter`s and `@Dependency`s: each parameter's label, key and
+/// offset in the intent value, and the dependency types, found once per type. Every action step makes a
+/// fresh intent and needs its parameters; reading them at known offsets replaces a `Mirror` per step,
+/// which built a child list, boxed every field in `Any` and cast each back (a third of `run-shell`'s own
+/// CPU per step before, issue 14). ``EntityLayout`` does the same for entities.
+struct IntentLayout: Sendable {
+  struct ParameterField: Sendable {
+    /// The property's name without the wrapper's underscore (`maxResults`).
+    let label: String
+    /// Its kebab-case: the key unless the parameter declares one (`key:`).
+    let key: String
+    let offset: Int
+    let type: any ParameterFieldType.Type
+  }
+
+  /// The `@Parameter` fields in declaration order; nil for a class, whose fields are not inline in the
+  /// value (its parameters are found with `Mirror`, as before).
+  let parameters: [ParameterField]?
+  /// The `@Dependency` value types in declaration order: they belong to the type, not the value.
+  let dependencies: [Any.Type]
+
+  private static let layouts = Mutex<[ObjectIdentifier: IntentLayout]>([:])
+
+  static func of(_ type: Any.Type) -> IntentLayout {
+    if let known = layouts.withLock({ $0[ObjectIdentifier(type)] }) { return known }
+    let layout = IntentLayout(type)
+    layouts.withLock { $0[ObjectIdentifier(type)] = layout }
+    return layout
+  }
+
+  private init(_ type: Any.Type) {
+    guard !(type is AnyClass) else {
+      parameters = nil
+      dependencies = []
+      return
+    }
+    var parameters: [ParameterField] = []
+    var dependencies: [Any.Type] = []
+    let complete = _forEachField(of: type, options: []) { name, offset, fieldType, _ in
+      let label = String(cString: name)
+      if let parameterType = fieldType as? any ParameterFieldType.Type {
+        let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
+        parameters.append(
+          ParameterField(label: property, key: Naming.kebabCase(property), offset: offset, type: parameterType))
+      } else if let dependencyType = fieldType as? any DependencyFieldType.Type {
+        dependencies.append(dependencyType.dependencyValueType)
+      }
+      return true
+    }
+    self.parameters = complete ? parameters : nil
+    self.dependencies = complete ? dependencies : []
+  }
+}
+
+/// A `@Parameter` field's type, without an instance: how to read the parameter stored at an offset.
+protocol ParameterFieldType {
+  static func parameter(at field: UnsafeRawPointer) -> any AnyParameter
+}
+
+extension Parameter: ParameterFieldType {
+  static func parameter(at field: UnsafeRawPointer) -> any AnyParameter {
+    field.assumingMemoryBound(to: Parameter<Value>.self).pointee
+  }
+}
+
+/// A `@Dependency` field's type: the service it names is part of the type.
+protocol DependencyFieldType {
+  static var dependencyValueType: Any.Type { get }
+}
+
+extension Dependency: DependencyFieldType {
+  static var dependencyValueType: Any.Type { Value.self }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+
+/// A listening TCP socket on a loopback address that hands each connection to a thread of its own,
+/// up to a bound: blocking sockets and a thread per connection, since flow has no event loop and an
+/// MCP client keeps only a few connections (one per call in flight, plus one for its answers).
+final class HTTPListener: Sendable {
+  /// Why the socket could not be opened (the port is taken, say).
+  struct Failure: Error, Sendable, CustomStringConvertible {
+    var description: String
+  }
+
+  let address: LoopbackAddress
+  /// The port listened on: the one asked for, or the one the system chose for port 0.
+  let port: UInt16
+  private let descriptor: Int32
+  private let maximumConnections: Int
+  /// A connection quiet this long between requests is closed (`SO_RCVTIMEO`), so that clients that
+  /// keep idle connections cannot hold every thread.
+  private let idleSeconds: Int
+
+  private struct State {
+    var open: Set<Int32> = []
+    var stopped = false
+  }
+  private let state = Mutex(State())
+
+  init(address: LoopbackAddress, maximumConnections: Int = 32, idleSeconds: Int = 60) throws(Failure) {
+    self.address = address
+    self.maximumConnections = maximumConnections
+    self.idleSeconds = idleSeconds
+    let family = address.isIPv6 ? AF_INET6 : AF_INET
+    let socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard socket >= 0 else { throw Failure(description: "cannot open a socket: \(Self.errorText())") }
+    var yes: Int32 = 1
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var bound: Int32
+    if address.isIPv6 {
+      setsockopt(socket, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size))
+      var socketAddress = sockaddr_in6()
+      socketAddress.sin6_family = sa_family_t(AF_INET6)
+      socketAddress.sin6_port = address.port.bigEndian
+      inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
+      bound = withUnsafePointer(to: &socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    } else {
+      var socketAddress = sockaddr_in()
+      socketAddress.sin_family = sa_family_t(AF_INET)
+      socketAddress.sin_port = address.port.bigEndian
+      inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
+      bound = withUnsafePointer(to: &socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+    }
+    if bound != 0 || listen(socket, 64) != 0 {
+      let text = Self.errorText()
+      close(socket)
+      throw Failure(description: "cannot listen on \(address): \(text)")
+    }
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    _ = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    let networkPort = withUnsafeBytes(of: &storage) { bytes in
+      // sin_port and sin6_port both sit right after the family, in network order.
+      UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+    }
+    self.descriptor = socket
+    self.port = networkPort
+  }
+
+  /// Accepts connections on a thread of its own until ``stop()``, and runs `serve` for each on a
+  /// thread of its own; `serve` owns nothing: the listener closes the socket when it returns.
+  func start(_ serve: @escaping @Sendable (Int32) -> Void) {
+    signal(SIGPIPE, SIG_IGN)
+    let thread = Thread { [self] in acceptLoop(serve) }
+    thread.name = "flow.mcp.http.accept"
+    thread.start()
+  }
+
+  /// Stops accepting; the connections open go on until ``closeConnections()``.
+  func stop() {
+    let first = state.withLock { state in
+      defer { state.stopped = true }
+      return !state.stopped
+    }
+    // shutdown(2) wakes the thread blocked in accept(2), which then closes the socket.
+    if first { shutdown(descriptor, Int32(SHUT_RDWR)) }
+  }
+
+  /// Ends every open connection: their threads' reads and writes fail, and they return.
+  func closeConnections() {
+    for socket in state.withLock({ $0.open }) { shutdown(socket, Int32(SHUT_RDWR)) }
+  }
+
+  private func acceptLoop(_ serve: @escaping @Sendable (Int32) -> Void) {
+    while true {
+      // accept4(2) is GNU's and not in Swift's Glibc module; close-on-exec follows at once, so that
+      // a program a run starts does not keep a client's connection open.
+      let connection = accept(descriptor, nil, nil)
+      if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
+      if connection < 0 {
+        if errno == EINTR || errno == ECONNABORTED { continue }
+        if state.withLock({ $0.stopped }) { break }
+        if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { continue }
+        break
+      }
+      var timeout = timeval(tv_sec: idleSeconds, tv_usec: 0)
+      setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+      var yes: Int32 = 1
+      setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+      let admitted = state.withLock { state -> Bool in
+        guard !state.stopped, state.open.count < maximumConnections else { return false }
+        state.open.insert(connection)
+        return true
+      }
+      guard admitted else {
+        HTTPResponseWriter(socket: connection).refuse(
+          HTTPRequestProblem(503, "too many connections are open (at most \(maximumConnections))"), keepAlive: false)
+        close(connection)
+        continue
+      }
+      let thread = Thread { [self] in
+        serve(connection)
+        state.withLock { _ = $0.open.remove(connection) }
+        close(connection)
+      }
+      thread.name = "flow.mcp.http.connection"
+      thread.start()
+    }
+    close(descriptor)
+  }
+
+  private static func errorText() -> String { String(cString: strerror(errno)) }
+}
