@@ -35,7 +35,8 @@ struct ActionsCommand: AsyncParsableCommand {
         let group = registry.groups.first(where: { $0.namespace == action && !$0.descriptors.isEmpty })
       {
         // `flow actions time`: one catalogue (a server's tools), as the full list shows it.
-        context.print(ActionsReference.list(group).trimmingSuffix())
+        let command = group.descriptors.first.flatMap { registry.server(of: $0.id)?.command }
+        context.print(ActionsReference.list(group, command: command).trimmingSuffix())
       } else if let action {
         let descriptor = try registry.descriptor(for: action)
         if json {

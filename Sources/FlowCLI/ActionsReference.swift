@@ -22,9 +22,13 @@ public enum ActionsReference {
     return out
   }
 
-  /// One catalogue (`flow actions SERVER`): its actions with their parameters and effect.
-  static func list(_ group: IntentRegistry.Group) -> String {
+  /// One catalogue (`flow actions SERVER`): its actions with their parameters and effect, under what the
+  /// server's name starts here (a command line, or a Streamable HTTP server's URL).
+  static func list(_ group: IntentRegistry.Group, command: String?) -> String {
     var out = "\(group.title)\n"
+    if let command {
+      out += "  \(command.hasPrefix("http://") || command.hasPrefix("https://") ? "at" : "starts") \(command)\n"
+    }
     for descriptor in group.descriptors {
       out += "  \(descriptor.id) — \(descriptor.title)\n"
       let parameters = descriptor.parameters.map { "\($0.key): \($0.type.name)\($0.isRequired ? "" : "?")" }
@@ -123,7 +127,8 @@ public enum ActionsReference {
     case .none: break
     case .hosts(let hosts): network = .dictionary(["hosts": .list(hosts.map(FlowValue.text))])
     case .hostOfParameter(let key): network = .dictionary(["hostOfParameter": .text(key)])
-    case .undeclaredHosts: network = .dictionary(["undeclaredHosts": true])
+    case .undeclaredHosts(let hosts):
+      network = .dictionary(["hosts": .list(hosts.map(FlowValue.text)), "undeclaredHosts": true])
     }
     return .dictionary([
       "id": .text(descriptor.id), "title": .text(descriptor.title), "description": .text(descriptor.description),
@@ -250,7 +255,9 @@ public enum ActionsReference {
     case .none: nil
     case .hosts(let hosts): hosts.joined(separator: ", ")
     case .hostOfParameter(let key): "the host of '\(key)'"
-    case .undeclaredHosts: "may contact other hosts" + (descriptor.effectClaimedBy.map { ", according to \($0)" } ?? "")
+    case .undeclaredHosts(let hosts):
+      hosts.map { $0 + ", " }.joined() + "may contact other hosts"
+        + (descriptor.effectClaimedBy.map { ", according to \($0)" } ?? "")
     }
   }
 

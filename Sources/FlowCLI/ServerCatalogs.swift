@@ -97,10 +97,11 @@ final class ServerCatalogs: ExternalCatalogSource {
       namespace: server.name, shortID: tool.name, catalogTitle: title(of: server), title: actionTitle,
       description: tool.description, parameters: SchemaTypes.parameters(of: tool),
       outputType: SchemaTypes.outputType(of: tool, actionTitle: actionTitle), sideEffect: tool.sideEffect,
-      // `openWorldHint` (true when absent, as the specification says): hosts only the server knows; else
-      // the host of a Streamable HTTP server. TODO(#15): say both for an open-world tool of an HTTP server.
+      // The host of a Streamable HTTP server, which every call contacts, and with `openWorldHint` (true
+      // when absent, as the specification says) hosts only the server knows.
       networkAccess: tool.isOpenWorld
-        ? .undeclaredHosts : server.contactedHosts.isEmpty ? .none : .hosts(server.contactedHosts),
+        ? .undeclaredHosts(besides: server.contactedHosts)
+        : server.contactedHosts.isEmpty ? .none : .hosts(server.contactedHosts),
       effectClaimedBy: "the server '\(server.name)'")
     return IntentDescriptor(action) { values, context in
       try await ToolCall.perform(tool, server: server.name, values: values, context: context)

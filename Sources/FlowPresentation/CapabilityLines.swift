@@ -202,7 +202,9 @@ public enum CapabilityLines {
             + "'flow servers add \(server.name) -- COMMAND' adds it" + places)
         return Line(text: text, tone: shared ? .alarm : .changes)
       }
-      text.append(.text, ", which here starts ")
+      // config.yml gives a stdio server a command line and a Streamable HTTP server its URL.
+      let remote = command.hasPrefix("http://") || command.hasPrefix("https://")
+      text.append(.text, remote ? ", which here is reached at " : ", which here starts ")
       text.append(.value, command)
       text.append(.text, places)
       return Line(text: text, tone: .plain)

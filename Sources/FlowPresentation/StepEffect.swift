@@ -62,8 +62,8 @@ struct StepEffect: Sendable, Hashable {
     case .none:
       hosts = []
       anyHost = false
-    case .undeclaredHosts:
-      hosts = []
+    case .undeclaredHosts(let named):
+      hosts = named
       anyHost = false
       undeclaredHosts = descriptor.effectClaimedBy ?? "its action"
       sendsComputed = !known.unknown.isEmpty

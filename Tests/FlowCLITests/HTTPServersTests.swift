@@ -85,7 +85,7 @@ import Testing
     #expect(!config.contains("s3cret"))
 
     let actions = await Self.run(home, ["actions", "web"])
-    #expect(actions.output.contains("MCP server 'web' (\(server.url))"), "\(actions.output)")
+    #expect(actions.output.contains("MCP server 'web'\n  at \(server.url)\n"), "\(actions.output)")
     #expect(actions.output.contains("web.weather — Weather"), "\(actions.output)")
 
     // Structured output, and progress notifications on the event stream before the answer.

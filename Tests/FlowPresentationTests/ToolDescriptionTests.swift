@@ -169,7 +169,7 @@ struct OpenWorldToolTests {
   /// `sum` closed.
   struct Server: ExternalCatalogSource {
     func catalogs() -> [ExternalCatalog] {
-      let descriptors = [("fetch", NetworkAccess.undeclaredHosts), ("sum", .none)].map { name, network in
+      let descriptors = [("fetch", NetworkAccess.undeclaredHosts(besides: [])), ("sum", .none)].map { name, network in
         IntentDescriptor(
           ExternalAction(
             namespace: "tools", shortID: name, catalogTitle: "MCP server 'tools' (tools-server)", title: name,

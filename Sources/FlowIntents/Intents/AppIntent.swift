@@ -173,15 +173,16 @@ public enum NetworkAccess: Sendable, Hashable {
   case hosts([String])
   /// The host of the URL in this parameter (`get-url`'s `url`).
   case hostOfParameter(String)
-  /// Hosts it does not name: an MCP tool whose server says it may reach beyond itself (`openWorldHint`,
-  /// true when absent). Only the server knows which, so the card says so in its words.
-  case undeclaredHosts
+  /// Hosts it does not name, besides those it does: an MCP tool whose server says it may reach beyond
+  /// itself (`openWorldHint`, true when absent), and the host of a Streamable HTTP server, which every
+  /// call contacts. Only the server knows which others, so the card says so in its words.
+  case undeclaredHosts(besides: [String])
 
   /// The hosts a step with these values contacts.
   public func hosts(for values: [String: FlowValue]) -> [String] {
     switch self {
-    case .none, .undeclaredHosts: []
-    case .hosts(let hosts): hosts
+    case .none: []
+    case .hosts(let hosts), .undeclaredHosts(let hosts): hosts
     case .hostOfParameter(let key):
       values[key].flatMap { try? URL(flowValue: $0) }?.host.map { [$0] } ?? []
     }
