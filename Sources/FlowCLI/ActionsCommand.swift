@@ -32,10 +32,10 @@ struct ActionsCommand: AsyncParsableCommand {
       if markdown {
         context.print(ActionsReference.markdown(registry).trimmingSuffix())
       } else if let action, !action.contains("."),
-        let group = registry.groups.first(where: { $0.namespace == action && !$0.descriptors.isEmpty })
+        let group = registry.groups.first(where: { $0.namespace == action })
       {
         // `flow actions time`: one catalogue (a server's tools), as the full list shows it.
-        let command = group.descriptors.first.flatMap { registry.server(of: $0.id)?.command }
+        let command = registry.server(of: "\(action).?")?.command
         context.print(ActionsReference.list(group, command: command).trimmingSuffix())
       } else if let action {
         let descriptor = try registry.descriptor(for: action)

@@ -29,6 +29,7 @@ public enum ActionsReference {
     if let command {
       out += "  \(command.hasPrefix("http://") || command.hasPrefix("https://") ? "at" : "starts") \(command)\n"
     }
+    if group.descriptors.isEmpty { out += "  no tools: the server lists none\n" }
     for descriptor in group.descriptors {
       out += "  \(descriptor.id) — \(descriptor.title)\n"
       let parameters = descriptor.parameters.map { "\($0.key): \($0.type.name)\($0.isRequired ? "" : "?")" }

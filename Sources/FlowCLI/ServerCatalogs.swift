@@ -82,7 +82,9 @@ final class ServerCatalogs: ExternalCatalogSource {
     throw IntentLookupError(
       kind: .unknown, id: id, message: "server '\(namespace)' has no tool '\(name)'",
       help: Suggestion.closest(to: name, among: names).map { "did you mean '\(namespace).\($0)'?" }
-        ?? "its tools: \(names.joined(separator: ", "))",
+        ?? (names.isEmpty
+          ? "it lists no tools; 'flow servers refresh \(namespace)' asks it again"
+          : "its tools: \(names.joined(separator: ", "))"),
       candidates: names.map { "\(namespace).\($0)" })
   }
 

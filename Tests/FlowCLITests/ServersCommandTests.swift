@@ -97,6 +97,21 @@ import Testing
     assertGolden(home.shown(result), named: "servers-validate-diagnostics.txt")
   }
 
+  /// A server may list no tools (here `flow mcp` over an empty library): `flow actions` says so, and a
+  /// step calling one is told the server has none rather than given an empty list.
+  @Test func aServerWithNoTools() async throws {
+    let home = try Home()
+    let added = await home.run(["servers", "add", "empty", "--", TerminalTests.flow.path, "mcp"])
+    try #require(added.status == 0, "\(added.error)")
+    let actions = await home.run(["actions", "empty"])
+    #expect(actions.status == 0)
+    #expect(actions.output.hasSuffix("no tools: the server lists none\n"), "\(actions.output)")
+    let file = try home.write("greet.yml", "flow: 1\nsteps:\n  - empty.greet: Ada\n")
+    let result = await home.run(["validate", file])
+    #expect(result.status == 2)
+    #expect(result.error.contains("it lists no tools; 'flow servers refresh empty' asks it again"), "\(result.error)")
+  }
+
   @Test func aWorkflowCallsToolsWithTypedOutput() async throws {
     let home = try Home()
     try await home.addTestServer()
