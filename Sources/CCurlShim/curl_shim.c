@@ -141,6 +141,22 @@ static int progress(void *cancelled, curl_off_t a, curl_off_t b, curl_off_t c, c
   return *(const volatile int *)cancelled ? 1 : 0;
 }
 
+/* What a failed transfer's curl code means to flow, alike for whole and streamed responses. */
+static int failure_outcome(int code) {
+  switch (code) {
+  case CURLE_OPERATION_TIMEDOUT: return FLOW_HTTP_TIMED_OUT;
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_RESOLVE_PROXY:
+  case CURLE_COULDNT_CONNECT: return FLOW_HTTP_CANNOT_CONNECT;
+  case CURLE_PARTIAL_FILE:
+  case CURLE_GOT_NOTHING:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR: return FLOW_HTTP_CONNECTION_LOST;
+  case CURLE_ABORTED_BY_CALLBACK: return FLOW_HTTP_CANCELLED;
+  default: return FLOW_HTTP_OTHER;
+  }
+}
+
 int flow_http_perform(const char *method, const char *url, const char *const *headers, size_t header_count,
                       const void *body, size_t body_length, long timeout_milliseconds, size_t maximum_body_length,
                       const volatile int *cancelled, flow_http_response *response) {
@@ -187,16 +203,7 @@ int flow_http_perform(const char *method, const char *url, const char *const *he
   switch (code) {
   case CURLE_OK: outcome = FLOW_HTTP_OK; break;
   case CURLE_WRITE_ERROR: outcome = received.exceeded ? FLOW_HTTP_TOO_LARGE : FLOW_HTTP_OTHER; break;
-  case CURLE_OPERATION_TIMEDOUT: outcome = FLOW_HTTP_TIMED_OUT; break;
-  case CURLE_COULDNT_RESOLVE_HOST:
-  case CURLE_COULDNT_RESOLVE_PROXY:
-  case CURLE_COULDNT_CONNECT: outcome = FLOW_HTTP_CANNOT_CONNECT; break;
-  case CURLE_PARTIAL_FILE:
-  case CURLE_GOT_NOTHING:
-  case CURLE_SEND_ERROR:
-  case CURLE_RECV_ERROR: outcome = FLOW_HTTP_CONNECTION_LOST; break;
-  case CURLE_ABORTED_BY_CALLBACK: outcome = FLOW_HTTP_CANCELLED; break;
-  default: outcome = FLOW_HTTP_OTHER; break;
+  default: outcome = failure_outcome(code); break;
   }
   if (outcome != FLOW_HTTP_OK) {
     snprintf(response->message, sizeof response->message, "%s", curl.easy_strerror(code));
@@ -288,16 +295,7 @@ int flow_http_stream(const char *method, const char *url, const char *const *hea
   switch (code) {
   case CURLE_OK: outcome = send_head(&state) ? FLOW_HTTP_CANCELLED : FLOW_HTTP_OK; break;
   case CURLE_WRITE_ERROR: outcome = state.stopped ? FLOW_HTTP_CANCELLED : FLOW_HTTP_OTHER; break;
-  case CURLE_OPERATION_TIMEDOUT: outcome = FLOW_HTTP_TIMED_OUT; break;
-  case CURLE_COULDNT_RESOLVE_HOST:
-  case CURLE_COULDNT_RESOLVE_PROXY:
-  case CURLE_COULDNT_CONNECT: outcome = FLOW_HTTP_CANNOT_CONNECT; break;
-  case CURLE_PARTIAL_FILE:
-  case CURLE_GOT_NOTHING:
-  case CURLE_SEND_ERROR:
-  case CURLE_RECV_ERROR: outcome = FLOW_HTTP_CONNECTION_LOST; break;
-  case CURLE_ABORTED_BY_CALLBACK: outcome = FLOW_HTTP_CANCELLED; break;
-  default: outcome = FLOW_HTTP_OTHER; break;
+  default: outcome = failure_outcome(code); break;
   }
   if (code != CURLE_OK) snprintf(message, 256, "%s", curl.easy_strerror(code));
   curl.easy_cleanup(handle);

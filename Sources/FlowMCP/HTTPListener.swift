@@ -34,28 +34,28 @@ final class HTTPListener: Sendable {
     guard socket >= 0 else { throw Failure(description: "cannot open a socket: \(Self.errorText())") }
     var yes: Int32 = 1
     setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var bound: Int32
+    /// Binds to an IPv4 or IPv6 socket address, whose C types differ only in size.
+    func bind<Address>(to socketAddress: Address) -> Int32 {
+      withUnsafePointer(to: socketAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.bind(socket, $0, socklen_t(MemoryLayout<Address>.size))
+        }
+      }
+    }
+    let bound: Int32
     if address.isIPv6 {
       setsockopt(socket, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size))
       var socketAddress = sockaddr_in6()
       socketAddress.sin6_family = sa_family_t(AF_INET6)
       socketAddress.sin6_port = address.port.bigEndian
       inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
-      bound = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-        }
-      }
+      bound = bind(to: socketAddress)
     } else {
       var socketAddress = sockaddr_in()
       socketAddress.sin_family = sa_family_t(AF_INET)
       socketAddress.sin_port = address.port.bigEndian
       inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
-      bound = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
+      bound = bind(to: socketAddress)
     }
     if bound != 0 || listen(socket, 64) != 0 {
       let text = Self.errorText()
