@@ -150,20 +150,51 @@ enum ServerStarter {
           server: server.name, command: address, message: "has a URL that is not http:// or https://", stderr: [])
       }
       // Header values are read here, at run time: config.yml names only the variables.
-      var headers: [String: String] = [:]
-      for (header, variable) in headerEnvironment.sorted(by: { $0.key < $1.key }) {
-        guard let value = environment[variable], !value.isEmpty else {
-          throw MCPClient.Failure(
-            server: server.name, command: address,
-            message: "needs the header '\(header)' from the environment variable \(variable), which is not set",
-            stderr: [], isUnreachable: true)
-        }
-        headers[header] = value
+      if let (header, variable) = unsetHeaders(of: server, in: environment).first {
+        throw MCPClient.Failure(
+          server: server.name, command: address, message: unsetHeaderMessage(header, variable), stderr: [],
+          isUnreachable: true)
       }
+      let headers = headerEnvironment.compactMapValues { environment[$0] }
       return try await MCPClient.connect(
         name: server.name, url: url, headers: headers, headerSources: headerEnvironment,
         initializeTimeout: timeout ?? .seconds(30), elicit: elicit)
     }
+  }
+
+  /// The headers of a Streamable HTTP server whose environment variable is unset or empty, by header name.
+  static func unsetHeaders(of server: ServerConfiguration, in environment: [String: String]) -> [(String, String)] {
+    guard case .http(_, let headerEnvironment) = server.transport else { return [] }
+    return headerEnvironment.sorted { $0.key < $1.key }.filter { environment[$0.value]?.isEmpty ?? true }
+      .map { ($0.key, $0.value) }
+  }
+
+  static func unsetHeaderMessage(_ header: String, _ variable: String) -> String {
+    "needs the header '\(header)' from the environment variable \(variable), which is not set"
+  }
+
+  /// What `flow validate` can know before a run: each HTTP server a workflow's steps call whose header
+  /// variables are unset here, at its first step. A warning, as a scheduled run may have an environment
+  /// of its own; the run itself stops before step 1 (``ServerSessions/connect(_:)``).
+  static func unsetHeaderWarnings(in workflow: Workflow, servers: [ServerConfiguration], environment: [String: String])
+    -> [Diagnostic]
+  {
+    var warned: Set<String> = []
+    var warnings: [Diagnostic] = []
+    StepWalk.walk(workflow) { visit in
+      guard case .action(let call) = visit.step.kind, let dot = call.id.value.firstIndex(of: ".") else { return }
+      let name = String(call.id.value[..<dot])
+      guard let server = servers.first(where: { $0.name == name }), !warned.contains(name),
+        let (header, variable) = unsetHeaders(of: server, in: environment).first
+      else { return }
+      warned.insert(name)
+      warnings.append(
+        Diagnostic(
+          .warning, "server-failed", "server '\(name)' " + unsetHeaderMessage(header, variable), at: call.id.span
+        )
+        .help("set \(variable) in the environment the workflow runs in; a run without it stops before step 1"))
+    }
+    return warnings
   }
 
   /// The server's last stderr lines as a diagnostic's help.

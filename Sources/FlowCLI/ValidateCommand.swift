@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowRuntime
 import FlowSharing
 import Foundation
@@ -46,11 +47,17 @@ struct ValidateCommand: AsyncParsableCommand {
     // One check for all the files: a workflow that several of them run is read, and printed, once.
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     var printed: Set<Diagnostic> = []
+    // config.yml's MCP servers, for what a run would need of them (a broken config.yml is reported by the
+    // check of any step that names a server).
+    let servers = (try? Configuration.load(context.paths.configFile).servers) ?? []
     for path in files {
       let (workflow, checked) = locator.check(path, with: check)
       var diagnostics = checked
       if let workflow {
         diagnostics.append(contentsOf: Presentation.signatureProblems(of: workflow, check: check, in: context))
+        diagnostics.append(
+          contentsOf: ServerStarter.unsetHeaderWarnings(
+            in: workflow, servers: servers, environment: context.environment))
       }
       if lintSecrets, let workflow {
         let children = Sharing.tree(of: workflow, check: check)

@@ -140,6 +140,13 @@ import Testing
     #expect(missing.status == 5)
     #expect(missing.output.isEmpty)
     #expect(missing.error.contains("needs the header 'Authorization' from the environment variable WEB_AUTH"))
+    // ...which `flow validate` knows without starting anything: a warning at the first step calling the
+    // server (a scheduled run may have the variable), and nothing when it is set.
+    let validated = await Self.run(home, ["validate", file])
+    #expect(validated.status == 0)
+    assertGolden(home.shown(validated), named: "servers-http-validate-unset.txt")
+    let set = await Self.run(home, ["validate", file], auth)
+    #expect(set.error.isEmpty, "\(set.error)")
   }
 
   @Test func serversThatCannotBeUsed() async throws {
