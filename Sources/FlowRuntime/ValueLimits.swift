@@ -56,7 +56,20 @@ public struct ValueLimits: Sendable, Hashable {
       case .text(let text): measure.textBytes += text.utf8.count
       case .list(let items):
         measure.items += items.count
-        if depth < self.depth { pending += items.lazy.map { ($0, depth + 1) } } else { measure.depth = depth + 1 }
+        guard depth < self.depth else {
+          measure.depth = depth + 1
+          break
+        }
+        if !items.isEmpty { measure.depth = max(measure.depth, depth + 1) }
+        // Only lists and dictionaries wait their turn: a list of 100,000 Files is walked once, not
+        // copied onto the stack item by item.
+        for item in items {
+          switch item {
+          case .text(let text): measure.textBytes += text.utf8.count
+          case .list, .dictionary: pending.append((item, depth + 1))
+          default: break
+          }
+        }
       case .dictionary(let dictionary):
         measure.items += dictionary.count
         measure.textBytes += dictionary.keys.reduce(0) { $0 + $1.utf8.count }

@@ -164,6 +164,28 @@ struct FileIntentTests {
         == [".git", ".secret", "link", "sub", "top.txt"])
   }
 
+  /// Names are sorted byte by byte (Files.md, "Paths"), including names that share their first eight
+  /// bytes, which the listing sorts by a number made of those bytes before it compares the rest.
+  @Test func aListingIsSortedByteByByte() async throws {
+    let box = try FileSandbox()
+    let names = ["b", "B", "a10", "a9", "é", "z", "prefix12-b", "prefix12", "prefix12-a", "prefix1", "prefix12-ab"]
+    for name in names { try box.write("x", "~/folder/\(name)") }
+    let listed = try await box.run("get-folder-contents", ["folder": "~/folder"]).items
+    #expect(
+      listed.map { $0[property: "name"]?.text ?? "" }
+        == ["B", "a10", "a9", "b", "prefix1", "prefix12", "prefix12-a", "prefix12-ab", "prefix12-b", "z", "é"])
+    // A listed File is its folder and name: its path, title and id are the two joined.
+    let file = try #require(listed.first)
+    #expect(file[property: "path"] == .text(box.home + "/folder/B"))
+    #expect(file[property: "folder"] == .text(box.home + "/folder"))
+    guard case .entity(let entity) = file else {
+      Issue.record("not an entity: \(file)")
+      return
+    }
+    #expect(entity.title == box.home + "/folder/B")
+    #expect(entity.id == .text(box.home + "/folder/B"))
+  }
+
   /// A listing reads only the folders: a File's size and dates are read the first time a step reads one
   /// of them, and kept from then on (Files.md, "The File").
   @Test func aListedFileReadsItsDetailsWhenFirstUsedAndKeepsThem() async throws {

@@ -9,50 +9,55 @@ import Synchronization
 /// property is `url` (`file:///…`), so where a URL is wanted it gives that: the coercion table's entity
 /// rows (SPEC §3) with nothing special for files.
 ///
-/// A File is its path and its kind, which a listing knows from the folder's entries alone; its size and
-/// dates are read (one `statx`) the first time a step reads one of them, and then kept, so a File says
-/// one thing however often it is asked. Listing 100,000 files and counting them makes no `statx` at all
-/// (Files.md). Everything else is computed from the path when it is read, so a listing builds one small
-/// object per entry and no property dictionary. An action that acts on a File goes by its path and looks
-/// again.
+/// A File is its folder, its name and its kind, which a listing knows from the folder's entries alone:
+/// the Files of one folder share its path's storage, and a name of up to 15 bytes is held in the File
+/// itself, so a listing makes one small object per entry and no path. Its size and dates are read (one
+/// `statx`) the first time a step reads one of them, and then kept, so a File says one thing however
+/// often it is asked. Listing 100,000 files and counting them makes no `statx` at all (Files.md).
+/// Everything else is computed when it is read. An action that acts on a File goes by its path and
+/// looks again.
 public final class FileEntity: AppEntity {
   public static let typeDisplayRepresentation: TypeDisplayRepresentation = "File"
   public static let defaultQuery = FileQuery()
 
-  /// The absolute path.
-  public let path: String
+  /// The absolute path of the folder it is in (`/` for a file at the root).
+  public let folder: String
+  /// The last part of the path.
+  public let name: String
   /// A folder, or a link to one; a file otherwise.
   public let isFolder: Bool
   /// Size and dates: given when the File was made with a `statx` in hand, read on first use otherwise.
-  private let details: Mutex<FileDetails?>
+  private let details = AtomicLazyReference<FileDetails>()
 
-  /// A File whose size and dates are read when first asked for.
-  init(path: String, isFolder: Bool) {
-    self.path = path
+  /// The File `name` in `folder`; without `details`, its size and dates are read when first asked for.
+  init(folder: String, name: String, isFolder: Bool, details: FileDetails? = nil) {
+    self.folder = folder
+    self.name = name
     self.isFolder = isFolder
-    self.details = Mutex(nil)
+    if let details { _ = self.details.storeIfNil(details) }
   }
 
-  /// A File with what a `statx` already said.
+  /// The File at an absolute path, with what a `statx` already said.
   init(path: String, isFolder: Bool, details: FileDetails) {
-    self.path = path
+    if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+      self.folder = slash == path.startIndex ? "/" : String(path[..<slash])
+      self.name = String(path[path.index(after: slash)...])
+    } else {
+      self.folder = ""
+      self.name = path
+    }
     self.isFolder = isFolder
-    self.details = Mutex(details)
+    _ = self.details.storeIfNil(details)
   }
 
+  /// The absolute path.
+  public var path: String {
+    folder.isEmpty ? name : folder == "/" ? "/" + name : folder + "/" + name
+  }
   public var id: String { path }
   public var url: URL { URL(fileURLWithPath: path, isDirectory: isFolder) }
-  public var name: String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-    return String(path[path.index(after: slash)...])
-  }
   /// The extension without its dot, empty when there is none (`notes.md` → `md`; `.bashrc` → ``).
   public var `extension`: String { isFolder ? "" : FileKinds.extension(of: name) }
-  /// The absolute path of the folder it is in.
-  public var folder: String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-  }
   /// `file` or `folder`; a symbolic link is what it points to.
   public var kind: String { isFolder ? "folder" : "file" }
   /// In bytes; 0 for a folder.
@@ -67,16 +72,10 @@ public final class FileEntity: AppEntity {
   }
 
   private func readDetails() -> FileDetails {
-    details.withLock { known in
-      if let known { return known }
-      let read = LocalFiles.details(at: path)
-      known = read
-      return read
-    }
+    details.load() ?? details.storeIfNil(LocalFiles.details(at: path))
   }
 
   public var displayRepresentation: DisplayRepresentation {
-    // The path itself, not an interpolated copy: one allocation fewer for each of a listing's Files.
     DisplayRepresentation(title: LocalizedStringResource(path))
   }
 
@@ -138,11 +137,18 @@ public final class FileEntity: AppEntity {
   }
 }
 
-/// What a `statx` says of a file beyond its path and kind.
-struct FileDetails: Sendable {
-  var size: Int
-  var created: Date?
-  var modified: Date?
+/// What a `statx` says of a file beyond its path and kind; a class, so that a File that never reads it
+/// holds one empty reference.
+final class FileDetails: Sendable {
+  let size: Int
+  let created: Date?
+  let modified: Date?
+
+  init(size: Int, created: Date?, modified: Date?) {
+    self.size = size
+    self.created = created
+    self.modified = modified
+  }
 }
 
 /// Finds Files by path: the entity query every AppEntity declares.

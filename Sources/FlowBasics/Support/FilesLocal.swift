@@ -65,49 +65,66 @@ public struct LocalFiles: Files {
     }
     defer { closedir(directory) }
     let descriptor = dirfd(directory)
-    var names: [(name: String, type: UInt8)] = []
+    // The names, each ended by a NUL, in one buffer, with where each starts and its first eight bytes as
+    // a number that sorts as they do: most names differ there, so sorting compares two integers, and a
+    // String is made only for a name that is listed. The order is the bytes' (as `LC_ALL=C ls`), which
+    // for UTF-8 is the order of the characters.
+    var names: [CChar] = []
+    var entries: [(key: UInt64, start: Int32, type: UInt8)] = []
     while let entry = readdir(directory) {
       let type = entry.pointee.d_type
-      let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple -> String? in
-        tuple.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { start in
-          // "." and ".." and, unless asked for, every hidden name are skipped before a String is made.
-          start[0] == 0x2E && (!hidden || start[1] == 0 || start[1] == 0x2E && start[2] == 0)
-            ? nil : String(cString: start)
+      withUnsafePointer(to: &entry.pointee.d_name) { tuple in
+        tuple.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { start in
+          // "." and ".." and, unless asked for, every hidden name are skipped.
+          if start[0] == 0x2E && (!hidden || start[1] == 0 || start[1] == 0x2E && start[2] == 0) { return }
+          let length = strlen(start)
+          var key: UInt64 = 0
+          for index in 0..<8 { key = key << 8 | UInt64(index < length ? start[index] : 0) }
+          entries.append((key, Int32(names.count), type))
+          start.withMemoryRebound(to: CChar.self, capacity: length + 1) {
+            names.append(contentsOf: UnsafeBufferPointer(start: $0, count: length + 1))
+          }
         }
       }
-      if let name { names.append((name, type)) }
     }
-    names.sort { $0.name < $1.name }
-    let prefix = path == "/" ? "/" : path + "/"
-    for (name, type) in names {
-      let full = prefix + name
-      let wanted = pattern.map { fnmatch($0, name, 0) == 0 } ?? true
-      // The entry's type says what it is without a stat. A link is what it points to (a stat that
-      // follows it, whose size and dates the File keeps), and is never descended; a file system that
-      // does not fill in the type (DT_UNKNOWN) gets a stat that does not follow.
-      var isFolder = type == DT_DIR
-      var isLink = type == DT_LNK
-      var details: FileDetails?
-      if type == DT_UNKNOWN {
-        var status = statx()
-        guard clinux_statx(descriptor, name, AT_SYMLINK_NOFOLLOW, Self.statMask, &status) == 0 else { continue }
-        let format = UInt32(status.stx_mode) & Self.typeMask
-        isFolder = format == Self.folderType
-        isLink = format == Self.linkType
-        if !isLink { details = Self.details(status) }
+    try names.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      entries.sort { (first, second) -> Bool in
+        if first.key != second.key { return first.key < second.key }
+        return strcmp(base + Int(first.start), base + Int(second.start)) < 0
       }
-      if wanted {
-        if isLink {
-          guard let entity = Self.entity(at: full, directory: descriptor, name: name) else { continue }
-          entities.append(entity)
-        } else if let details {
-          entities.append(FileEntity(path: full, isFolder: isFolder, details: details))
-        } else {
-          entities.append(FileEntity(path: full, isFolder: isFolder))
+      let prefix = path == "/" ? "/" : path + "/"
+      for (_, start, type) in entries {
+        let name = base + Int(start)
+        let wanted = pattern.map { fnmatch($0, name, 0) == 0 } ?? true
+        // The entry's type says what it is without a stat. A link is what it points to (a stat that
+        // follows it, whose size and dates the File keeps), and is never descended; a file system that
+        // does not fill in the type (DT_UNKNOWN) gets a stat that does not follow.
+        var isFolder = type == DT_DIR
+        var isLink = type == DT_LNK
+        var details: FileDetails?
+        if type == DT_UNKNOWN {
+          var status = statx()
+          guard clinux_statx(descriptor, name, AT_SYMLINK_NOFOLLOW, Self.statMask, &status) == 0 else { continue }
+          let format = UInt32(status.stx_mode) & Self.typeMask
+          isFolder = format == Self.folderType
+          isLink = format == Self.linkType
+          if !isLink { details = Self.details(status) }
         }
-      }
-      if recursive, isFolder, !isLink {
-        try list(full, shown: shown, recursive: true, hidden: hidden, pattern: pattern, into: &entities)
+        let descend = recursive && isFolder && !isLink
+        guard wanted || descend else { continue }
+        let text = String(cString: name)
+        if wanted {
+          if isLink {
+            guard let entity = Self.entity(at: prefix + text, directory: descriptor, name: text) else { continue }
+            entities.append(entity)
+          } else {
+            entities.append(FileEntity(folder: path, name: text, isFolder: isFolder, details: details))
+          }
+        }
+        if descend {
+          try list(prefix + text, shown: shown, recursive: true, hidden: hidden, pattern: pattern, into: &entities)
+        }
       }
     }
   }

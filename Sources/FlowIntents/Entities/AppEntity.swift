@@ -110,13 +110,12 @@ extension AppEntity {
   }
 
   public var flowValue: FlowValue {
-    let display = displayRepresentation
-    // The properties are read from the instance when a step asks for them, not here.
-    return .entity(
-      EntityValue(
-        typeName: Self.typeDisplayRepresentation.name, id: id.flowValue, title: display.title,
-        subtitle: display.subtitle, instance: self))
+    // The id, title and properties are read from the instance when a step asks for them, not here.
+    .entity(EntityValue(typeName: Self.typeDisplayRepresentation.name, instance: self))
   }
+
+  /// The id as a value, for an `EntityValue` that holds the entity as `any AppEntity`.
+  public var idValue: FlowValue { id.flowValue }
 
   public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .entity(let entity) = flowValue, let instance = entity.instance as? Self else {

@@ -142,24 +142,33 @@ public struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDiction
 /// The instance travels along in-process, so passing a Bookmark from one step to the next needs no
 /// second lookup; an entity rebuilt from elsewhere (an id in a file) has none and is found again
 /// through its query.
+///
+/// An entity made in this process keeps only its type name and instance, and reads its id, title,
+/// subtitle and properties from the instance when they are asked for: a listing of 100,000 Files makes
+/// one small value per File, with no id, title or property dictionary built for it (Files.md). Values
+/// given outright (an entity read back from a file, one a dry run makes up) or set later are kept in
+/// a `Given`, shared between copies.
 public struct EntityValue: Sendable, Hashable {
   /// The entity type's display name: "Bookmark".
   public var typeName: String
-  /// The id, as a value (a number or text).
-  public var id: FlowValue
-  /// What a list or prompt shows; what the entity gives where text is wanted.
-  public var title: String
-  public var subtitle: String?
-  /// The `@Property` values by key, in declaration order: those given, else the instance's, read when
-  /// they are asked for (an action that lists 100,000 Files builds no property dictionary, and a File
-  /// reads its size and dates only when a step uses one).
-  public var properties: FlowDictionary {
-    get { givenProperties ?? instance?.propertyValues ?? FlowDictionary() }
-    set { givenProperties = newValue }
-  }
-  private var givenProperties: FlowDictionary?
   /// The Swift value, when the entity was made in this process.
   public var instance: (any AppEntity)?
+  private var given: Given?
+
+  /// What was given or set rather than read from the instance; `properties` nil means the instance's.
+  private final class Given: Sendable {
+    let id: FlowValue
+    let title: String
+    let subtitle: String?
+    let properties: FlowDictionary?
+
+    init(id: FlowValue, title: String, subtitle: String?, properties: FlowDictionary?) {
+      self.id = id
+      self.title = title
+      self.subtitle = subtitle
+      self.properties = properties
+    }
+  }
 
   public init(
     typeName: String,
@@ -170,26 +179,43 @@ public struct EntityValue: Sendable, Hashable {
     instance: (any AppEntity)? = nil
   ) {
     self.typeName = typeName
-    self.id = id
-    self.title = title
-    self.subtitle = subtitle
-    self.givenProperties = properties
+    self.instance = instance
+    self.given = Given(id: id, title: title, subtitle: subtitle, properties: properties)
+  }
+
+  /// An entity made in this process, whose id, title and properties its instance gives when read.
+  public init(typeName: String, instance: any AppEntity) {
+    self.typeName = typeName
     self.instance = instance
   }
 
-  /// An entity made in this process, whose properties its instance gives when they are read.
-  public init(typeName: String, id: FlowValue, title: String, subtitle: String? = nil, instance: any AppEntity) {
-    self.typeName = typeName
-    self.id = id
-    self.title = title
-    self.subtitle = subtitle
-    self.givenProperties = nil
-    self.instance = instance
+  /// The id, as a value (a number or text).
+  public var id: FlowValue {
+    get { given?.id ?? instance?.idValue ?? .nothing }
+    set { given = Given(id: newValue, title: title, subtitle: subtitle, properties: given?.properties) }
+  }
+
+  /// What a list or prompt shows; what the entity gives where text is wanted.
+  public var title: String {
+    get { given?.title ?? instance?.displayRepresentation.title ?? "" }
+    set { given = Given(id: id, title: newValue, subtitle: subtitle, properties: given?.properties) }
+  }
+
+  public var subtitle: String? {
+    get { given.map(\.subtitle) ?? instance?.displayRepresentation.subtitle }
+    set { given = Given(id: id, title: title, subtitle: newValue, properties: given?.properties) }
+  }
+
+  /// The `@Property` values by key, in declaration order: those given, else the instance's, read when
+  /// they are asked for (a File reads its size and dates only when a step uses one).
+  public var properties: FlowDictionary {
+    get { given?.properties ?? instance?.propertyValues ?? FlowDictionary() }
+    set { given = Given(id: id, title: title, subtitle: subtitle, properties: newValue) }
   }
 
   /// One property, without building the others.
   public func property(_ key: String) -> FlowValue? {
-    if let givenProperties { return givenProperties[key] }
+    if let properties = given?.properties { return properties[key] }
     return instance?.propertyValue(forKey: key)
   }
 
