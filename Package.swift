@@ -37,6 +37,17 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// pkg-config, for the system libraries, only where they live off the compiler's own paths (Homebrew's):
+/// on Linux its `-L/usr/lib/x86_64-linux-gnu` would come before `flow`'s Linking folder, and
+/// `flow` would load the shared libraries instead of linking in their archives (see `flow` below).
+func pkgConfig(_ name: String) -> String? {
+  #if os(Linux)
+    nil
+  #else
+    name
+  #endif
+}
+
 let package = Package(
   name: "flow",
   platforms: [.macOS(.v15)],
@@ -56,7 +67,7 @@ let package = Package(
     /// The system libyaml (Debian's libyaml-dev), found through pkg-config. Seen only by FlowYAML.
     .systemLibrary(
       name: "CLibYAML",
-      pkgConfig: "yaml-0.1",
+      pkgConfig: pkgConfig("yaml-0.1"),
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
     .target(name: "FlowDiagnostics", swiftSettings: swiftSettings),
@@ -98,7 +109,7 @@ let package = Package(
     /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by FlowSQLite.
     .systemLibrary(
       name: "CSQLite",
-      pkgConfig: "sqlite3",
+      pkgConfig: pkgConfig("sqlite3"),
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     /// The one SQLite wrapper: the local store and run history share its WAL and busy handling.
@@ -124,7 +135,7 @@ let package = Package(
     /// deterministic, so keys and signatures are byte for byte the same (SignatureTests).
     .systemLibrary(
       name: "CSodium",
-      pkgConfig: "libsodium",
+      pkgConfig: pkgConfig("libsodium"),
       providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
     ),
     /// Sharing workflows (issue 9): export with embedded workflows, the secrets check, Ed25519 signatures,
@@ -153,15 +164,20 @@ let package = Package(
     // Installed as a fixed-address executable (`-Xlinker -no-pie`, README): that flag is given on the
     // command line with `--static-swift-stdlib`, never here, because against the toolchain's shared Swift
     // runtime a fixed-address `flow` makes the dynamic linker warn about every key path into it.
-    // On Linux the C++ runtime that the static Swift runtime needs is linked into `flow` too: loading
-    // libstdc++.so cost every start 2.0 M instructions of the dynamic linker binding its symbols (`flow
-    // --version` went from 4.7 M to 2.7 M, 2.9 ms to 2.2 ms). StaticCXX/libstdc++.so is a one-line linker
-    // script that names libstdc++.a; a build with the shared Swift runtime asks for no libstdc++, so it is
-    // unaffected.
+    // On Linux `flow` links in the system's static archives of SQLite, libsodium and libyaml, and of the
+    // C++ runtime that the static Swift runtime needs: loading them as shared libraries made the dynamic
+    // linker bind 1,900 symbols before main (SQLite's 1,610 among them, bound at once), 2.0 M
+    // instructions of a start. Linking holds a one-line linker script for each (`libsqlite3.so` says
+    // `INPUT(libsqlite3.a)`), first on flow's library path (the test bundle links the shared ones), and
+    // exports.map, which keeps flow's own symbols out of its dynamic symbol table (why: in the file).
     .executableTarget(
-      name: "flow", dependencies: ["CLinux", "FlowCLI"], exclude: ["StaticCXX"], swiftSettings: swiftSettings,
+      name: "flow", dependencies: ["CLinux", "FlowCLI"], exclude: ["Linking"], swiftSettings: swiftSettings,
       linkerSettings: [
-        .unsafeFlags(["-L\(Context.packageDirectory)/Sources/flow/StaticCXX"], .when(platforms: [.linux]))
+        .unsafeFlags(
+          [
+            "-L\(Context.packageDirectory)/Sources/flow/Linking",
+            "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/flow/Linking/exports.map",
+          ], .when(platforms: [.linux]))
       ]),
 
     // MARK: - Benchmarks (run on demand: Scripts/bench-yaml.sh)

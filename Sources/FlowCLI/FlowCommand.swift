@@ -46,13 +46,15 @@ public struct FlowCommand: AsyncParsableCommand {
   /// process every second for as long as it lives. A command is a short process and does not mind; the
   /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
   /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
-  public static func start(arguments: [String], context: CLIContext) -> Never {
-    // `flow --version` answers before ArgumentParser starts: parsing costs more than the rest of the
-    // process, and the answer is one constant.
+  public static func start(arguments: [String], context makeContext: @autoclosure () -> CLIContext) -> Never {
+    // `flow --version` answers before ArgumentParser starts and before the environment is read (its
+    // first `[String: String]` scans every protocol conformance in the binary, a third of the answer's
+    // instructions): the answer is one constant.
     if arguments == ["--version"] {
-      context.print(version)
+      StandardConsole().write(version + "\n", to: .output)
       Foundation.exit(ExitStatus.success.rawValue)
     }
+    let context = makeContext()
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
     // the commands, and each new cast scans every protocol conformance in the binary).
     let parsed = Parsed(arguments, context)
