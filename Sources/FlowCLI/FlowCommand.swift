@@ -58,7 +58,7 @@ public struct FlowCommand: AsyncParsableCommand {
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
     // the commands, and each new cast scans every protocol conformance in the binary).
     let parsed = Parsed(arguments, context)
-    if case .success(let command) = parsed.result, let scheduler = command as? ScheduleRunCommand {
+    if case .command(let command) = parsed, let scheduler = command as? ScheduleRunCommand {
       Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
     if context.handlesInterrupts { Interrupts.takeSignalsEarly() }
@@ -74,15 +74,22 @@ public struct FlowCommand: AsyncParsableCommand {
     await main(Parsed(arguments, context), arguments: arguments, context: context)
   }
 
-  /// The command line, parsed once, on its way from the main thread to the task that runs it.
-  private struct Parsed: @unchecked Sendable {
+  /// The command line, parsed once, on its way from the main thread to the task that runs it. Not a
+  /// `Result<any ParsableCommand, any Error>`: that type's first use cost a conformance scan.
+  private enum Parsed: @unchecked Sendable {
     // Unchecked: a parsed command is a plain value that only the one task running it ever touches.
-    let result: Result<any ParsableCommand, any Error>
+    case run(RunRequest)
+    case command(any ParsableCommand)
+    case failure(any Error)
 
     init(_ arguments: [String], _ context: CLIContext) {
-      result = CLIContext.$current.withValue(context) {
-        if let run = RunCommand.parsedDirectly(arguments) { return .success(run) }
-        return Result { try FlowCommand.parseAsRoot(arguments) }
+      self = CLIContext.$current.withValue(context) {
+        if let run = RunCommand.parsedDirectly(arguments) { return .run(run) }
+        do {
+          return .command(try FlowCommand.parseAsRoot(arguments))
+        } catch {
+          return .failure(error)
+        }
       }
     }
   }
@@ -97,15 +104,19 @@ public struct FlowCommand: AsyncParsableCommand {
   private static func execute(_ parsed: Parsed, _ arguments: [String], _ context: CLIContext) async -> Int32 {
     await CLIContext.$current.withValue(context) {
       do {
-        var command = try parsed.result.get()
-        // `flow run` first, by its type: the cast to a protocol below scans every conformance in the
-        // binary the first time it meets a type (0.5 M instructions).
-        if let run = command as? RunCommand {
-          try await run.run()
-        } else if var asyncCommand = command as? any AsyncParsableCommand {
-          try await asyncCommand.run()
-        } else {
-          try command.run()
+        switch parsed {
+        case .run(let request): try await request.run()
+        case .failure(let error): throw error
+        case .command(var command):
+          // `flow run` first, by its type: the cast to a protocol below scans every conformance in the
+          // binary the first time it meets a type (0.5 M instructions).
+          if let run = command as? RunCommand {
+            try await run.run()
+          } else if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+          } else {
+            try command.run()
+          }
         }
         return ExitStatus.success.rawValue
       } catch {

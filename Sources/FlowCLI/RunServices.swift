@@ -8,7 +8,7 @@ import Foundation
 import RaindropModel
 
 /// The options every command that performs actions takes (`flow run`, `flow do`).
-struct ActionOptions: ParsableArguments {
+struct ActionOptions: ParsableArguments, ActionChoices {
   @Flag(help: "Confirm every confirmation without asking.")
   var yes = false
 
@@ -19,7 +19,24 @@ struct ActionOptions: ParsableArguments {
     help: ArgumentHelp(
       "The bookmark backend: 'local' (the embedded store) or 'raindrop' (the API).", valueName: "local|raindrop"))
   var backend: BackendChoice?
+}
 
+/// The same choices as a plain value, for a run read without ArgumentParser (``RunRequest``): making
+/// an `ActionOptions` makes its property wrappers, whose types cost start-up (Architecture.md).
+struct ActionSettings: ActionChoices, Sendable, Equatable {
+  var yes = false
+  var noInput = false
+  var backend: BackendChoice?
+}
+
+/// What a command that performs actions was told: `--yes`, `--no-input`, `--backend`.
+protocol ActionChoices {
+  var yes: Bool { get }
+  var noInput: Bool { get }
+  var backend: BackendChoice? { get }
+}
+
+extension ActionChoices {
   /// Who answers questions (SPEC §5): the terminal when standard input and standard error both are one
   /// and `--no-input` is not given, otherwise nobody. Confirmations are answered yes with `--yes`, with
   /// `confirmAll` (dry runs), and when nobody is there if `confirmUnattended` (`confirmations: auto`).

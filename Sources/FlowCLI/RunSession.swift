@@ -59,16 +59,8 @@ final class RunSession: Sendable {
   }
 
   /// A session for a workflow file (`given` as located; nil when there is none, and nothing is
-  /// recorded). Reads `config.yml`, whose problems end the run. A dry run writes nothing at all, so it is
-  /// neither recorded nor locked: it changes nothing another run could trip over.
-  convenience init(
-    _ context: CLIContext, options: RecordingOptions, dryRun: Bool, runID: String, workflow given: String?
-  ) throws(Diagnostic) {
-    try self.init(
-      context, trigger: options.trigger, recorded: !options.noHistory && !dryRun, wait: options.wait,
-      runID: runID, workflow: dryRun ? nil : given)
-  }
-
+  /// recorded). Reads `config.yml`, whose problems end the run. A dry run is neither recorded nor locked
+  /// (its command says so): it writes nothing at all, so it changes nothing another run could trip over.
   init(
     _ context: CLIContext, trigger: RunTrigger, recorded: Bool = true, wait: Bool = false, runID: String,
     workflow given: String?

@@ -48,10 +48,23 @@ public final class SourceFile: Sendable {
     }
 
     private struct State {
-      var files: [UInt32: Entry] = [:]
+      /// By number, ascending, since numbers only grow: a sorted list rather than a `[UInt32: Entry]`,
+      /// whose first use would make the Swift runtime scan every conformance in the binary (0.4 M
+      /// instructions of every start, Architecture.md). Few files are loaded at once.
+      var files: [(id: UInt32, entry: Entry)] = []
       /// Numbers are never reused, so that a span of a file that has gone can never name another one.
       var next: UInt32 = 0
       var bytes = 0
+
+      func index(of id: UInt32) -> Int? {
+        var low = 0
+        var high = files.count
+        while low < high {
+          let middle = (low + high) / 2
+          if files[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < files.count && files[low].id == id ? low : nil
+      }
     }
 
     private let state = Mutex(State())
@@ -60,19 +73,23 @@ public final class SourceFile: Sendable {
       state.withLock { state in
         let id = state.next
         state.next &+= 1
-        state.files[id] = Entry()
+        state.files.append((id, Entry()))
         state.bytes += bytes
         return id
       }
     }
 
     func store(_ file: SourceFile, at id: UInt32) {
-      state.withLock { $0.files[id] = Entry(file: file) }
+      state.withLock { state in
+        if let index = state.index(of: id) { state.files[index].entry = Entry(file: file) }
+      }
     }
 
     func remove(_ id: UInt32, bytes: Int) {
       state.withLock { state in
-        if state.files.removeValue(forKey: id) != nil { state.bytes -= bytes }
+        guard let index = state.index(of: id) else { return }
+        state.files.remove(at: index)
+        state.bytes -= bytes
       }
     }
 
@@ -80,12 +97,14 @@ public final class SourceFile: Sendable {
 
     func count(matching predicate: (SourceFile) -> Bool) -> Int {
       // Strong references taken under the lock, looked at outside it: a file's deinit takes the lock too.
-      let files = state.withLock { $0.files.values.compactMap(\.file) }
+      let files = state.withLock { $0.files.compactMap(\.entry.file) }
       return files.filter(predicate).count
     }
 
     func file(_ id: UInt32) -> SourceFile {
-      if let file = state.withLock({ $0.files[id]?.file }) { return file }
+      if let file = state.withLock({ state in state.index(of: id).flatMap { state.files[$0].entry.file } }) {
+        return file
+      }
       // A span outlived every holder of its file: a bug, loud in debug builds, and in a release build a
       // diagnostic without its line rather than a crash.
       assertionFailure("span of a file that is no longer loaded")

@@ -389,17 +389,22 @@ public struct WorkflowDecoder {
   /// a question. In a step whose only other keys are step keys, it is the action (`- confirm: Sure?`).
   static let actionStepKeys: Set<String> = ["confirm"]
 
-  /// For each key that belongs to blocks, how to name its owners: "an 'if'", "a 'set' or 'append'".
-  private static let companions: [String: String] = {
+  /// For each key that belongs to blocks, the blocks it belongs to, quoted and sorted.
+  private static let companions: [String: [String]] = {
     var owners: [String: [String]] = [:]
     for block in blocks.keys.sorted() {
       for key in blocks[block] ?? [] { owners[key, default: []].append("'\(block)'") }
     }
-    return owners.mapValues { names in
-      let article = names[0].dropFirst().first.map { "aeiou".contains($0) } == true ? "an" : "a"
-      return "\(article) \(List.or(names))"
-    }
+    return owners
   }()
+
+  /// How to name the owners of a key that belongs to blocks: "an 'if'", "a 'set' or 'append'". Made
+  /// only for the message: joining the names costs a conformance scan, a thirtieth of a one-step run.
+  private static func owners(of key: String) -> String {
+    guard let names = companions[key], let first = names.first else { return "a block" }
+    let article = first.dropFirst().first.map { "aeiou".contains($0) } == true ? "an" : "a"
+    return "\(article) \(List.or(names))"
+  }
 
   private mutating func steps(_ sequence: YAMLNode.Sequence) -> [Step] {
     sequence.items.compactMap { step($0) }
@@ -465,7 +470,7 @@ public struct WorkflowDecoder {
         report(
           Diagnostic(
             .error, .misplacedKey,
-            "'\(stray.key.value)' belongs to \(Self.companions[stray.key.value] ?? "a block") step",
+            "'\(stray.key.value)' belongs to \(Self.owners(of: stray.key.value)) step",
             at: stray.key.span
           )
           .help(
@@ -493,7 +498,7 @@ public struct WorkflowDecoder {
       report(
         Diagnostic(
           .error, .misplacedKey,
-          "'\(entry.key.value)' belongs to \(Self.companions[entry.key.value] ?? "a block") step, not '\(keyword)'",
+          "'\(entry.key.value)' belongs to \(Self.owners(of: entry.key.value)) step, not '\(keyword)'",
           at: entry.key.span
         )
         .help("move it to the step it belongs to, or remove it"))

@@ -26,11 +26,13 @@ public enum UnattendedCheck {
     /// What this run cannot reach, by the machine access that needs it, with why: no session bus for
     /// notifications, no display for the clipboard. A person at a terminal sees such a step fail and
     /// can act; a run nobody attends would fail the same way every night, so it refuses before step 1.
-    public var unreachable: [MachineAccess.Kind: String]
+    /// A list, not a dictionary: a dictionary keyed by a new type costs every unattended start a scan
+    /// of the binary's protocol conformances (Architecture.md).
+    public var unreachable: [(kind: MachineAccess.Kind, why: String)]
 
     public init(
       inputs: Set<String>, confirmations: Bool, values: [String: FlowValue] = [:],
-      unreachable: [MachineAccess.Kind: String] = [:]
+      unreachable: [(kind: MachineAccess.Kind, why: String)] = []
     ) {
       self.inputs = inputs
       self.confirmations = confirmations
@@ -146,8 +148,7 @@ public enum UnattendedCheck {
       }
       // A step allowed to fail (`on-error: continue`) may meet a missing desktop: it goes on without it.
       if visit.step.onError != .continue {
-        for kind in Set(descriptor.machineAccess.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
-          guard let why = answers.unreachable[kind] else { continue }
+        for (kind, why) in answers.unreachable where descriptor.machineAccess.contains(where: { $0.kind == kind }) {
           ask.needs(
             "\(Self.session(for: kind)), and this run has none (\(why))", at: call.id.span,
             help: "run it in the person's desktop session, or add 'on-error: continue' to the step to go on without it")

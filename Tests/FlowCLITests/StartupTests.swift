@@ -12,7 +12,7 @@ struct StartupTests {
       RunCommand.parsedDirectly(["run", "greet.yml", "--input", "who=x", "--no-history", "--json"]))
     #expect(run.workflow == "greet.yml")
     #expect(run.inputs == ["who=x"])
-    #expect(run.recording.noHistory)
+    #expect(run.noHistory)
     #expect(run.json)
   }
 
@@ -20,20 +20,25 @@ struct StartupTests {
   /// of a one-step run's instructions, and reads exactly as ArgumentParser reads it: every combination
   /// of the flags, in both orders around the workflow.
   @Test func plainRunsParseAsArgumentParserParsesThem() throws {
-    let flags = RunCommand.plainFlags.sorted()
+    let flags = RunRequest.plainFlags.sorted()
     for subset in 0..<(1 << flags.count) {
       let chosen = flags.indices.filter { subset & (1 << $0) != 0 }.map { flags[$0] }
       for arguments in [["greet.yml"] + chosen, chosen + ["greet.yml"]] {
-        let plain = try #require(RunCommand.plain(arguments[...]), "flow run \(arguments)")
+        let plain = try #require(RunRequest.plain(arguments[...]), "flow run \(arguments)")
         let parsed = try #require(try RunCommand.parseAsRoot(arguments) as? RunCommand)
-        #expect(fields(plain) == fields(parsed), "flow run \(arguments)")
+        #expect(plain == parsed.request, "flow run \(arguments)")
       }
     }
-    // Every property is compared: one added to the command or its option groups must be added there too.
-    let run = try #require(RunCommand.plain(["greet.yml"]))
-    let properties = [Mirror(reflecting: run), Mirror(reflecting: run.options), Mirror(reflecting: run.recording)]
-      .map(\.children.count).reduce(0, +)
-    #expect(properties - 2 == fields(run).count)
+    // Every value the command reads reaches the request: one added to the command or its option groups
+    // must be added there too.
+    let command = try #require(try RunCommand.parseAsRoot(["greet.yml"]) as? RunCommand)
+    let commandValues =
+      [Mirror(reflecting: command), Mirror(reflecting: command.options)]
+      .map(\.children.count).reduce(0, +) + Mirror(reflecting: command.recording).children.count - 2
+    let requestValues =
+      Mirror(reflecting: command.request).children.count - 1
+      + Mirror(reflecting: command.request.action).children.count
+    #expect(commandValues == requestValues)
   }
 
   @Test func onlyAWorkflowAndOnOffFlagsAreReadWithoutArgumentParser() {
@@ -42,17 +47,8 @@ struct StartupTests {
       ["greet.yml", "--input=who=x"], ["greet.yml", "--backend", "local"], ["greet.yml", "--trigger", "schedule"],
       ["-"], ["help"], [""], ["greet.yml", "--"], ["greet.yml", "-h"], ["--json"],
     ] {
-      #expect(RunCommand.plain(arguments[...]) == nil, "flow run \(arguments)")
+      #expect(RunRequest.plain(arguments[...]) == nil, "flow run \(arguments)")
     }
-  }
-
-  /// Every value a run reads from its command line.
-  private func fields(_ run: RunCommand) -> [String] {
-    [
-      run.workflow, "\(run.inputs)", "\(run.inputFile as Any)", "\(run.dryRun)", "\(run.json)", "\(run.options.yes)",
-      "\(run.options.noInput)", "\(run.options.backend as Any)", run.recording.trigger.rawValue,
-      "\(run.recording.noHistory)", "\(run.recording.wait)",
-    ]
   }
 
   /// flow reads its environment itself (Foundation's reading was 1.2 M instructions of every command),

@@ -22,12 +22,12 @@ struct IntentLayout: Sendable {
   /// The `@Dependency` value types in declaration order: they belong to the type, not the value.
   let dependencies: [Any.Type]
 
-  private static let layouts = Mutex<[ObjectIdentifier: IntentLayout]>([:])
+  private static let layouts = Mutex(TypeTable<IntentLayout>())
 
   static func of(_ type: Any.Type) -> IntentLayout {
-    if let known = layouts.withLock({ $0[ObjectIdentifier(type)] }) { return known }
+    if let known = layouts.withLock({ $0[type] }) { return known }
     let layout = IntentLayout(type)
-    layouts.withLock { $0[ObjectIdentifier(type)] = layout }
+    layouts.withLock { $0[type] = layout }
     return layout
   }
 

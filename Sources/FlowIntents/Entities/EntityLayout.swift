@@ -16,12 +16,12 @@ struct EntityLayout: Sendable {
   /// (its properties are read with `Mirror`, as before).
   let fields: [Field]?
 
-  private static let layouts = Mutex<[ObjectIdentifier: EntityLayout]>([:])
+  private static let layouts = Mutex(TypeTable<EntityLayout>())
 
   static func of(_ type: Any.Type) -> EntityLayout {
-    if let known = layouts.withLock({ $0[ObjectIdentifier(type)] }) { return known }
+    if let known = layouts.withLock({ $0[type] }) { return known }
     let layout = EntityLayout(type)
-    layouts.withLock { $0[ObjectIdentifier(type)] = layout }
+    layouts.withLock { $0[type] = layout }
     return layout
   }
 

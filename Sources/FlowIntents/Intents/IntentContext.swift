@@ -58,20 +58,20 @@ public struct IntentContext: Sendable {
 
 /// Services by type, the way App Intents' `AppDependencyManager` keeps them, but one set per run.
 public struct DependencyValues: Sendable {
-  private var values: [ObjectIdentifier: any Sendable] = [:]
+  private var values = TypeTable<any Sendable>()
 
   public init() {}
 
   /// Registers `value` as the service of type `type` (register existentials as `(any P).self`).
   public mutating func register<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) {
-    values[ObjectIdentifier(type)] = value
+    values[type] = value
   }
 
   public subscript<Value>(type: Value.Type) -> Value? {
-    values[ObjectIdentifier(type)] as? Value
+    values[type] as? Value
   }
 
-  public func contains(_ type: Any.Type) -> Bool { values[ObjectIdentifier(type)] != nil }
+  public func contains(_ type: Any.Type) -> Bool { values[type] != nil }
 }
 
 /// A service the intent (or entity query) takes from the run's context: App Intents' `@Dependency`.

@@ -1,0 +1,257 @@
+import ArgumentParser
+import FlowBasics
+import FlowDiagnostics
+import FlowHTTP
+import FlowIntents
+import FlowLibrary
+import FlowModel
+import FlowRuntime
+import FlowYAML
+import Foundation
+import RaindropIntents
+import RaindropModel
+
+/// `flow run` as a plain value, and the run itself: what `RunCommand` parses, or what
+/// ``plain(_:)`` reads without ArgumentParser (Architecture.md, start-up).
+struct RunRequest: Sendable, Equatable {
+  var workflow: String
+  /// `--input NAME=VALUE`, in order.
+  var inputs: [String] = []
+  var inputFile: String?
+  var action = ActionSettings()
+  var dryRun = false
+  var json = false
+  var trigger: RunTrigger = .manual
+  var noHistory = false
+  var wait = false
+
+  /// `flow run WORKFLOW` with nothing but on/off flags, parsed without ArgumentParser, or nil for
+  /// anything else (which ArgumentParser parses).
+  ///
+  /// ArgumentParser reads a command by reflecting over it, its option groups and each option's type, and
+  /// each of those casts and generic types makes the Swift runtime scan all 7,000 protocol conformances
+  /// in the binary once: 25 scans, 12 M instructions, 40% of a one-step run. Even making a `RunCommand`
+  /// without parsing cost three (its property wrappers' types): a plain run makes none. The plain form is the one
+  /// scripts, the scheduler and people type; every other form (values, help, errors) still reads as
+  /// ArgumentParser has it. `StartupTests.plainRunsParseAsArgumentParserParsesThem` checks that the two
+  /// parsers agree, field by field, on every combination of these flags.
+  static func plain(_ arguments: ArraySlice<String>) -> RunRequest? {
+    var workflow: String?
+    var flags: Set<String> = []
+    for argument in arguments {
+      if argument.hasPrefix("-") {
+        guard plainFlags.contains(argument), flags.insert(argument).inserted else { return nil }
+      } else {
+        // `help` reads as a request for help; an empty name gets ArgumentParser's own answer.
+        guard workflow == nil, !argument.isEmpty, argument != "help" else { return nil }
+        workflow = argument
+      }
+    }
+    guard let workflow else { return nil }
+    return RunRequest(
+      workflow: workflow, action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input")),
+      dryRun: flags.contains("--dry-run"), json: flags.contains("--json"), noHistory: flags.contains("--no-history"),
+      wait: flags.contains("--wait"))
+  }
+
+  /// The flags ``plain(_:)`` reads: those that take no value.
+  static let plainFlags: Set<String> = ["--yes", "--no-input", "--dry-run", "--json", "--no-history", "--wait"]
+
+  func run() async throws {
+    let context = CLIContext.current
+    let registry = Catalogs.registry
+    let locator = WorkflowLocator(context: context)
+    let check = WorkflowCheck(registry: registry, files: locator)
+    let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
+    let (loaded, checked) = locator.check(workflow, with: check)
+    // A server the file names that is not configured here stops the run before step 1.
+    var diagnostics = checked.stoppingRun
+    if let loaded {
+      diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
+    }
+    let session: RunSession
+    do {
+      session = try RunSession(
+        context, trigger: trigger, recorded: !noHistory && !dryRun, wait: wait, runID: runID,
+        workflow: dryRun ? nil : locator.locate(workflow))
+    } catch {
+      return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
+    }
+    guard let loaded, !diagnostics.hasErrors else {
+      return try finish(
+        .invalid, diagnostics: diagnostics, output: nil, reporter: nil, session: session, context: context)
+    }
+    if !diagnostics.isEmpty, !json { context.report(diagnostics) }
+    do {
+      try session.begin(loaded)
+    } catch {
+      let status: ExitStatus = error.code == .alreadyRunning ? .skipped : .invalid
+      return try finish(
+        status, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
+    }
+
+    let prompter = session.prompter(
+      action.prompter(
+        context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
+        confirmUnattended: loaded.confirmations == .auto))
+    let reporter = RunReporter(console: context.console, json: json, renderer: context.diagnosticRenderer)
+    let (console, json) = (context.console, json)
+    let services: IntentContext
+    do {
+      services = try action.intentContext(
+        context, prompter: prompter, readOnly: dryRun, limits: session.limits
+      ) { use in
+        reporter.backend = use
+        if !json { console.write(use.line + "\n", to: .error) }
+      }
+    } catch {
+      return try finish(
+        .invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
+    }
+    do {
+      let given = try givenInputs(for: loaded, context: context)
+      if !action.isInteractive(context, quiet: json) {
+        try InputResolver.checkGiven(loaded, given: given, registry: registry, clock: context.clock)
+        try refuseUnanswerable(loaded, given: given, check: check, environment: context.environment)
+      }
+      let inputs = try await InputResolver.resolve(
+        loaded, given: given, registry: registry, prompter: prompter, clock: context.clock)
+      session.addSecrets(inputs, of: loaded)
+      var options = Interpreter.Options()
+      options.dryRun = dryRun
+      options.passIDs = json
+      options.environment = context.environment
+      options.runID = runID
+      options.limits = session.limits
+      // MCP servers (Documentation/MCP.md): those the file's own steps name start now and are compared
+      // with their caches, so a stale cache stops the run before step 1; any other starts on first use.
+      let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)
+      let uses = ServerSessions.toolUses(in: loaded, builtIn: Catalogs.builtIn)
+      let result: Interpreter.Result
+      do {
+        if !uses.isEmpty, !dryRun { try await servers.connect(uses) }
+        let interpreter = Interpreter(
+          registry: registry, context: services.with(servers), loader: check, observer: session.observer(reporter),
+          options: options)
+        result = try await interpreter.run(loaded, inputs: inputs)
+        await servers.shutdown()
+      } catch {
+        await servers.shutdown()
+        throw error
+      }
+      // `--json` always carries the result; people see it printed only when the run ends with `stop`.
+      try finish(
+        .success, diagnostics: Diagnostics(), output: result.output, printsOutput: result.stopped,
+        reporter: reporter, session: session, context: context)
+    } catch let error as RunError {
+      try finish(
+        ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
+        context: context)
+    }
+  }
+
+  /// Records the run, prints the result (or the JSON report) and ends with the status's exit code.
+  private func finish(
+    _ status: ExitStatus, diagnostics: Diagnostics, output: FlowValue?, printsOutput: Bool = true,
+    reporter: RunReporter?, session: RunSession? = nil, context: CLIContext
+  ) throws {
+    session?.finish(status, diagnostics: diagnostics)
+    if json {
+      try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
+    } else {
+      if printsOutput, let output, output != .nothing {
+        let text = if case .list(let items) = output { items.map(\.text).joined(separator: "\n") } else { output.text }
+        context.printShown(text)
+      }
+      if !diagnostics.isEmpty { context.report(diagnostics) }
+    }
+    if status != .success { throw ExitCode(status.rawValue) }
+  }
+
+  /// Unattended, ends the run before its first step when it would have to ask something nobody can
+  /// answer, listing every such question with what would answer it (SPEC §5).
+  private func refuseUnanswerable(
+    _ workflow: Workflow, given: [String: FlowValue], check: WorkflowCheck, environment: [String: String]
+  )
+    throws(RunError)
+  {
+    let answers = UnattendedCheck.Answers(
+      inputs: Set(given.keys), confirmations: action.yes || dryRun || workflow.confirmations == .auto, values: given,
+      unreachable: dryRun ? [] : Self.unreachableDesktop(environment))
+    let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
+    if needed.hasErrors { throw RunError(.needsInput, needed) }
+  }
+
+  /// The desktop this run cannot reach, found from the environment alone (a `stat` of the bus socket at
+  /// most; no connection): a dry run shows no notification and copies nothing, so it needs none.
+  static func unreachableDesktop(_ environment: [String: String]) -> [(kind: MachineAccess.Kind, why: String)] {
+    var unreachable: [(kind: MachineAccess.Kind, why: String)] = []
+    if let why = DBusNotifications(environment: environment, uid: getuid()).missingBus() {
+      unreachable.append((.showsNotifications, "no D-Bus session bus: " + why))
+    }
+    if let why = SystemClipboard(environment: environment).missingDisplay() {
+      unreachable += [(.readsClipboard, why), (.writesClipboard, why)]
+    }
+    // In the order of their names, as a step that needs several reports them.
+    return unreachable.sorted { $0.kind.rawValue < $1.kind.rawValue }
+  }
+
+  /// Inputs from `--input-file`, then `--input` (which wins), then piped standard input for a workflow
+  /// with a single input that was not given otherwise.
+  private func givenInputs(for workflow: Workflow, context: CLIContext) throws(RunError) -> [String: FlowValue] {
+    var given: [String: FlowValue] = [:]
+    if let inputFile {
+      given = try readInputFile(inputFile, context: context)
+    }
+    given.merge(try InputAssignments.values(inputs, for: workflow, registry: Catalogs.registry)) { $1 }
+    if workflow.inputs.count == 1, given[workflow.inputs[0].name.value] == nil,
+      let piped = context.console.readAllInput()
+    {
+      let input = workflow.inputs[0]
+      let isList = InputResolver.declaredType(of: input, registry: Catalogs.registry).isList
+      given[input.name.value] = InputAssignments.piped(piped, isList: isList)
+    }
+    return given
+  }
+
+  private func readInputFile(_ path: String, context: CLIContext) throws(RunError) -> [String: FlowValue] {
+    let file: SourceFile
+    switch SourceReader.read(path, in: context) {
+    case .success(let read): file = read
+    case .failure(let problem): throw RunError(.invalid, problem)
+    }
+    // JSON is YAML, so one reader takes both.
+    let document = YAMLDocument.load(file)
+    guard !document.diagnostics.hasErrors else { throw RunError(.invalid, document.diagnostics) }
+    guard let mapping = document.root?.mapping else {
+      throw RunError(
+        .invalid,
+        Diagnostic(
+          .error, .invalidInput, "an input file holds a mapping of input names to values", at: document.root?.span
+        )
+        .help("write one 'name: value' per line"))
+    }
+    var given: [String: FlowValue] = [:]
+    for entry in mapping.entries { given[entry.key.value] = FlowValue(yaml: entry.value) }
+    return given
+  }
+}
+
+extension FlowValue {
+  /// A YAML value as given in an input file: numbers, booleans, lists and mappings keep their types.
+  init(yaml node: YAMLNode) {
+    switch node {
+    case .scalar(let scalar):
+      switch scalar.resolved {
+      case .null: self = .nothing
+      case .bool(let value): self = .boolean(value)
+      case .int(let value): self = .number(Double(value))
+      case .double(let value): self = .number(value)
+      case .string(let text): self = .text(text)
+      }
+    case .sequence(let sequence): self = .list(sequence.items.map(FlowValue.init(yaml:)))
+    case .mapping(let mapping):
+      self = .dictionary(FlowDictionary(mapping.entries.map { (key: $0.key.value, value: FlowValue(yaml: $0.value)) }))
+    }
+  }
+}
