@@ -62,13 +62,7 @@ public struct FlowCommand: AsyncParsableCommand {
       Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
     if context.handlesInterrupts { Interrupts.takeSignalsEarly() }
-    // `flow run` does its work on the main thread, one job at a time as it always has: on Swift's
-    // worker threads it started five threads before its first step, a tenth of a one-step run's time.
-    // Whatever waits long (a command, a request, a server) waits on a thread of its own.
-    let executor: (any TaskExecutor)? = if case .run = parsed { MainThreadExecutor.shared } else { nil }
-    Task(executorPreference: executor) {
-      Foundation.exit(await main(parsed, arguments: arguments, context: context, executor: executor))
-    }
+    Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
     dispatchMain()
   }
 
@@ -100,11 +94,9 @@ public struct FlowCommand: AsyncParsableCommand {
     }
   }
 
-  private static func main(
-    _ parsed: Parsed, arguments: [String], context: CLIContext, executor: (any TaskExecutor)? = nil
-  ) async -> Int32 {
+  private static func main(_ parsed: Parsed, arguments: [String], context: CLIContext) async -> Int32 {
     guard context.handlesInterrupts else { return await execute(parsed, arguments, context) }
-    return await Interrupts.cancellingOnInterrupt(console: context.console, executor: executor) {
+    return await Interrupts.cancellingOnInterrupt(console: context.console) {
       await execute(parsed, arguments, context)
     }
   }

@@ -93,11 +93,11 @@ enum Interrupts {
     }
   }
 
-  /// Runs `operation` with Ctrl-C and SIGTERM cancelling it, on `executor` when one is given.
-  static func cancellingOnInterrupt(
-    console: any Console, executor: (any TaskExecutor)? = nil, _ operation: @escaping @Sendable () async -> Int32
-  ) async -> Int32 {
-    let task = Task(executorPreference: executor) { await operation() }
+  /// Runs `operation` with Ctrl-C and SIGTERM cancelling it.
+  static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async
+    -> Int32
+  {
+    let task = Task { await operation() }
     let sources = [SIGINT, SIGTERM].map { number in
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { received(number, task: task, console: console) }
