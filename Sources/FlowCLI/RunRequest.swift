@@ -31,10 +31,10 @@ struct RunRequest: Sendable, Equatable {
   /// ArgumentParser reads a command by reflecting over it, its option groups and each option's type, and
   /// each of those casts and generic types makes the Swift runtime scan all 7,000 protocol conformances
   /// in the binary once: 25 scans, 12 M instructions, 40% of a one-step run. Even making a `RunCommand`
-  /// without parsing cost three (its property wrappers' types): a plain run makes none. The plain form is the one
-  /// scripts, the scheduler and people type; every other form (values, help, errors) still reads as
-  /// ArgumentParser has it. `StartupTests.plainRunsParseAsArgumentParserParsesThem` checks that the two
-  /// parsers agree, field by field, on every combination of these flags.
+  /// without parsing cost three (its property wrappers' types): a plain run makes none. The plain form
+  /// is the one scripts, the scheduler and people type; every other form (values, help, errors) still
+  /// reads as ArgumentParser has it. `StartupTests.plainRunsParseAsArgumentParserParsesThem` checks
+  /// that the two give the same request for every combination of these flags.
   static func plain(_ arguments: ArraySlice<String>) -> RunRequest? {
     var workflow: String?
     var flags: Set<String> = []
