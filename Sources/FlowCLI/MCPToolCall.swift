@@ -56,13 +56,8 @@ struct MCPToolCall {
   func runWorkflow(at path: String, arguments: [String: FlowValue]) async -> ToolResult {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
-    let check = WorkflowCheck(registry: registry, files: locator)
     let runID = UUID().uuidString.lowercased()
-    let (loaded, checked) = locator.check(path, with: check)
-    var diagnostics = checked.stoppingRun
-    if let loaded {
-      diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
-    }
+    let (check, loaded, diagnostics) = locator.checkToRun(path)
     let session: RunSession
     do {
       session = try RunSession(context, trigger: .mcp, runID: runID, workflow: path)

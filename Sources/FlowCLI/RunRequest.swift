@@ -61,14 +61,8 @@ struct RunRequest: Sendable, Equatable {
     let context = CLIContext.current
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
-    let check = WorkflowCheck(registry: registry, files: locator)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    let (loaded, checked) = locator.check(workflow, with: check)
-    // A server the file names that is not configured here stops the run before step 1.
-    var diagnostics = checked.stoppingRun
-    if let loaded {
-      diagnostics.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
-    }
+    let (check, loaded, diagnostics) = locator.checkToRun(workflow)
     let session: RunSession
     do {
       session = try RunSession(

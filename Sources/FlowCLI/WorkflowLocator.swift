@@ -71,6 +71,19 @@ struct WorkflowLocator: WorkflowFiles {
     return check.check(path: path)
   }
 
+  /// A workflow about to run (`flow run`, a call to `flow mcp`): found, read and checked, with what stops
+  /// a run before step 1: its errors, a server it names that is not configured here, a signature that
+  /// does not hold.
+  func checkToRun(_ reference: String) -> (check: WorkflowCheck, workflow: Workflow?, stopping: Diagnostics) {
+    let check = WorkflowCheck(registry: Catalogs.registry, files: self)
+    let (loaded, checked) = self.check(reference, with: check)
+    var stopping = checked.stoppingRun
+    if let loaded {
+      stopping.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
+    }
+    return (check, loaded, stopping)
+  }
+
   /// Why `reference` names no workflow: nothing is there (with the closest name the library or
   /// `./workflows` has), or what is there is a folder or a link that leads nowhere (which "no workflow
   /// named" would leave a person puzzling over).
