@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// Where an intent type keeps its `@Parameter`s and `@Dependency`s: each parameter's label, key and
 /// offset in the intent value, and the dependency types, found once per type. Every action step makes a
@@ -22,14 +21,9 @@ struct IntentLayout: Sendable {
   /// The `@Dependency` value types in declaration order: they belong to the type, not the value.
   let dependencies: [Any.Type]
 
-  private static let layouts = Mutex(TypeTable<IntentLayout>())
+  private static let layouts = TypeCache<IntentLayout>()
 
-  static func of(_ type: Any.Type) -> IntentLayout {
-    if let known = layouts.withLock({ $0[type] }) { return known }
-    let layout = IntentLayout(type)
-    layouts.withLock { $0[type] = layout }
-    return layout
-  }
+  static func of(_ type: Any.Type) -> IntentLayout { layouts.value(for: type, make: IntentLayout.init) }
 
   private init(_ type: Any.Type) {
     guard !(type is AnyClass) else {

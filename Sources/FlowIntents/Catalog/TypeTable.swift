@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Values by Swift type, in a list: what the intent runtime keeps per type (services, layouts) for the
 /// few dozen types one run meets.
 ///
@@ -24,3 +26,21 @@ struct TypeTable<Value> {
 }
 
 extension TypeTable: Sendable where Value: Sendable {}
+
+/// What is worked out once per Swift type and then kept for the process (an intent's or entity's field
+/// layout), in a ``TypeTable`` behind a lock.
+final class TypeCache<Value: Sendable>: Sendable {
+  private let table = Mutex(TypeTable<Value>())
+
+  /// The value for `type`, made by `make` the first time it is asked for (outside the lock: two threads
+  /// that race both make it, and both get the same value).
+  func value(for type: Any.Type, make: (Any.Type) -> Value) -> Value {
+    if let known = table.withLock({ $0[type] }) { return known }
+    let made = make(type)
+    return table.withLock { table in
+      if let known = table[type] { return known }
+      table[type] = made
+      return made
+    }
+  }
+}

@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// Where an entity type keeps its `@Property`s: each one's key and its offset in the value, found once per
 /// type. Reading the properties of a value is then a load at each offset, where `Mirror` built a child
@@ -16,14 +15,9 @@ struct EntityLayout: Sendable {
   /// (its properties are read with `Mirror`, as before).
   let fields: [Field]?
 
-  private static let layouts = Mutex(TypeTable<EntityLayout>())
+  private static let layouts = TypeCache<EntityLayout>()
 
-  static func of(_ type: Any.Type) -> EntityLayout {
-    if let known = layouts.withLock({ $0[type] }) { return known }
-    let layout = EntityLayout(type)
-    layouts.withLock { $0[type] = layout }
-    return layout
-  }
+  static func of(_ type: Any.Type) -> EntityLayout { layouts.value(for: type, make: EntityLayout.init) }
 
   private init(_ type: Any.Type) {
     guard !(type is AnyClass) else {
