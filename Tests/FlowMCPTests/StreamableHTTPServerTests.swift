@@ -192,6 +192,23 @@ struct StreamableHTTPServerTests {
     }
   }
 
+  /// Runs `body` with a server on a free loopback port whose sessions `makeHandler` serves, then stops
+  /// it and closes its connections.
+  private func withServer(
+    options: StreamableHTTPServer.Options = .init(protocolVersions: ["2025-11-25"]),
+    _ makeHandler: @escaping @Sendable () -> any RPCHandler,
+    _ body: (StreamableHTTPServer) async throws -> Void
+  ) async throws {
+    let server = try StreamableHTTPServer(
+      address: LoopbackAddress(parsing: "127.0.0.1:0"), options: options, makeHandler: makeHandler)
+    server.start()
+    defer {
+      server.stop()
+      server.closeConnections()
+    }
+    try await body(server)
+  }
+
   /// Starts a session on `server` and a `wait` call in it, whose event stream has begun; the session
   /// id and the connection holding the call.
   private func startWaiting(on server: StreamableHTTPServer) async throws -> (
@@ -222,85 +239,68 @@ struct StreamableHTTPServerTests {
   @Test func aNewSessionEndsTheLeastRecentlyUsedOne() async throws {
     var options = StreamableHTTPServer.Options(protocolVersions: ["2025-11-25"])
     options.maximumSessions = 2
-    let server = try StreamableHTTPServer(address: LoopbackAddress(parsing: "127.0.0.1:0"), options: options) {
-      WaitingHandler()
-    }
-    server.start()
-    defer {
-      server.stop()
-      server.closeConnections()
-    }
-    let port = try #require(UInt16(server.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
-    let statuses = await blocking { () -> [String] in
-      let client = RawClient(port: port)
-      defer { close(client.socket) }
-      func exchange(_ body: String, session: String? = nil) -> String {
-        client.post(body, session: session)
-        return client.read(until: "}")
+    try await withServer(options: options, { WaitingHandler() }) { server in
+      let port = try #require(UInt16(server.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
+      let statuses = await blocking { () -> [String] in
+        let client = RawClient(port: port)
+        defer { close(client.socket) }
+        func exchange(_ body: String, session: String? = nil) -> String {
+          client.post(body, session: session)
+          return client.read(until: "}")
+        }
+        func session(of answer: String) -> String {
+          String(
+            answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("mcp-session-id: ") }?.dropFirst(16) ?? ""
+          )
+        }
+        let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+        let ping = #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
+        let first = session(of: exchange(initialize))
+        let second = session(of: exchange(initialize))
+        _ = exchange(ping, session: first)  // the first is now the more recently used
+        let third = session(of: exchange(initialize))
+        return [first, second, third].map { id in
+          String(exchange(ping, session: id).prefix { $0 != "\r\n" })
+        }
       }
-      func session(of answer: String) -> String {
-        String(
-          answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("mcp-session-id: ") }?.dropFirst(16) ?? "")
-      }
-      let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
-      let ping = #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
-      let first = session(of: exchange(initialize))
-      let second = session(of: exchange(initialize))
-      _ = exchange(ping, session: first)  // the first is now the more recently used
-      let third = session(of: exchange(initialize))
-      return [first, second, third].map { id in
-        String(exchange(ping, session: id).prefix { $0 != "\r\n" })
-      }
+      #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
     }
-    #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK"])
   }
 
   /// A call the client cancels gets no answer (the specification's SHOULD), and its event stream
   /// ends without one, so that the connection can carry the next request.
   @Test func aCancelledCallsStreamEnds() async throws {
     let handler = WaitingHandler()
-    let server = try StreamableHTTPServer(
-      address: LoopbackAddress(parsing: "127.0.0.1:0"), options: .init(protocolVersions: ["2025-11-25"])
-    ) { handler }
-    server.start()
-    defer {
-      server.stop()
-      server.closeConnections()
+    try await withServer({ handler }) { server in
+      let (session, call, port) = try await startWaiting(on: server)
+      defer { close(call.socket) }
+      let canceller = RawClient(port: port)
+      defer { close(canceller.socket) }
+      let id = await withCheckedContinuation { continuation in
+        handler.cancelled.withLock { $0 = continuation }
+        canceller.post(
+          #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#, session: session)
+      }
+      #expect(id == .number(2))
+      let accepted = await blocking { canceller.read(until: "\r\n\r\n") }
+      #expect(accepted.hasPrefix("HTTP/1.1 202 Accepted"))
+      let rest = await blocking { call.read(until: "0\r\n\r\n") }
+      #expect(rest.hasSuffix("0\r\n\r\n"), "the stream did not end: \(rest)")
+      #expect(!rest.contains(#""id":2"#))
     }
-    let (session, call, port) = try await startWaiting(on: server)
-    defer { close(call.socket) }
-    let canceller = RawClient(port: port)
-    defer { close(canceller.socket) }
-    let id = await withCheckedContinuation { continuation in
-      handler.cancelled.withLock { $0 = continuation }
-      canceller.post(
-        #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#, session: session)
-    }
-    #expect(id == .number(2))
-    let accepted = await blocking { canceller.read(until: "\r\n\r\n") }
-    #expect(accepted.hasPrefix("HTTP/1.1 202 Accepted"))
-    let rest = await blocking { call.read(until: "0\r\n\r\n") }
-    #expect(rest.hasSuffix("0\r\n\r\n"), "the stream did not end: \(rest)")
-    #expect(!rest.contains(#""id":2"#))
   }
 
   /// Without resumable streams a call's answer can only go on its own POST, so a client that closes
   /// that connection mid-call cancels the call, as `notifications/cancelled` would.
   @Test func aClientThatHangsUpCancelsItsCall() async throws {
     let handler = WaitingHandler()
-    let server = try StreamableHTTPServer(
-      address: LoopbackAddress(parsing: "127.0.0.1:0"), options: .init(protocolVersions: ["2025-11-25"])
-    ) { handler }
-    server.start()
-    defer {
-      server.stop()
-      server.closeConnections()
+    try await withServer({ handler }) { server in
+      let (_, second, _) = try await startWaiting(on: server)
+      let id = await withCheckedContinuation { continuation in
+        handler.cancelled.withLock { $0 = continuation }
+        close(second.socket)
+      }
+      #expect(id == .number(2))
     }
-    let (_, second, _) = try await startWaiting(on: server)
-    let id = await withCheckedContinuation { continuation in
-      handler.cancelled.withLock { $0 = continuation }
-      close(second.socket)
-    }
-    #expect(id == .number(2))
   }
 }
