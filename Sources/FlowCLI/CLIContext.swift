@@ -102,8 +102,12 @@ public struct CLIContext: Sendable {
   public var paths: FlowPaths { FlowPaths(environment: environment) }
 
   /// A path as given, resolved against the working directory when relative.
+  ///
+  /// Joined as text: Foundation's `appendingPathComponent` makes a `Set<UInt8>`, whose first use costs
+  /// a start one scan of every protocol conformance in the program (Architecture.md, start-up).
   public func url(for path: String) -> URL {
-    path.hasPrefix("/")
-      ? URL(fileURLWithPath: path) : URL(fileURLWithPath: workingDirectory).appendingPathComponent(path)
+    if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+    let directory = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
+    return URL(fileURLWithPath: directory + path)
   }
 }

@@ -62,13 +62,19 @@ struct RunRequest: Sendable, Equatable {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    let (check, loaded, diagnostics) = locator.checkToRun(workflow)
-    let session: RunSession
-    do {
-      session = try RunSession(
+    // The session (config.yml read, run history opened: SQLite replays its log) is made while the workflow
+    // is read and checked, which needs nothing of it: on two cores a run waits for the longer of the two
+    // rather than for both.
+    async let opening = Result { () throws(Diagnostic) in
+      try RunSession(
         context, trigger: trigger, recorded: !noHistory && !dryRun, wait: wait, runID: runID,
         workflow: dryRun ? nil : locator.locate(workflow))
-    } catch {
+    }
+    let (check, loaded, diagnostics) = locator.checkToRun(workflow)
+    let session: RunSession
+    switch await opening {
+    case .success(let opened): session = opened
+    case .failure(let error):
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
     guard let loaded, !diagnostics.hasErrors else {

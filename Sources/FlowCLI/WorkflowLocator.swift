@@ -45,7 +45,7 @@ struct WorkflowLocator: WorkflowFiles {
     let names = Self.names(reference)
     var candidates = names
     if !reference.contains("/") {
-      candidates += names.map { libraryDirectory.appendingPathComponent($0).path }
+      candidates += names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).path }
       candidates += names.map { "workflows/\($0)" }
     }
     return firstFile(candidates)

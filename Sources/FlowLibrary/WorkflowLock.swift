@@ -64,7 +64,8 @@ public final class WorkflowLock: Sendable {
           || "-_.".unicodeScalars.contains(scalar)
           ? Character(scalar) : "_"
       })
-    return directory.appendingPathComponent("\(safe)-\(SHA256.hex(Array(path.utf8)).prefix(12)).lock")
+    return directory.appending(
+      path: "\(safe)-\(SHA256.hex(Array(path.utf8)).prefix(12)).lock", directoryHint: .notDirectory)
   }
 
   /// Takes the lock of the workflow at `path`, waiting for the run that holds it when `wait` is true.

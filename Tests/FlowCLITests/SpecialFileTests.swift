@@ -71,6 +71,18 @@ struct SpecialFileTests {
     #expect(RegularFile.read(directory.appendingPathComponent("none").path, limit: 10) == .failure(.missing))
   }
 
+  /// A file is read in a buffer of the size it says plus a byte, then in growing chunks: every byte
+  /// arrives, in order, whatever the size.
+  @Test func theReaderReadsEveryByte() throws {
+    let large = String((0..<200_000).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+    let directory = try folder(["empty.yml": "", "large.yml": large])
+    #expect(try RegularFile.read(directory.appendingPathComponent("empty.yml").path, limit: 10).get() == [])
+    let path = directory.appendingPathComponent("large.yml").path
+    #expect(try RegularFile.read(path, limit: 1 << 20).get() == Array(large.utf8))
+    #expect(try RegularFile.read(path, limit: 200_000).get() == Array(large.utf8))
+    #expect(RegularFile.read(path, limit: 199_999) == .failure(.tooLarge(size: 200_000)))
+  }
+
   /// config.yml is read the same way.
   @Test func configurationThatIsADevice() async throws {
     let home = try folder()

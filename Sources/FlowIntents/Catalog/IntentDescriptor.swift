@@ -295,7 +295,7 @@ enum IntentReflection {
     let parameters = withUnsafeBytes(of: intent) { value -> [Reflected] in
       guard let start = value.baseAddress else { return [] }
       return fields.map { field in
-        let parameter = field.type.parameter(at: start + field.offset)
+        let parameter = field.parameter(in: start)
         return Reflected(key: parameter.explicitKey ?? field.key, label: field.label, parameter: parameter)
       }
     }
@@ -320,8 +320,9 @@ enum IntentReflection {
 
   static func summaryLayout<I: AppIntent>(of intent: I, parameters: [Reflected]) -> SummaryLayout {
     I.parameterSummary.layout { keyPath in
+      // A class check, not a cast to AnyParameter (see ParameterObject).
       guard let keyPath = keyPath as? PartialKeyPath<I>,
-        let parameter = intent[keyPath: keyPath] as? any AnyParameter
+        let parameter = intent[keyPath: keyPath] as? ParameterObject
       else { return nil }
       return parameters.first { $0.parameter === parameter }?.key
     }

@@ -12,7 +12,6 @@ struct IntentLayout: Sendable {
     /// Its kebab-case: the key unless the parameter declares one (`key:`).
     let key: String
     let offset: Int
-    let type: any ParameterFieldType.Type
   }
 
   /// The `@Parameter` fields in declaration order; nil for a class, whose fields are not inline in the
@@ -33,12 +32,11 @@ struct IntentLayout: Sendable {
     }
     var parameters: [ParameterField] = []
     var dependencies: [Any.Type] = []
-    let complete = _forEachField(of: type, options: []) { name, offset, fieldType, _ in
+    let complete = _forEachField(of: type, options: _EachFieldOptions()) { name, offset, fieldType, _ in
       let label = String(cString: name)
-      if let parameterType = fieldType as? any ParameterFieldType.Type {
+      if fieldType is ParameterObject.Type {
         let property = label.hasPrefix("_") ? String(label.dropFirst()) : label
-        parameters.append(
-          ParameterField(label: property, key: Naming.kebabCase(property), offset: offset, type: parameterType))
+        parameters.append(ParameterField(label: property, key: Naming.kebabCase(property), offset: offset))
       } else if let dependencyType = fieldType as? any DependencyFieldType.Type {
         dependencies.append(dependencyType.dependencyValueType)
       }
@@ -49,14 +47,11 @@ struct IntentLayout: Sendable {
   }
 }
 
-/// A `@Parameter` field's type, without an instance: how to read the parameter stored at an offset.
-protocol ParameterFieldType {
-  static func parameter(at field: UnsafeRawPointer) -> any AnyParameter
-}
-
-extension Parameter: ParameterFieldType {
-  static func parameter(at field: UnsafeRawPointer) -> any AnyParameter {
-    field.assumingMemoryBound(to: Parameter<Value>.self).pointee
+extension IntentLayout.ParameterField {
+  /// The parameter stored in this field of the intent value at `start`: a `Parameter` is a class, so the
+  /// field holds a reference, the same whatever the value type.
+  func parameter(in start: UnsafeRawPointer) -> any AnyParameter {
+    (start + offset).assumingMemoryBound(to: ParameterObject.self).pointee.erased
   }
 }
 

@@ -52,7 +52,7 @@ extension AppEntity {
   /// Titles are not stored in the type, only in values, so the schema derives them from the key.
   public static var propertySchema: [PropertySchema] {
     var schema: [PropertySchema] = []
-    _ = _forEachField(of: Self.self, options: []) { name, _, type, _ in
+    _ = _forEachField(of: Self.self, options: _EachFieldOptions()) { name, _, type, _ in
       let label = String(cString: name)
       if let propertyType = type as? any AnyEntityPropertyType.Type {
         let key = Naming.kebabCase(label)
@@ -196,7 +196,7 @@ public struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntity
   public var wrappedValue: Value {
     get {
       if let storage { return storage }
-      if let none = (Value.self as? any OptionalValue.Type)?.noValue as? Value { return none }
+      if let none = Value.noValue { return none }
       preconditionFailure("entity property '\(title)' was read before it was set")
     }
     set { storage = newValue }

@@ -25,7 +25,7 @@ struct EntityLayout: Sendable {
       return
     }
     var fields: [Field] = []
-    let complete = _forEachField(of: type, options: []) { name, offset, fieldType, _ in
+    let complete = _forEachField(of: type, options: _EachFieldOptions()) { name, offset, fieldType, _ in
       if let propertyType = fieldType as? any AnyEntityPropertyType.Type {
         fields.append(Field(key: Naming.kebabCase(String(cString: name)), offset: offset, type: propertyType))
       }

@@ -15,7 +15,7 @@ import Foundation
 /// The runtime finds parameters with `Mirror`, the way swift-argument-parser finds `@Option`: it is a
 /// class so that the runtime can set values on a fresh intent, and so that `$name` reaches it.
 @propertyWrapper
-public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unchecked Sendable {
+public final class Parameter<Value: IntentValueConvertible>: ParameterObject, AnyParameter, @unchecked Sendable {
   public let title: String
   public let parameterDescription: String?
   public let defaultValue: Value?
@@ -25,6 +25,8 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
   public let explicitKey: String?
   /// Kept for porting (`controlStyle: .stepper`); a command line has one style.
   public let controlStyle: ParameterControlStyle
+
+  override var erased: any AnyParameter { self }
 
   // The lock guards the value and the binding, which the runtime sets while the intent is performed.
   private let lock = NSLock()
@@ -78,7 +80,7 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
   public var wrappedValue: Value {
     get {
       if let value = lock.withLock({ storage }) ?? defaultValue { return value }
-      if let none = (Value.self as? any OptionalValue.Type)?.noValue as? Value { return none }
+      if let none = Value.noValue { return none }
       preconditionFailure("parameter '\(title)' was read before it had a value")
     }
     set { lock.withLock { storage = newValue } }
@@ -90,7 +92,7 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
   // MARK: - AnyParameter
 
   public var valueType: ValueType { Value.valueType }
-  public var isOptional: Bool { Value.self is any OptionalValue.Type }
+  public var isOptional: Bool { Value.noValue != nil }
   public var defaultFlowValue: FlowValue? {
     guard let defaultValue else { return nil }
     let value = defaultValue.flowValue
@@ -194,6 +196,15 @@ public final class Parameter<Value: IntentValueConvertible>: AnyParameter, @unch
 /// How a parameter would be edited in a graphical editor; accepted for porting, not used.
 public enum ParameterControlStyle: Sendable, Hashable {
   case automatic, field, stepper, slider
+}
+
+/// Every ``Parameter``, whatever its value type: what tells a parameter field, or a summary's key path,
+/// from the rest with a class check. A cast to ``AnyParameter`` would do the same, but the first cast of
+/// each type to a protocol makes the Swift runtime scan every conformance in the program, two scans of a
+/// one-step run's start (Architecture.md, start-up).
+public class ParameterObject: @unchecked Sendable {
+  /// This parameter as ``AnyParameter``, converted where its type is known (no cast).
+  var erased: any AnyParameter { preconditionFailure("only Parameter is a ParameterObject") }
 }
 
 /// What the runtime needs of a parameter without knowing its Swift type.

@@ -16,9 +16,16 @@ public protocol IntentValueConvertible: Sendable {
   var flowValue: FlowValue { get }
   /// Converts a value that may need a lookup: entities found by id or by text through their query.
   static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self
+  /// The value of an optional type when nothing was given (`nil`), which tells optional parameters from
+  /// required ones; nil for a type that is not optional. A requirement rather than a cast to a protocol:
+  /// the first cast of each type makes the Swift runtime scan every conformance in the program, a cost
+  /// at the start of every run (Architecture.md, start-up).
+  static var noValue: Self? { get }
 }
 
 extension IntentValueConvertible {
+  public static var noValue: Self? { nil }
+
   public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     try Self(flowValue: value)
   }
@@ -170,15 +177,6 @@ extension Array: IntentValueConvertible where Element: IntentValueConvertible {
   }
 }
 
-/// Lets the runtime tell optional parameters from required ones, and make their empty value.
-public protocol OptionalValue {
-  static var noValue: Self { get }
-}
-
-extension Optional: OptionalValue {
-  public static var noValue: Self { nil }
-}
-
 extension Optional: IntentValueConvertible where Wrapped: IntentValueConvertible {
   public static var valueType: ValueType { Wrapped.valueType }
 
@@ -191,4 +189,6 @@ extension Optional: IntentValueConvertible where Wrapped: IntentValueConvertible
   public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     value == .nothing ? nil : try await Wrapped.resolve(value, in: context)
   }
+
+  public static var noValue: Self? { .some(nil) }
 }
