@@ -44,14 +44,15 @@ profile 1 ./flow run hello.yml
 profile 2 ./flow --version
 profile 3 ./flow run steps.yml
 profile 4 ./flow run --no-history --json steps.yml
-# Each function once, in the order callgrind first names it; only those in a section of their own
-# (`.text.NAME`) can be placed, which is every Swift function and most of the runtime's.
-# Only flow's own symbols: callgrind also names the dynamic linker's and libc's. C++ static initialisers
-# (ICU's, the C++ library's, the Swift runtime's) all run before `main` and are all in `.text.startup`.
+# Each of flow's functions once (callgrind also names the dynamic linker's and libc's), sorted so that the
+# file changes only where the run path does: their order among themselves matters little, together they
+# fill a few dozen pages. Only a function in a section of its own (`.text.NAME`) can be placed, which is
+# every Swift function and most of the runtime's; C++ static initialisers (ICU's, the C++ library's, the
+# Swift runtime's) all run before `main` and are all in `.text.startup`.
 nm --defined-only "$flow" | awk '{ print $3 }' | sort -u > symbols
 {
 echo .text.startup
-cat cg.1 cg.2 cg.3 cg.4 | sed -n 's/^c\?fn=\(([0-9]*) \)\?//p' | awk '!seen[$0]++' \
+cat cg.1 cg.2 cg.3 cg.4 | sed -n 's/^c\?fn=\(([0-9]*) \)\?//p' | LC_ALL=C sort -u \
   | awk 'NR == FNR { known[$0] = 1; next } known[$0] { print ".text." $0 }' symbols -
 } > "$root/Sources/flow/Linking/order.txt"
 echo "$(wc -l < "$root/Sources/flow/Linking/order.txt") functions in Sources/flow/Linking/order.txt"

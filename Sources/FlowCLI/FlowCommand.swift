@@ -61,8 +61,11 @@ public struct FlowCommand: AsyncParsableCommand {
     if case .command(let command) = parsed, let scheduler = command as? ScheduleRunCommand {
       Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
-    if context.handlesInterrupts { Interrupts.takeSignalsEarly() }
+    // Before the task starts a thread: every thread then has Ctrl-C and SIGTERM blocked, for the main
+    // thread to take (Interrupts).
+    if context.handlesInterrupts { Interrupts.block() }
     Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
+    if context.handlesInterrupts { Interrupts.serve(console: context.console) }
     dispatchMain()
   }
 
