@@ -45,7 +45,7 @@ struct WorkflowLocator: WorkflowFiles {
     let names = Self.names(reference)
     var candidates = names
     if !reference.contains("/") {
-      candidates += names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).path }
+      candidates += inLibrary(names)
       candidates += names.map { "workflows/\($0)" }
     }
     return firstFile(candidates)
@@ -55,6 +55,12 @@ struct WorkflowLocator: WorkflowFiles {
   private static func names(_ reference: String) -> [String] {
     reference.hasSuffix(".yml") || reference.hasSuffix(".yaml")
       ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
+  }
+
+  /// `names` in the library folder. Not `appendingPathComponent`, whose `Set<UInt8>` cost a run's start a
+  /// conformance scan (Architecture.md, start-up).
+  private func inLibrary(_ names: [String]) -> [String] {
+    names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).path }
   }
 
   private func firstFile(_ candidates: [String]) -> String? {
@@ -136,7 +142,7 @@ struct WorkflowLocator: WorkflowFiles {
   func locate(_ reference: String, inFolder folder: String) -> String? {
     let names = Self.names(reference)
     var candidates = names.map { folder.isEmpty || $0.hasPrefix("/") ? $0 : "\(folder)/\($0)" }
-    if !reference.contains("/") { candidates += names.map { libraryDirectory.appendingPathComponent($0).path } }
+    if !reference.contains("/") { candidates += inLibrary(names) }
     return firstFile(candidates)
   }
 
