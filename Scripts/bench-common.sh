@@ -20,7 +20,7 @@ fi
 build_flow() {
   local flags=(-c release --product flow)
   if [ "${1:-}" != "--dynamic" ]; then
-    flags+=(--static-swift-stdlib -Xlinker -no-pie --scratch-path .build-static)
+    flags+=(--static-swift-stdlib -Xlinker -no-pie --disable-local-rpath --scratch-path .build-static)
   fi
   swift build "${flags[@]}" >/dev/null
   flow="$(swift build "${flags[@]}" --show-bin-path)/flow"

@@ -92,8 +92,12 @@ extension CLIContext {
   /// Where the file actions resolve `~` and relative paths, and where the home Trash is: `HOME` (the
   /// account's home when unset or relative), this context's working directory, and `XDG_DATA_HOME`.
   var fileLocations: FileLocations {
-    let passwd = getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
-    let home = [environment["HOME"], passwd].compactMap { $0 }.first { $0.hasPrefix("/") } ?? "/"
+    func absolute(_ path: String?) -> String? { path.flatMap { $0.hasPrefix("/") ? $0 : nil } }
+    // The account is asked only when HOME gives no home: getpwuid reads nsswitch.conf and /etc/passwd and
+    // tries nscd's socket, a dozen system calls that every run paid.
+    let home =
+      absolute(environment["HOME"])
+      ?? absolute(getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }) ?? "/"
     let trimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
     return FileLocations(home: trimmed, workingDirectory: workingDirectory, dataHome: environment["XDG_DATA_HOME"])
   }
