@@ -50,7 +50,7 @@ public struct FlowCommand: AsyncParsableCommand {
     // `flow --version` answers before ArgumentParser starts and before the environment is read (its
     // first `[String: String]` scans every protocol conformance in the binary, a third of the answer's
     // instructions): the answer is one constant.
-    if arguments == ["--version"] {
+    if asksForVersion(arguments) {
       StandardConsole().write(version + "\n", to: .output)
       Foundation.exit(ExitStatus.success.rawValue)
     }
@@ -68,6 +68,10 @@ public struct FlowCommand: AsyncParsableCommand {
     if context.handlesInterrupts { Interrupts.serve(console: context.console) }
     dispatchMain()
   }
+
+  /// `flow --version`, which ``start(arguments:context:)`` answers before anything else is set up; the
+  /// executable leaves out its own start-up work for it too.
+  public static func asksForVersion(_ arguments: [String]) -> Bool { arguments == ["--version"] }
 
   /// Runs flow with `arguments` in `context` and returns the exit status.
   ///

@@ -9,5 +9,5 @@ mallopt(M_ARENA_MAX, 1)
 // Every command but `--version` writes to 140 of the 250 pages of zero-initialised data; mapped in one
 // call they cost a one-step run 0.6 ms less than 140 page faults did. `--version` touches 30 of them
 // and would pay for the rest.
-if arguments != ["--version"] { clinux_populate_bss() }
+if !FlowCommand.asksForVersion(arguments) { clinux_populate_bss() }
 FlowCommand.start(arguments: arguments, context: .live)
