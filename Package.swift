@@ -3,7 +3,8 @@
 // flow: Apple Shortcuts for Linux. The engine lives in library targets; `flow` is a thin executable.
 // Import direction (arrows read "imports"), kept acyclic and easy to see:
 //
-//   flow → FlowCLI → everything below + ArgumentParser ; flow → CLinux (mallopt: one malloc arena)
+//   flow → FlowCLI → everything below + ArgumentParser ; flow → CLinux (mallopt: one malloc arena),
+//     CFlowStart (the command line, handed to the static Swift runtime)
 //   FlowRuntime → FlowIntents, FlowScheduler (catalogues are injected, never imported)
 //   FlowScheduler → FlowModel, CLinux (cron grammar, next fires, words, unit emitters; the scheduler)
 //   FlowPresentation → FlowRuntime, FlowScheduler, FlowIntents, FlowModel (pure: values and strings, never prints)
@@ -92,6 +93,9 @@ let package = Package(
     /// against 7 ms, 2.1x; Documentation/MCP.md), and its package graph brings swift-nio, swift-log,
     /// swift-system and swift-docc-plugin, where this layer is ~500 lines over what flow already has.
     .target(name: "FlowMCP", dependencies: ["FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    /// How the static Swift runtime finds the command line: from glibc, instead of /proc/self/maps
+    /// (ArgumentVector.c). Linked by the `flow` executable only.
+    .target(name: "CFlowStart"),
     /// libcurl, loaded with dlopen on the first request (not linked: see CurlTransport).
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -185,7 +189,8 @@ let package = Package(
     // faults on code and 8.0 ms instead of 10.0 (interleaved). A function the list lacks is laid out as
     // before, so a stale list costs speed, never correctness.
     .executableTarget(
-      name: "flow", dependencies: ["CLinux", "FlowCLI"], exclude: ["Linking"], swiftSettings: swiftSettings,
+      name: "flow", dependencies: ["CFlowStart", "CLinux", "FlowCLI"], exclude: ["Linking"],
+      swiftSettings: swiftSettings,
       linkerSettings: [
         .unsafeFlags(
           [
