@@ -47,13 +47,6 @@ public struct FlowCommand: AsyncParsableCommand {
   /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
   /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
   public static func start(arguments: [String], context makeContext: @autoclosure () -> CLIContext) -> Never {
-    // `flow --version` answers before ArgumentParser starts and before the environment is read (its
-    // first `[String: String]` scans every protocol conformance in the binary, a third of the answer's
-    // instructions): the answer is one constant.
-    if asksForVersion(arguments) {
-      StandardConsole().write(version + "\n", to: .output)
-      Foundation.exit(ExitStatus.success.rawValue)
-    }
     let context = makeContext()
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
     // the commands, and each new cast scans every protocol conformance in the binary).
@@ -69,9 +62,18 @@ public struct FlowCommand: AsyncParsableCommand {
     dispatchMain()
   }
 
-  /// `flow --version`, which ``start(arguments:context:)`` answers before anything else is set up; the
-  /// executable leaves out its own start-up work for it too.
-  public static func asksForVersion(_ arguments: [String]) -> Bool { arguments == ["--version"] }
+  /// Answers `flow --version` and exits, if that is the whole command line (`argc` and `argv` as the
+  /// process got them); returns otherwise, and the executable goes on to ``start(arguments:context:)``.
+  ///
+  /// The first thing the executable does, before anything is set up: the answer is one constant. The
+  /// arguments are looked at in place, as C strings: making `CommandLine.arguments` (an array of
+  /// `String`s, and its generic metadata) and the environment (whose first `[String: String]` scans
+  /// every protocol conformance in the binary) cost more than the rest of the answer.
+  public static func answerVersion(argc: Int32, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>) {
+    guard argc == 2, let argument = argv[1], strcmp(argument, "--version") == 0 else { return }
+    StandardConsole().write(version + "\n", to: .output)
+    Foundation.exit(ExitStatus.success.rawValue)
+  }
 
   /// Runs flow with `arguments` in `context` and returns the exit status.
   ///

@@ -51,6 +51,26 @@ struct StartupTests {
     }
   }
 
+  /// The executable answers `flow --version` before anything is set up (`FlowCommand.answerVersion`):
+  /// the same answer ArgumentParser gives, on standard output, with success.
+  @Test func theExecutableAnswersVersionAsTheParserDoes() async throws {
+    let process = Process()
+    process.executableURL = TerminalTests.flow
+    process.arguments = ["--version"]
+    process.environment = ["PATH": "/usr/bin:/bin"]
+    let output = Pipe(), errors = Pipe()
+    (process.standardOutput, process.standardError) = (output, errors)
+    try process.run()
+    let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let parsed = await runFlow(["--version"], in: UsageTests.examples)
+    #expect(process.terminationStatus == 0)
+    #expect(problems == "")
+    #expect(answer == "0.1.0\n")
+    #expect(answer == parsed.output)
+  }
+
   /// flow reads its environment itself (Foundation's reading was 1.2 M instructions of every command),
   /// and reads what Foundation reads.
   @Test func theEnvironmentIsReadAsFoundationReadsIt() {
