@@ -42,27 +42,36 @@ public struct LinuxProcesses: ProcessInspector {
   }
 
   private static func bootID() -> String {
-    read("/proc/sys/kernel/random/boot_id").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 } ?? ""
+    guard var bytes = read("/proc/sys/kernel/random/boot_id") else { return "" }
+    if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Field 22 of `/proc/PID/stat`, counted after the command name, which may itself hold spaces and
   /// parentheses (so the fields start after the last ')'). Nil when there is no such process, or only
   /// its corpse (a zombie, dead but not yet reaped by its parent).
+  ///
+  /// Read as bytes: split as `Character`s, the line's 300 characters cost 230,000 instructions, 4% of
+  /// a one-step run.
   static func startTime(of pid: Int32) -> UInt64? {
-    guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
-    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard let bytes = read("/proc/\(pid)/stat"), let close = bytes.lastIndex(of: UInt8(ascii: ")")) else {
+      return nil
+    }
+    let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
     // After ')': the state is field 3, the first here, so the start time (field 22) is the 20th.
-    guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
-    return UInt64(fields[19])
+    guard fields.count > 19, fields[0] != [UInt8(ascii: "Z")], fields[0] != [UInt8(ascii: "X")] else { return nil }
+    return UInt64(String(decoding: fields[19], as: UTF8.self))
   }
 
   /// A small file of /proc, read with one call: these are read on every run.
-  private static func read(_ path: String) -> String? {
+  private static func read(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var buffer = [UInt8](repeating: 0, count: 1024)
     let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-    return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+    guard count > 0 else { return nil }
+    buffer.removeLast(buffer.count - count)
+    return buffer
   }
 }

@@ -210,6 +210,13 @@ struct NamingTests {
   @Test func intentIDs() {
     #expect(Naming.intentID(forTypeName: "SaveBookmarkIntent") == "save-bookmark")
     #expect(Naming.intentID(forTypeName: "GetURLIntent") == "get-url")
+    // Only a whole trailing "Intent" goes, never the whole name; names that are not ASCII still convert.
+    for (typeName, id) in [
+      ("Intent", "intent"), ("IntentIntent", "intent"), ("Intents", "intents"), ("SaveBookmark", "save-bookmark"),
+      ("_ShowIntent", "show"), ("ÉtéIntent", "été"), ("CaféIntent", "café"),
+    ] {
+      #expect(Naming.intentID(forTypeName: typeName) == id, "\(typeName)")
+    }
     #expect(Naming.isKebabCase("add-tags"))
     #expect(!Naming.isKebabCase("addTags"))
     #expect(!Naming.isKebabCase("add--tags"))
