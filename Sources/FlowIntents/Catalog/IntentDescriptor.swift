@@ -319,7 +319,7 @@ enum IntentReflection {
   }
 
   static func summaryLayout<I: AppIntent>(of intent: I, parameters: [Reflected]) -> SummaryLayout {
-    I.parameterSummary.layout { keyPath in
+    I._summaryLayout { keyPath in
       // A class check, not a cast to AnyParameter (see ParameterObject).
       guard let keyPath = keyPath as? PartialKeyPath<I>,
         let parameter = intent[keyPath: keyPath] as? ParameterObject

@@ -34,6 +34,12 @@ public protocol AppIntent: Sendable {
   static var description: IntentDescription { get }
   /// A readable sentence with the parameters in it; see ``IntentParameterSummary``.
   static var parameterSummary: SummaryContent { get }
+  /// ``parameterSummary``'s layout, its key paths made keys by `keys`: what generic code reads
+  /// (`IntentReflection`). Not to be implemented: the default, inlined into each conformance, reaches
+  /// the summary with its type known, where generic code would ask the runtime for ``SummaryContent``
+  /// by name and the runtime would check `Self: AppIntent` by scanning every conformance in the binary
+  /// (0.35 M instructions of the first run of an action).
+  static func _summaryLayout(keys: (AnyKeyPath) -> String?) -> SummaryLayout
   /// The most running it may change, whatever its values: what `flow actions` states, and what a step is
   /// taken to do when a value that decides its effect is only known at run time. `--dry-run` skips
   /// everything but `.readOnly`, and the import card lists it.
@@ -92,6 +98,10 @@ public protocol AppIntent: Sendable {
 }
 
 extension AppIntent {
+  @inlinable public static func _summaryLayout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
+    parameterSummary.layout(keys: keys)
+  }
+
   public static var sideEffect: SideEffect { .readOnly }
   public static var networkAccess: NetworkAccess { .none }
   public static var sideEffectParameters: Set<String> { [] }
