@@ -189,7 +189,7 @@ let package = Package(
     // faults on code and 8.0 ms instead of 10.0 (interleaved). A function the list lacks is laid out as
     // before, so a stale list costs speed, never correctness. `-static-libgcc` links the unwinder
     // (libgcc_eh.a) rather than loading libgcc_s.so: one shared library fewer to find, map and relocate,
-    // and one fewer for every lazily bound call to search, was 0.28 ms of `flow --version` and 0.54 ms of
+    // and one fewer for every lazily bound call to search, was 0.15 ms of `flow --version` and 0.14 ms of
     // a one-step run (interleaved). libm stays shared: glibc's libm.a needs libc.a's private symbols.
     .executableTarget(
       name: "flow", dependencies: ["CFlowStart", "CLinux", "FlowCLI"], exclude: ["Linking"],
