@@ -21,12 +21,26 @@ struct StartupTests {
   /// of the flags, in both orders around the workflow.
   @Test func plainRunsParseAsArgumentParserParsesThem() throws {
     let flags = RunRequest.plainFlags.sorted()
-    for subset in 0..<(1 << flags.count) {
+    // Values as people and scripts give them: separate or attached, repeated, with `=` inside, words
+    // that mean something elsewhere.
+    let values: [[String]] = [
+      [], ["--input", "who=x"], ["--input=who=x"], ["--input", "who=x", "--input", "who=y=z"],
+      ["--input", "url=https://swift.org", "--input-file", "inputs.yml"], ["--input-file=in.json", "--input=n=1"],
+      ["--input", "help"], ["--input", "run"], ["--input", "=x"], ["--input", "greet.yml"],
+    ]
+    let all = 1 << flags.count
+    for subset in 0..<all {
       let chosen = flags.indices.filter { subset & (1 << $0) != 0 }.map { flags[$0] }
-      for arguments in [["greet.yml"] + chosen, chosen + ["greet.yml"]] {
-        let plain = try #require(RunRequest.plain(arguments[...]), "flow run \(arguments)")
-        let parsed = try #require(try RunCommand.parseAsRoot(arguments) as? RunCommand)
-        #expect(plain == parsed.request, "flow run \(arguments)")
+      // Every combination of flags with the first two; the rest with none, each one alone, and all.
+      let fewer = subset == 0 || subset == all - 1 || subset & (subset - 1) == 0
+      for value in fewer ? values : Array(values.prefix(2)) {
+        for arguments in [
+          ["greet.yml"] + chosen + value, value + chosen + ["greet.yml"], chosen + value + ["greet.yml"],
+        ] {
+          let plain = try #require(RunRequest.plain(arguments[...]), "flow run \(arguments)")
+          let parsed = try #require(try RunCommand.parseAsRoot(arguments) as? RunCommand)
+          #expect(plain == parsed.request, "flow run \(arguments)")
+        }
       }
     }
     // Every value the command reads reaches the request: one added to the command or its option groups
@@ -41,11 +55,14 @@ struct StartupTests {
     #expect(commandValues == requestValues)
   }
 
-  @Test func onlyAWorkflowAndOnOffFlagsAreReadWithoutArgumentParser() {
+  @Test func onlyAWorkflowFlagsAndInputsAreReadWithoutArgumentParser() {
     for arguments in [
-      [], ["greet.yml", "other.yml"], ["greet.yml", "--json", "--json"], ["greet.yml", "--input", "who=x"],
-      ["greet.yml", "--input=who=x"], ["greet.yml", "--backend", "local"], ["greet.yml", "--trigger", "schedule"],
-      ["-"], ["help"], [""], ["greet.yml", "--"], ["greet.yml", "-h"], ["--json"],
+      [], ["greet.yml", "other.yml"], ["greet.yml", "--json", "--json"], ["greet.yml", "--backend", "local"],
+      ["greet.yml", "--trigger", "schedule"], ["-"], ["help"], [""], ["greet.yml", "--"], ["greet.yml", "-h"],
+      ["--json"], ["--input", "who=x"], ["greet.yml", "--input"], ["greet.yml", "--input", ""],
+      ["greet.yml", "--input="], ["greet.yml", "--input", "-x"], ["greet.yml", "--input", "--json"],
+      ["greet.yml", "--input-file", "a.yml", "--input-file", "b.yml"], ["greet.yml", "--json=true"],
+      ["greet.yml", "--inputs", "who=x"], ["greet.yml", "--input-file"],
     ] {
       #expect(RunRequest.plain(arguments[...]) == nil, "flow run \(arguments)")
     }
