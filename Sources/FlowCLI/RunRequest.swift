@@ -25,61 +25,64 @@ struct RunRequest: Sendable, Equatable {
   var noHistory = false
   var wait = false
 
-  /// `flow run WORKFLOW` with on/off flags, `--input NAME=VALUE` and `--input-file FILE`, parsed
-  /// without ArgumentParser, or nil for anything else (which ArgumentParser parses).
+  /// `flow run WORKFLOW` with on/off flags and the options people, scripts and the scheduler give
+  /// (`--input NAME=VALUE`, `--input-file FILE`, `--trigger cron`, `--backend raindrop`), parsed without
+  /// ArgumentParser, or nil for anything else (which ArgumentParser parses).
   ///
   /// ArgumentParser reads a command by reflecting over it, its option groups and each option's type, and
   /// each of those casts and generic types makes the Swift runtime scan all 7,000 protocol conformances
   /// in the binary once: 25 scans, 12 M instructions, 40% of a one-step run (with `--input`, as the
-  /// README's first command has it, 13.6 M of 31 M). Even making a `RunCommand` without parsing cost
-  /// three (its property wrappers' types): a plain run makes none. The plain form is the one scripts,
-  /// the scheduler and people type; every other form (other options, help, errors, a value that starts
-  /// with `-`) still reads as ArgumentParser has it. `StartupTests.plainRunsParseAsArgumentParserParsesThem`
-  /// checks that the two give the same request for every combination of these flags and values.
+  /// README's first command has it, 13.6 M of 31 M; every crontab line and systemd unit flow writes
+  /// passes `--trigger`). Even making a `RunCommand` without parsing cost three (its property
+  /// wrappers' types): a plain run makes none. Every other form (other options, help, errors, a value
+  /// that is empty, missing, starts with `-` or names no trigger or backend, an option given twice) still
+  /// reads as ArgumentParser has it. `StartupTests.plainRunsParseAsArgumentParserParsesThem` checks that
+  /// the two give the same request for every combination of these flags and values.
   static func plain(_ arguments: ArraySlice<String>) -> RunRequest? {
     var workflow: String?
     var flags: Set<String> = []
     var inputs: [String] = []
     var inputFile: String?
+    var trigger: RunTrigger?
+    var backend: BackendChoice?
     var rest = arguments[...]
     while let argument = rest.popFirst() {
-      if argument.hasPrefix("-") {
-        // An option's value: attached after `=`, or the next argument. Empty, missing or option-like
-        // values are ArgumentParser's to judge.
-        var name = argument[...]
-        var value: String?
-        if let equals = argument.firstIndex(of: "=") {
-          name = argument[..<equals]
-          value = String(argument[argument.index(after: equals)...])
-          guard value?.isEmpty == false else { return nil }
-        }
-        switch name {
-        case "--input", "--input-file":
-          if value == nil {
-            guard let next = rest.popFirst(), !next.isEmpty, !next.hasPrefix("-") else { return nil }
-            value = next
-          }
-          if name == "--input" {
-            inputs.append(value ?? "")
-          } else {
-            guard inputFile == nil else { return nil }
-            inputFile = value
-          }
-        default:
-          guard value == nil, plainFlags.contains(argument), flags.insert(argument).inserted else { return nil }
-        }
-      } else {
+      guard argument.hasPrefix("-") else {
         // `help` reads as a request for help; an empty name gets ArgumentParser's own answer.
         guard workflow == nil, !argument.isEmpty, argument != "help" else { return nil }
         workflow = argument
+        continue
+      }
+      // An option's value: attached after `=`, or the next argument.
+      var name = argument[...]
+      var attached: String?
+      if let equals = argument.firstIndex(of: "=") {
+        name = argument[..<equals]
+        attached = String(argument[argument.index(after: equals)...])
+      }
+      guard ["--input", "--input-file", "--trigger", "--backend"].contains(name) else {
+        guard attached == nil, plainFlags.contains(argument), flags.insert(argument).inserted else { return nil }
+        continue
+      }
+      guard let value = attached ?? rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else { return nil }
+      switch name {
+      case "--input": inputs.append(value)
+      case "--input-file" where inputFile == nil: inputFile = value
+      case "--trigger" where trigger == nil:
+        guard let named = RunTrigger(rawValue: value) else { return nil }
+        trigger = named
+      case "--backend" where backend == nil:
+        guard let named = BackendChoice(rawValue: value) else { return nil }
+        backend = named
+      default: return nil
       }
     }
     guard let workflow else { return nil }
     return RunRequest(
       workflow: workflow, inputs: inputs, inputFile: inputFile,
-      action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input")),
-      dryRun: flags.contains("--dry-run"), json: flags.contains("--json"), noHistory: flags.contains("--no-history"),
-      wait: flags.contains("--wait"))
+      action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input"), backend: backend),
+      dryRun: flags.contains("--dry-run"), json: flags.contains("--json"), trigger: trigger ?? .manual,
+      noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"))
   }
 
   /// The flags ``plain(_:)`` reads that take no value.

@@ -27,6 +27,10 @@ struct StartupTests {
       [], ["--input", "who=x"], ["--input=who=x"], ["--input", "who=x", "--input", "who=y=z"],
       ["--input", "url=https://swift.org", "--input-file", "inputs.yml"], ["--input-file=in.json", "--input=n=1"],
       ["--input", "help"], ["--input", "run"], ["--input", "=x"], ["--input", "greet.yml"],
+      // What crontab lines, systemd units and the scheduler pass.
+      ["--trigger", "cron"], ["--trigger=systemd", "--backend", "local"],
+      ["--backend=raindrop", "--trigger", "scheduled", "--input", "a=b"], ["--trigger", "catch-up"],
+      ["--trigger", "mcp"],
     ]
     let all = 1 << flags.count
     for subset in 0..<all {
@@ -57,8 +61,10 @@ struct StartupTests {
 
   @Test func onlyAWorkflowFlagsAndInputsAreReadWithoutArgumentParser() {
     for arguments in [
-      [], ["greet.yml", "other.yml"], ["greet.yml", "--json", "--json"], ["greet.yml", "--backend", "local"],
-      ["greet.yml", "--trigger", "schedule"], ["-"], ["help"], [""], ["greet.yml", "--"], ["greet.yml", "-h"],
+      [], ["greet.yml", "other.yml"], ["greet.yml", "--json", "--json"], ["greet.yml", "--backend", "cloud"],
+      ["greet.yml", "--trigger", "schedule"], ["greet.yml", "--trigger", "cron", "--trigger", "cron"],
+      ["greet.yml", "--backend"], ["greet.yml", "--trigger="], ["-"], ["help"], [""], ["greet.yml", "--"],
+      ["greet.yml", "-h"],
       ["--json"], ["--input", "who=x"], ["greet.yml", "--input"], ["greet.yml", "--input", ""],
       ["greet.yml", "--input="], ["greet.yml", "--input", "-x"], ["greet.yml", "--input", "--json"],
       ["greet.yml", "--input-file", "a.yml", "--input-file", "b.yml"], ["greet.yml", "--json=true"],
