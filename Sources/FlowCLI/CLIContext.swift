@@ -103,8 +103,9 @@ public struct CLIContext: Sendable {
 
   /// A path as given, resolved against the working directory when relative.
   ///
-  /// Joined as text: Foundation's `appendingPathComponent` makes a `Set<UInt8>`, whose first use costs
-  /// a start one scan of every protocol conformance in the program (Architecture.md, start-up).
+  /// Joined as text, not with `appendingPathComponent`, which builds a `Set<UInt8>` at every call. (Its
+  /// first use, which scans every protocol conformance in the program, still comes with the run path's
+  /// first `URL.path`: Architecture.md, start-up, the scans left.)
   public func url(for path: String) -> URL {
     if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
     let directory = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"

@@ -57,8 +57,9 @@ struct WorkflowLocator: WorkflowFiles {
       ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
   }
 
-  /// `names` in the library folder. Not `appendingPathComponent`, whose `Set<UInt8>` cost a run's start a
-  /// conformance scan (Architecture.md, start-up).
+  /// `names` in the library folder. Not `appendingPathComponent`, which builds a `Set<UInt8>` at every
+  /// call (`.path` builds one too: the conformance scan that comes with the first is among those left,
+  /// Architecture.md, start-up).
   private func inLibrary(_ names: [String]) -> [String] {
     names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).path }
   }
