@@ -29,7 +29,7 @@ struct Backends {
     {
       return (token, .environment)
     }
-    guard let data = FileManager.default.contents(atPath: context.paths.tokenFile.path) else { return nil }
+    guard let data = FileManager.default.contents(atPath: context.paths.tokenFile.fileSystemPath) else { return nil }
     let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return token.isEmpty ? nil : (token, .file)
   }

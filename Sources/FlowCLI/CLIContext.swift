@@ -101,11 +101,13 @@ public struct CLIContext: Sendable {
   /// Where flow keeps its files, from this context's environment.
   public var paths: FlowPaths { FlowPaths(environment: environment) }
 
+  /// A path as given, made absolute against the working directory, as text: what `url(for: path).path`
+  /// gives, without building a URL (``FlowLibrary/FileSystemPath``).
+  public func absolutePath(_ path: String) -> String { FileSystemPath.absolute(path, in: workingDirectory) }
+
   /// A path as given, resolved against the working directory when relative.
   ///
-  /// Joined as text, not with `appendingPathComponent`, which builds a `Set<UInt8>` at every call. (Its
-  /// first use, which scans every protocol conformance in the program, still comes with the run path's
-  /// first `URL.path`: Architecture.md, start-up, the scans left.)
+  /// Joined as text, not with `appendingPathComponent`, which builds a `Set<UInt8>` at every call.
   public func url(for path: String) -> URL {
     if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
     let directory = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"

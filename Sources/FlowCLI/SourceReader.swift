@@ -9,6 +9,6 @@ enum SourceReader {
   static func read(_ path: String, in context: CLIContext, limits: YAMLLimits = .workflow) -> Result<
     SourceFile, Diagnostic
   > {
-    RegularFile.source(path, at: context.url(for: path).path, limits: limits)
+    RegularFile.source(path, at: context.absolutePath(path), limits: limits)
   }
 }

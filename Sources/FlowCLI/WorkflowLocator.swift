@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowLibrary
 import FlowModel
 import FlowRuntime
 import Foundation
@@ -34,9 +35,14 @@ struct WorkflowLocator: WorkflowFiles {
   }
 
   /// `path` absolute, with links resolved: what run history and the workflow's lock know a workflow by,
-  /// so that two names for one file are one workflow.
+  /// so that two names for one file are one workflow. realpath(3) for a file that exists (every run);
+  /// Foundation's resolution, which also stands for what is not there, otherwise. The two agree on every
+  /// file that exists but one reached through `..` after a link, where realpath(3) finds the file and
+  /// Foundation, removing the `..` as text first, named a path that is not there
+  /// (`WorkflowLocatorTests.resolvedPaths`).
   func resolvedPath(_ path: String) -> String {
-    context.url(for: path).standardized.resolvingSymlinksInPath().path
+    FileSystemPath.resolved(context.absolutePath(path))
+      ?? context.url(for: path).standardized.resolvingSymlinksInPath().path
   }
 
   /// The path to read for what a person typed (`flow run REFERENCE`), as they should see it: a path
@@ -57,17 +63,16 @@ struct WorkflowLocator: WorkflowFiles {
       ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
   }
 
-  /// `names` in the library folder. Not `appendingPathComponent`, which builds a `Set<UInt8>` at every
-  /// call (`.path` builds one too: the conformance scan that comes with the first is among those left,
-  /// Architecture.md, start-up).
+  /// `names` in the library folder. Not `appendingPathComponent` or `.path`, which build a `Set<UInt8>`
+  /// at every call (``FlowLibrary/FileSystemPath``).
   private func inLibrary(_ names: [String]) -> [String] {
-    names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).path }
+    names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).fileSystemPath }
   }
 
   private func firstFile(_ candidates: [String]) -> String? {
     candidates.first { path in
       var isDirectory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: context.url(for: path).path, isDirectory: &isDirectory)
+      return FileManager.default.fileExists(atPath: context.absolutePath(path), isDirectory: &isDirectory)
         && !isDirectory.boolValue
     }
   }
@@ -147,8 +152,10 @@ struct WorkflowLocator: WorkflowFiles {
     return firstFile(candidates)
   }
 
+  /// The file's own path (realpath(3)), which two names for one file share; Foundation's standardised
+  /// path for a file that is not there. Only keys the check's own tables: nothing keeps it.
   func canonicalPath(_ path: String) -> String {
-    context.url(for: path).standardizedFileURL.path
+    FileSystemPath.resolved(context.absolutePath(path)) ?? context.url(for: path).standardizedFileURL.path
   }
 
   func read(_ path: String) -> Result<SourceFile, Diagnostic> {

@@ -38,10 +38,11 @@ public struct Configuration: Sendable {
   public static func load(_ url: URL) throws(Diagnostic) -> Configuration {
     var configuration = Configuration()
     let file: SourceFile
-    switch RegularFile.read(url.path, limit: YAMLLimits.workflow.maxFileSize) {
-    case .success(let bytes): file = SourceFile(path: url.path, bytes: bytes)
+    let path = url.fileSystemPath
+    switch RegularFile.read(path, limit: YAMLLimits.workflow.maxFileSize) {
+    case .success(let bytes): file = SourceFile(path: path, bytes: bytes)
     case .failure(.missing): return configuration
-    case .failure(let problem): throw problem.diagnostic(path: url.path)
+    case .failure(let problem): throw problem.diagnostic(path: path)
     }
     let document = YAMLDocument.load(file)
     if let problem = document.diagnostics.all.first { throw problem }

@@ -17,7 +17,12 @@ public enum PrivateFiles {
   /// "NSCocoaErrorDomain error 512" when a file stands where a folder should, and makes parents 0777 less
   /// the umask.
   public static func createDirectory(_ url: URL) -> String? {
-    problem(url.path).map { "cannot create \(url.path): \($0)" }
+    createDirectory(atPath: url.fileSystemPath)
+  }
+
+  /// ``createDirectory(_:)`` for a path.
+  public static func createDirectory(atPath path: String) -> String? {
+    problem(path).map { "cannot create \(path): \($0)" }
   }
 
   /// ``createDirectory(_:)`` for callers that throw.

@@ -25,16 +25,17 @@ public final class RunHistory: @unchecked Sendable {
   public init(file: URL, processes: any ProcessInspector = LinuxProcesses()) throws(HistoryError) {
     self.file = file
     self.processes = processes
-    if let problem = PrivateFiles.createDirectory(file.deletingLastPathComponent()) {
+    let path = file.fileSystemPath
+    if let problem = PrivateFiles.createDirectory(atPath: (path as NSString).deletingLastPathComponent) {
       throw HistoryError(description: problem)
     }
     // SQLiteConnection creates the database 0600, and SQLite its -wal and -shm files with the same mode.
     do {
-      database = try SQLiteConnection(path: file.path)
+      database = try SQLiteConnection(path: path)
       try database.execute("PRAGMA wal_autocheckpoint = \(Self.walPages)")
       try Self.migrate(database)
     } catch {
-      throw HistoryError(description: "cannot open run history \(file.path): \(error)")
+      throw HistoryError(description: "cannot open run history \(path): \(error)")
     }
   }
 

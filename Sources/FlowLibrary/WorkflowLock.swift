@@ -57,7 +57,13 @@ public final class WorkflowLock: Sendable {
 
   /// The lock file of the workflow at `path` (absolute).
   public static func file(for path: String, in directory: URL) -> URL {
-    let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    // The file name without its extension, as text: `URL`'s path methods build a `Set<UInt8>` at every
+    // call (FileSystemPath.swift). As `deletingPathExtension`: no extension in ".profile" or "name.".
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    let stem =
+      name.lastIndex(of: ".").flatMap { dot in
+        dot == name.startIndex || name.index(after: dot) == name.endIndex ? nil : String(name[..<dot])
+      } ?? name
     let safe = String(
       stem.unicodeScalars.prefix(64).map { scalar in
         scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar)
@@ -75,16 +81,16 @@ public final class WorkflowLock: Sendable {
   {
     if let problem = PrivateFiles.createDirectory(directory) { throw Failure(description: problem) }
     let file = Self.file(for: path, in: directory)
-    let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    let descriptor = open(file.fileSystemPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw Failure(description: "cannot open \(file.path): \(String(cString: strerror(errno)))")
+      throw Failure(description: "cannot open \(file.fileSystemPath): \(String(cString: strerror(errno)))")
     }
     while flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
       if errno == EINTR { continue }
       let reason = errno
       close(descriptor)
       if reason == EWOULDBLOCK { return nil }
-      throw Failure(description: "cannot lock \(file.path): \(String(cString: strerror(reason)))")
+      throw Failure(description: "cannot lock \(file.fileSystemPath): \(String(cString: strerror(reason)))")
     }
     let lock = WorkflowLock(file: file, descriptor: descriptor)
     ftruncate(descriptor, 0)

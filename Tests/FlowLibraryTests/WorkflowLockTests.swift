@@ -52,3 +52,17 @@ struct WorkflowLockTests {
     #expect(WorkflowLock.file(for: "/w/ünï code!.yml", in: directory).lastPathComponent.hasPrefix("_n__code_-"))
   }
 }
+
+extension WorkflowLockTests {
+  /// The name's stem is cut as text; it must stay what `deletingPathExtension` gave, or a lock taken by
+  /// one flow would not be seen by another.
+  @Test(arguments: [
+    ("/a/b.yml", "b"), ("/a/.hidden", ".hidden"), ("/a/b.tar.gz", "b.tar"), ("/a/b.", "b."), ("/a/b", "b"),
+    ("/a/.b.yml", ".b"), ("/a/b..yml", "b."), ("/a/..", ".."), ("/a/x.y/z", "z"),
+  ])
+  func lockFileStemsAreFoundations(path: String, stem: String) {
+    #expect(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent == stem)
+    let name = WorkflowLock.file(for: path, in: URL(fileURLWithPath: "/state/locks")).lastPathComponent
+    #expect(name.hasPrefix(stem + "-") && name.count == stem.count + 18, "\(name)")
+  }
+}

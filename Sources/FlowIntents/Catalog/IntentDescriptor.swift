@@ -104,12 +104,13 @@ public struct IntentDescriptor: Sendable {
     let summary = IntentReflection.summaryLayout(of: intent, parameters: reflected)
     return IntentDescriptor(
       id: id, shortID: shortID, namespace: namespace, catalogTitle: catalogTitle, title: I.title.key,
-      description: I.description.text, parameters: parameters, outputType: I.PerformResult.outputType,
+      description: I.description.text, parameters: parameters, outputType: I._outputValueType,
       sideEffect: I.sideEffect, sideEffectParameters: I.sideEffectParameters,
       requiresConfirmation: I.requiresConfirmation, processArgumentParameters: I.processArgumentParameters,
       prompts: I.prompts,
       networkAccess: I.networkAccess, machineAccess: I.machineAccess, summary: summary,
-      dependencies: IntentReflection.dependencies(of: intent).map { "\($0)" }, intentType: I.self,
+      dependencies: IntentReflection.dependencies(of: intent).map { _typeName($0, qualified: false) },
+      intentType: I.self,
       runner: { values, asking, mode, context in
         try await IntentRunner.run(I.self, id: id, values: values, asking: asking, mode: mode, context: context)
       },

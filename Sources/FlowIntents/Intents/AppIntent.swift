@@ -40,6 +40,11 @@ public protocol AppIntent: Sendable {
   /// by name and the runtime would check `Self: AppIntent` by scanning every conformance in the binary
   /// (0.35 M instructions of the first run of an action).
   static func _summaryLayout(keys: (AnyKeyPath) -> String?) -> SummaryLayout
+  /// The type of the value `perform()` returns, nil for none: what the catalogue reads. Not to be
+  /// implemented: the defaults read it from ``PerformResult`` where the conformance knows its value type
+  /// (`some ReturnsValue<String>`), where ``IntentResult/outputType`` would cast to find it and the
+  /// runtime would scan every conformance in the program for the first cast of each type.
+  static var _outputValueType: ValueType? { get }
   /// The most running it may change, whatever its values: what `flow actions` states, and what a step is
   /// taken to do when a value that decides its effect is only known at run time. `--dry-run` skips
   /// everything but `.readOnly`, and the import card lists it.
@@ -97,10 +102,16 @@ public protocol AppIntent: Sendable {
   func perform() async throws -> PerformResult
 }
 
+extension AppIntent where PerformResult: ReturnsValue, PerformResult.Value: IntentValueConvertible {
+  @inlinable public static var _outputValueType: ValueType? { PerformResult.Value.valueType }
+}
+
 extension AppIntent {
   @inlinable public static func _summaryLayout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
     parameterSummary.layout(keys: keys)
   }
+
+  @inlinable public static var _outputValueType: ValueType? { PerformResult.outputType }
 
   public static var sideEffect: SideEffect { .readOnly }
   public static var networkAccess: NetworkAccess { .none }

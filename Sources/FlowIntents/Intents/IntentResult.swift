@@ -8,7 +8,8 @@ public protocol IntentResult: Sendable {
   var outputValue: FlowValue? { get }
   /// The text to show the person.
   var outputDialog: IntentDialog? { get }
-  /// The declared output type; nil when the intent returns no value.
+  /// The declared output type; nil when the intent returns no value. What the catalogue reads is
+  /// ``AppIntent/_outputValueType``, which knows the type without asking the runtime.
   static var outputType: ValueType? { get }
 }
 
@@ -24,13 +25,31 @@ public protocol ProvidesDialog: IntentResult {}
 public enum NoResultPart: Sendable {}
 
 /// The one concrete result type; the factories below pick its parameters.
+///
+/// The factories, which know `Value: IntentValueConvertible`, convert the value as they make the result:
+/// a cast to the protocol here would have the Swift runtime scan every conformance in the program, once
+/// for each value type (Architecture.md, start-up).
 public struct IntentResultContainer<Value: Sendable, Dialog: Sendable>: IntentResult {
   let value: Value?
   let dialog: IntentDialog?
+  public let outputValue: FlowValue?
 
-  public var outputValue: FlowValue? { (value as? any IntentValueConvertible)?.flowValue }
+  init(value: Value?, dialog: IntentDialog?) where Value: IntentValueConvertible {
+    self.value = value
+    self.dialog = dialog
+    outputValue = value?.flowValue
+  }
+
+  init(dialog: IntentDialog?) where Value == NoResultPart {
+    value = nil
+    self.dialog = dialog
+    outputValue = nil
+  }
+
   public var outputDialog: IntentDialog? { dialog }
-  public static var outputType: ValueType? { (Value.self as? any IntentValueConvertible.Type)?.valueType }
+  public static var outputType: ValueType? {
+    Value.self == NoResultPart.self ? nil : (Value.self as? any IntentValueConvertible.Type)?.valueType
+  }
 }
 
 extension IntentResultContainer: ReturnsValue where Value: IntentValueConvertible {}
@@ -39,7 +58,7 @@ extension IntentResultContainer: ProvidesDialog where Dialog == IntentDialog {}
 extension IntentResult {
   /// Done, with nothing to pass on or say.
   public static func result() -> Self where Self == IntentResultContainer<NoResultPart, NoResultPart> {
-    IntentResultContainer(value: nil, dialog: nil)
+    IntentResultContainer(dialog: nil)
   }
 
   /// Done; `value` becomes the step's output.
@@ -51,7 +70,7 @@ extension IntentResult {
   /// Done; `dialog` is shown to the person.
   public static func result(dialog: IntentDialog) -> Self
   where Self == IntentResultContainer<NoResultPart, IntentDialog> {
-    IntentResultContainer(value: nil, dialog: dialog)
+    IntentResultContainer(dialog: dialog)
   }
 
   /// Done; `value` becomes the step's output and `dialog` is shown.

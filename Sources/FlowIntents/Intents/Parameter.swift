@@ -12,10 +12,17 @@ import Foundation
 /// default is required, and is asked for when a step leaves it out. `primary: true` marks the one
 /// parameter a bare scalar fills (`- show: "Done"`, SPEC §1).
 ///
-/// The runtime finds parameters with `Mirror`, the way swift-argument-parser finds `@Option`: it is a
-/// class so that the runtime can set values on a fresh intent, and so that `$name` reaches it.
+/// The runtime finds parameters by reading the intent's fields (``IntentLayout``), the way
+/// swift-argument-parser finds `@Option`: it is a class so that the runtime can set values on a fresh
+/// intent, and so that `$name` reaches it.
+///
+/// The class puts no requirement on `Value`; its initialisers do (`Value: IntentValueConvertible`), and
+/// keep the conformance. Reading an intent's fields has the Swift
+/// runtime build each field's type from its mangled name, and a requirement on `Value` would have it look
+/// the conformance up by scanning every conformance in the program, once for each value type: a tenth of
+/// a millisecond each, about twenty in a bookmark workflow (Architecture.md, start-up).
 @propertyWrapper
-public final class Parameter<Value: IntentValueConvertible>: ParameterObject, AnyParameter, @unchecked Sendable {
+public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked Sendable {
   public let title: String
   public let parameterDescription: String?
   public let defaultValue: Value?
@@ -28,6 +35,8 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
 
   override var erased: any AnyParameter { self }
 
+  /// `Value`'s conformance, kept by the initialisers, which know it; the conversions below open it.
+  private let conformance: any IntentValueConvertible.Type
   // The lock guards the value and the binding, which the runtime sets while the intent is performed.
   private let lock = NSLock()
   private var storage: Value?
@@ -42,7 +51,8 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
     requestValueDialog: IntentDialog? = nil,
     primary: Bool = false,
     key: String? = nil
-  ) {
+  ) where Value: IntentValueConvertible {
+    conformance = Value.self
     self.title = title.key
     self.parameterDescription = description?.key
     self.defaultValue = defaultValue
@@ -65,7 +75,7 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
     requestValueDialog: IntentDialog? = nil,
     primary: Bool = false,
     key: String? = nil
-  ) {
+  ) where Value: IntentValueConvertible {
     self.init(
       title: title, description: description, default: wrappedValue, controlStyle: controlStyle,
       inclusiveRange: inclusiveRange, requestValueDialog: requestValueDialog, primary: primary, key: key)
@@ -80,7 +90,7 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
   public var wrappedValue: Value {
     get {
       if let value = lock.withLock({ storage }) ?? defaultValue { return value }
-      if let none = Value.noValue { return none }
+      if let none = noValue { return none }
       preconditionFailure("parameter '\(title)' was read before it had a value")
     }
     set { lock.withLock { storage = newValue } }
@@ -91,25 +101,54 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
 
   // MARK: - AnyParameter
 
-  public var valueType: ValueType { Value.valueType }
-  public var isOptional: Bool { Value.noValue != nil }
+  public var valueType: ValueType { conformance.valueType }
+  public var isOptional: Bool { noValue != nil }
   public var defaultFlowValue: FlowValue? {
     guard let defaultValue else { return nil }
-    let value = defaultValue.flowValue
+    let value = flowValue(defaultValue)
     return value == .nothing ? nil : value
   }
   public var currentFlowValue: FlowValue? {
     guard let value = lock.withLock({ storage }) ?? defaultValue else { return nil }
-    let flowValue = value.flowValue
-    return flowValue == .nothing ? nil : flowValue
+    let converted = flowValue(value)
+    return converted == .nothing ? nil : converted
   }
   public var hasExplicitValue: Bool { lock.withLock { storage != nil } }
   public var origin: PromptOrigin { lock.withLock { boundOrigin } }
 
   public func bind(_ origin: PromptOrigin) { lock.withLock { boundOrigin = origin } }
 
+  // MARK: - Conversions, through the conformance the initialiser kept
+  //
+  // Each opens `conformance` as `T`, which is `Value` itself (the initialiser made it from `Value.self`), so
+  // a value passes between the two by a bit cast: no cast that asks the runtime.
+
+  private var noValue: Value? {
+    func open<T: IntentValueConvertible>(_: T.Type) -> Value? { T.noValue.map { unsafeBitCast($0, to: Value.self) } }
+    return open(conformance)
+  }
+
+  private func flowValue(_ value: Value) -> FlowValue {
+    func open<T: IntentValueConvertible>(_: T.Type) -> FlowValue { unsafeBitCast(value, to: T.self).flowValue }
+    return open(conformance)
+  }
+
+  private func make(_ value: FlowValue) throws(CoercionError) -> Value {
+    func open<T: IntentValueConvertible>(_: T.Type) throws(CoercionError) -> Value {
+      unsafeBitCast(try T(flowValue: value), to: Value.self)
+    }
+    return try open(conformance)
+  }
+
+  private func resolveValue(_ value: FlowValue, in context: IntentContext) async throws -> Value {
+    func open<T: IntentValueConvertible>(_: T.Type) async throws -> Value {
+      unsafeBitCast(try await T.resolve(value, in: context), to: Value.self)
+    }
+    return try await open(conformance)
+  }
+
   public var literalConverter: @Sendable (FlowValue) throws(CoercionError) -> FlowValue {
-    { value throws(CoercionError) in try Value(flowValue: value).flowValue }
+    { [self] value throws(CoercionError) in try flowValue(make(value)) }
   }
 
   public func assign(_ value: FlowValue, in context: IntentContext) async throws {
@@ -126,7 +165,7 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
     let key = origin.parameterKey ?? Naming.kebabCase(title)
     let resolved: Value
     do {
-      resolved = try await PromptOrigin.$current.withValue(origin) { try await Value.resolve(value, in: context) }
+      resolved = try await PromptOrigin.$current.withValue(origin) { try await self.resolveValue(value, in: context) }
     } catch let error as CoercionError {
       throw AppIntentError(
         .invalidValue, error.message(forParameter: key), help: error.help, origin: origin)
@@ -135,7 +174,7 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
       error.origin = origin
       throw error
     }
-    if let range = inclusiveRange, case .number(let number) = resolved.flowValue, !range.contains(number) {
+    if let range = inclusiveRange, case .number(let number) = flowValue(resolved), !range.contains(number) {
       let low = FlowValue.formatNumber(range.lowerBound), high = FlowValue.formatNumber(range.upperBound)
       throw AppIntentError(
         .outOfRange, "'\(key)' must be between \(low) and \(high), got \(FlowValue.formatNumber(number))",
@@ -175,7 +214,7 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
     guard !values.isEmpty else { throw AppIntentError.failed("there is nothing to choose from for '\(title)'") }
     if values.count == 1 { return values[0] }
     let context = try IntentContext.requireCurrent()
-    let options = values.map { Prompting.optionText(for: $0.flowValue) }
+    let options = values.map { Prompting.optionText(for: flowValue($0)) }
     let chosen = try await context.prompter.requestChoice(
       ChoiceRequest(kind: .disambiguation, origin: origin, dialog: dialog?.text ?? "Which \(title)?", options: options))
     guard let index = chosen.first, values.indices.contains(index) else { throw AppIntentError.userCancelled }
@@ -187,7 +226,7 @@ public final class Parameter<Value: IntentValueConvertible>: ParameterObject, An
   @discardableResult
   public func requestConfirmation(for value: Value, dialog: IntentDialog? = nil) async throws -> Bool {
     let context = try IntentContext.requireCurrent()
-    let text = dialog?.text ?? "Use \(Prompting.optionText(for: value.flowValue)) for \(title)?"
+    let text = dialog?.text ?? "Use \(Prompting.optionText(for: flowValue(value))) for \(title)?"
     return try await context.prompter.requestConfirmation(
       ConfirmationRequest(kind: .parameter, origin: origin, dialog: text))
   }
@@ -237,7 +276,7 @@ public protocol AnyParameter: AnyObject, Sendable {
 }
 
 extension Parameter {
-  public func requestValueErased() async throws -> FlowValue { try await requestValue().flowValue }
+  public func requestValueErased() async throws -> FlowValue { flowValue(try await requestValue()) }
 }
 
 extension IntentContext {

@@ -1,0 +1,41 @@
+import Foundation
+
+extension URL {
+  /// The path of a file URL, as `path` gives it, for the code a run goes through.
+  ///
+  /// On Linux, `path` percent-decodes through a `Set<UInt8>` that swift-foundation builds at every call,
+  /// and the first such set in a process makes the Swift runtime check `UInt8: Hashable` by scanning every
+  /// protocol conformance in the program: 0.3 ms of a one-step run (Architecture.md, start-up).
+  /// `path(percentEncoded: false)` decodes without one. It differs from `path` only in keeping trailing
+  /// slashes, dropped here, and in decoding `%2F` and `%00`, which a URL made from a file path never holds:
+  /// it encodes a `%` in a name as `%25`. `FileSystemPathTests` holds the two to each other.
+  public var fileSystemPath: String {
+    var path = path(percentEncoded: false)
+    while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
+    return path
+  }
+}
+
+/// Paths as text, for the code a run goes through (see ``Foundation/URL/fileSystemPath``).
+public enum FileSystemPath {
+  /// `path` made absolute against `directory` (itself absolute), as `URL(fileURLWithPath:).path` makes it:
+  /// joined, with trailing slashes dropped; `.`, `..` and doubled slashes are left as written.
+  public static func absolute(_ path: String, in directory: String) -> String {
+    var joined: String
+    if path.hasPrefix("/") {
+      joined = path
+    } else {
+      joined = directory.hasSuffix("/") ? directory + path : directory + "/" + path
+    }
+    while joined.utf8.count > 1, joined.utf8.last == UInt8(ascii: "/") { joined.removeLast() }
+    return joined
+  }
+
+  /// The file at `path`, absolute, with every link and every `.` and `..` resolved (realpath(3)); nil when
+  /// nothing is there.
+  public static func resolved(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}
