@@ -68,7 +68,7 @@ struct ListCommand: AsyncParsableCommand {
   /// be read leaves the column empty rather than failing the list.
   static func history(_ context: CLIContext) -> RunHistory? {
     let file = context.paths.history
-    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+    guard RunHistory.exists(at: file) else { return nil }
     return try? RunHistory(file: file)
   }
 

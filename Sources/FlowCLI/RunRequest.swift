@@ -93,9 +93,10 @@ struct RunRequest: Sendable, Equatable {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    // The session (config.yml read, run history opened: SQLite replays its log) is made while the workflow
-    // is read and checked, which needs nothing of it: on two cores a run waits for the longer of the two
-    // rather than for both.
+    // The session (config.yml read, the workflow's file found and resolved, history's folder made) is made
+    // while the workflow is read and checked, which needs nothing of it: on two cores a run waits for the
+    // longer of the two rather than for both. Made in turn, a one-step run took 0.16 ms longer (0.07 ms
+    // less CPU).
     async let opening = Result { () throws(Diagnostic) in
       try RunSession(
         context, trigger: trigger, recorded: !noHistory && !dryRun, wait: wait, runID: runID,

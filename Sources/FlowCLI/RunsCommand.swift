@@ -116,7 +116,7 @@ struct RunsCommand: AsyncParsableCommand {
   /// History, or nil when nothing was ever recorded (reading should not create the file).
   static func history(_ context: CLIContext) throws -> RunHistory? {
     let file = context.paths.history
-    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+    guard RunHistory.exists(at: file) else { return nil }
     return try read(context) { () throws(HistoryError) in try RunHistory(file: file) }
   }
 

@@ -32,7 +32,7 @@ struct SchedulerLog: Sendable {
   private func recordedDuration(of runID: String) -> TimeInterval? {
     let file = context.paths.history
     // Never create history to ask it: the run would have.
-    guard FileManager.default.fileExists(atPath: file.path), let history = try? RunHistory(file: file) else {
+    guard RunHistory.exists(at: file), let history = try? RunHistory(file: file) else {
       return nil
     }
     return (try? history.runs(idPrefix: runID, limit: 1))?.first?.duration

@@ -17,7 +17,6 @@ import Synchronization
 public final class HistoryRecorder: RunObserver, Sendable {
   public let start: RunStart
   private let history: RunHistory
-  private let key: Int64
   private let policy: HistoryPolicy
   private let clock: any FlowClock
   private let warn: @Sendable (String) -> Void
@@ -45,7 +44,7 @@ public final class HistoryRecorder: RunObserver, Sendable {
     self.clock = clock
     self.warn = warn
     writer = Mutex(Writer(redact: redact))
-    key = try history.begin(start)
+    try history.begin(start)
   }
 
   /// Masks these too from now on (the values of `secret: true` inputs, known once inputs are resolved).
@@ -102,7 +101,8 @@ public final class HistoryRecorder: RunObserver, Sendable {
       let now = clock.now
       let changed = trace.withLock { $0.takeChanged(openAt: now) }
       do {
-        try history.write(steps: changed.map { ($0.seq, Self.masked($0.trace, $0.output, writer.redact)) }, of: key)
+        try history.write(
+          steps: changed.map { ($0.seq, Self.masked($0.trace, $0.output, writer.redact)) }, of: start.id)
       } catch {
         broke(&writer, error)
       }
@@ -155,7 +155,7 @@ public final class HistoryRecorder: RunObserver, Sendable {
         failedStep: status == .succeeded ? nil : innermost)
       do {
         try history.finish(
-          key, end, steps: changed.map { ($0.seq, Self.masked($0.trace, $0.output, redact)) },
+          start.id, end, steps: changed.map { ($0.seq, Self.masked($0.trace, $0.output, redact)) },
           workflowKey: start.workflowKey, policy: policy)
       } catch {
         broke(&writer, error)

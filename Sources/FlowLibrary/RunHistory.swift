@@ -6,34 +6,55 @@ public struct HistoryError: Error, CustomStringConvertible {
   public var description: String
 }
 
-/// Run history: one SQLite file (``FlowPaths/history``) with a row per run and its trace.
+/// Run history: one SQLite file (``FlowPaths/history``) with a row per run and its trace, and beside it
+/// the entries runs wrote since it was last read (``PendingRuns``, `history.sqlite-pending`).
 ///
-/// Many `flow` processes write it at once (a scheduler, cron lines, a person at a terminal): WAL,
-/// a 10 s busy timeout and `BEGIN IMMEDIATE` for writes, through the shared ``SQLiteConnection``. A row
-/// is written before a run's first step with its process's identity, so that a reader can tell a run
-/// whose process died (``RunStatus/interrupted``) from one still going; that is decided, and the row
-/// fixed, whenever history is read.
+/// A run only appends to the pending file: its row as it starts, with its process's identity, its trace
+/// while it goes on and its end. Whatever reads history first moves those entries into the database, in
+/// one transaction; so does a run that ends when the pending file has grown past ``pendingLimit``. Many
+/// `flow` processes read and write at once (a scheduler, cron lines, a person at a terminal): WAL, a 10 s
+/// busy timeout and `BEGIN IMMEDIATE`, through the shared ``SQLiteConnection``. A reader tells a run whose
+/// process died (``RunStatus/interrupted``) from one still going, and fixes its row.
 ///
 /// Safe to use from several threads: a run's recorder writes from the run and from its flush timer.
 public final class RunHistory: @unchecked Sendable {
   public let file: URL
-  private let database: SQLiteConnection
+  private let path: String
+  private let pending: PendingRuns
   private let processes: any ProcessInspector
   private let lock = NSLock()
+  /// Opened by the first read: a run that only writes never opens it.
+  private var connection: SQLiteConnection?
 
-  /// Opens history at `file`, creating it (mode 0600: runs say what a person did) and its directory.
+  /// History at `file`, creating its directory (mode 0700). The files are made 0600 (runs say what a
+  /// person did) as they are first written.
   public init(file: URL, processes: any ProcessInspector = LinuxProcesses()) throws(HistoryError) {
     self.file = file
     self.processes = processes
-    let path = file.fileSystemPath
+    path = file.fileSystemPath
+    pending = PendingRuns(path: path + "-pending")
     if let problem = PrivateFiles.createDirectory(atPath: (path as NSString).deletingLastPathComponent) {
       throw HistoryError(description: problem)
     }
-    // SQLiteConnection creates the database 0600, and SQLite its -wal and -shm files with the same mode.
+  }
+
+  /// Whether any run was recorded at `file`: the database, or entries not yet moved into it. What reads
+  /// history asks first, so as not to create it.
+  public static func exists(at file: URL) -> Bool {
+    let path = file.fileSystemPath
+    return access(path, F_OK) == 0 || access(path + "-pending", F_OK) == 0
+  }
+
+  /// The database, opened on first use. SQLiteConnection creates it 0600, and SQLite its -wal and -shm
+  /// files with the same mode.
+  private func openDatabase() throws(HistoryError) -> SQLiteConnection {
+    if let connection { return connection }
     do {
-      database = try SQLiteConnection(path: path)
-      try database.execute("PRAGMA wal_autocheckpoint = \(Self.walPages)")
-      try Self.migrate(database)
+      let opened = try SQLiteConnection(path: path)
+      try opened.execute("PRAGMA wal_autocheckpoint = \(Self.walPages)")
+      try Self.migrate(opened)
+      connection = opened
+      return opened
     } catch {
       throw HistoryError(description: "cannot open run history \(path): \(error)")
     }
@@ -41,14 +62,17 @@ public final class RunHistory: @unchecked Sendable {
 
   static let schemaVersion = 1
 
-  /// How long the write-ahead log may grow (in pages) before a run copies it into the database.
+  /// How long the write-ahead log may grow (in pages) before a write copies it into the database.
   ///
-  /// Every `flow run` is a new process, and the first connection of a process reads the whole log to
-  /// rebuild its index (SQLite's recovery, since the last process did not close cleanly or was the only
-  /// one). At SQLite's default of 1,000 pages that read cost a one-step run about 1.5 ms; a checkpoint,
-  /// with its two fsyncs (about 4 ms each here), costs more but comes only every 20-odd runs at 4-5
-  /// pages a run. 100 pages keeps the sum near its least.
+  /// Every reader is a new process, and the first connection of a process reads the whole log to rebuild
+  /// its index (SQLite's recovery, since the last process did not close cleanly or was the only one): at
+  /// SQLite's default of 1,000 pages that read cost about 1.5 ms. A checkpoint, with its two fsyncs (about
+  /// 4 ms each here), comes every 100 pages instead.
   static let walPages = 100
+
+  /// How large the pending file may grow (in bytes) before the run that ends moves it into the database:
+  /// about a hundred one-step runs, so that history nobody reads stays small and pruned.
+  static let pendingLimit = 64 * 1024
 
   /// Creates the schema when the file is new. The version is read first without a write lock, so that
   /// opening an existing history (every run) costs no write.
@@ -101,112 +125,168 @@ public final class RunHistory: @unchecked Sendable {
     }
   }
 
-  private func locked<T>(_ body: () throws(SQLiteError) -> T) throws(HistoryError) -> T {
+  /// Runs `body` on the database with every pending entry moved into it.
+  private func reading<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(HistoryError) -> T {
     lock.lock()
     defer { lock.unlock() }
+    let database = try openDatabase()
+    try ingest(into: database)
     do {
-      return try body()
+      return try body(database)
     } catch {
-      throw HistoryError(description: "run history \(file.path): \(error)")
+      throw HistoryError(description: "run history \(path): \(error)")
+    }
+  }
+
+  private func appending(_ entries: [PendingRuns.Entry]) throws(HistoryError) {
+    lock.lock()
+    defer { lock.unlock() }
+    try pending.append(entries)
+  }
+
+  /// Moves the pending entries into the database, in one transaction; they stay pending if it fails.
+  private func ingest(into database: SQLiteConnection) throws(HistoryError) {
+    let path = path
+    try pending.take { entries throws(HistoryError) in
+      guard !entries.isEmpty else { return }
+      do {
+        try database.transaction { () throws(SQLiteError) in try Self.apply(entries, to: database) }
+      } catch {
+        throw HistoryError(description: "run history \(path): \(error)")
+      }
+    }
+  }
+
+  /// Moves the pending entries into the database when there are many: for the run that ends. A failure
+  /// leaves them for the next reader, and is not this run's: its entries are written.
+  private func ingestIfLarge() {
+    guard pending.size >= Self.pendingLimit else { return }
+    _ = try? reading { _ in }
+  }
+
+  private static func apply(_ entries: [PendingRuns.Entry], to database: SQLiteConnection) throws(SQLiteError) {
+    // The rows of runs begun in this batch, and of those begun before it, found by their id.
+    var keys: [String: Int64] = [:]
+    func key(of id: String) throws(SQLiteError) -> Int64? {
+      if let key = keys[id] { return key }
+      let found = try database.query("SELECT key FROM runs WHERE id = ? ORDER BY key DESC LIMIT 1", [.text(id)])
+      let key = found.first?.first?.int.map(Int64.init)
+      keys[id] = key
+      return key
+    }
+    // Each workflow's runs are pruned once, by the policy and the time of its last run to end.
+    var pruning: [String: (policy: HistoryPolicy, now: Int64)] = [:]
+    for entry in entries {
+      switch entry {
+      case .began(let values):
+        try database.query(insertSQL, values)
+        if case .text(let id) = values[0] { keys[id] = database.lastInsertRowID }
+      case .step(let id, let values):
+        guard let run = try key(of: id) else { continue }
+        try database.query(stepSQL, [.integer(run)] + values)
+      case .ended(let id, let values, let workflowKey, let policy):
+        guard let run = try key(of: id) else { continue }
+        try database.query(updateSQL, values + [.integer(run)])
+        if case .integer(let ended) = values[0] { pruning[workflowKey] = (policy, ended) }
+      }
+    }
+    for (workflowKey, last) in pruning.sorted(by: { $0.key < $1.key }) {
+      try prune(workflowKey: workflowKey, policy: last.policy, now: date(.integer(last.now)), in: database)
     }
   }
 
   // MARK: - Writing
 
-  /// Writes the row of a run that is starting, and returns its key.
-  public func begin(_ start: RunStart) throws(HistoryError) -> Int64 {
-    try locked { () throws(SQLiteError) in
-      try insert(start, status: .running)
-      return database.lastInsertRowID
-    }
+  /// Writes the row of a run that is starting.
+  public func begin(_ start: RunStart) throws(HistoryError) {
+    try appending([.began(Self.insertValues(start))])
   }
 
   /// Writes a run that ended as it began (skipped, or invalid before anything ran).
   public func record(_ start: RunStart, _ end: RunEnd, policy: HistoryPolicy) throws(HistoryError) {
-    try locked { () throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        try insert(start, status: end.status)
-        try update(database.lastInsertRowID, end)
-        try prune(workflowKey: start.workflowKey, policy: policy, now: end.ended)
-      }
-    }
+    try appending([
+      .began(Self.insertValues(start)),
+      .ended(id: start.id, Self.updateValues(end), workflowKey: start.workflowKey, policy: policy),
+    ])
+    ingestIfLarge()
   }
 
-  /// Writes (or rewrites) trace entries of a run in progress, by their place in the trace.
-  public func write(steps: [(seq: Int, trace: StepTrace)], of run: Int64) throws(HistoryError) {
+  /// Writes (or rewrites) trace entries of the run `id` in progress, by their place in the trace.
+  public func write(steps: [(seq: Int, trace: StepTrace)], of id: String) throws(HistoryError) {
     guard !steps.isEmpty else { return }
-    try locked { () throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in try writeSteps(steps, of: run) }
-    }
+    try appending(steps.map { .step(id: id, Self.stepValues($0.seq, $0.trace)) })
   }
 
-  /// Ends a run: its status, its last trace entries, and pruning by `policy`, in one transaction.
+  /// Ends the run `id`: its status and its last trace entries, in one write. Pruning by `policy` comes
+  /// when the entries reach the database.
   public func finish(
-    _ run: Int64, _ end: RunEnd, steps: [(seq: Int, trace: StepTrace)], workflowKey: String, policy: HistoryPolicy
+    _ id: String, _ end: RunEnd, steps: [(seq: Int, trace: StepTrace)], workflowKey: String, policy: HistoryPolicy
   ) throws(HistoryError) {
-    try locked { () throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        try writeSteps(steps, of: run)
-        try update(run, end)
-        try prune(workflowKey: workflowKey, policy: policy, now: end.ended)
-      }
-    }
-  }
-
-  private func insert(_ start: RunStart, status: RunStatus) throws(SQLiteError) {
-    try database.query(
-      """
-      INSERT INTO runs (id, workflow, workflow_key, path, content_hash, trigger, started, status, pid, boot_id,
-        process_start)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """,
-      [
-        .text(start.id), .text(start.workflow), .text(start.workflowKey), start.path.map(SQLValue.text) ?? .null,
-        start.contentHash.map(SQLValue.text) ?? .null, .text(start.trigger.rawValue),
-        .integer(Self.milliseconds(start.started)), .text(status.rawValue), .integer(Int64(start.process.pid)),
-        .text(start.process.bootID), .integer(Int64(bitPattern: start.process.startTime)),
+    try appending(
+      steps.map { .step(id: id, Self.stepValues($0.seq, $0.trace)) } + [
+        .ended(id: id, Self.updateValues(end), workflowKey: workflowKey, policy: policy)
       ])
+    ingestIfLarge()
   }
 
-  private func update(_ run: Int64, _ end: RunEnd) throws(SQLiteError) {
+  // The statements the pending entries are written by, and how many values each entry carries.
+  static let insertColumns = 10
+  static let updateColumns = 8
+  static let stepColumns = 10
+
+  private static let insertSQL = """
+    INSERT INTO runs (id, workflow, workflow_key, path, content_hash, trigger, started, status, pid, boot_id,
+      process_start)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)
+    """
+
+  private static let updateSQL = """
+    UPDATE runs SET ended = ?, status = ?, exit_code = ?, failed_position = ?, failed_action = ?,
+      error_message = ?, error_location = ?, diagnostics = ?
+    WHERE key = ?
+    """
+
+  private static let stepSQL = """
+    INSERT OR REPLACE INTO steps (run, seq, position, action, status, ran, skipped, failed, microseconds,
+      summary, error)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+
+  private static func insertValues(_ start: RunStart) -> [SQLValue] {
+    [
+      .text(start.id), .text(start.workflow), .text(start.workflowKey), start.path.map(SQLValue.text) ?? .null,
+      start.contentHash.map(SQLValue.text) ?? .null, .text(start.trigger.rawValue),
+      .integer(milliseconds(start.started)), .integer(Int64(start.process.pid)), .text(start.process.bootID),
+      .integer(Int64(bitPattern: start.process.startTime)),
+    ]
+  }
+
+  private static func updateValues(_ end: RunEnd) -> [SQLValue] {
     let first = end.diagnostics.first { $0.severity == .error } ?? end.diagnostics.first
     // Encoded only when there is something to keep: JSONEncoder costs a successful run measurably.
     let diagnostics =
       end.diagnostics.isEmpty
       ? nil : (try? JSONEncoder().encode(end.diagnostics)).map { String(decoding: $0, as: UTF8.self) }
-    try database.query(
-      """
-      UPDATE runs SET ended = ?, status = ?, exit_code = ?, failed_position = ?, failed_action = ?,
-        error_message = ?, error_location = ?, diagnostics = ?
-      WHERE key = ?
-      """,
-      [
-        .integer(Self.milliseconds(end.ended)), .text(end.status.rawValue), .integer(Int64(end.exitCode)),
-        end.failedStep.map { .text($0.position) } ?? .null, end.failedStep.map { .text($0.action) } ?? .null,
-        first.map { .text($0.message) } ?? .null, first?.location.map(SQLValue.text) ?? .null,
-        diagnostics.map(SQLValue.text) ?? .null, .integer(run),
-      ])
+    return [
+      .integer(milliseconds(end.ended)), .text(end.status.rawValue), .integer(Int64(end.exitCode)),
+      end.failedStep.map { .text($0.position) } ?? .null, end.failedStep.map { .text($0.action) } ?? .null,
+      first.map { .text($0.message) } ?? .null, first?.location.map(SQLValue.text) ?? .null,
+      diagnostics.map(SQLValue.text) ?? .null,
+    ]
   }
 
-  private func writeSteps(_ steps: [(seq: Int, trace: StepTrace)], of run: Int64) throws(SQLiteError) {
-    for (seq, trace) in steps {
-      try database.query(
-        """
-        INSERT OR REPLACE INTO steps (run, seq, position, action, status, ran, skipped, failed, microseconds,
-          summary, error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .integer(run), .integer(Int64(seq)), .text(trace.position), .text(trace.action),
-          .text(trace.status.rawValue), .integer(Int64(trace.ran)), .integer(Int64(trace.skipped)),
-          .integer(Int64(trace.failed)), .integer(trace.microseconds), trace.summary.map(SQLValue.text) ?? .null,
-          trace.error.map(SQLValue.text) ?? .null,
-        ])
-    }
+  private static func stepValues(_ seq: Int, _ trace: StepTrace) -> [SQLValue] {
+    [
+      .integer(Int64(seq)), .text(trace.position), .text(trace.action), .text(trace.status.rawValue),
+      .integer(Int64(trace.ran)), .integer(Int64(trace.skipped)), .integer(Int64(trace.failed)),
+      .integer(trace.microseconds), trace.summary.map(SQLValue.text) ?? .null, trace.error.map(SQLValue.text) ?? .null,
+    ]
   }
 
   /// Keeps the newest `keepRuns` runs of the workflow and nothing older than `keepDays`.
-  private func prune(workflowKey: String, policy: HistoryPolicy, now: Date) throws(SQLiteError) {
+  private static func prune(
+    workflowKey: String, policy: HistoryPolicy, now: Date, in database: SQLiteConnection
+  ) throws(SQLiteError) {
     try database.query(
       """
       DELETE FROM runs WHERE workflow_key = ?1 AND key <= (
@@ -221,7 +301,7 @@ public final class RunHistory: @unchecked Sendable {
       """
       DELETE FROM runs WHERE status != 'running' AND key < (
         SELECT key FROM runs WHERE started >= ? ORDER BY key LIMIT 1)
-      """, [.integer(Self.milliseconds(cutoff))])
+      """, [.integer(milliseconds(cutoff))])
   }
 
   // MARK: - Reading
@@ -245,8 +325,8 @@ public final class RunHistory: @unchecked Sendable {
 
   /// Runs newest first (in the order they started, which is the order their rows were written).
   public func runs(_ query: Query) throws(HistoryError) -> [RunRecord] {
-    try locked { () throws(SQLiteError) in
-      try settleInterrupted()
+    try reading { database throws(SQLiteError) in
+      try settleInterrupted(in: database)
       var conditions: [String] = []
       var parameters: [SQLValue] = []
       if query.workflow != nil || query.path != nil {
@@ -267,25 +347,25 @@ public final class RunHistory: @unchecked Sendable {
 
   /// The runs whose id starts with `prefix` (at most `limit`), each with its trace when there is only one.
   public func runs(idPrefix prefix: String, limit: Int = 10) throws(HistoryError) -> [RunRecord] {
-    try locked { () throws(SQLiteError) in
-      try settleInterrupted()
+    try reading { database throws(SQLiteError) in
+      try settleInterrupted(in: database)
       var found = try database.query(
         "SELECT \(Self.columns) FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY key DESC LIMIT ?2",
         [.text(prefix), .integer(Int64(limit))]
       ).map(Self.record)
-      if found.count == 1 { found[0].steps = try steps(of: found[0].key) }
+      if found.count == 1 { found[0].steps = try Self.steps(of: found[0].key, in: database) }
       return found
     }
   }
 
   /// Every workflow name with a recorded run, for "did you mean".
   public func workflowNames() throws(HistoryError) -> [String] {
-    try locked { () throws(SQLiteError) in
+    try reading { database throws(SQLiteError) in
       try database.query("SELECT DISTINCT workflow FROM runs").compactMap { $0.first?.string }
     }
   }
 
-  private func steps(of run: Int64) throws(SQLiteError) -> [StepTrace] {
+  private static func steps(of run: Int64, in database: SQLiteConnection) throws(SQLiteError) -> [StepTrace] {
     try database.query(
       """
       SELECT position, action, status, ran, skipped, failed, microseconds, summary, error
@@ -302,7 +382,7 @@ public final class RunHistory: @unchecked Sendable {
 
   /// Rows that say running but whose process is gone (or the machine has booted since) become
   /// interrupted.
-  private func settleInterrupted() throws(SQLiteError) {
+  private func settleInterrupted(in database: SQLiteConnection) throws(SQLiteError) {
     let running = try database.query(
       "SELECT key, pid, boot_id, process_start FROM runs WHERE status = 'running'")
     let dead = running.filter { row in

@@ -186,7 +186,7 @@ struct HardeningTests {
     for name in [
       ".local/share/flow/raindrop.sqlite", ".local/share/flow/workflows/mine.yml",
       ".local/share/flow/workflows/bulk-tag.yml", ".local/share/flow/workflows/.provenance/bulk-tag.json",
-      ".local/state/flow/history.sqlite", ".config/flow/keys/ada.key", ".config/flow/keys/trusted/friend.pub",
+      ".local/state/flow/history.sqlite-pending", ".config/flow/keys/ada.key", ".config/flow/keys/trusted/friend.pub",
       ".local/share/flow/raindrop.sqlite-wal", ".local/share/flow/raindrop.sqlite-shm",
     ] {
       #expect(seen[name] != nil, "\(name) was not written: \(seen.keys.sorted())")

@@ -250,6 +250,12 @@ struct HistoryCommandTests {
     #expect(result.status == 1)
     #expect(result.output.contains("pin pin-8675309, key tok-1123581321"))
     #expect(result.error.contains("pin-8675309"))
+    // What the run wrote, before a reader moves it into the database.
+    let pending = FileManager.default.contents(atPath: machine.historyFile.path + "-pending") ?? Data()
+    #expect(!pending.isEmpty)
+    for secret in secrets {
+      #expect(pending.range(of: Data(secret.utf8)) == nil, "\(secret) in history.sqlite-pending")
+    }
     let shown = await machine.run(["runs", "show", "secret-run"])
     #expect(shown.output.contains("'pin ***, key ***'"))
     #expect(shown.output.contains("expected a whole number of times, got '***'"))

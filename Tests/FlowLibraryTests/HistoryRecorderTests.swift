@@ -105,6 +105,11 @@ struct HistoryRecorderTests {
         Diagnostic(.error, "step-failed", "step 3 'show': p4ssw0rd-xyzzy and tok-3141592653", at: span)
           .help("p4ssw0rd-xyzzy").note("tok-3141592653")
       ]), workingDirectory: "/w")
+    let pending = FileManager.default.contents(atPath: file.path + "-pending") ?? Data()
+    #expect(!pending.isEmpty)
+    for secret in ["tok-3141592653", "p4ssw0rd-xyzzy"] {
+      #expect(pending.range(of: Data(secret.utf8)) == nil, "\(secret) in history.sqlite-pending")
+    }
     let run = try #require(try history.runs(idPrefix: "run").first)
     #expect(run.steps.map(\.summary) == ["'Bearer ***'", nil, nil])
     #expect(run.steps[1].error == "refused ***")

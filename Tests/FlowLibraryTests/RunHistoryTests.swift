@@ -1,8 +1,9 @@
 import FlowDiagnostics
-import FlowLibrary
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FlowLibrary
 
 /// A process table the test decides: which pids are alive on which boot.
 final class FakeProcesses: ProcessInspector, Sendable {
@@ -40,11 +41,11 @@ struct RunHistoryTests {
     let processes = FakeProcesses()
     processes.start(100)
     let history = try RunHistory(file: try historyFile(), processes: processes)
-    let key = try history.begin(Self.start("run-1"))
+    try history.begin(Self.start("run-1"))
     #expect(try history.runs(.init()).map(\.status) == [.running])
     let trace = StepTrace(position: "1", action: "show", status: .ran, ran: 1, microseconds: 1500, summary: "'hi'")
     try history.finish(
-      key, RunEnd(ended: Self.epoch + 2, status: .succeeded, exitCode: 0), steps: [(0, trace)],
+      "run-1", RunEnd(ended: Self.epoch + 2, status: .succeeded, exitCode: 0), steps: [(0, trace)],
       workflowKey: "/w/save.yml", policy: HistoryPolicy())
     let run = try #require(try history.runs(idPrefix: "run-1").first)
     #expect(run.status == .succeeded)
@@ -54,14 +55,58 @@ struct RunHistoryTests {
     #expect(run.trigger == "manual")
   }
 
-  /// The file is created for its owner alone: runs say what a person did.
-  @Test func theFileIsPrivate() throws {
+  /// The files are created for their owner alone: runs say what a person did.
+  @Test func theFilesArePrivate() throws {
     let file = try historyFile()
-    _ = try RunHistory(file: file)
-    let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
-    #expect(mode == 0o600)
+    let history = try RunHistory(file: file)
     let directory = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
     #expect(directory[.posixPermissions] as? Int == 0o700)
+    try history.begin(Self.start("private"))
+    _ = try history.runs(.init())
+    for path in [file.path, file.path + "-pending", file.path + "-wal"] {
+      #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600, "\(path)")
+    }
+  }
+
+  /// A run only appends to the pending file; the database is opened, and the entries moved into it, by
+  /// whatever reads history first, or by a run that ends when the pending file has grown large.
+  @Test func runsWriteOnlyThePendingFile() throws {
+    let file = try historyFile()
+    let history = try RunHistory(file: file, processes: FakeProcesses())
+    try history.record(
+      Self.start("quiet"), RunEnd(ended: Self.epoch, status: .succeeded, exitCode: 0), policy: HistoryPolicy())
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+    let pending = try Data(contentsOf: URL(fileURLWithPath: file.path + "-pending"))
+    #expect(pending.count > 0)
+    // Another process (another RunHistory) reads it, and empties the pending file.
+    #expect(try RunHistory(file: file).runs(.init()).map(\.id) == ["quiet"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file.path + "-pending")).isEmpty)
+    // A run that ends past the limit moves everything, its own entries too.
+    let padding = String(repeating: "x", count: RunHistory.pendingLimit)
+    try history.record(
+      Self.start("large", workflow: padding), RunEnd(ended: Self.epoch, status: .succeeded, exitCode: 0),
+      policy: HistoryPolicy())
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file.path + "-pending")).isEmpty)
+    #expect(try RunHistory(file: file).runs(.init()).map(\.id) == ["large", "quiet"])
+  }
+
+  /// A run that goes on while history is read: its start reaches the database with one reader, its trace
+  /// and end with the next.
+  @Test func aRunReadInTheMiddleIsCompletedLater() throws {
+    let file = try historyFile()
+    let processes = FakeProcesses()
+    processes.start(100)
+    let history = try RunHistory(file: file, processes: processes)
+    try history.begin(Self.start("long"))
+    #expect(try RunHistory(file: file, processes: processes).runs(.init()).map(\.status) == [.running])
+    let trace = StepTrace(position: "1", action: "show", status: .ran, ran: 1)
+    try history.write(steps: [(0, trace)], of: "long")
+    try history.finish(
+      "long", RunEnd(ended: Self.epoch + 1, status: .succeeded, exitCode: 0), steps: [], workflowKey: "/w/save.yml",
+      policy: HistoryPolicy())
+    let run = try #require(try RunHistory(file: file, processes: processes).runs(idPrefix: "long").first)
+    #expect(run.status == .succeeded)
+    #expect(run.steps == [trace])
   }
 
   /// Decided when history is read: a running row whose process is gone, or from an earlier boot.
