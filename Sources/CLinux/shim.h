@@ -47,14 +47,5 @@ static inline int clinux_spawn_chdir(posix_spawn_file_actions_t *actions, const 
 
 // An anonymous in-memory file, closed on exec: a script handed to an interpreter as /dev/fd/N.
 static inline int clinux_memfd_create(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U /* MFD_CLOEXEC */); }
-// Maps every page of the program's zero-initialised data (.bss) in one call, rather than one page fault
-// at a time as each is first written: the lazy caches of every object are spread over all of it
-// (MADV_POPULATE_WRITE, Linux 5.14; an older kernel refuses it, and the pages come as before). For the
-// executable, whose linker defines __bss_start and _end.
-extern char __bss_start[], _end[];
-static inline void clinux_populate_bss(void) {
-  uintptr_t start = (uintptr_t)__bss_start & ~(uintptr_t)4095;
-  (void)madvise((void *)start, (uintptr_t)_end - start, 23 /* MADV_POPULATE_WRITE */);
-}
 
 #endif
