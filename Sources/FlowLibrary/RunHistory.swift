@@ -177,17 +177,22 @@ public final class RunHistory: @unchecked Sendable {
     // Each workflow's runs are pruned once, by the policy and the time of its last run to end.
     var pruning: [String: (policy: HistoryPolicy, now: Int64)] = [:]
     for entry in entries {
-      switch entry {
-      case .began(let values):
-        try database.query(insertSQL, values)
-        if case .text(let id) = values[0] { keys[id] = database.lastInsertRowID }
-      case .step(let id, let values):
-        guard let run = try key(of: id) else { continue }
-        try database.query(stepSQL, [.integer(run)] + values)
-      case .ended(let id, let values, let workflowKey, let policy):
-        guard let run = try key(of: id) else { continue }
-        try database.query(updateSQL, values + [.integer(run)])
-        if case .integer(let ended) = values[0] { pruning[workflowKey] = (policy, ended) }
+      do {
+        switch entry {
+        case .began(let values):
+          try database.query(insertSQL, values)
+          if case .text(let id) = values[0] { keys[id] = database.lastInsertRowID }
+        case .step(let id, let values):
+          guard let run = try key(of: id) else { continue }
+          try database.query(stepSQL, [.integer(run)] + values)
+        case .ended(let id, let values, let workflowKey, let policy):
+          guard let run = try key(of: id) else { continue }
+          try database.query(updateSQL, values + [.integer(run)])
+          if case .integer(let ended) = values[0] { pruning[workflowKey] = (policy, ended) }
+        }
+      } catch  where error.isConstraint {
+        // An entry no flow writes (a damaged file): passed over, or it would stop every later read.
+        continue
       }
     }
     for (workflowKey, last) in pruning.sorted(by: { $0.key < $1.key }) {

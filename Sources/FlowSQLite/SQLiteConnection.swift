@@ -6,6 +6,8 @@ public struct SQLiteError: Error, CustomStringConvertible {
   public var code: Int32
   public var message: String
   public var description: String { "SQLite error \(code): \(message)" }
+  /// A row broke a constraint (`NOT NULL`, `UNIQUE`…): the row's fault, not the database's.
+  public var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
 
   public init(code: Int32, message: String) {
     self.code = code

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -88,6 +89,20 @@ struct RunHistoryTests {
       policy: HistoryPolicy())
     #expect(try Data(contentsOf: URL(fileURLWithPath: file.path + "-pending")).isEmpty)
     #expect(try RunHistory(file: file).runs(.init()).map(\.id) == ["large", "quiet"])
+  }
+
+  /// An entry no flow writes (here a run without an id, from a damaged file) is passed over; the rest
+  /// reach the database, and later reads are not stopped by it.
+  @Test func aDamagedEntryIsPassedOver() throws {
+    let file = try historyFile()
+    let history = try RunHistory(file: file, processes: FakeProcesses())
+    var values = Array(repeating: SQLValue.integer(1), count: RunHistory.insertColumns)
+    values[0] = .null
+    try PendingRuns(path: file.path + "-pending").append([.began(values)])
+    try history.record(
+      Self.start("good"), RunEnd(ended: Self.epoch, status: .succeeded, exitCode: 0), policy: HistoryPolicy())
+    #expect(try history.runs(.init()).map(\.id) == ["good"])
+    #expect(try history.runs(.init()).map(\.id) == ["good"])
   }
 
   /// A run that goes on while history is read: its start reaches the database with one reader, its trace
