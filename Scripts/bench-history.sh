@@ -58,6 +58,9 @@ if command -v valgrind >/dev/null; then
   done
 fi
 
+# A run only appends to the pending file; reading history moves it into the database.
+pending=$(du -k "$XDG_STATE_HOME/flow/history.sqlite-pending" | cut -f1)
+"$flow" runs >/dev/null
 rows=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from runs").fetchone()[0])' "$XDG_STATE_HOME/flow/history.sqlite")
 size=$(du -k "$XDG_STATE_HOME/flow/history.sqlite" | cut -f1)
-echo "history after the runs: $rows runs, ${size} KiB"
+echo "history after the runs: $rows runs, ${size} KiB (${pending} KiB pending before it was read)"
