@@ -75,7 +75,7 @@ public final class RunHistory: @unchecked Sendable {
   static let pendingLimit = 64 * 1024
 
   /// Creates the schema when the file is new. The version is read first without a write lock, so that
-  /// opening an existing history (every run) costs no write.
+  /// opening an existing history (every read) costs no write.
   private static func migrate(_ database: SQLiteConnection) throws(SQLiteError) {
     if try (database.query("PRAGMA user_version").first?.first?.int ?? 0) >= schemaVersion { return }
     try database.transaction {
