@@ -30,23 +30,19 @@ public enum NoResultPart: Sendable {}
 /// a cast to the protocol here would have the Swift runtime scan every conformance in the program, once
 /// for each value type (Architecture.md, start-up).
 public struct IntentResultContainer<Value: Sendable, Dialog: Sendable>: IntentResult {
-  let value: Value?
-  let dialog: IntentDialog?
   public let outputValue: FlowValue?
+  public let outputDialog: IntentDialog?
 
   init(value: Value?, dialog: IntentDialog?) where Value: IntentValueConvertible {
-    self.value = value
-    self.dialog = dialog
     outputValue = value?.flowValue
+    outputDialog = dialog
   }
 
   init(dialog: IntentDialog?) where Value == NoResultPart {
-    value = nil
-    self.dialog = dialog
     outputValue = nil
+    outputDialog = dialog
   }
 
-  public var outputDialog: IntentDialog? { dialog }
   public static var outputType: ValueType? {
     Value.self == NoResultPart.self ? nil : (Value.self as? any IntentValueConvertible.Type)?.valueType
   }
