@@ -96,6 +96,9 @@ let package = Package(
     /// How the static Swift runtime finds the command line: from glibc, instead of /proc/self/maps
     /// (ArgumentVector.c). Linked by the `flow` executable only.
     .target(name: "CFlowStart"),
+    /// The Swift runtime's concurrency hooks, through which `flow` runs its jobs on the main thread
+    /// (FlowCLI.MainThreadExecutor). Declarations only: the runtime defines them.
+    .systemLibrary(name: "CSwiftConcurrency"),
     /// libcurl, loaded with dlopen on the first request (not linked: see CurlTransport).
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
@@ -168,7 +171,7 @@ let package = Package(
       name: "FlowCLI",
       dependencies: [
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
-        "FlowRuntime", "FlowScheduler", "FlowSharing",
+        "CSwiftConcurrency", "FlowRuntime", "FlowScheduler", "FlowSharing",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -43,9 +43,10 @@ public struct FlowCommand: AsyncParsableCommand {
   /// The executable's whole job: runs flow with `arguments` in `context` and exits with its status.
   ///
   /// Not an async main: that starts Dispatch's thread pool at once, and its monitor then wakes the
-  /// process every second for as long as it lives. A command is a short process and does not mind; the
-  /// scheduler sleeps for hours between fires, so `flow schedule` runs here, on the main thread, with
-  /// neither Dispatch nor Swift concurrency started. Every other command runs as an async main would.
+  /// process every second for as long as it lives. The scheduler sleeps for hours between fires, so
+  /// `flow schedule` runs here, on the main thread, with neither Dispatch nor Swift concurrency started.
+  /// Every other command runs as a task whose jobs the main thread runs (MainThreadExecutor), while a
+  /// thread of its own takes Ctrl-C and SIGTERM (Interrupts).
   public static func start(arguments: [String], context makeContext: @autoclosure () -> CLIContext) -> Never {
     let context = makeContext()
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
@@ -54,12 +55,15 @@ public struct FlowCommand: AsyncParsableCommand {
     if case .command(let command) = parsed, let scheduler = command as? ScheduleRunCommand {
       Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
-    // Before the task starts a thread: every thread then has Ctrl-C and SIGTERM blocked, for the main
-    // thread to take (Interrupts).
-    if context.handlesInterrupts { Interrupts.block() }
+    // Before any other thread starts: every thread then has Ctrl-C and SIGTERM blocked, for the one that
+    // serves them to take (Interrupts).
+    if context.handlesInterrupts {
+      Interrupts.block()
+      Interrupts.serve(console: context.console)
+    }
+    MainThreadExecutor.install()
     Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
-    if context.handlesInterrupts { Interrupts.serve(console: context.console) }
-    dispatchMain()
+    MainThreadExecutor.run()
   }
 
   /// Answers `flow --version` and exits, if that is the whole command line (`argc` and `argv` as the

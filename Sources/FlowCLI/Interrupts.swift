@@ -19,13 +19,14 @@ import Synchronization
 /// signal there ends the process at once with ``ExitStatus/cancelled``, however long the work is and
 /// whether or not it ever looks at cancellation (issue 16: a CPU-bound check was deaf to both signals).
 ///
-/// The main thread takes the signals (``serve(console:)``): both are blocked in every thread from the
-/// start (``block()``), so one sent while flow was starting, or already pending then (sent while its
-/// parent had it blocked), waits for it and counts as received. Dispatch signal sources did this before,
+/// The service thread takes the signals (``serve(console:)``, ServiceThread), while the main thread runs the command
+/// (MainThreadExecutor): both are blocked in every thread from the start (``block()``), so one sent while
+/// flow was starting, or already pending then (sent while its parent had it blocked), waits for it and
+/// counts as received; and one that comes while a step holds the main thread (a CPU-bound check, a
+/// prompt blocked reading the terminal) is taken all the same. Dispatch signal sources did this before,
 /// with a handler installed early for the moments before they listened: they cost every command a
 /// Dispatch worker for their handlers and two signalfds on Dispatch's event thread, and a one-step run
-/// 1.4 ms of its wall time (8.9 ms against 7.5, interleaved), while the main thread sat in
-/// `dispatchMain()` with nothing to do.
+/// 1.4 ms of its wall time (8.9 ms against 7.5, interleaved).
 enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   /// How many ``endingAtOnce(_:)`` scopes are open.
@@ -95,14 +96,14 @@ enum Interrupts {
     return set
   }
 
-  /// The main thread's work while a command runs, after ``block()``: takes each Ctrl-C and SIGTERM as it
-  /// comes and cancels the command with it. The command's task ends the process.
-  static func serve(console: any Console) -> Never {
+  /// Starts the process's service thread, which takes each Ctrl-C and SIGTERM as it comes and cancels
+  /// the command with it; after ``block()``, so that it is the one thread to take them. The main thread
+  /// runs the command (MainThreadExecutor), whose task ends the process.
+  static func serve(console: any Console) {
+    guard ServiceThread.start(signals: signals, received: { received($0, console: console) }) == nil else { return }
+    // Only when the system is out of threads: the signals then do what they do by default, end flow.
     var signals = Self.signals
-    while true {
-      let number = sigwaitinfo(&signals, nil)
-      if number > 0 { received(number, console: console) }
-    }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   }
 
   /// Runs `operation` with Ctrl-C and SIGTERM cancelling it.

@@ -136,7 +136,9 @@ final class RunSession: Sendable {
       let recorder = try HistoryRecorder(
         history: history, start: runStart(name, hash, started: context.clock.now), policy: policy, clock: context.clock,
         redact: Redactor(secrets: secrets), warn: { Self.warn(context, $0) })
-      recorder.flushPeriodically()
+      // Each second while the run goes on, so that one killed with SIGKILL still shows what it finished.
+      // Only in the `flow` process, whose service thread does it beside whatever the run is doing.
+      ServiceThread.current?.everySecond { recorder.flush() }
       state.withLock { $0.recorder = recorder }
       if context.handlesInterrupts {
         // Ctrl-C at a prompt ends the process at once; the run is still recorded as cancelled.

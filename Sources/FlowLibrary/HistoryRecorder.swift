@@ -1,4 +1,3 @@
-import Dispatch
 import FlowDiagnostics
 import FlowIntents
 import FlowRuntime
@@ -10,8 +9,8 @@ import Synchronization
 ///
 /// Making one writes the run's row (before the first step). Step events only update the trace in
 /// memory, at the cost of a dictionary lookup per step; the trace is written when the run ends, before
-/// every question to the person (so a run killed at a prompt still shows what it did), and each second
-/// while the run goes on (``flushPeriodically(every:)``). If history cannot be written (a full disk, a
+/// every question to the person (so a run killed at a prompt still shows what it did), and whenever
+/// ``flush()`` is called (`flow` does each second while the run goes on). If history cannot be written (a full disk, a
 /// lock held past the busy timeout), the run goes on: `warn` hears of it once, and nothing more is
 /// written.
 public final class HistoryRecorder: RunObserver, Sendable {
@@ -95,33 +94,22 @@ public final class HistoryRecorder: RunObserver, Sendable {
   // MARK: - Writing
 
   /// Writes the trace entries changed since the last write, and the steps going on with their time so far.
-  public func flush() {
+  /// False once nothing more will be written (the run ended, or history could not be written): a caller
+  /// flushing periodically stops then.
+  @discardableResult
+  public func flush() -> Bool {
     writer.withLock { writer in
-      guard !writer.broken, !writer.finished else { return }
+      guard !writer.broken, !writer.finished else { return false }
       let now = clock.now
       let changed = trace.withLock { $0.takeChanged(openAt: now) }
       do {
         try history.write(
           steps: changed.map { ($0.seq, Self.masked($0.trace, $0.output, writer.redact)) }, of: start.id)
+        return true
       } catch {
         broke(&writer, error)
+        return false
       }
-    }
-  }
-
-  /// Writes the trace every `interval` while the run goes on, so that a long run killed midway still
-  /// shows the steps it finished.
-  ///
-  /// One delayed call that schedules the next, rather than a timer: a timer would have to be cancelled
-  /// at the end, and cancelling one starts a thread, a cost every short run would pay. A call that
-  /// comes after the run ended does nothing and schedules nothing.
-  public func flushPeriodically(every interval: Duration = .seconds(1)) {
-    let nanoseconds =
-      Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-      guard let self, !self.writer.withLock({ $0.finished }) else { return }
-      self.flush()
-      self.flushPeriodically(every: interval)
     }
   }
 

@@ -102,6 +102,42 @@ struct HistoryProcessTests {
     #expect(text.output.contains("ask   interrupted"))
   }
 
+  /// SIGKILL in the middle of a long loop: the steps finished before it are in history all the same. The
+  /// loop holds the main thread the whole time; the trace is written once a second by flow's service
+  /// thread (ServiceThread), beside it.
+  @Test func aRunKilledWhileBusyShowsWhatItFinished() async throws {
+    let machine = try Machine()
+    try """
+    flow: 1
+    name: Busy
+    steps:
+      - show: first step done
+      - repeat: 1000000
+        do:
+          - repeat: 1000000
+            do:
+              - set: counter
+                value: ${index}
+
+    """.write(to: machine.home.appendingPathComponent("busy.yml"), atomically: true, encoding: .utf8)
+    let terminal = try PseudoTerminal()
+    let process = try machine.spawn(["run", "busy.yml"], at: terminal, id: "b0550000-busy")
+    try terminal.expect("first step done\n")
+    // Waits for the trace to reach history, not for a time: the deadline only bounds a failure.
+    let deadline = ContinuousClock.now + .seconds(30)
+    var statuses: [String?] = []
+    while statuses.first != "ran", ContinuousClock.now < deadline {
+      let run = try await machine.runs(["show", "b0550000"]) as? [String: Any]
+      statuses = (run?["steps"] as? [[String: Any]])?.map { $0["status"] as? String } ?? []
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(statuses.prefix(2) == ["ran", "running"])
+    let run = try #require(try await machine.runs(["show", "b0550000"]) as? [String: Any])
+    #expect(run["status"] as? String == "interrupted")
+  }
+
   /// Ctrl-C at a prompt ends the process at once, and the run is still recorded as cancelled.
   @Test func ctrlCAtAPromptIsRecordedCancelled() async throws {
     let machine = try Machine()

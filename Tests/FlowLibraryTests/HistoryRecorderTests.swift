@@ -62,23 +62,19 @@ struct HistoryRecorderTests {
     #expect(run.steps.map(\.status) == [.ran, .ran])
   }
 
-  /// A long step: what finished before it reaches the file while it runs, without a question or an end.
-  @Test func theTraceIsWrittenPeriodicallyWhileARunGoesOn() async throws {
+  /// A long step: `flush` writes what finished before it while it runs, without a question or an end, and
+  /// says to stop once the run has ended (`flow`'s service thread calls it each second: ServiceThread).
+  @Test func flushWritesWhatFinishedWhileARunGoesOn() throws {
     let history = try RunHistory(file: try historyFile(), processes: FakeProcesses())
     let recorder = try Self.recorder(history)
     recorder.record(.started(StepInfo(position: "1", label: "show")))
     recorder.record(.finished(StepRecord(step: "1", action: "show", status: .ran, value: .text("before"))))
     recorder.record(.started(StepInfo(position: "2", label: "wait")))
-    recorder.flushPeriodically(every: .milliseconds(10))
-    // Waits for the write, not for a time: the deadline only bounds a failure.
-    let deadline = ContinuousClock.now + .seconds(10)
-    var steps: [StepTrace] = []
-    while steps.isEmpty, ContinuousClock.now < deadline {
-      await Task.yield()
-      steps = try history.runs(idPrefix: "run-1").first?.steps ?? []
-    }
-    #expect(steps.map(\.status) == [.ran, .running])
+    #expect(try history.runs(idPrefix: "run-1").first?.steps.isEmpty == true)
+    #expect(recorder.flush())
+    #expect(try history.runs(idPrefix: "run-1").first?.steps.map(\.status) == [.ran, .running])
     recorder.finish(.succeeded, exitCode: 0, diagnostics: Diagnostics(), workingDirectory: "/w")
+    #expect(!recorder.flush())
   }
 
   /// Secrets given later (inputs resolved after the row was written) are masked from then on; the
