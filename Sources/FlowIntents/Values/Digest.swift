@@ -82,7 +82,14 @@ package enum Digest {
   }
 
   private static func bytes(_ words: [UInt32]) -> [UInt8] {
-    words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(words.count * 4)
+    for word in words {
+      for shift in stride(from: 24 as UInt32, through: 0, by: -8) {
+        bytes.append(UInt8(truncatingIfNeeded: word >> shift))
+      }
+    }
+    return bytes
   }
 
   // RFC 3174.
@@ -120,31 +127,42 @@ package enum Digest {
     0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
   ]
 
-  // FIPS 180-4.
+  // FIPS 180-4. Every run computes two (its lock file's name and history's content hash), so this one
+  // works in place: eight variables and one 64-word schedule, where arrays made per round cost 80,000
+  // instructions for a short path.
   package static func sha256(_ message: [UInt8]) -> [UInt8] {
-    var state: [UInt32] = [
-      0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
+    var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+      0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
     let data = padded(message, block: 64, lengthBytes: 8, bigEndian: true)
-    for blockStart in stride(from: 0, to: data.count, by: 64) {
-      var w = bigEndianWords32(data, at: blockStart)
-      for t in 16..<64 {
-        let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-        let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-        w.append(w[t - 16] &+ s0 &+ w[t - 7] &+ s1)
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      for blockStart in stride(from: 0, to: data.count, by: 64) {
+        for t in 0..<16 {
+          let at = blockStart + t * 4
+          w[t] =
+            UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
+        }
+        for t in 16..<64 {
+          let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+          let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+          w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for t in 0..<64 {
+          let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+          let choice = (e & f) ^ (~e & g)
+          let temp1 = h &+ s1 &+ choice &+ sha256K[t] &+ w[t]
+          let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+          let majority = (a & b) ^ (a & c) ^ (b & c)
+          (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ s0 &+ majority)
+        }
+        state = (
+          state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+          state.7 &+ h
+        )
       }
-      var v = state
-      for t in 0..<64 {
-        let s1 = rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)
-        let choice = (v[4] & v[5]) ^ (~v[4] & v[6])
-        let temp1 = v[7] &+ s1 &+ choice &+ sha256K[t] &+ w[t]
-        let s0 = rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22)
-        let majority = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2])
-        v = [temp1 &+ s0 &+ majority, v[0], v[1], v[2], v[3] &+ temp1, v[4], v[5], v[6]]
-      }
-      for index in 0..<8 { state[index] = state[index] &+ v[index] }
     }
-    return bytes(state)
+    return bytes([state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7])
   }
 
   private static let sha512K: [UInt64] = [
