@@ -11,7 +11,12 @@ import Foundation
 /// run the real commands in-process with a captured console and an environment of their own.
 public struct CLIContext: Sendable {
   public var console: any Console
-  public var environment: [String: String]
+  public var environment: [String: String] {
+    didSet { paths = FlowPaths(environment: environment) }
+  }
+  /// Where flow keeps its files, from this context's environment: made with it, once, where a run asked
+  /// for it a dozen times and each time built three URLs (0.23 M instructions of a one-step run).
+  public private(set) var paths: FlowPaths
   public var workingDirectory: String
   public var clock: any FlowClock
   public var transport: any HTTPTransport
@@ -24,6 +29,7 @@ public struct CLIContext: Sendable {
   ) {
     self.console = console
     self.environment = environment
+    paths = FlowPaths(environment: environment)
     self.workingDirectory = workingDirectory
     self.clock = clock
     self.transport = transport
@@ -105,9 +111,6 @@ public struct CLIContext: Sendable {
   public func report(_ diagnostics: Diagnostics) {
     console.write(diagnosticRenderer.render(diagnostics), to: .error)
   }
-
-  /// Where flow keeps its files, from this context's environment.
-  public var paths: FlowPaths { FlowPaths(environment: environment) }
 
   /// A path as given, made absolute against the working directory, as text: what `url(for: path).path`
   /// gives, without building a URL (``FlowLibrary/FileSystemPath``).
