@@ -41,6 +41,25 @@ struct WorkflowLockTests {
     #expect(try WorkflowLock.acquire(path: "/w/save.yml", in: directory, holder: holder, wait: false) != nil)
   }
 
+  /// The record is written over the last one without truncating the file: a shorter holder after a longer
+  /// one is read as written, and a released lock names nobody, though the file keeps the old bytes.
+  @Test func theFirstLineIsTheRecord() throws {
+    let directory = Self.directory()
+    let file = WorkflowLock.file(for: "/w/save.yml", in: directory)
+    let long = WorkflowLock.Holder(runID: "a rather long run id", started: Date(), process: Self.me)
+    var lock = try WorkflowLock.acquire(path: "/w/save.yml", in: directory, holder: long, wait: false)
+    #expect(lock != nil)
+    lock = nil
+    let short = WorkflowLock.Holder(runID: "b", started: Date(), process: Self.me)
+    lock = try WorkflowLock.acquire(path: "/w/save.yml", in: directory, holder: short, wait: false)
+    #expect(lock != nil)
+    #expect(try Data(contentsOf: file).count == long.line.utf8.count)
+    #expect(WorkflowLock.holder(of: "/w/save.yml", in: directory)?.runID == "b")
+    lock = nil
+    #expect(WorkflowLock.holder(of: "/w/save.yml", in: directory) == nil)
+    #expect(try Data(contentsOf: file).first == UInt8(ascii: "\n"))
+  }
+
   @Test func lockFilesAreNamedByFileAndPath() {
     let directory = URL(fileURLWithPath: "/state/locks")
     let one = WorkflowLock.file(for: "/home/ada/flows/save-and-tag.yml", in: directory)
