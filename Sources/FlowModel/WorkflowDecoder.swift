@@ -374,10 +374,11 @@ public struct WorkflowDecoder {
   // MARK: - Steps
 
   /// Keys any step may carry besides what it does.
-  static let stepKeys = WorkflowFormat.stepKeys.map(\.name)
+  static let stepKeys = WorkflowFormat.stepKeys.map { $0.name }
 
   /// The block keywords and the keys that belong to each.
-  static let blocks = Dictionary(uniqueKeysWithValues: WorkflowFormat.blocks.map { ($0.keyword, $0.keys.map(\.name)) })
+  static let blocks = Dictionary(
+    uniqueKeysWithValues: WorkflowFormat.blocks.map { block in (block.keyword, block.keys.map { $0.name }) })
 
   /// How each block is written, for a block keyword that stands alone (`- repeat`).
   static let blockExamples = [
@@ -389,19 +390,15 @@ public struct WorkflowDecoder {
   /// a question. In a step whose only other keys are step keys, it is the action (`- confirm: Sure?`).
   static let actionStepKeys: Set<String> = ["confirm"]
 
-  /// For each key that belongs to blocks, the blocks it belongs to, quoted and sorted.
-  private static let companions: [String: [String]] = {
-    var owners: [String: [String]] = [:]
-    for block in blocks.keys.sorted() {
-      for key in blocks[block] ?? [] { owners[key, default: []].append("'\(block)'") }
-    }
-    return owners
-  }()
+  /// The keys that belong to blocks (`then`, `do`, `value`…): what a step tells from its action. A set
+  /// made once; which blocks own a key is worked out only for a message (``owners(of:)``).
+  private static let blockKeys = Set(WorkflowFormat.blocks.flatMap { block in block.keys.map { $0.name } })
 
   /// How to name the owners of a key that belongs to blocks: "an 'if'", "a 'set' or 'append'". Made
   /// only for the message: joining the names costs a conformance scan, a thirtieth of a one-step run.
   private static func owners(of key: String) -> String {
-    guard let names = companions[key], let first = names.first else { return "a block" }
+    let names = blocks.keys.sorted().filter { blocks[$0]?.contains(key) == true }.map { "'\($0)'" }
+    guard let first = names.first else { return "a block" }
     let article = first.dropFirst().first.map { "aeiou".contains($0) } == true ? "an" : "a"
     return "\(article) \(List.or(names))"
   }
@@ -458,7 +455,7 @@ public struct WorkflowDecoder {
 
   private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
     var mapping = mapping
-    var heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && Self.companions[$0.key.value] == nil }
+    var heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && !Self.blockKeys.contains($0.key.value) }
     if heads.isEmpty, let action = mapping.entries.first(where: { Self.actionStepKeys.contains($0.key.value) }) {
       heads = [action]
     }
@@ -466,7 +463,7 @@ public struct WorkflowDecoder {
       heads = [head] + heads.dropFirst().filter { !renamedBlockKey($0, of: head.key.value, in: &mapping) }
     }
     guard let head = heads.first else {
-      if let stray = mapping.entries.first(where: { Self.companions[$0.key.value] != nil }) {
+      if let stray = mapping.entries.first(where: { Self.blockKeys.contains($0.key.value) }) {
         report(
           Diagnostic(
             .error, .misplacedKey,
@@ -494,7 +491,7 @@ public struct WorkflowDecoder {
     }
     let keyword = head.key.value
     let allowed = Self.blocks[keyword] ?? []
-    for entry in mapping.entries where Self.companions[entry.key.value] != nil && !allowed.contains(entry.key.value) {
+    for entry in mapping.entries where Self.blockKeys.contains(entry.key.value) && !allowed.contains(entry.key.value) {
       report(
         Diagnostic(
           .error, .misplacedKey,
