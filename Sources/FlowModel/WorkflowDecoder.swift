@@ -455,7 +455,9 @@ public struct WorkflowDecoder {
 
   private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
     var mapping = mapping
-    var heads = mapping.entries.filter { !Self.stepKeys.contains($0.key.value) && !Self.blockKeys.contains($0.key.value) }
+    var heads = mapping.entries.filter {
+      !Self.stepKeys.contains($0.key.value) && !Self.blockKeys.contains($0.key.value)
+    }
     if heads.isEmpty, let action = mapping.entries.first(where: { Self.actionStepKeys.contains($0.key.value) }) {
       heads = [action]
     }
