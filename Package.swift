@@ -187,10 +187,14 @@ let package = Package(
     // instructions of a start. Linking holds a one-line linker script for each (`libsqlite3.so` says
     // `INPUT(libsqlite3.a)`), first on flow's library path (the test bundle links the shared ones), and
     // exports.map, which keeps flow's own symbols out of its dynamic symbol table (why: in the file).
-    // order.txt lists the functions a start runs (`Scripts/order-functions.sh` writes it from callgrind),
-    // which gold, the toolchain's linker on Linux, lays out together: a one-step run takes 44 fewer page
-    // faults on code and 8.0 ms instead of 10.0 (interleaved). A function the list lacks is laid out as
-    // before, so a stale list costs speed, never correctness. `-static-libgcc` links the unwinder
+    // `flow` is linked by lld, which ships with the toolchain, for `--symbol-ordering-file`: order.txt
+    // lists the functions a start runs and the data it touches (`Scripts/order-symbols.sh` writes it
+    // with callgrind and lackey), and lld lays the sections holding them out together, data included,
+    // which gold's `--section-ordering-file` could not (a Swift object's .bss, .data and metadata are one
+    // section each, named alike in every object). A one-step run went from 399 page faults to 272 and
+    // from 1.05x `just` to 0.95x (300 interleaved rounds; gold with the functions ordered gave 1.05x, lld
+    // with them alone 1.02x). A symbol the list lacks is laid out as before, so a stale list costs speed,
+    // never correctness. `-static-libgcc` links the unwinder
     // (libgcc_eh.a) rather than loading libgcc_s.so: one shared library fewer to find, map and relocate,
     // and one fewer for every lazily bound call to search, was 0.15 ms of `flow --version` and 0.14 ms of
     // a one-step run (interleaved). libm stays shared: glibc's libm.a needs libc.a's private symbols.
@@ -202,7 +206,8 @@ let package = Package(
           [
             "-L\(Context.packageDirectory)/Sources/flow/Linking", "-Xclang-linker", "-static-libgcc",
             "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/flow/Linking/exports.map",
-            "-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Sources/flow/Linking/order.txt",
+            "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/flow/Linking/order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering",
           ], .when(platforms: [.linux]))
       ]),
 
