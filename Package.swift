@@ -206,7 +206,8 @@ let package = Package(
           [
             "-L\(Context.packageDirectory)/Sources/flow/Linking", "-Xclang-linker", "-static-libgcc",
             "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/flow/Linking/exports.map",
-            "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/flow/Linking/order.txt",
+            "-use-ld=lld", "-Xlinker",
+            "--symbol-ordering-file=\(Context.packageDirectory)/Sources/flow/Linking/order.txt",
             "-Xlinker", "--no-warn-symbol-ordering",
           ], .when(platforms: [.linux]))
       ]),
