@@ -49,12 +49,10 @@ struct WorkflowLocator: WorkflowFiles {
   /// from the working directory, a library name, a name in `./workflows`; nil when nothing matches.
   func locate(_ reference: String) -> String? {
     let names = Self.names(reference)
-    var candidates = names
-    if !reference.contains("/") {
-      candidates += inLibrary(names)
-      candidates += names.map { "workflows/\($0)" }
-    }
-    return firstFile(candidates)
+    // In turn, so that a file found as written (the usual case) costs no library path.
+    if let found = firstFile(names) { return found }
+    guard !reference.contains("/") else { return nil }
+    return firstFile(inLibrary(names)) ?? firstFile(names.map { "workflows/\($0)" })
   }
 
   /// `reference` as a file name: as written, and with `.yml` and `.yaml` when it has neither.
@@ -63,10 +61,12 @@ struct WorkflowLocator: WorkflowFiles {
       ? [reference] : [reference, reference + ".yml", reference + ".yaml"]
   }
 
-  /// `names` in the library folder. Not `appendingPathComponent` or `.path`, which build a `Set<UInt8>`
-  /// at every call (``FlowLibrary/FileSystemPath``).
+  /// `names` in the library folder, joined as text: `appendingPathComponent` and `.path` build a
+  /// `Set<UInt8>` at every call (``FlowLibrary/FileSystemPath``), and `appending(path:)` parses the URL
+  /// it makes, 11,000 instructions a name. A name here holds no `/` (``locate(_:)``).
   private func inLibrary(_ names: [String]) -> [String] {
-    names.map { libraryDirectory.appending(path: $0, directoryHint: .notDirectory).fileSystemPath }
+    let folder = libraryDirectory.fileSystemPath
+    return names.map { folder + "/" + $0 }
   }
 
   private func firstFile(_ candidates: [String]) -> String? {
@@ -147,9 +147,9 @@ struct WorkflowLocator: WorkflowFiles {
   /// import, must find the same file wherever flow was started (issue 16).
   func locate(_ reference: String, inFolder folder: String) -> String? {
     let names = Self.names(reference)
-    var candidates = names.map { folder.isEmpty || $0.hasPrefix("/") ? $0 : "\(folder)/\($0)" }
-    if !reference.contains("/") { candidates += inLibrary(names) }
-    return firstFile(candidates)
+    let beside = names.map { folder.isEmpty || $0.hasPrefix("/") ? $0 : "\(folder)/\($0)" }
+    if let found = firstFile(beside) { return found }
+    return reference.contains("/") ? nil : firstFile(inLibrary(names))
   }
 
   /// The file's own path (realpath(3)), which two names for one file share; Foundation's standardised
