@@ -17,27 +17,23 @@ final class ServiceThread: @unchecked Sendable {
   // Unchecked: `chores` is under its mutex; the rest is set once, before the thread starts.
   private let signals: sigset_t
   private let received: @Sendable (Int32) -> Void
-  private let tick: Duration
   private let chores = Mutex<[@Sendable () -> Bool]>([])
 
-  /// The process's service thread, once ``start(signals:tick:received:)`` made it.
+  /// The process's service thread, once ``start(signals:received:)`` made it.
   static var current: ServiceThread? { shared.withLock { $0 } }
   private static let shared = Mutex<ServiceThread?>(nil)
 
-  private init(signals: sigset_t, tick: Duration, received: @escaping @Sendable (Int32) -> Void) {
+  private init(signals: sigset_t, received: @escaping @Sendable (Int32) -> Void) {
     self.signals = signals
-    self.tick = tick
     self.received = received
   }
 
   /// Starts the thread, which takes `signals` (blocked in every thread beforehand, so that only it takes
-  /// them) and hands each to `received`, and does its chores every `tick`. Nil when the system is out of
-  /// threads.
+  /// them) and hands each to `received`, and does its chores once a second. Nil when the system is out
+  /// of threads.
   @discardableResult
-  static func start(
-    signals: sigset_t, tick: Duration = .seconds(1), received: @escaping @Sendable (Int32) -> Void
-  ) -> ServiceThread? {
-    let service = ServiceThread(signals: signals, tick: tick, received: received)
+  static func start(signals: sigset_t, received: @escaping @Sendable (Int32) -> Void) -> ServiceThread? {
+    let service = ServiceThread(signals: signals, received: received)
     let box = Unmanaged.passRetained(service).toOpaque()
     var thread = pthread_t()
     let started = pthread_create(
@@ -62,10 +58,9 @@ final class ServiceThread: @unchecked Sendable {
 
   private func serve() -> Never {
     var signals = self.signals
-    let (seconds, attoseconds) = tick.components
-    var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    var second = timespec(tv_sec: 1, tv_nsec: 0)
     while true {
-      let number = sigtimedwait(&signals, nil, &timeout)
+      let number = sigtimedwait(&signals, nil, &second)
       if number > 0 {
         received(number)
       } else if errno == EAGAIN {

@@ -10,9 +10,9 @@ import Synchronization
 /// Making one writes the run's row (before the first step). Step events only update the trace in
 /// memory, at the cost of a dictionary lookup per step; the trace is written when the run ends, before
 /// every question to the person (so a run killed at a prompt still shows what it did), and whenever
-/// ``flush()`` is called (`flow` does each second while the run goes on). If history cannot be written (a full disk, a
-/// lock held past the busy timeout), the run goes on: `warn` hears of it once, and nothing more is
-/// written.
+/// ``flush()`` is called (`flow` does each second while the run goes on). If history cannot be written
+/// (a full disk, a lock held past the busy timeout), the run goes on: `warn` hears of it once, and
+/// nothing more is written.
 public final class HistoryRecorder: RunObserver, Sendable {
   public let start: RunStart
   private let history: RunHistory
