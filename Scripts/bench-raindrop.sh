@@ -30,6 +30,9 @@ if [ -n "${RAINDROP_BENCH:-}" ]; then
   bench=$RAINDROP_BENCH
 else
   release=(-c release --static-swift-stdlib --scratch-path .build-static)
+  # raindrop-bench links FoundationNetworking (through FlyingFox), whose static archive asks for -lcurl:
+  # the development package's libcurl.so, which a machine with only flow's runtime needs lacks.
+  pkg-config --exists libcurl 2>/dev/null || apt-get install -y -q libcurl4-openssl-dev >/dev/null
   swift build "${release[@]}" --product raindrop-bench >/dev/null
   bench="$(swift build "${release[@]}" --show-bin-path)/raindrop-bench"
 fi
