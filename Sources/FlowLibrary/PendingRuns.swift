@@ -85,18 +85,12 @@ struct PendingRuns {
 
   // MARK: - Lines
 
-  /// `B`, `S` or `E` and the fields, separated by tabs: `-` for null, `i` and an integer, `t` and text
-  /// with `\`, tab, line feed and carriage return escaped.
-  static func line(_ entry: Entry) -> String {
-    var line: [UInt8] = []
-    encode(entry, to: &line)
-    return String(decoding: line, as: UTF8.self)
-  }
-
-  /// Appends ``line(_:)``'s bytes to `line`. Built as bytes: escaping a text by Unicode scalars, each
-  /// appended to a `String`, was 100,000 instructions a line, a twentieth of a one-step run. The four
-  /// escaped characters are ASCII, which UTF-8 never uses inside another character.
-  private static func encode(_ entry: Entry, to line: inout [UInt8]) {
+  /// Appends `entry`'s line to `line`: `B`, `S` or `E` and the fields, separated by tabs, `-` for null,
+  /// `i` and an integer, `t` and text with `\`, tab, line feed and carriage return escaped; a line feed
+  /// ends it. Built as bytes: escaping a text by Unicode scalars, each appended to a `String`, was
+  /// 100,000 instructions a line, a twentieth of a one-step run. The four escaped characters are ASCII,
+  /// which UTF-8 never uses inside another character.
+  static func encode(_ entry: Entry, to line: inout [UInt8]) {
     func append(_ values: [SQLValue]) {
       for value in values { append(value) }
     }

@@ -96,7 +96,8 @@ public final class WorkflowLock: Sendable {
     }
     let lock = WorkflowLock(file: file, descriptor: descriptor)
     // Written over what is there, never truncated: only the first line counts, and truncating a file
-    // that holds data (here and at release) cost a run two journaled ext4 transactions, 50 µs.
+    // that holds data (here and at release) cost a run two journaled ext4 transactions: taking the lock
+    // took 0.26 ms of a one-step run's wall time, and takes 0.08.
     let line = Array(holder.line.utf8)
     _ = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     return lock

@@ -76,3 +76,12 @@ struct PendingRunsTests {
 extension PendingRuns.Entry {
   var isStep: Bool { if case .step = self { true } else { false } }
 }
+
+extension PendingRuns {
+  /// One entry's line as text, as ``PendingRuns/append(_:)`` writes it.
+  static func line(_ entry: Entry) -> String {
+    var line: [UInt8] = []
+    encode(entry, to: &line)
+    return String(decoding: line, as: UTF8.self)
+  }
+}
