@@ -110,17 +110,19 @@ let package = Package(
     /// Cron expressions, next fire times with cronie's daylight-saving rules, their words, and the units
     /// for systemd, cron and Kubernetes (pure: Foundation's TimeZone is their only outside knowledge);
     /// and the scheduler `flow schedule` runs, over small protocols with Linux implementations.
+    .target(name: "FlowCron", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowScheduler", dependencies: ["CLinux", "FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
+      name: "FlowScheduler", dependencies: ["CLinux", "FlowCron", "FlowDiagnostics", "FlowLibrary", "FlowModel"],
+      swiftSettings: swiftSettings),
     .target(
       name: "FlowRuntime",
-      dependencies: ["FlowModel", "FlowIntents", "FlowScheduler", "FlowYAML", "FlowDiagnostics"],
+      dependencies: ["FlowModel", "FlowIntents", "FlowCron", "FlowYAML", "FlowDiagnostics"],
       swiftSettings: swiftSettings),
     /// What `flow show`, `flow list`, `flow schema` and the import card present: the outline of a
     /// workflow, what it may do, their terminal rendering, and the editor schema. Builds strings only.
     .target(
       name: "FlowPresentation",
-      dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowRuntime", "FlowScheduler"],
+      dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowRuntime", "FlowCron"],
       swiftSettings: swiftSettings),
 
     /// The system SQLite (Debian's libsqlite3-dev), found through pkg-config. Seen only by FlowSQLite.
@@ -135,9 +137,13 @@ let package = Package(
     .target(
       name: "FlowLibrary",
       dependencies: [
-        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowScheduler", "FlowSQLite",
-        "FlowYAML",
+        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
       ],
+      swiftSettings: swiftSettings),
+    /// Run history: what each run did, step by step, in SQLite (History.md).
+    .target(
+      name: "FlowHistory",
+      dependencies: ["FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowRuntime", "FlowSQLite"],
       swiftSettings: swiftSettings),
 
     /// Ed25519 and SHA-256 for signing shared workflows (issue 9), from the system's libsodium
@@ -171,7 +177,7 @@ let package = Package(
       name: "FlowCLI",
       dependencies: [
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
-        "CSwiftConcurrency", "FlowRuntime", "FlowScheduler", "FlowSharing",
+        "CSwiftConcurrency", "FlowCron", "FlowHistory", "FlowRuntime", "FlowScheduler", "FlowSharing",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -224,7 +230,7 @@ let package = Package(
     /// Next-fire computations per second against a minute-by-minute search (Scripts/bench-cron.sh).
     .executableTarget(
       name: "cron-bench",
-      dependencies: ["FlowScheduler"],
+      dependencies: ["FlowCron"],
       path: "Benchmarks/cron-bench",
       swiftSettings: swiftSettings
     ),
@@ -266,7 +272,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowSchedulerTests",
-      dependencies: ["FlowScheduler", "FlowModel", "FlowYAML", "FlowTestSupport"],
+      dependencies: ["FlowScheduler", "FlowCron", "FlowModel", "FlowYAML", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -298,14 +304,22 @@ let package = Package(
     .testTarget(
       name: "FlowLibraryTests",
       dependencies: [
-        "FlowLibrary", "FlowDiagnostics", "FlowIntents", "FlowRuntime", "FlowScheduler", "FlowTestSupport",
+        "FlowLibrary", "FlowDiagnostics", "FlowIntents", "FlowRuntime", "FlowTestSupport",
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "FlowHistoryTests",
+      dependencies: [
+        "FlowHistory", "FlowLibrary", "FlowDiagnostics", "FlowIntents", "FlowRuntime", "FlowSQLite", "FlowTestSupport",
       ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "FlowPresentationTests",
       dependencies: [
-        "FlowPresentation", "FlowBasics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML", "FlowTestSupport",
+        "FlowPresentation", "FlowBasics", "FlowCron", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
+        "FlowTestSupport",
         "RaindropIntents",
       ],
       exclude: ["Goldens"],
@@ -323,7 +337,8 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowCLI", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowPresentation", "FlowScheduler",
+        "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowIntents", "FlowLibrary", "FlowPresentation",
+        "FlowScheduler",
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -3,7 +3,7 @@
 // times it in the same run and passes nothing here).
 // Usage: cron-bench [SECONDS-PER-MEASUREMENT] [CRONITER-CALLS-PER-SECOND]
 
-import FlowScheduler
+import FlowCron
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,5 +1,7 @@
 import ArgumentParser
+import FlowCron
 import FlowDiagnostics
+import FlowHistory
 import FlowLibrary
 import FlowPresentation
 import FlowRuntime

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowHistory
 import FlowLibrary
 import Foundation
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowBasics
 import FlowDiagnostics
 import FlowHTTP
+import FlowHistory
 import FlowIntents
 import FlowLibrary
 import FlowModel

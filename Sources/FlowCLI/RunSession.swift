@@ -1,5 +1,7 @@
 import ArgumentParser
+import FlowCron
 import FlowDiagnostics
+import FlowHistory
 import FlowIntents
 import FlowLibrary
 import FlowModel

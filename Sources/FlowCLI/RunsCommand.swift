@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowHistory
 import FlowLibrary
 import Foundation
 

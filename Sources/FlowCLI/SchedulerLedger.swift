@@ -1,4 +1,6 @@
+import FlowCron
 import FlowDiagnostics
+import FlowHistory
 import FlowLibrary
 import FlowScheduler
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowCron
 import FlowDiagnostics
 import FlowLibrary
 import FlowScheduler

@@ -1,6 +1,6 @@
+import FlowCron
 import FlowDiagnostics
 import FlowModel
-import FlowScheduler
 import Foundation
 
 /// A cron expression as `flow schedule explain` takes it (a one-line file, so that diagnostics point

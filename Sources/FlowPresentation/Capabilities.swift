@@ -1,6 +1,6 @@
+import FlowCron
 import FlowIntents
 import FlowModel
-import FlowScheduler
 
 /// What a workflow may do, worked out from its file before it runs: what `flow show` lists, and what the
 /// import card and the share page put in front of a person deciding whether to trust a file.

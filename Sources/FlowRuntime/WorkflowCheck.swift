@@ -1,7 +1,7 @@
+import FlowCron
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
-import FlowScheduler
 import FlowYAML
 import Foundation
 

@@ -1,3 +1,5 @@
+import FlowCron
+import FlowHistory
 import FlowLibrary
 import FlowScheduler
 import FlowTestSupport

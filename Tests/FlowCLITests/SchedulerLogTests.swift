@@ -1,4 +1,6 @@
+import FlowCron
 import FlowDiagnostics
+import FlowHistory
 import FlowIntents
 import FlowLibrary
 import FlowScheduler

@@ -1,3 +1,4 @@
+import FlowCron
 import FlowDiagnostics
 import FlowScheduler
 import FlowTestSupport

@@ -1,3 +1,4 @@
+import FlowCron
 import FlowPresentation
 import Foundation
 import Testing

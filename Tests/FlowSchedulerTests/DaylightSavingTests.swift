@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// cronie's daylight-saving rules: never skip a day, never run twice — fixed-time expressions fire once

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// Next fire times with Vixie cron's and cronie's meaning, in UTC (no daylight saving).

@@ -1,3 +1,4 @@
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// Cron expressions to compare with the reference tools: hand-picked cases people get wrong, and a

@@ -2,6 +2,7 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// flow's next fires against systemd's calendar and croniter, on the whole corpus, in UTC and in a zone

@@ -2,6 +2,7 @@ import FlowDiagnostics
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// The scheduler on a simulated machine (``SimulatedMachine``): its fires, catch-up, skips, clock

@@ -2,6 +2,7 @@ import FlowDiagnostics
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// A machine on a simulated clock, implementing every effect of the scheduler: time moves only when the

@@ -2,6 +2,7 @@ import FlowDiagnostics
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// The expression, or a test failure naming its diagnostics.

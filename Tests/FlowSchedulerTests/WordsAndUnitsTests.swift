@@ -4,6 +4,7 @@ import FlowYAML
 import Foundation
 import Testing
 
+@testable import FlowCron
 @testable import FlowScheduler
 
 /// Schedules in words, and the pieces the unit emitters are made of.

@@ -1,3 +1,4 @@
+import FlowCron
 import Foundation
 
 /// The scheduler `flow schedule` runs: it keeps every scheduled workflow's next fire, sleeps until the

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowHistory
 import FlowIntents
 import FlowLibrary
 import FlowRuntime

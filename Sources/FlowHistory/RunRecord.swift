@@ -1,3 +1,4 @@
+import FlowLibrary
 import Foundation
 
 /// What run history knows when a run starts: written before its first step.

@@ -2,6 +2,7 @@ import FlowSQLite
 import Foundation
 import Testing
 
+@testable import FlowHistory
 @testable import FlowLibrary
 
 /// The pending file's lines (PendingRuns.swift): every value comes back as it went in, and what cannot be

@@ -1,7 +1,8 @@
+import FlowCron
 import Foundation
 import Testing
 
-@testable import FlowLibrary
+@testable import FlowScheduler
 
 /// The scheduler's fire record on disk: read back as written, written whole, and an unreadable one is
 /// an empty one.

@@ -1,3 +1,4 @@
+import FlowHistory
 import FlowLibrary
 import Testing
 

@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowLibrary
 import FlowRuntime
 import Foundation
 import Synchronization

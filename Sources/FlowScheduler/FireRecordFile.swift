@@ -1,4 +1,5 @@
-import FlowScheduler
+import FlowCron
+import FlowLibrary
 import Foundation
 
 /// The scheduler's fire record on disk (``FlowPaths/schedulerRecord``): when `flow schedule` last

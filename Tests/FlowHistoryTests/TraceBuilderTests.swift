@@ -3,6 +3,7 @@ import FlowRuntime
 import Foundation
 import Testing
 
+@testable import FlowHistory
 @testable import FlowLibrary
 
 /// Step events become one trace entry per step of the file, in the order steps first started.

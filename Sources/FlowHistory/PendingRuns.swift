@@ -1,3 +1,4 @@
+import FlowLibrary
 import FlowSQLite
 import Foundation
 

@@ -1,3 +1,4 @@
+import FlowCron
 import Foundation
 
 /// What the scheduler did, as it does it: the command line prints one line for each (or a JSON line).

@@ -1,3 +1,4 @@
+import FlowCron
 import Foundation
 
 extension Schedule {

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import FlowHistory
 @testable import FlowLibrary
 
 /// A process table the test decides: which pids are alive on which boot.
