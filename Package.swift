@@ -92,7 +92,7 @@ let package = Package(
     /// links libcurl and its libraries into every run (a hello world that uses its Client started in 14 ms
     /// against 7 ms, 2.1x; Documentation/MCP.md), and its package graph brings swift-nio, swift-log,
     /// swift-system and swift-docc-plugin, where this layer is ~500 lines over what flow already has.
-    .target(name: "FlowMCP", dependencies: ["FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    .target(name: "FlowMCP", dependencies: ["FlowIntents", "FlowHTTP", "FlowSystem"], swiftSettings: swiftSettings),
     /// How the static Swift runtime finds the command line: from glibc, instead of /proc/self/maps
     /// (ArgumentVector.c). Linked by the `flow` executable only.
     .target(name: "CFlowStart"),
@@ -103,7 +103,11 @@ let package = Package(
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowBasics", dependencies: ["CLinux", "FlowDiagnostics", "FlowIntents", "FlowHTTP"],
+      name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+    /// Every Linux adapter: the one `Subprocess`, files and the Trash, D-Bus, the clipboard, xdg-open, the
+    /// main-thread executor and the service thread.
+    .target(
+      name: "FlowSystem", dependencies: ["CLinux", "CSwiftConcurrency", "FlowBasics", "FlowIntents"],
       swiftSettings: swiftSettings),
     /// timerfd and eventfd, which Swift's Glibc module leaves out: the scheduler's one timer and its doorbell.
     .systemLibrary(name: "CLinux"),
@@ -112,7 +116,8 @@ let package = Package(
     /// and the scheduler `flow schedule` runs, over small protocols with Linux implementations.
     .target(name: "FlowCron", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowScheduler", dependencies: ["CLinux", "FlowCron", "FlowDiagnostics", "FlowLibrary", "FlowModel"],
+      name: "FlowScheduler",
+      dependencies: ["CLinux", "FlowCron", "FlowDiagnostics", "FlowLibrary", "FlowModel", "FlowSystem"],
       swiftSettings: swiftSettings),
     .target(
       name: "FlowRuntime",
@@ -177,7 +182,7 @@ let package = Package(
       name: "FlowCLI",
       dependencies: [
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
-        "CSwiftConcurrency", "FlowCron", "FlowHistory", "FlowRuntime", "FlowScheduler", "FlowSharing",
+        "FlowCron", "FlowHistory", "FlowRuntime", "FlowScheduler", "FlowSharing", "FlowSystem",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -272,7 +277,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowSchedulerTests",
-      dependencies: ["FlowScheduler", "FlowCron", "FlowModel", "FlowYAML", "FlowTestSupport"],
+      dependencies: ["FlowScheduler", "FlowCron", "FlowModel", "FlowSystem", "FlowYAML", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -292,7 +297,14 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowBasicsTests",
-      dependencies: ["FlowBasics", "FlowIntents", "FlowHTTP", "FlowTestSupport"],
+      dependencies: ["FlowBasics", "FlowIntents", "FlowHTTP", "FlowSystem", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    /// The Linux adapters against real parts: processes, the Trash and trash-cli, dunst on a private D-Bus
+    /// session bus, xclip under Xvfb.
+    .testTarget(
+      name: "FlowSystemTests",
+      dependencies: ["FlowSystem", "FlowBasics", "FlowIntents", "FlowTestSupport"],
       exclude: ["Goldens"],
       swiftSettings: swiftSettings
     ),

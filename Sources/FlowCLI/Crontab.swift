@@ -1,5 +1,6 @@
 import FlowCron
 import FlowDiagnostics
+import FlowSystem
 import Foundation
 
 /// The user's crontab: read whole, written whole. Behind a protocol so that `--apply` is tested on a
@@ -12,12 +13,6 @@ protocol CrontabStore {
 /// The `crontab` command found on `PATH`: `crontab -l` reads, `crontab -` installs from standard input.
 struct CrontabCommand: CrontabStore {
   let environment: [String: String]
-
-  private var executable: URL? {
-    (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      .map { URL(fileURLWithPath: String($0)).appendingPathComponent("crontab") }
-      .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-  }
 
   func read() throws(Diagnostic) -> String {
     let (status, output, error) = try run(["-l"], input: nil)
@@ -40,30 +35,16 @@ struct CrontabCommand: CrontabStore {
   }
 
   private func run(_ arguments: [String], input: String?) throws(Diagnostic) -> (Int32, String, String) {
-    guard let executable else {
+    let options = Subprocess.Options(executable: "crontab", arguments: arguments, environment: environment)
+    do {
+      let result = try Subprocess.collect(options, input: Array((input ?? "").utf8))
+      return (result.termination.shellStatus, String(decoding: result.output, as: UTF8.self), result.errorText)
+    } catch  where error.code == ENOENT {
       throw Diagnostic(.error, .crontabFailed, "there is no 'crontab' command on the PATH", file: nil)
         .help("install cron (Debian: 'apt-get install cron'), or use 'flow schedule install systemd'")
-    }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
-    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    do {
-      try process.run()
     } catch {
-      throw Diagnostic(.error, .crontabFailed, "cannot run 'crontab': \(error.localizedDescription)", file: nil)
+      throw Diagnostic(.error, .crontabFailed, "cannot run 'crontab': \(error.message)", file: nil)
     }
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try? stdin.fileHandleForWriting.close()
-    // Both pipes are read to the end before waiting, so a full pipe cannot stall the child.
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    let error = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
   }
 }
 

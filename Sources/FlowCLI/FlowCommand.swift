@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowCron
 import FlowDiagnostics
+import FlowSystem
 import Foundation
 
 /// The `flow` command: Apple Shortcuts for Linux.

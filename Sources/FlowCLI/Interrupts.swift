@@ -1,4 +1,4 @@
-import FlowBasics
+import FlowSystem
 import Foundation
 import Synchronization
 
@@ -147,7 +147,7 @@ enum Interrupts {
     TerminalEcho.restore()
     console.write("\ncancelled\n", to: .error)
     // A command that `run-shell` started would outlive flow: its process group is ended first.
-    SpawnCommandRunner.endAll()
+    Subprocess.endAll()
     for body in beforeExit.withLock({ $0 }) { body() }
     exit(ExitStatus.cancelled.rawValue)
   }

@@ -7,6 +7,7 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
+import FlowSystem
 import FlowYAML
 import Foundation
 import RaindropIntents

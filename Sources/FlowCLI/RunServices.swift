@@ -4,6 +4,7 @@ import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
 import FlowRuntime
+import FlowSystem
 import Foundation
 import RaindropModel
 
@@ -70,7 +71,7 @@ extension ActionChoices {
     return IntentContext(prompter: prompter, clock: context.clock)
       .with(context.transport, as: (any HTTPTransport).self)
       .with(
-        XDGOpenLauncher(searchPath: context.environment["PATH"] ?? "/usr/bin:/bin") as any URLLauncher,
+        XDGOpenLauncher(environment: context.environment) as any URLLauncher,
         as: (any URLLauncher).self
       )
       // The desktop: notifications on the session bus and the clipboard, both found from the environment.

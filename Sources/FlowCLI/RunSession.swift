@@ -7,6 +7,7 @@ import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowScheduler
+import FlowSystem
 import FlowYAML
 import Foundation
 import Synchronization

@@ -3,6 +3,7 @@ import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
 import FlowScheduler
+import FlowSystem
 import Foundation
 
 /// What `flow schedule` says as it works: one line per event on standard error, for the journal or a

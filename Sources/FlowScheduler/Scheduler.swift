@@ -1,4 +1,5 @@
 import FlowCron
+import FlowSystem
 import Foundation
 
 /// The scheduler `flow schedule` runs: it keeps every scheduled workflow's next fire, sleeps until the

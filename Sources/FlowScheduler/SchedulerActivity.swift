@@ -1,4 +1,5 @@
 import FlowCron
+import FlowSystem
 import Foundation
 
 /// What the scheduler did, as it does it: the command line prints one line for each (or a JSON line).

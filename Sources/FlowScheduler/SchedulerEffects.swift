@@ -1,5 +1,6 @@
 import FlowCron
 import FlowDiagnostics
+import FlowSystem
 import Foundation
 
 // The scheduler's effects, each behind a small protocol: the Linux implementations are in `System/`,

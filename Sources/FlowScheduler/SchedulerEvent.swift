@@ -1,3 +1,5 @@
+import FlowSystem
+
 /// What wakes the scheduler besides its timer. Its effects post these from whatever thread they run on
 /// (``SchedulerClock/post(_:)``), and the scheduler handles them one at a time, in order.
 public enum SchedulerEvent: Sendable, Hashable {
@@ -11,12 +13,4 @@ public enum SchedulerEvent: Sendable, Hashable {
   case stop(signal: Int32)
   /// The process of the run with this id ended.
   case runEnded(id: String, Termination)
-}
-
-/// How a run's process ended.
-public enum Termination: Sendable, Hashable {
-  /// It exited with this status (`flow run`'s exit codes).
-  case exited(Int32)
-  /// A signal ended it (SIGKILL after the grace period, or anyone's kill).
-  case signalled(Int32)
 }

@@ -1,5 +1,6 @@
 import FlowBasics
 import FlowIntents
+import FlowSystem
 import Foundation
 import Testing
 
@@ -13,6 +14,11 @@ final class RecordingLauncher: URLLauncher, @unchecked Sendable {
 
 struct BasicsIntentTests {
   static let registry = IntentRegistry(catalogs: [BasicsCatalog.self])
+  /// The actions that take `any Files`: FlowSystemTests runs them over the real file system.
+  static let fileActions: Set<String> = [
+    "get-file", "get-folder-contents", "read-file", "save-file", "append-to-file", "copy-file", "move-file",
+    "create-folder", "delete-files",
+  ]
 
   static func context(_ answers: [ScriptedPrompter.Answer] = [], launcher: any URLLauncher = RecordingLauncher())
     -> (IntentContext, ManualClock)
@@ -54,9 +60,9 @@ struct BasicsIntentTests {
 
   @Test func everyActionHasAValidAndAnInvalidExample() {
     // get-url has its own suite against a loopback server, the file actions theirs in a temporary home
-    // (FileIntentTests, TrashTests).
+    // (FlowSystemTests: FileIntentTests, which checks it covers each of them, and TrashTests).
     for descriptor in BasicsCatalog.descriptors
-    where descriptor.id != "get-url" && !FileIntentTests.ids.contains(descriptor.id) {
+    where descriptor.id != "get-url" && !Self.fileActions.contains(descriptor.id) {
       let examples = (basicsExamples + desktopExamples).filter { $0.id == descriptor.id }
       #expect(examples.contains { $0.isValid }, "\(descriptor.id) has no valid example")
       #expect(examples.contains { !$0.isValid }, "\(descriptor.id) has no invalid example")
@@ -78,7 +84,7 @@ struct BasicsIntentTests {
   }
 
   @Test func openURLExplainsWhenThereIsNoLauncher() async throws {
-    let (context, _) = Self.context(launcher: XDGOpenLauncher(searchPath: "/nonexistent"))
+    let (context, _) = Self.context(launcher: XDGOpenLauncher(environment: ["PATH": "/nonexistent"]))
     let error = await #expect(throws: AppIntentError.self) {
       try await Self.registry.descriptor(for: "open-url").run(values: ["url": "https://example.com"], context: context)
     }

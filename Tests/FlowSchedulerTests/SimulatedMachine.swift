@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowSystem
 import Foundation
 import Testing
 

@@ -21,8 +21,11 @@ struct ReadFileIntent: AppIntent {
     Summary("Read \(\.$file)") { \.$format }
   }
 
+  /// The most `read-file` reads: as much text as one value may hold (ValueLimits' 16 MiB).
+  static let readLimit = 16 << 20
+
   func perform() async throws -> some ReturnsValue<FlowValue> {
-    let bytes = try files.read(file.path, limit: LocalFiles.readLimit)
+    let bytes = try files.read(file.path, limit: ReadFileIntent.readLimit)
     let text = String(decoding: bytes, as: UTF8.self)
     switch format {
     case .text:

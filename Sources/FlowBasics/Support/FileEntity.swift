@@ -28,17 +28,23 @@ public final class FileEntity: AppEntity {
   public let isFolder: Bool
   /// Size and dates: given when the File was made with a `statx` in hand, read on first use otherwise.
   private let details = AtomicLazyReference<FileDetails>()
+  /// Who reads them on first use: the file system the File was listed from.
+  private let loader: (any FileDetailsLoading.Type)?
 
-  /// The File `name` in `folder`; without `details`, its size and dates are read when first asked for.
-  init(folder: String, name: String, isFolder: Bool, details: FileDetails? = nil) {
+  /// The File `name` in `folder`; without `details`, `loader` reads its size and dates when first asked.
+  package init(
+    folder: String, name: String, isFolder: Bool, details: FileDetails?, loader: any FileDetailsLoading.Type
+  ) {
     self.folder = folder
     self.name = name
     self.isFolder = isFolder
+    self.loader = loader
     if let details { _ = self.details.storeIfNil(details) }
   }
 
   /// The File at an absolute path, with what a `statx` already said.
-  init(path: String, isFolder: Bool, details: FileDetails) {
+  package init(path: String, isFolder: Bool, details: FileDetails) {
+    loader = nil
     if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
       self.folder = slash == path.startIndex ? "/" : String(path[..<slash])
       self.name = String(path[path.index(after: slash)...])
@@ -72,7 +78,7 @@ public final class FileEntity: AppEntity {
   }
 
   private func readDetails() -> FileDetails {
-    details.load() ?? details.storeIfNil(LocalFiles.details(at: path))
+    details.load() ?? details.storeIfNil(loader?.details(at: path) ?? FileDetails(size: 0, created: nil, modified: nil))
   }
 
   public var displayRepresentation: DisplayRepresentation {
@@ -139,16 +145,22 @@ public final class FileEntity: AppEntity {
 
 /// What a `statx` says of a file beyond its path and kind; a class, so that a File that never reads it
 /// holds one empty reference.
-final class FileDetails: Sendable {
+package final class FileDetails: Sendable {
   let size: Int
   let created: Date?
   let modified: Date?
 
-  init(size: Int, created: Date?, modified: Date?) {
+  package init(size: Int, created: Date?, modified: Date?) {
     self.size = size
     self.created = created
     self.modified = modified
   }
+}
+
+/// Reads a listed File's size and dates when a step first asks for one (FlowSystem's `LocalFiles`).
+package protocol FileDetailsLoading {
+  /// A file that has gone by then has size 0 and no dates.
+  static func details(at path: String) -> FileDetails
 }
 
 /// Finds Files by path: the entity query every AppEntity declares.

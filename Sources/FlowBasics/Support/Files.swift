@@ -1,4 +1,3 @@
-import CLinux
 import FlowIntents
 import Foundation
 
@@ -83,21 +82,5 @@ public struct FileLocations: Sendable, Hashable {
     if path == home { return "~" }
     if path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
     return path
-  }
-}
-
-/// The file actions' errors, with the path as messages show it (`~/notes.txt`).
-enum FileError {
-  /// The error `errno` says, about the path `shown`.
-  static func system(_ code: Int32, _ shown: String, doing: String) -> AppIntentError {
-    switch code {
-    case ENOENT, ENOTDIR: .failed("no file or folder at '\(shown)'")
-    case EACCES, EPERM:
-      .failed("permission denied: cannot \(doing) '\(shown)'", help: "check its permissions with 'ls -ld'")
-    case EROFS: .failed("cannot \(doing) '\(shown)': the file system is read-only")
-    case ENOSPC: .failed("cannot \(doing) '\(shown)': no space left on the device")
-    case ELOOP: .failed("cannot \(doing) '\(shown)': too many symbolic links")
-    default: .failed("cannot \(doing) '\(shown)': \(String(cString: strerror(code)))")
-    }
   }
 }

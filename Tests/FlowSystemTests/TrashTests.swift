@@ -4,6 +4,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowSystem
+
 /// `delete-files` against Debian's trash-cli, a reference implementation of the freedesktop.org Trash
 /// specification: what flow trashes, `trash-list` lists and `trash-restore` puts back.
 struct TrashTests {

@@ -4,6 +4,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowSystem
+
 /// A private desktop: an X server (Xvfb, through `xvfb-run`) and a D-Bus session bus on it, whose
 /// notification service is dunst, started by the bus on the first call (D-Bus activation of the
 /// `org.freedesktop.Notifications` service file dunst installs). Everything runs in a process group of

@@ -1,3 +1,4 @@
+import FlowBasics
 import FlowIntents
 import Foundation
 

@@ -1,8 +1,10 @@
-import FlowBasics
 import FlowIntents
 import FlowTestSupport
 import Foundation
 import Testing
+
+@testable import FlowBasics
+@testable import FlowSystem
 
 /// A home, a working directory and an `XDG_DATA_HOME` of their own, in a fresh temporary folder.
 struct FileSandbox {
@@ -11,6 +13,7 @@ struct FileSandbox {
   let work: String
   let dataHome: String
   let files: LocalFiles
+  static let registry = IntentRegistry(catalogs: [BasicsCatalog.self])
 
   init() throws {
     root = FileManager.default.temporaryDirectory.appendingPathComponent("flow-files-\(UUID().uuidString)")
@@ -57,7 +60,7 @@ struct FileSandbox {
   func run(_ id: String, _ values: [String: FlowValue], answers: [ScriptedPrompter.Answer] = []) async throws
     -> FlowValue
   {
-    try await BasicsIntentTests.registry.descriptor(for: id).run(values: values, context: context(answers)).value
+    try await Self.registry.descriptor(for: id).run(values: values, context: context(answers)).value
   }
 
   /// The error a step gives, as a person reads it: message, then help.
@@ -327,7 +330,7 @@ struct FileIntentTests {
     mkfifo(box.home + "/pipe", 0o600)
     // A file that says it is larger than the limit is refused without reading it (it is sparse).
     let big = open(box.home + "/big.log", O_CREAT | O_WRONLY, 0o600)
-    ftruncate(big, off_t(LocalFiles.readLimit + 1))
+    ftruncate(big, off_t(ReadFileIntent.readLimit + 1))
     close(big)
     try box.write("{not json", "~/broken.json")
     var report: [String] = []

@@ -1,4 +1,5 @@
 import CLinux
+import FlowBasics
 import FlowIntents
 import Foundation
 
@@ -6,13 +7,10 @@ import Foundation
 /// for listings (a folder's entries say whether they are files, folders or links, so a listing of
 /// 100,000 files makes no `statx` until a step reads a size or a date), `glob` for patterns, and writes
 /// through a temporary file.
-public struct LocalFiles: Files {
+public struct LocalFiles: Files, FileDetailsLoading {
   public let locations: FileLocations
 
   public init(locations: FileLocations) { self.locations = locations }
-
-  /// The most `read-file` reads: as much text as one value may hold (ValueLimits' 16 MiB).
-  public static let readLimit = 16 << 20
 
   // MARK: Looking
 
@@ -119,7 +117,8 @@ public struct LocalFiles: Files {
             guard let entity = Self.entity(at: prefix + text, directory: descriptor, name: text) else { continue }
             entities.append(entity)
           } else {
-            entities.append(FileEntity(folder: path, name: text, isFolder: isFolder, details: details))
+            entities.append(
+              FileEntity(folder: path, name: text, isFolder: isFolder, details: details, loader: LocalFiles.self))
           }
         }
         if descend {
@@ -160,7 +159,7 @@ public struct LocalFiles: Files {
 
   /// A listed File's size and dates, read when a step first asks for one: a file that has gone by then
   /// has size 0 and no dates.
-  static func details(at path: String) -> FileDetails {
+  package static func details(at path: String) -> FileDetails {
     status(AT_FDCWD, path).map(details) ?? FileDetails(size: 0, created: nil, modified: nil)
   }
 
@@ -538,6 +537,22 @@ enum AtomicWrite {
         throw FileError.system(errno, shown, doing: "write")
       }
       offset += count
+    }
+  }
+}
+
+/// The file actions' errors, with the path as messages show it (`~/notes.txt`).
+enum FileError {
+  /// The error `errno` says, about the path `shown`.
+  static func system(_ code: Int32, _ shown: String, doing: String) -> AppIntentError {
+    switch code {
+    case ENOENT, ENOTDIR: .failed("no file or folder at '\(shown)'")
+    case EACCES, EPERM:
+      .failed("permission denied: cannot \(doing) '\(shown)'", help: "check its permissions with 'ls -ld'")
+    case EROFS: .failed("cannot \(doing) '\(shown)': the file system is read-only")
+    case ENOSPC: .failed("cannot \(doing) '\(shown)': no space left on the device")
+    case ELOOP: .failed("cannot \(doing) '\(shown)': too many symbolic links")
+    default: .failed("cannot \(doing) '\(shown)': \(String(cString: strerror(code)))")
     }
   }
 }

@@ -3,6 +3,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowSystem
+
 #if canImport(Glibc)
   import Glibc
 #endif

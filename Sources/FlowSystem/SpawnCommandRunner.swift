@@ -1,15 +1,10 @@
 import CLinux
+import FlowBasics
 import Foundation
 import Synchronization
 
-/// Runs commands with `posix_spawn`, each in a process group of its own, and leaves nothing running.
-///
-/// - Not `Foundation.Process`: it cannot put the child in a new process group, and it costs a thread
-///   hop and a run loop per command (the `repeat: 1000` benchmark, Scripts/bench-shell.sh).
-/// - The child gets default signal dispositions and an empty mask (flow ignores and blocks signals to
-///   read them through Dispatch, and a child would inherit that), its own process group (so Ctrl-C at
-///   the terminal reaches flow alone, which then ends the whole group), pipes for its standard output
-///   and error, and its input through a pipe or `/dev/null`.
+/// Runs `run-shell`'s commands as ``Subprocess``es (a process group each, pipes for standard output
+/// and error, input through a pipe or `/dev/null`), and leaves nothing running.
 /// - One `poll` waits for everything at once on a thread of its own: both output pipes (never one
 ///   blocking while the child fills the other), the input pipe as it drains, the child's end (a
 ///   pidfd), a cancellation, and the timeout.
@@ -37,15 +32,6 @@ public struct SpawnCommandRunner: CommandRunner {
   }
 
   private static let reaper: Bool = clinux_become_child_subreaper() == 0
-
-  /// The process groups running now, so that an exit that cannot wait (a second Ctrl-C) still ends
-  /// them: ``endAll()``.
-  private static let running = Mutex<Set<pid_t>>([])
-
-  /// Sends SIGKILL to every group still running: for flow's last moment when it exits at once.
-  public static func endAll() {
-    for group in running.withLock({ $0 }) { kill(-group, SIGKILL) }
-  }
 
   public func run(_ command: CommandRequest) async throws -> CommandResult {
     try Task.checkCancellation()
@@ -116,124 +102,47 @@ public struct SpawnCommandRunner: CommandRunner {
     static func start(_ command: CommandRequest, environment base: [String: String]) throws -> Child {
       var environment = base
       for (key, value) in command.environment { environment[key] = value }
-      let executable = try locate(command.executable, path: environment["PATH"] ?? "/usr/bin:/bin")
-      if let directory = command.workingDirectory {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-          throw CommandFailure("the working directory '\(directory)' is not a folder")
+      do {
+        let cancel = try Subprocess.pipe()
+        var script: Int32 = -1
+        defer { if script >= 0 { close(script) } }
+        if let text = command.script {
+          script = clinux_memfd_create("run-shell script")
+          guard script >= 0 else { throw CommandFailure("cannot hold the script: \(errorText())") }
+          // The child's fd 3 is the script; a memfd that is 3 already would keep its close-on-exec flag.
+          if script == 3 {
+            script = fcntl(3, F_DUPFD_CLOEXEC, 4)
+            close(3)
+          }
+          let written = text.withUnsafeBytes { write(script, $0.baseAddress, $0.count) }
+          guard written == text.count, lseek(script, 0, SEEK_SET) == 0 else {
+            throw CommandFailure("cannot hold the script: \(errorText())")
+          }
         }
-      }
-
-      var descriptors: [Int32] = []  // closed on every way out of here
-      defer { descriptors.forEach { close($0) } }
-      func pipe() throws -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard clinux_pipe2(&ends, O_CLOEXEC) == 0 else { throw CommandFailure("cannot make a pipe: \(errorText())") }
-        descriptors += ends
-        return (ends[0], ends[1])
-      }
-      let output = try pipe()
-      let errors = try pipe()
-      let cancel = try pipe()
-      let input = try command.input.map { _ in try pipe() }
-      var script: Int32 = -1
-      if let text = command.script {
-        script = clinux_memfd_create("run-shell script")
-        guard script >= 0 else { throw CommandFailure("cannot hold the script: \(errorText())") }
-        descriptors.append(script)
-        // The child's fd 3 is the script; a memfd that is 3 already would keep its close-on-exec flag.
-        if script == 3 {
-          script = fcntl(3, F_DUPFD_CLOEXEC, 4)
-          descriptors.append(script)
+        let arguments = command.arguments.map { $0 == CommandRequest.scriptPlaceholder ? "/dev/fd/3" : $0 }
+        let child: Subprocess
+        do {
+          child = try Subprocess.spawn(
+            Subprocess.Options(
+              executable: command.executable, arguments: arguments, name: command.name, environment: environment,
+              workingDirectory: command.workingDirectory, standardInput: command.input == nil ? .null : .pipe,
+              descriptors: script >= 0 ? [3: script] : [:]))
+        } catch {
+          close(cancel.read)
+          close(cancel.write)
+          throw error
         }
-        let written = text.withUnsafeBytes { write(script, $0.baseAddress, $0.count) }
-        guard written == text.count, lseek(script, 0, SEEK_SET) == 0 else {
-          throw CommandFailure("cannot hold the script: \(errorText())")
+        // The poll loop reads and writes without blocking.
+        for descriptor in [child.standardOutput, child.standardError, child.standardInput, cancel.read, cancel.write]
+        where descriptor >= 0 {
+          _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
+        return Child(
+          command: command, pid: child.pid, outputLimit: command.outputLimit, output: child.standardOutput,
+          errors: child.standardError, input: child.standardInput, cancelPipe: cancel)
+      } catch let error as SubprocessError {
+        throw CommandFailure(error.message, help: error.help)
       }
-
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      if let input {
-        posix_spawn_file_actions_adddup2(&actions, input.read, STDIN_FILENO)
-      } else {
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-      }
-      posix_spawn_file_actions_adddup2(&actions, output.write, STDOUT_FILENO)
-      posix_spawn_file_actions_adddup2(&actions, errors.write, STDERR_FILENO)
-      if script >= 0 { posix_spawn_file_actions_adddup2(&actions, script, 3) }
-      if let directory = command.workingDirectory { clinux_spawn_chdir(&actions, directory) }
-
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var defaults = sigset_t()
-      sigemptyset(&defaults)
-      for number in [
-        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU,
-      ] {
-        sigaddset(&defaults, number)
-      }
-      posix_spawnattr_setsigdefault(&attributes, &defaults)
-      var mask = sigset_t()
-      sigemptyset(&mask)
-      posix_spawnattr_setsigmask(&attributes, &mask)
-      posix_spawnattr_setpgroup(&attributes, 0)
-      posix_spawnattr_setflags(
-        &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-      let scriptPath = "/dev/fd/3"
-      let arguments =
-        [command.name ?? command.executable]
-        + command.arguments.map { $0 == CommandRequest.scriptPlaceholder ? scriptPath : $0 }
-      let cArguments = arguments.map { strdup($0) }
-      let cEnvironment = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
-      defer { (cArguments + cEnvironment).forEach { free($0) } }
-      var argv = cArguments + [nil]
-      var envp = cEnvironment + [nil]
-
-      var pid: pid_t = 0
-      // Registered before it can run, so that an exit at once (a second Ctrl-C) finds the group.
-      let spawned = running.withLock { running -> Int32 in
-        let status = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
-        if status == 0 { running.insert(pid) }
-        return status
-      }
-      guard spawned == 0 else {
-        throw CommandFailure("cannot start '\(command.executable)': \(String(cString: strerror(spawned)))")
-      }
-      // The parent keeps its ends (non-blocking, for the poll loop); the child's are closed by the defer.
-      descriptors.removeAll { [output.read, errors.read, cancel.read, cancel.write, input?.write].contains($0) }
-      for descriptor in [output.read, errors.read, cancel.read, cancel.write, input?.write ?? -1] where descriptor >= 0
-      {
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-      }
-      return Child(
-        command: command, pid: pid, outputLimit: command.outputLimit, output: output.read, errors: errors.read,
-        input: input?.write ?? -1, cancelPipe: cancel)
-    }
-
-    /// The program to start: a path as it is, a bare name from the child's `PATH` (not flow's own, which
-    /// `posix_spawnp` would search).
-    static func locate(_ name: String, path: String) throws -> String {
-      if name.contains("/") {
-        guard access(name, X_OK) == 0 else {
-          throw CommandFailure("cannot run '\(name)': \(errorText())")
-        }
-        return name
-      }
-      for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
-        let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
-        var info = stat()
-        if access(candidate, X_OK) == 0, stat(candidate, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
-          return candidate
-        }
-      }
-      throw CommandFailure(
-        "'\(name)' is not installed: it is not in any folder of the PATH (\(path))",
-        help: "install it, or give its full path")
     }
 
     // MARK: Waiting
@@ -250,32 +159,23 @@ public struct SpawnCommandRunner: CommandRunner {
     /// Waits for the child's end while reading its output, then ends what is left of its group; nil
     /// when `budget` passed first (call again to go on waiting).
     func wait(for budget: Duration? = nil) throws -> CommandResult? {
-      // A child that stops reading its input makes our write fail with SIGPIPE: blocked on this thread
-      // (whose own signal it is), the write returns EPIPE instead, and the pending signal is taken.
-      var pipeSignal = sigset_t()
-      sigemptyset(&pipeSignal)
-      sigaddset(&pipeSignal, SIGPIPE)
-      var previousMask = sigset_t()
-      pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
-      defer {
-        var none = timespec()
-        while sigtimedwait(&pipeSignal, nil, &none) == SIGPIPE {}
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-      }
-      do {
-        guard let result = try loop(until: budget.map { ContinuousClock.now + $0 }) else { return nil }
-        finish()
-        return result
-      } catch {
-        finish()
-        throw error
+      // A child that stops reading its input makes our write fail with EPIPE rather than SIGPIPE.
+      try Subprocess.withoutPipeSignal { () throws -> CommandResult? in
+        do {
+          guard let result = try loop(until: budget.map { ContinuousClock.now + $0 }) else { return nil }
+          finish()
+          return result
+        } catch {
+          finish()
+          throw error
+        }
       }
     }
 
     private func finish() {
       for descriptor in [output, errors, input, exitDescriptor] where descriptor >= 0 { close(descriptor) }
       (output, errors, input) = (-1, -1, -1)
-      _ = SpawnCommandRunner.running.withLock { $0.remove(pid) }
+      Subprocess.reaped(pid)
     }
 
     private func loop(until end: ContinuousClock.Instant?) throws -> CommandResult? {
