@@ -176,13 +176,24 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
 
+    /// How a run happens on this machine: the session context, catalogues, backends, run history and
+    /// locks around a run, the MCP servers a run starts, and the workflow locator's checks.
+    .target(
+      name: "FlowSession",
+      dependencies: [
+        "FlowBasics", "FlowDiagnostics", "FlowHTTP", "FlowHistory", "FlowIntents", "FlowLibrary", "FlowMCP",
+        "FlowModel", "FlowPresentation", "FlowRuntime", "FlowSharing", "FlowSystem", "FlowYAML", "RaindropIntents",
+        "RaindropLocal", "RaindropModel", "RaindropREST",
+      ],
+      swiftSettings: swiftSettings),
+
     // MARK: - Command line
 
     .target(
       name: "FlowCLI",
       dependencies: [
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
-        "FlowCron", "FlowHistory", "FlowRuntime", "FlowScheduler", "FlowSharing", "FlowSystem",
+        "FlowCron", "FlowHistory", "FlowRuntime", "FlowScheduler", "FlowSession", "FlowSharing", "FlowSystem",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -244,7 +255,7 @@ let package = Package(
 
     /// What each fuzz target feeds its input to, through the command line's own entry points; a library so
     /// that FlowFuzzingTests replays the regressions through the same functions.
-    .target(name: "FlowFuzzing", dependencies: ["FlowCLI"], swiftSettings: swiftSettings),
+    .target(name: "FlowFuzzing", dependencies: ["FlowSession"], swiftSettings: swiftSettings),
     /// LLVMFuzzerRunDriver as a weak symbol: present when Scripts/fuzz.sh links with -sanitize=fuzzer,
     /// null in the normal build, where flow-fuzz only replays the inputs it is given.
     .target(name: "CFuzzDriver"),
@@ -349,7 +360,8 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowIntents", "FlowLibrary", "FlowPresentation",
+        "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowSession", "FlowSystem", "FlowIntents",
+        "FlowLibrary", "FlowPresentation",
         "FlowScheduler",
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

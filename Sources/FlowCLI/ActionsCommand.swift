@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
+import FlowSession
 
 /// `flow actions [ACTION]`: the catalogue, or one action's parameters, output, summary and an example.
 struct ActionsCommand: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct ActionsCommand: AsyncParsableCommand {
   var markdown = false
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let registry = Catalogs.registry
     do {
       if markdown {
@@ -69,6 +70,6 @@ struct ActionsCommand: AsyncParsableCommand {
 }
 
 extension String {
-  /// Without the final line break: `CLIContext.print` adds one.
+  /// Without the final line break: `SessionContext.print` adds one.
   fileprivate func trimmingSuffix() -> String { hasSuffix("\n") ? String(dropLast()) : self }
 }

@@ -1,8 +1,9 @@
 import FlowIntents
+import FlowSession
 import Foundation
 
 /// `flow actions` in its three forms — text for people, JSON for scripts (printed by the one JSON printer,
-/// `CLIContext.printJSON`), Markdown for the docs — all rendered from the intents' declarations, so none
+/// `SessionContext.printJSON`), Markdown for the docs — all rendered from the intents' declarations, so none
 /// can say something the code does not.
 public enum ActionsReference {
   // MARK: - Text

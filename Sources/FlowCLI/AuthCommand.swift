@@ -1,6 +1,8 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
+import FlowSession
+import FlowSystem
 import Foundation
 import RaindropModel
 import RaindropREST
@@ -29,7 +31,7 @@ struct AuthCommand: AsyncParsableCommand {
     var noCheck = false
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let backends = Backends(context: context)
       let console = context.console
       let line = Interrupts.whileReadingInput { console.readSecretLine(prompt: "Raindrop.io token: ") }
@@ -82,7 +84,7 @@ struct AuthCommand: AsyncParsableCommand {
       commandName: "status", abstract: "Say which token is used, and check it with Raindrop.io.")
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let backends = Backends(context: context)
       guard let (token, source) = backends.token() else {
         context.print("Not logged in: no RAINDROP_TOKEN and no saved token. Runs use the local store.")
@@ -110,7 +112,7 @@ struct AuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the saved token.")
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       if FileManager.default.fileExists(atPath: context.paths.tokenFile.path) {
         try FileManager.default.removeItem(at: context.paths.tokenFile)
         context.print("Logged out: removed \(context.paths.tokenFile.path).")
@@ -124,7 +126,7 @@ struct AuthCommand: AsyncParsableCommand {
   }
 
   /// Reports a problem with the login and gives the exit status of an unreachable or refusing backend.
-  private static func fail(_ context: CLIContext, _ message: String, help: String) -> ExitCode {
+  private static func fail(_ context: SessionContext, _ message: String, help: String) -> ExitCode {
     context.report(Diagnostics([Diagnostic(.error, .backendUnavailable, message, file: nil).help(help)]))
     return ExitCode(ExitStatus.backendUnavailable.rawValue)
   }

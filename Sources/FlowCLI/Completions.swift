@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowSession
 import Foundation
 
 /// The candidates that `flow completions`' scripts ask flow for while a person presses Tab. The scripts
@@ -8,17 +9,17 @@ enum Completions {
   /// For a WORKFLOW argument (`run`, `validate`, `show`, `export`, `runs list`, `schedule next|run|install`):
   /// the names in the library and in `./workflows/`, as `flow run NAME` finds them, and workflow files
   /// and folders under what has been typed.
-  static let workflow = CompletionKind.custom { _, _, prefix in workflows(prefix: prefix, in: CLIContext.current) }
+  static let workflow = CompletionKind.custom { _, _, prefix in workflows(prefix: prefix, in: SessionContext.current) }
 
   /// For `flow actions ACTION`: every action's id.
   static var action: CompletionKind { .list(Catalogs.registry.descriptors.map(\.id)) }
 
   /// For `flow remove NAME`: the names in the library.
   static let libraryWorkflow = CompletionKind.custom { _, _, prefix in
-    WorkflowLocator(context: CLIContext.current).libraryWorkflows.map(\.name).filter { $0.hasPrefix(prefix) }
+    WorkflowLocator(context: SessionContext.current).libraryWorkflows.map(\.name).filter { $0.hasPrefix(prefix) }
   }
 
-  static func workflows(prefix: String, in context: CLIContext) -> [String] {
+  static func workflows(prefix: String, in context: SessionContext) -> [String] {
     // The library is the locator's, wherever it keeps it.
     var names = WorkflowLocator(context: context).libraryWorkflows.map(\.name)
     names += workflowNames(in: context.url(for: "workflows"))
@@ -37,7 +38,7 @@ enum Completions {
   }
 
   /// Workflow files and folders in the folder of a typed path (`examples/he` → `examples/hello.yml`).
-  private static func paths(matching prefix: String, in context: CLIContext) -> [String] {
+  private static func paths(matching prefix: String, in context: SessionContext) -> [String] {
     let folder = prefix.contains("/") ? String(prefix[...(prefix.lastIndex(of: "/") ?? prefix.startIndex)]) : ""
     let directory = context.url(for: folder.isEmpty ? "." : folder)
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

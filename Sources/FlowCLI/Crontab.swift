@@ -1,5 +1,6 @@
 import FlowCron
 import FlowDiagnostics
+import FlowSession
 import FlowSystem
 import Foundation
 

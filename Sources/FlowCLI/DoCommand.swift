@@ -3,6 +3,7 @@ import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
 import FlowRuntime
+import FlowSession
 import Foundation
 import RaindropModel
 
@@ -49,7 +50,7 @@ struct DoCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let phrases = Catalogs.phrases
     let words = phraseWords
     guard !words.isEmpty else { return try list(phrases, context: context) }
@@ -114,7 +115,8 @@ struct DoCommand: AsyncParsableCommand {
   }
 
   /// `flow do` alone: the phrases, with the action each runs.
-  private func list(_ phrases: [(phrase: String, shortTitle: String, intentID: String)], context: CLIContext) throws {
+  private func list(_ phrases: [(phrase: String, shortTitle: String, intentID: String)], context: SessionContext) throws
+  {
     guard json else {
       for entry in phrases {
         context.print("\(entry.phrase.padding(toLength: 40, withPad: " ", startingAt: 0)) \(entry.shortTitle)")
@@ -131,7 +133,7 @@ struct DoCommand: AsyncParsableCommand {
   /// with the status.
   private func finish(
     _ status: ExitStatus, output: FlowValue?, reporter: RunReporter?, diagnostics: Diagnostics,
-    session: RunSession? = nil, context: CLIContext
+    session: RunSession? = nil, context: SessionContext
   ) throws {
     session?.finish(status, diagnostics: diagnostics)
     if json {

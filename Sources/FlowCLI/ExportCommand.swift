@@ -1,9 +1,12 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import FlowSharing
+import FlowSystem
 import Foundation
 
 /// `flow export WORKFLOW`: one self-contained file to share, optionally signed, or its share page.
@@ -53,7 +56,7 @@ struct ExportCommand: AsyncParsableCommand {
   }
 
   private func export() throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     let (loaded, diagnostics) = locator.check(workflow, with: check)
@@ -146,7 +149,7 @@ struct ExportCommand: AsyncParsableCommand {
   }
 
   /// The key `--sign` uses: the one named, the only one there is, or a new one on first use.
-  private func signingKey(_ context: CLIContext) throws -> (SigningKey, String) {
+  private func signingKey(_ context: SessionContext) throws -> (SigningKey, String) {
     let store = Sharing.keyStore(context)
     do {
       if let keyName { return (try store.signingKey(named: keyName), keyName) }
@@ -195,6 +198,6 @@ struct ExportCommand: AsyncParsableCommand {
   static func fileName(for workflow: Workflow, source: String) -> String {
     let stem = URL(fileURLWithPath: workflow.file.path).deletingPathExtension().lastPathComponent
     let base = stem.hasSuffix(".flow") ? String(stem.dropLast(5)) : stem
-    return (Library.isValidName(base) ? base : Sharing.libraryName(for: workflow.name) ?? "workflow") + ".flow.yml"
+    return (WorkflowName.isValidName(base) ? base : Sharing.libraryName(for: workflow.name) ?? "workflow") + ".flow.yml"
   }
 }

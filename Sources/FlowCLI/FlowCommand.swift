@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowCron
 import FlowDiagnostics
+import FlowSession
 import FlowSystem
 import Foundation
 
@@ -38,7 +39,7 @@ public struct FlowCommand: AsyncParsableCommand {
 
   /// flow's version, apart from `configuration`: `flow --version` prints it without building the
   /// configuration (its help text, 0.4 M instructions).
-  static let version = "0.1.0"
+  static let version = Sharing.flowVersion
 
   public init() {}
 
@@ -49,19 +50,21 @@ public struct FlowCommand: AsyncParsableCommand {
   /// `flow schedule` runs here, on the main thread, with neither Dispatch nor Swift concurrency started.
   /// Every other command runs as a task whose jobs the main thread runs (MainThreadExecutor), while a
   /// thread of its own takes Ctrl-C and SIGTERM (Interrupts).
-  public static func start(arguments: [String], context makeContext: @autoclosure () -> CLIContext) -> Never {
+  public static func start(arguments: [String], context makeContext: @autoclosure () -> SessionContext) -> Never {
     let context = makeContext()
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
     // the commands, and each new cast scans every protocol conformance in the binary).
     let parsed = Parsed(arguments, context)
     if case .command(let command) = parsed, let scheduler = command as? ScheduleRunCommand {
-      Foundation.exit(CLIContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
+      Foundation.exit(
+        SessionContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
     // Before any other thread starts: every thread then has Ctrl-C and SIGTERM blocked, for the one that
     // serves them to take (Interrupts).
     if context.handlesInterrupts {
       Interrupts.block()
-      Interrupts.serve(console: context.console)
+      let console = context.console
+      Interrupts.serve(exitStatus: ExitStatus.cancelled.rawValue) { console.write("\ncancelled\n", to: .error) }
     }
     MainThreadExecutor.install()
     Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
@@ -85,7 +88,7 @@ public struct FlowCommand: AsyncParsableCommand {
   ///
   /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran. They
   /// are printed as diagnostics, like every other problem.
-  public static func main(arguments: [String], context: CLIContext) async -> Int32 {
+  public static func main(arguments: [String], context: SessionContext) async -> Int32 {
     await main(Parsed(arguments, context), arguments: arguments, context: context)
   }
 
@@ -97,8 +100,8 @@ public struct FlowCommand: AsyncParsableCommand {
     case command(any ParsableCommand)
     case failure(any Error)
 
-    init(_ arguments: [String], _ context: CLIContext) {
-      self = CLIContext.$current.withValue(context) {
+    init(_ arguments: [String], _ context: SessionContext) {
+      self = SessionContext.$current.withValue(context) {
         if let run = RunCommand.parsedDirectly(arguments) { return .run(run) }
         do {
           return .command(try FlowCommand.parseAsRoot(arguments))
@@ -109,15 +112,15 @@ public struct FlowCommand: AsyncParsableCommand {
     }
   }
 
-  private static func main(_ parsed: Parsed, arguments: [String], context: CLIContext) async -> Int32 {
+  private static func main(_ parsed: Parsed, arguments: [String], context: SessionContext) async -> Int32 {
     guard context.handlesInterrupts else { return await execute(parsed, arguments, context) }
-    return await Interrupts.cancellingOnInterrupt(console: context.console) {
+    return await Interrupts.cancellingOnInterrupt {
       await execute(parsed, arguments, context)
     }
   }
 
-  private static func execute(_ parsed: Parsed, _ arguments: [String], _ context: CLIContext) async -> Int32 {
-    await CLIContext.$current.withValue(context) {
+  private static func execute(_ parsed: Parsed, _ arguments: [String], _ context: SessionContext) async -> Int32 {
+    await SessionContext.$current.withValue(context) {
       do {
         switch parsed {
         case .run(let request): try await request.run()
@@ -146,13 +149,13 @@ public struct FlowCommand: AsyncParsableCommand {
       try body()
       return ExitStatus.success.rawValue
     } catch {
-      return status(of: error, arguments: arguments, CLIContext.current)
+      return status(of: error, arguments: arguments, SessionContext.current)
     }
   }
 
   /// The exit status an error ends flow with; help and the like printed, usage errors reported as
   /// diagnostics.
-  private static func status(of error: any Error, arguments: [String], _ context: CLIContext) -> Int32 {
+  private static func status(of error: any Error, arguments: [String], _ context: SessionContext) -> Int32 {
     let code = exitCode(for: error).rawValue
     if code == 0 {
       // Help, the version, completion scripts and completions: what was asked for, on standard output.

@@ -6,7 +6,9 @@ import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import FlowSharing
+import FlowSystem
 import FlowYAML
 import Foundation
 
@@ -51,7 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
   static let maximumSize = YAMLLimits.workflow.maxFileSize
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let bytes = try await read(context)
     let locator = WorkflowLocator(context: context)
     let library = locator.libraryDirectory
@@ -150,7 +152,7 @@ struct ImportCommand: AsyncParsableCommand {
   // MARK: - The check and the card
 
   /// Verifies the signature, checks the file and shows the card: the workflow, when it may be imported.
-  private func card(_ bytes: [UInt8], locator: WorkflowLocator, _ context: CLIContext) throws -> (
+  private func card(_ bytes: [UInt8], locator: WorkflowLocator, _ context: SessionContext) throws -> (
     SignedFile.Verification, Workflow, [Capabilities.ServerUse]
   ) {
     let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
@@ -202,7 +204,7 @@ struct ImportCommand: AsyncParsableCommand {
 
   /// Where the file came from, as the provenance record keeps it: a URL, an absolute path, or
   /// "standard input".
-  private func origin(_ context: CLIContext) -> String {
+  private func origin(_ context: SessionContext) -> String {
     if source == "-" { return "standard input" }
     return Self.isURL(source) ? source : context.url(for: source).standardizedFileURL.path
   }
@@ -211,7 +213,7 @@ struct ImportCommand: AsyncParsableCommand {
     source.hasPrefix("https://") || source.hasPrefix("http://")
   }
 
-  private func read(_ context: CLIContext) async throws -> [UInt8] {
+  private func read(_ context: SessionContext) async throws -> [UInt8] {
     if source == "-" {
       // One byte past the limit is enough to know the stream is too long.
       guard let text = context.console.readAllInput(atMost: Self.maximumSize + 1) else {
@@ -252,14 +254,14 @@ struct ImportCommand: AsyncParsableCommand {
     }
   }
 
-  private func tooLarge(_ context: CLIContext) -> ExitCode {
+  private func tooLarge(_ context: SessionContext) -> ExitCode {
     Library.fail(YAMLLimits.workflow.streamTooLarge(path: source), context)
   }
 
   // MARK: - Name and questions
 
   /// The name the copy gets in the library, refused when it could pass for a name already there.
-  private func libraryName(for workflow: Workflow, _ context: CLIContext) throws -> String {
+  private func libraryName(for workflow: Workflow, _ context: SessionContext) throws -> String {
     let name = try proposedName(for: workflow, context)
     let existing = WorkflowLocator(context: context).libraryWorkflows.map(\.name)
     if let lookAlike = LookAlikes.problem(name, .workflow, among: existing) {
@@ -268,10 +270,10 @@ struct ImportCommand: AsyncParsableCommand {
     return name
   }
 
-  private func proposedName(for workflow: Workflow, _ context: CLIContext) throws -> String {
+  private func proposedName(for workflow: Workflow, _ context: SessionContext) throws -> String {
     if let name {
-      let stripped = Library.stripExtension(name)
-      guard Library.isValidName(stripped) else {
+      let stripped = WorkflowName.stripExtension(name)
+      guard WorkflowName.isValidName(stripped) else {
         throw Library.fail(
           Diagnostic(.error, .invalidWorkflowName, "'\(name)' cannot name a workflow", at: nil)
             .help("use letters, digits, '-' and '_', starting with a letter or digit, like 'daily-digest'"), context)
@@ -280,7 +282,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
     if let derived = Sharing.libraryName(for: workflow.name) { return derived }
     let stem = URL(fileURLWithPath: source).lastPathComponent.split(separator: ".").first.map(String.init) ?? ""
-    guard Library.isValidName(stem) else {
+    guard WorkflowName.isValidName(stem) else {
       throw Library.fail(
         Diagnostic(.error, .invalidWorkflowName, "the workflow's name does not make a library name", at: nil)
           .help("give one with --as NAME"), context)
@@ -290,7 +292,7 @@ struct ImportCommand: AsyncParsableCommand {
 
   /// The answers to the import questions, as YAML by input name: from `--answer`, else asked at the
   /// terminal (again while an answer does not fit), else the input's default stays.
-  private func ask(_ workflow: Workflow, attended: Bool, _ context: CLIContext) throws -> [String: String] {
+  private func ask(_ workflow: Workflow, attended: Bool, _ context: SessionContext) throws -> [String: String] {
     let questions = workflow.inputs.filter(\.askOnImport)
     var given: [String: String] = [:]
     for answer in answers {
@@ -375,7 +377,7 @@ struct ImportCommand: AsyncParsableCommand {
   }
 
   /// Says why nothing was added and returns the status to exit with.
-  private static func refuse(_ message: String, help: String?, status: ExitStatus, _ context: CLIContext) -> Int32 {
+  private static func refuse(_ message: String, help: String?, status: ExitStatus, _ context: SessionContext) -> Int32 {
     context.report(Diagnostics([Diagnostic(.error, .importRefused, message, at: nil).help(help)]))
     return status.rawValue
   }

@@ -2,6 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowModel
 import FlowRuntime
+import FlowSession
 import Foundation
 
 /// The values `--input NAME=VALUE` gives, typed later by the workflow's declarations.

@@ -1,9 +1,10 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowRuntime
+import FlowSession
 import Foundation
 
-extension CLIContext {
+extension SessionContext {
   /// The one printer of every `--json` output (`run`, `do`, `validate`, `actions`): pretty JSON with sorted
   /// keys and unescaped slashes, so that all of them read alike and stay stable for scripts and goldens.
   /// The shapes are written down in `Documentation/JSON.md`.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
+import FlowSession
 import FlowSharing
 import Foundation
 
@@ -26,9 +28,9 @@ struct KeysCommand: AsyncParsableCommand {
     var name: String?
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let name = name ?? Sharing.defaultKeyName(context)
-      guard Library.isValidName(name) else { throw KeysCommand.badName(name, context) }
+      guard WorkflowName.isValidName(name) else { throw KeysCommand.badName(name, context) }
       try KeysCommand.refuseLookAlike(name, context)
       do {
         let key = try Sharing.keyStore(context).generate(name: name)
@@ -51,7 +53,7 @@ struct KeysCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let store = Sharing.keyStore(context)
       let own = Set(store.ownKeys().map(\.publicKey))
       var rows: [Row] = store.trustedKeys().map {
@@ -93,7 +95,7 @@ struct KeysCommand: AsyncParsableCommand {
     var name: String?
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let own = Sharing.keyStore(context).ownKeys()
       let key: KeyStore.OwnKey
       if let name {
@@ -136,7 +138,7 @@ struct KeysCommand: AsyncParsableCommand {
     var name: String?
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let url = context.url(for: key)
       let file = try? String(contentsOf: url, encoding: .utf8)
       guard let (publicKey, suggested) = PublicKey.parse(file ?? key) else {
@@ -152,7 +154,7 @@ struct KeysCommand: AsyncParsableCommand {
         throw Library.fail(
           Diagnostic(.error, .keyProblem, "the key needs a name", at: nil).help("pass --name NAME"), context)
       }
-      guard Library.isValidName(name) else { throw KeysCommand.badName(name, context) }
+      guard WorkflowName.isValidName(name) else { throw KeysCommand.badName(name, context) }
       try KeysCommand.refuseLookAlike(name, context)
       do {
         try Sharing.keyStore(context).trust(publicKey, as: name)
@@ -172,7 +174,7 @@ struct KeysCommand: AsyncParsableCommand {
     var name: String
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       do {
         try Sharing.keyStore(context).untrust(name: name)
       } catch {
@@ -184,13 +186,13 @@ struct KeysCommand: AsyncParsableCommand {
 
   /// A key name that could pass for one already there (`аda` with a Cyrillic `а` beside `ada`) would make
   /// "signed by ada" on a card mean either key.
-  static func refuseLookAlike(_ name: String, _ context: CLIContext) throws {
+  static func refuseLookAlike(_ name: String, _ context: SessionContext) throws {
     let store = Sharing.keyStore(context)
     let existing = store.ownKeys().map(\.name) + store.trustedKeys().map(\.name)
     if let lookAlike = LookAlikes.problem(name, .key, among: existing) { throw Library.fail(lookAlike, context) }
   }
 
-  static func badName(_ name: String, _ context: CLIContext) -> ExitCode {
+  static func badName(_ name: String, _ context: SessionContext) -> ExitCode {
     Library.fail(
       Diagnostic(.error, .keyProblem, "'\(name)' cannot name a key", at: nil)
         .help("use letters, digits, '-' and '_', starting with a letter or digit"), context)

@@ -1,28 +1,12 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
+import FlowSession
 import FlowSharing
 import Foundation
 
 /// What the library commands (`new`, `remove`) share: names and how they refuse.
 enum Library {
-  /// A library name: letters, digits, `-` and `_`, starting with a letter or digit; what `flow run NAME`
-  /// takes and a file name on every system.
-  static func isValidName(_ name: String) -> Bool {
-    guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else {
-      return false
-    }
-    return name.unicodeScalars.allSatisfy {
-      $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-    }
-  }
-
-  /// The name without `.yml` or `.yaml`, which people add out of habit.
-  static func stripExtension(_ name: String) -> String {
-    for suffix in [".yml", ".yaml"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
-    return name
-  }
-
   /// Moves the library workflow at `file` into the backups, with its provenance record, named with the
   /// time in UTC (`NAME-20261123T091500Z.yml`, `-2` for a second in the same second); returns where.
   static func backUp(_ file: URL, name: String, locator: WorkflowLocator) throws -> URL {
@@ -45,7 +29,7 @@ enum Library {
   }
 
   /// Reports `diagnostic` and returns the error that ends the command with the invalid-usage status.
-  static func fail(_ diagnostic: Diagnostic, _ context: CLIContext) -> ExitCode {
+  static func fail(_ diagnostic: Diagnostic, _ context: SessionContext) -> ExitCode {
     context.report(Diagnostics([diagnostic]))
     return ExitCode(ExitStatus.invalid.rawValue)
   }
@@ -58,4 +42,11 @@ extension DiagnosticCode {
   public static let workflowExists: Self = "workflow-exists"
   /// `flow remove` was given a name the library does not have.
   public static let notInLibrary: Self = "not-in-library"
+}
+
+extension Sharing {
+  /// Reports a key store problem and returns the error that ends the command.
+  static func fail(_ problem: KeyStore.Problem, _ context: SessionContext) -> ExitCode {
+    Library.fail(Diagnostic(.error, .keyProblem, problem.message, file: problem.file).help(problem.help), context)
+  }
 }

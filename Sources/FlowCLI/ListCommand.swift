@@ -5,6 +5,7 @@ import FlowHistory
 import FlowLibrary
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import FlowYAML
 import Foundation
 
@@ -23,7 +24,7 @@ struct ListCommand: AsyncParsableCommand {
   var json = false
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
     // One check for the library: a workflow that several others run is read once.
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
@@ -68,7 +69,7 @@ struct ListCommand: AsyncParsableCommand {
 
   /// Run history, when there is any to read. A list is no reason to create it, and history that cannot
   /// be read leaves the column empty rather than failing the list.
-  static func history(_ context: CLIContext) -> RunHistory? {
+  static func history(_ context: SessionContext) -> RunHistory? {
     let file = context.paths.history
     guard RunHistory.exists(at: file) else { return nil }
     return try? RunHistory(file: file)

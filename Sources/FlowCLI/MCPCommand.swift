@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowMCP
+import FlowSession
 import Foundation
 import Synchronization
 
@@ -44,7 +45,7 @@ struct MCPCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     if let http { return try await serveHTTP(http, context: context) }
     let (input, output) = Self.takeStandardStreams()
     let server = MCPServer(context: context, options: options, actions: actions, pageSize: pageSize)
@@ -73,7 +74,7 @@ struct MCPCommand: AsyncParsableCommand {
 
   /// `--http`: the same handler, one per session, over Streamable HTTP on a loopback address. Runs
   /// until Ctrl-C or SIGTERM, which cancels the calls running (recorded so) and exits 3, as for stdio.
-  private func serveHTTP(_ text: String, context: CLIContext) async throws {
+  private func serveHTTP(_ text: String, context: SessionContext) async throws {
     let address: LoopbackAddress
     do {
       address = try LoopbackAddress(parsing: text)

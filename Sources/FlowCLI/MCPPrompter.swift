@@ -2,6 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import Synchronization
 
 /// What the client's person answered to an `elicitation/create`.

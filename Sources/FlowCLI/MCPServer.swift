@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowMCP
+import FlowSession
 import Foundation
 import Synchronization
 
@@ -12,7 +13,7 @@ final class MCPServer: RPCHandler {
   /// other gets the newest, as the specification's negotiation says.
   static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 
-  let context: CLIContext
+  let context: SessionContext
   let options: ActionOptions
   let tools: MCPTools
   /// How many tools one `tools/list` answer holds before it gives a cursor for the rest.
@@ -30,7 +31,7 @@ final class MCPServer: RPCHandler {
   }
   private let state = Mutex(State())
 
-  init(context: CLIContext, options: ActionOptions, actions: Bool, pageSize: Int) {
+  init(context: SessionContext, options: ActionOptions, actions: Bool, pageSize: Int) {
     self.context = context
     self.options = options
     self.tools = MCPTools(context: context, actions: actions)

@@ -4,6 +4,7 @@ import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import Foundation
 
 /// What a `tools/call` gives back: the protocol's `CallToolResult`.
@@ -47,7 +48,7 @@ struct CallingClient: Sendable {
 /// workflow's lock.
 struct MCPToolCall {
   /// The server's context: its console writes only to standard error.
-  let context: CLIContext
+  let context: SessionContext
   let options: ActionOptions
   let client: CallingClient
 

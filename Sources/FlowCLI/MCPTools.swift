@@ -2,6 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import Foundation
 
 /// The tools `flow mcp` offers: each workflow of the library, by its library name (what `flow run NAME`
@@ -10,7 +11,7 @@ import Foundation
 /// Read afresh for every `tools/list` and `tools/call`, so a workflow added to the library, changed or
 /// removed is what the next request sees, as it is for `flow list` and `flow run`.
 struct MCPTools {
-  let context: CLIContext
+  let context: SessionContext
   let actions: Bool
 
   enum Target {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowSession
 import Foundation
 
 /// `flow manual`: the man page, `flow.1`, generated from the command definitions (``ManualPage``).
@@ -13,7 +14,7 @@ struct ManualCommand: ParsableCommand {
   )
 
   func run() throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let date = context.clock.now.formatted(.iso8601.year().month().day())
     context.print(try ManualPage.render(dump: FlowCommand._dumpHelp(), date: date))
   }

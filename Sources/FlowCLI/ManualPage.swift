@@ -1,3 +1,4 @@
+import FlowSession
 import Foundation
 
 /// `flow.1`, the man page, written from the same data as `--help`: ArgumentParser's description of the

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
 import FlowPresentation
+import FlowSession
 import Foundation
 
 /// `flow new NAME`: a commented skeleton in the library, ready to edit.
@@ -20,10 +21,10 @@ struct NewCommand: AsyncParsableCommand {
   var name: String
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
-    let name = Library.stripExtension(name)
-    guard Library.isValidName(name) else {
+    let name = WorkflowName.stripExtension(name)
+    guard WorkflowName.isValidName(name) else {
       throw Library.fail(
         Diagnostic(.error, .invalidWorkflowName, "'\(self.name)' cannot name a workflow", at: nil)
           .help("use letters, digits, '-' and '_', starting with a letter or digit, like 'daily-digest'"), context)

@@ -1,6 +1,8 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowRuntime
+import FlowSession
+import FlowSystem
 import Foundation
 
 /// Asks at a terminal (SPEC §5): value prompts titled with the parameter and asked again when the

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
+import FlowSession
 import Foundation
 
 /// `flow remove NAME`: takes a workflow out of the library, keeping a backup.
@@ -17,11 +19,11 @@ struct RemoveCommand: AsyncParsableCommand {
   var name: String
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
     let library = locator.libraryDirectory
     let workflows = locator.libraryWorkflows
-    let name = Library.stripExtension(name)
+    let name = WorkflowName.stripExtension(name)
     guard let entry = workflows.first(where: { $0.name == name }) else {
       let help =
         name.contains("/")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowSession
 
 /// `flow run WORKFLOW`: checks a workflow, resolves its inputs and runs it.
 struct RunCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
+import FlowSession
 import FlowYAML
 import Foundation
 
@@ -10,7 +11,7 @@ struct RunHistoryText {
   let time: LocalTime
   let renderer: DiagnosticRenderer
 
-  init(_ context: CLIContext) {
+  init(_ context: SessionContext) {
     time = LocalTime(context)
     renderer = DiagnosticRenderer(colors: context.outputColors)
   }

@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
+import FlowSession
 import Foundation
 
 /// A recorded run as `flow runs --json` (a list of these) and `flow runs show --json` print it; the

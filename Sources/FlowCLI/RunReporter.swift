@@ -2,6 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowModel
 import FlowRuntime
+import FlowSession
 import Foundation
 
 /// Shows a run as it happens: what actions show goes to standard output; a progress bar for long loops

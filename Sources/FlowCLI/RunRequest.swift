@@ -7,6 +7,7 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
+import FlowSession
 import FlowSystem
 import FlowYAML
 import Foundation
@@ -91,7 +92,7 @@ struct RunRequest: Sendable, Equatable {
   static let plainFlags: Set<String> = ["--yes", "--no-input", "--dry-run", "--json", "--no-history", "--wait"]
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
@@ -183,7 +184,7 @@ struct RunRequest: Sendable, Equatable {
   /// Records the run, prints the result (or the JSON report) and ends with the status's exit code.
   private func finish(
     _ status: ExitStatus, diagnostics: Diagnostics, output: FlowValue?, printsOutput: Bool = true,
-    reporter: RunReporter?, session: RunSession? = nil, context: CLIContext
+    reporter: RunReporter?, session: RunSession? = nil, context: SessionContext
   ) throws {
     session?.finish(status, diagnostics: diagnostics)
     if json {
@@ -228,7 +229,7 @@ struct RunRequest: Sendable, Equatable {
 
   /// Inputs from `--input-file`, then `--input` (which wins), then piped standard input for a workflow
   /// with a single input that was not given otherwise.
-  private func givenInputs(for workflow: Workflow, context: CLIContext) throws(RunError) -> [String: FlowValue] {
+  private func givenInputs(for workflow: Workflow, context: SessionContext) throws(RunError) -> [String: FlowValue] {
     var given: [String: FlowValue] = [:]
     if let inputFile {
       given = try readInputFile(inputFile, context: context)
@@ -244,7 +245,7 @@ struct RunRequest: Sendable, Equatable {
     return given
   }
 
-  private func readInputFile(_ path: String, context: CLIContext) throws(RunError) -> [String: FlowValue] {
+  private func readInputFile(_ path: String, context: SessionContext) throws(RunError) -> [String: FlowValue] {
     let file: SourceFile
     switch SourceReader.read(path, in: context) {
     case .success(let read): file = read

@@ -4,6 +4,7 @@ import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
 import FlowRuntime
+import FlowSession
 import FlowSystem
 import Foundation
 import RaindropModel
@@ -22,27 +23,12 @@ struct ActionOptions: ParsableArguments, ActionChoices {
   var backend: BackendChoice?
 }
 
-/// The same choices as a plain value, for a run read without ArgumentParser (``RunRequest``): making
-/// an `ActionOptions` makes its property wrappers, whose types cost start-up (Architecture.md).
-struct ActionSettings: ActionChoices, Sendable, Equatable {
-  var yes = false
-  var noInput = false
-  var backend: BackendChoice?
-}
-
-/// What a command that performs actions was told: `--yes`, `--no-input`, `--backend`.
-protocol ActionChoices {
-  var yes: Bool { get }
-  var noInput: Bool { get }
-  var backend: BackendChoice? { get }
-}
-
 extension ActionChoices {
   /// Who answers questions (SPEC §5): the terminal when standard input and standard error both are one
   /// and `--no-input` is not given, otherwise nobody. Confirmations are answered yes with `--yes`, with
   /// `confirmAll` (dry runs), and when nobody is there if `confirmUnattended` (`confirmations: auto`).
   func prompter(
-    _ context: CLIContext, inputNames: Set<String> = [], quiet: Bool = false, confirmAll: Bool = false,
+    _ context: SessionContext, inputNames: Set<String> = [], quiet: Bool = false, confirmAll: Bool = false,
     confirmUnattended: Bool = false
   ) -> any Prompter {
     let interactive = isInteractive(context, quiet: quiet)
@@ -51,55 +37,6 @@ extension ActionChoices {
     let confirms = yes || confirmAll || confirmUnattended && !interactive
     return confirms ? ConfirmingPrompter(base: prompter, explicit: yes || confirmAll) : prompter
   }
-
-  /// Whether someone can answer: standard input and standard error are a terminal, `--no-input` is not
-  /// given, and the output is not `--json` (`quiet`).
-  func isInteractive(_ context: CLIContext, quiet: Bool = false) -> Bool {
-    !noInput && !quiet && context.console.isTerminal(.input) && context.console.isTerminal(.error)
-  }
-
-  /// The services intents use: HTTP, the URL launcher, the command runner (`run-shell`, with the run's
-  /// environment and its text limit), and the bookmarks on the chosen backend, opened on first use, when
-  /// `announce` is told which backend it is and why. A `readOnly` run (a dry run) opens the local store
-  /// without writing anything to the disk.
-  func intentContext(
-    _ context: CLIContext, prompter: any Prompter, readOnly: Bool = false, limits: ValueLimits = ValueLimits(),
-    announce: @escaping @Sendable (BackendUse) -> Void
-  ) throws(Diagnostic) -> IntentContext {
-    let backends = Backends(context: context)
-    let use = try backends.choose(flag: backend)
-    return IntentContext(prompter: prompter, clock: context.clock)
-      .with(context.transport, as: (any HTTPTransport).self)
-      .with(
-        XDGOpenLauncher(environment: context.environment) as any URLLauncher,
-        as: (any URLLauncher).self
-      )
-      // The desktop: notifications on the session bus and the clipboard, both found from the environment.
-      .with(
-        DBusNotifications(environment: context.environment, uid: getuid()) as any NotificationService,
-        as: (any NotificationService).self
-      )
-      .with(SystemClipboard(environment: context.environment) as any ClipboardService, as: (any ClipboardService).self)
-      .with(LocalFiles(locations: context.fileLocations) as any Files, as: (any Files).self)
-      .with(
-        SpawnCommandRunner(environment: context.environment, outputLimit: limits.textBytes) as any CommandRunner,
-        as: (any CommandRunner).self
-      )
-      .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })
-  }
 }
 
-extension CLIContext {
-  /// Where the file actions resolve `~` and relative paths, and where the home Trash is: `HOME` (the
-  /// account's home when unset or relative), this context's working directory, and `XDG_DATA_HOME`.
-  var fileLocations: FileLocations {
-    func absolute(_ path: String?) -> String? { path.flatMap { $0.hasPrefix("/") ? $0 : nil } }
-    // The account is asked only when HOME gives no home: getpwuid reads nsswitch.conf and /etc/passwd and
-    // tries nscd's socket, a dozen system calls that every run paid.
-    let home =
-      absolute(environment["HOME"])
-      ?? absolute(getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }) ?? "/"
-    let trimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
-    return FileLocations(home: trimmed, workingDirectory: workingDirectory, dataHome: environment["XDG_DATA_HOME"])
-  }
-}
+extension BackendChoice: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
+import FlowSession
 import Foundation
 
 /// `flow runs [WORKFLOW]` and `flow runs show ID`: run history (issue 8), newest first.
@@ -44,7 +45,7 @@ struct RunsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       guard let history = try RunsCommand.history(context) else {
         return json ? try context.printJSON([RunJSON]()) : context.console.write("no runs recorded yet\n", to: .error)
       }
@@ -91,7 +92,7 @@ struct RunsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-      let context = CLIContext.current
+      let context = SessionContext.current
       let found =
         try RunsCommand.history(context).map { history in
           try RunsCommand.read(context) { () throws(HistoryError) in try history.runs(idPrefix: id) }
@@ -115,14 +116,14 @@ struct RunsCommand: AsyncParsableCommand {
   }
 
   /// History, or nil when nothing was ever recorded (reading should not create the file).
-  static func history(_ context: CLIContext) throws -> RunHistory? {
+  static func history(_ context: SessionContext) throws -> RunHistory? {
     let file = context.paths.history
     guard RunHistory.exists(at: file) else { return nil }
     return try read(context) { () throws(HistoryError) in try RunHistory(file: file) }
   }
 
   /// Runs `body`, turning a history failure into a diagnostic and the invalid exit status.
-  static func read<T>(_ context: CLIContext, _ body: () throws(HistoryError) -> T) throws -> T {
+  static func read<T>(_ context: SessionContext, _ body: () throws(HistoryError) -> T) throws -> T {
     do {
       return try body()
     } catch {

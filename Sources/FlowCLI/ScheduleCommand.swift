@@ -4,6 +4,7 @@ import FlowDiagnostics
 import FlowModel
 import FlowRuntime
 import FlowScheduler
+import FlowSession
 import Foundation
 
 /// `flow schedule`: the scheduler (`flow schedule run`, the default); `flow schedule next|explain|install`:
@@ -32,7 +33,7 @@ struct LoadedSchedule {
   var schedule: Schedule
 }
 
-/// One workflow of ``CLIContext/scheduledWorkflows(named:library:locator:check:)``: loaded with its
+/// One workflow of ``SessionContext/scheduledWorkflows(named:library:locator:check:)``: loaded with its
 /// schedule, or the diagnostics of why it cannot be.
 struct ScheduleCandidate {
   /// As given on the command line, or the library file's path.
@@ -44,7 +45,7 @@ struct ScheduleCandidate {
   var loaded: Result<LoadedSchedule, DiagnosticError>
 }
 
-extension CLIContext {
+extension SessionContext {
   /// The machine's time zone (the zone of schedules that name none): `TZ` when it names an IANA zone
   /// (`Europe/Berlin`, `:Europe/Berlin`, a path into zoneinfo), else the zone `/etc/localtime` links to,
   /// else `/etc/timezone`, else UTC.

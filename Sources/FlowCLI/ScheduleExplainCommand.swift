@@ -3,6 +3,7 @@ import FlowCron
 import FlowDiagnostics
 import FlowModel
 import FlowScheduler
+import FlowSession
 
 /// `flow schedule explain 'CRON'`: a cron expression in words, checked as in a workflow.
 struct ScheduleExplainCommand: AsyncParsableCommand {
@@ -21,7 +22,7 @@ struct ScheduleExplainCommand: AsyncParsableCommand {
   var words: [String]
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     // Unquoted, the fields arrive as separate words ('0 9 1 * MON' works either way); a '*' the shell
     // matched against file names arrives as those names, which the help below explains.
     let expression = words.joined(separator: " ")

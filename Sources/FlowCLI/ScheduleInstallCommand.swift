@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowCron
 import FlowDiagnostics
 import FlowScheduler
+import FlowSession
 import Foundation
 
 /// `flow schedule install systemd|cron|kubernetes [WORKFLOW…]`: the workflows' schedules as units of an
@@ -71,7 +72,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let loaded = try load(context)
     let executable = context.executable
     let scheduled = loaded.map { item in
@@ -91,7 +92,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
   // MARK: - Workflows
 
   /// The workflows named, or every scheduled one of the library (what the scheduler runs); all checked.
-  private func load(_ context: CLIContext) throws -> [LoadedSchedule] {
+  private func load(_ context: SessionContext) throws -> [LoadedSchedule] {
     let locator = WorkflowLocator(context: context)
     var problems = Diagnostics()
     var loaded: [LoadedSchedule] = []
@@ -119,7 +120,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
   }
 
   /// Two workflows whose files give the same unit name would overwrite each other's units.
-  private func checkNames(_ scheduled: [ScheduledWorkflow], context: CLIContext) throws {
+  private func checkNames(_ scheduled: [ScheduledWorkflow], context: SessionContext) throws {
     var byName: [String: String] = [:]
     var problems = Diagnostics()
     for workflow in scheduled {
@@ -140,7 +141,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
   // MARK: - Engines
 
-  private func installSystemd(_ scheduled: [ScheduledWorkflow], context: CLIContext) throws {
+  private func installSystemd(_ scheduled: [ScheduledWorkflow], context: SessionContext) throws {
     let units = scheduled.flatMap(SystemdUnits.units)
     if printOnly {
       for unit in units {
@@ -169,7 +170,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     context.print("  systemctl --user daemon-reload && systemctl --user enable --now \(timers.joined(separator: " "))")
   }
 
-  private func installCron(_ scheduled: [ScheduledWorkflow], context: CLIContext) throws {
+  private func installCron(_ scheduled: [ScheduledWorkflow], context: SessionContext) throws {
     let machine = context.machineZone.name
     guard apply else {
       for line in CrontabBlock.block(for: scheduled, machineZone: machine) { context.print(line) }
@@ -188,7 +189,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     }
   }
 
-  private func printKubernetes(_ scheduled: [ScheduledWorkflow], loaded: [LoadedSchedule], context: CLIContext)
+  private func printKubernetes(_ scheduled: [ScheduledWorkflow], loaded: [LoadedSchedule], context: SessionContext)
     throws
   {
     var problems = Diagnostics()

@@ -3,6 +3,7 @@ import FlowCron
 import FlowDiagnostics
 import FlowIntents
 import FlowScheduler
+import FlowSession
 import Foundation
 
 /// `flow schedule next WORKFLOW…`: the next fire times, in ISO 8601 with the zone's offset.
@@ -42,7 +43,7 @@ struct ScheduleNextCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
     let start = from.flatMap(DateParsing.parse) ?? context.clock.now
     var problems = Diagnostics()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowSession
 
 /// `flow schedule [WORKFLOW…]`: the scheduler, what a service runs (issue 8 item 3).
 struct ScheduleRunCommand: AsyncParsableCommand {
@@ -37,7 +38,7 @@ struct ScheduleRunCommand: AsyncParsableCommand {
   /// Runs the scheduler on the calling thread until it is stopped: `FlowCommand.start` calls this on
   /// the main thread, before anything starts another thread.
   func runOnThisThread() throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     try refuseMistypedSubcommands(context)
     let log = SchedulerLog(context: context, json: json, timestamps: timestamps)
     try SchedulerService(context: context, references: workflows, log: log).run()
@@ -45,7 +46,7 @@ struct ScheduleRunCommand: AsyncParsableCommand {
 
   /// `flow schedule nxt`: a word that names no workflow but nearly names a subcommand is a typo, not a
   /// workflow still to be written, and is refused before a scheduler starts on it.
-  private func refuseMistypedSubcommands(_ context: CLIContext) throws {
+  private func refuseMistypedSubcommands(_ context: SessionContext) throws {
     let locator = WorkflowLocator(context: context)
     let subcommands = ScheduleCommand.configuration.subcommands.map { $0._commandName }
     for word in workflows where !word.contains("/") && locator.locate(word) == nil {

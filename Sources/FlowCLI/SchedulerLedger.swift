@@ -3,12 +3,13 @@ import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
 import FlowScheduler
+import FlowSession
 import Foundation
 
 /// The workflow locks and run history, for the scheduler: the same lock `flow run` takes, and a skipped
 /// fire recorded as `flow run` records the run it refuses.
 struct SchedulerLedger: RunLedger {
-  let context: CLIContext
+  let context: SessionContext
 
   func holder(of path: String) -> RunHolder? {
     WorkflowLock.holder(of: path, in: context.paths.locks).map(RunHolder.init)

@@ -3,6 +3,7 @@ import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
 import FlowScheduler
+import FlowSession
 import FlowSystem
 import Foundation
 
@@ -14,7 +15,7 @@ import Foundation
 /// JSON lines always have `time`. A run's output (its `show` steps, its errors) goes to standard error
 /// between these lines, as the run writes it.
 struct SchedulerLog: Sendable {
-  let context: CLIContext
+  let context: SessionContext
   let json: Bool
   let timestamps: Bool
 

@@ -3,6 +3,7 @@ import FlowCron
 import FlowDiagnostics
 import FlowLibrary
 import FlowScheduler
+import FlowSession
 import Foundation
 
 /// `flow schedule` as a service: ``Scheduler`` on Linux's clock, processes, inotify and signals, over
@@ -12,7 +13,7 @@ import Foundation
 /// signalfds, which see them only when no other thread takes them. `FlowCommand.start` runs it so, on
 /// the main thread of a process that starts neither Dispatch's threads nor Swift concurrency's.
 struct SchedulerService {
-  let context: CLIContext
+  let context: SessionContext
   let references: [String]
   let log: SchedulerLog
 

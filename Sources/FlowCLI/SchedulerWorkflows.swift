@@ -3,11 +3,12 @@ import FlowDiagnostics
 import FlowModel
 import FlowRuntime
 import FlowScheduler
+import FlowSession
 import Foundation
 import Synchronization
 
 /// The workflows `flow schedule` runs: every workflow of the library that has a schedule, and the files
-/// named on its command line (``CLIContext/scheduledWorkflows(named:library:locator:check:)``, the list
+/// named on its command line (``SessionContext/scheduledWorkflows(named:library:locator:check:)``, the list
 /// `flow schedule next` and `install` use too), each checked in full as `flow run` checks it, and known
 /// by the absolute path with links resolved that locks and run history use.
 ///
@@ -17,13 +18,13 @@ import Synchronization
 /// confirmation without `confirmations: auto`) is scheduled with a warning: every run of it will end
 /// with exit 4 until the file is fixed.
 final class SchedulerWorkflows: WorkflowSource {
-  private let context: CLIContext
+  private let context: SessionContext
   private let references: [String]
   private let executable: String
   /// The problems last reported for each file, as text: a file is reported again only when they change.
   private let reported = Mutex<[String: String]>([:])
 
-  init(context: CLIContext, references: [String], executable: String) {
+  init(context: SessionContext, references: [String], executable: String) {
     self.context = context
     self.references = references
     self.executable = executable

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowPresentation
+import FlowSession
 import Foundation
 
 /// `flow schema [-o FILE]`: the JSON Schema of workflow files, for editors.
@@ -20,7 +21,7 @@ struct SchemaCommand: AsyncParsableCommand {
   var output: String?
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let schema = WorkflowSchema.json(Catalogs.registry)
     guard let output else {
       context.console.write(schema, to: .output)

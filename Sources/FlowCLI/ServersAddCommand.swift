@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
+import FlowSession
 
 /// `flow servers add NAME -- COMMAND [ARGS...]`: configures a server and caches its tools.
 struct ServersAddCommand: AsyncParsableCommand {
@@ -35,7 +36,7 @@ struct ServersAddCommand: AsyncParsableCommand {
   var command: [String] = []
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     try ServersCommand.checkName(name, context)
     var configuration = try ServersCommand.configuration(context)
     if configuration.server(named: name) != nil, !replace {

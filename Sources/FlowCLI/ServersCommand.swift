@@ -3,6 +3,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
 import FlowMCP
+import FlowSession
 import Foundation
 
 /// `flow servers`: MCP servers whose tools become actions `NAME.TOOL` (issue 15, Documentation/MCP.md).
@@ -23,7 +24,7 @@ struct ServersCommand: AsyncParsableCommand {
   )
 
   /// The configuration, or the diagnostic of its first problem.
-  static func configuration(_ context: CLIContext) throws -> Configuration {
+  static func configuration(_ context: SessionContext) throws -> Configuration {
     do {
       return try Configuration.load(context.paths.configFile)
     } catch {
@@ -32,7 +33,7 @@ struct ServersCommand: AsyncParsableCommand {
   }
 
   /// Writes `servers` into config.yml, keeping the rest of the file as it is.
-  static func save(_ servers: [ServerConfiguration], _ context: CLIContext) throws {
+  static func save(_ servers: [ServerConfiguration], _ context: SessionContext) throws {
     let url = context.paths.configFile
     var text = ""
     if case .success(let bytes) = RegularFile.read(url.path, limit: 1 << 20) {
@@ -48,7 +49,7 @@ struct ServersCommand: AsyncParsableCommand {
   }
 
   /// Starts the server, lists its tools, writes the cache and shuts it down; the cache it wrote.
-  static func refresh(_ server: ServerConfiguration, _ context: CLIContext) async throws -> ToolCache {
+  static func refresh(_ server: ServerConfiguration, _ context: SessionContext) async throws -> ToolCache {
     do {
       let client = try await ServerStarter.start(server, environment: context.environment)
       defer { client.shutdown(grace: .milliseconds(500)) }
@@ -68,7 +69,7 @@ struct ServersCommand: AsyncParsableCommand {
     }
   }
 
-  static func unknown(_ name: String, _ configuration: Configuration, _ context: CLIContext) -> ExitCode {
+  static func unknown(_ name: String, _ configuration: Configuration, _ context: SessionContext) -> ExitCode {
     let names = configuration.servers.map(\.name)
     return Library.fail(
       Diagnostic(.error, "unknown-server", "no server named '\(name)' is configured here", file: nil)
@@ -78,7 +79,7 @@ struct ServersCommand: AsyncParsableCommand {
   }
 
   /// Refuses a name a server cannot take.
-  static func checkName(_ name: String, _ context: CLIContext) throws {
+  static func checkName(_ name: String, _ context: SessionContext) throws {
     guard ServerConfiguration.isValidName(name) else {
       throw Library.fail(
         Diagnostic(.error, "invalid-server-name", "'\(name)' cannot name a server", file: nil)

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
+import FlowSession
 import Foundation
 
 /// `flow servers import FILE`: the servers of a Claude Desktop, Cursor or VS Code configuration.
@@ -23,7 +24,7 @@ struct ServersImportCommand: AsyncParsableCommand {
   var replace = false
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let path = context.url(for: file).path
     let text: String
     switch RegularFile.read(path, limit: 8 << 20) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
+import FlowSession
 
 /// `flow servers list`: the configured servers, with what each starts and how many tools are cached.
 struct ServersListCommand: AsyncParsableCommand {
@@ -8,7 +9,7 @@ struct ServersListCommand: AsyncParsableCommand {
     commandName: "list", abstract: "List the configured servers and what each starts.")
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let configuration = try ServersCommand.configuration(context)
     guard !configuration.servers.isEmpty else {
       context.console.write("no servers yet: 'flow servers add NAME -- COMMAND' adds one\n", to: .error)
@@ -33,7 +34,7 @@ struct ServersShowCommand: AsyncParsableCommand {
   var name: String
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let configuration = try ServersCommand.configuration(context)
     guard let server = configuration.server(named: name) else {
       throw ServersCommand.unknown(name, configuration, context)
@@ -60,7 +61,7 @@ struct ServersRemoveCommand: AsyncParsableCommand {
   var name: String
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     var configuration = try ServersCommand.configuration(context)
     guard configuration.server(named: name) != nil else { throw ServersCommand.unknown(name, configuration, context) }
     configuration.servers.removeAll { $0.name == name }
@@ -79,7 +80,7 @@ struct ServersRefreshCommand: AsyncParsableCommand {
   var name: String?
 
   func run() async throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let configuration = try ServersCommand.configuration(context)
     var servers = configuration.servers
     if let name {

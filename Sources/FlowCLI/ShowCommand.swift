@@ -3,6 +3,8 @@ import FlowDiagnostics
 import FlowModel
 import FlowPresentation
 import FlowRuntime
+import FlowSession
+import FlowSystem
 import Foundation
 
 /// `flow show WORKFLOW`: draws a workflow the way the Shortcuts editor does, and says what it may do.
@@ -31,7 +33,7 @@ struct ShowCommand: AsyncParsableCommand {
   }
 
   private func show() throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
     // The check reads every workflow the file runs; the outline then finds them in its cache.
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)

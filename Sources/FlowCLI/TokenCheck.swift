@@ -1,3 +1,4 @@
+import FlowSession
 import RaindropModel
 import RaindropREST
 

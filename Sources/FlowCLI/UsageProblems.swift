@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowSession
 
 /// A wrong command line, told in the same `error:` form as every other problem: ArgumentParser's
 /// errors become diagnostics, so that `DiagnosticRenderer` stays the only code that formats problems.

@@ -2,7 +2,9 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
 import FlowRuntime
+import FlowSession
 import FlowSharing
+import FlowSystem
 import Foundation
 
 /// `flow validate FILE...`: checks workflow files without running anything.
@@ -40,7 +42,7 @@ struct ValidateCommand: AsyncParsableCommand {
   }
 
   private func checkFiles() throws {
-    let context = CLIContext.current
+    let context = SessionContext.current
     var all = Diagnostics()
     var results: [FileResult] = []
     let locator = WorkflowLocator(context: context)

@@ -1,7 +1,7 @@
-import FlowCLI
 import FlowDiagnostics
 import FlowPresentation
 import FlowRuntime
+import FlowSession
 import FlowSharing
 import Foundation
 

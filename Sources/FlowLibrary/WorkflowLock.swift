@@ -130,3 +130,23 @@ public final class WorkflowLock: Sendable {
     close(descriptor)
   }
 }
+
+/// A run holding a workflow's lock.
+public struct RunHolder: Sendable, Hashable {
+  public var runID: String
+  public var pid: Int32
+  public var started: Date
+
+  public init(runID: String, pid: Int32, started: Date) {
+    self.runID = runID
+    self.pid = pid
+    self.started = started
+  }
+}
+
+extension RunHolder {
+  /// Who holds a workflow's lock, as the scheduler and the refusal message name it.
+  package init(_ holder: WorkflowLock.Holder) {
+    self.init(runID: holder.runID, pid: holder.process.pid, started: holder.started)
+  }
+}

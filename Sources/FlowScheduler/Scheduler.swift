@@ -1,4 +1,5 @@
 import FlowCron
+import FlowLibrary
 import FlowSystem
 import Foundation
 

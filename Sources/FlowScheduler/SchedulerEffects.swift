@@ -1,5 +1,6 @@
 import FlowCron
 import FlowDiagnostics
+import FlowLibrary
 import FlowSystem
 import Foundation
 
@@ -112,19 +113,6 @@ public protocol FireRecordStore: Sendable {
   /// Workflow path → when its last fire was handled (or, before its first, when it was first seen).
   func load() -> [String: Date]
   func save(_ record: [String: Date]) throws(RecordFailure)
-}
-
-/// A run holding a workflow's lock.
-public struct RunHolder: Sendable, Hashable {
-  public var runID: String
-  public var pid: Int32
-  public var started: Date
-
-  public init(runID: String, pid: Int32, started: Date) {
-    self.runID = runID
-    self.pid = pid
-    self.started = started
-  }
 }
 
 /// The per-workflow locks and run history, as the scheduler uses them.

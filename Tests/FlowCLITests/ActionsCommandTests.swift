@@ -1,4 +1,5 @@
 import FlowCLI
+import FlowSession
 import FlowTestSupport
 import Foundation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// Runs `flow actions …` in-process and returns its exit status and both streams.
 private func runActions(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
   let console = BufferConsole()
-  let context = CLIContext(console: console, environment: ["NO_COLOR": "1"], workingDirectory: "/")
+  let context = SessionContext(console: console, environment: ["NO_COLOR": "1"], workingDirectory: "/")
   let status = await FlowCommand.main(arguments: ["actions"] + arguments, context: context)
   return (status, console.output, console.error)
 }

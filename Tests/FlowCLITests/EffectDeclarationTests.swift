@@ -1,5 +1,6 @@
 import FlowCLI
 import FlowIntents
+import FlowSession
 import Testing
 
 /// Every shipped action's side effect, for the strongest values its parameters can take (issue 16): the

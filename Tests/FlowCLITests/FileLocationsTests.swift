@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +11,7 @@ import Testing
 /// Where the file actions resolve `~`: HOME when it is absolute, else the account's home.
 struct FileLocationsTests {
   static func home(_ environment: [String: String]) -> String {
-    CLIContext(console: BufferConsole(), environment: environment, workingDirectory: "/w").fileLocations.home
+    SessionContext(console: BufferConsole(), environment: environment, workingDirectory: "/w").fileLocations.home
   }
 
   static let account = String(cString: getpwuid(getuid()).pointee.pw_dir)

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 /// What `flow mcp` lists: the library's workflows as tools (an invalid one left out, said on standard
 /// error), and with `--actions` the catalogue's actions, as JSON goldens of the `tools` a client gets.
@@ -12,7 +13,7 @@ struct MCPServerToolsTests {
   static let library = testDirectory().appendingPathComponent("MCPServer/library")
 
   /// A home whose library holds the fixture workflows.
-  static func home() throws -> (context: CLIContext, console: BufferConsole) {
+  static func home() throws -> (context: SessionContext, console: BufferConsole) {
     let home = try temporaryDirectory()
     let workflows = home.appendingPathComponent(".local/share/flow/workflows")
     try FileManager.default.createDirectory(at: workflows, withIntermediateDirectories: true)
@@ -21,7 +22,7 @@ struct MCPServerToolsTests {
         at: library.appendingPathComponent(name), to: workflows.appendingPathComponent(name))
     }
     let console = BufferConsole()
-    let context = CLIContext(
+    let context = SessionContext(
       console: console, environment: ["HOME": home.path, "NO_COLOR": "1"], workingDirectory: home.path)
     return (context, console)
   }

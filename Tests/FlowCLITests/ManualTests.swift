@@ -1,4 +1,5 @@
 import FlowCLI
+import FlowSession
 import FlowTestSupport
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ struct ManualTests {
   static func readWithMan() async throws -> (page: String, warnings: String) {
     let directory = try temporaryDirectory()
     let console = BufferConsole()
-    let context = CLIContext(
+    let context = SessionContext(
       console: console, environment: ["NO_COLOR": "1"], workingDirectory: directory.path, clock: FixedTime.clock)
     #expect(await FlowCommand.main(arguments: ["manual"], context: context) == 0)
     let file = directory.appendingPathComponent("flow.1")

@@ -1,5 +1,6 @@
 import FlowCLI
 import FlowIntents
+import FlowSession
 import FlowTestSupport
 import Foundation
 import Testing
@@ -63,7 +64,7 @@ struct ScheduleCommandTests {
   @Test func theFavouritesDigestFiresOnMondaysAtNine() async throws {
     let home = try temporaryDirectory()
     let console = BufferConsole()
-    var context = CLIContext(
+    var context = SessionContext(
       console: console, environment: Self.environment(home), workingDirectory: Self.root.path,
       clock: FixedClock(now: Date(timeIntervalSince1970: 1_795_000_000)))  // Wed 2026-11-18
     context.handlesInterrupts = false

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 /// The scheduler's view of the locks and run history: the lock `flow run` takes, and a skipped fire
 /// recorded as `flow run` records the run it refuses.
@@ -14,7 +15,7 @@ struct SchedulerLedgerTests {
   @Test func aHeldLockIsSeenAndASkippedFireIsRecorded() async throws {
     let home = try temporaryDirectory().resolvingSymlinksInPath()
     let environment = ["HOME": home.path, "NO_COLOR": "1", "TZ": "UTC"]
-    let context = CLIContext(console: BufferConsole(), environment: environment, workingDirectory: home.path)
+    let context = SessionContext(console: BufferConsole(), environment: environment, workingDirectory: home.path)
     let file = home.appendingPathComponent("digest.yml")
     try "flow: 1\nname: Digest\nschedule: \"@hourly\"\nsteps: []\n".write(to: file, atomically: true, encoding: .utf8)
     let ledger = SchedulerLedger(context: context)

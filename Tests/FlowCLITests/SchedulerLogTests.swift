@@ -9,6 +9,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 /// What `flow schedule` says, one line per event: every kind of event as text, with timestamps, and as
 /// JSON lines (goldens).
@@ -65,7 +66,7 @@ struct SchedulerLogTests {
   private func written(json: Bool, timestamps: Bool = false) throws -> BufferConsole {
     let console = BufferConsole()
     let home = try temporaryDirectory()
-    let context = CLIContext(
+    let context = SessionContext(
       console: console, environment: ["NO_COLOR": "1", "TZ": "Europe/Berlin", "HOME": home.path], workingDirectory: "/",
       clock: ManualClock(now: Self.now))
     try Self.recordCatchUp(in: context)
@@ -77,7 +78,7 @@ struct SchedulerLogTests {
   /// The catch-up run as its process records it in run history: it took 52 ms from its start to its
   /// end, though the scheduler saw its process end 400 ms after starting it. The scheduler says 52 ms,
   /// as `flow runs` does; the other run left no record, and no duration is said for it.
-  static func recordCatchUp(in context: CLIContext) throws {
+  static func recordCatchUp(in context: SessionContext) throws {
     let history = try RunHistory(file: context.paths.history)
     let run = try activities().compactMap { activity -> ScheduledRun? in
       if case .runStarted(let run) = activity, run.trigger == .catchUp { return run } else { return nil }

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 /// What the scheduler reads from real files: the library's scheduled workflows and the files named,
 /// each checked in full; the rest left out with their problems, each reported once.
@@ -14,7 +15,7 @@ struct SchedulerWorkflowsTests {
     let root: URL
     let library: URL
     let elsewhere: URL
-    let context: CLIContext
+    let context: SessionContext
 
     init() throws {
       root = try temporaryDirectory().resolvingSymlinksInPath()
@@ -23,7 +24,7 @@ struct SchedulerWorkflowsTests {
       for folder in [library, elsewhere] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       }
-      context = CLIContext(
+      context = SessionContext(
         console: BufferConsole(), environment: ["HOME": root.path, "NO_COLOR": "1", "TZ": "UTC"],
         workingDirectory: root.path)
     }

@@ -1,5 +1,6 @@
 import FlowCLI
 import FlowIntents
+import FlowSession
 import FlowTestSupport
 import Foundation
 import Testing
@@ -10,7 +11,8 @@ func runFlow(
   terminal: Bool = false
 ) async -> (status: Int32, output: String, error: String) {
   let console = BufferConsole(terminal: terminal)
-  let context = CLIContext(console: console, environment: environment, workingDirectory: directory.path, clock: clock)
+  let context = SessionContext(
+    console: console, environment: environment, workingDirectory: directory.path, clock: clock)
   let status = await FlowCommand.main(arguments: arguments, context: context)
   return (status, console.output, console.error)
 }

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 /// `flow run` is parsed by `RunCommand` as the root, without the rest of the command tree and without
 /// ArgumentParser's completion-script probe (Architecture.md, start-up). Only a plain run takes that
@@ -98,8 +99,8 @@ struct StartupTests {
   /// flow reads its environment itself (Foundation's reading was 1.2 M instructions of every command),
   /// and reads what Foundation reads.
   @Test func theEnvironmentIsReadAsFoundationReadsIt() {
-    #expect(CLIContext.processEnvironment() == ProcessInfo.processInfo.environment)
-    #expect(!CLIContext.processEnvironment().isEmpty)
+    #expect(SessionContext.processEnvironment() == ProcessInfo.processInfo.environment)
+    #expect(!SessionContext.processEnvironment().isEmpty)
   }
 
   @Test func everythingElseIsLeftToFlowsParser() {

@@ -1,5 +1,6 @@
 import FlowCLI
 import FlowIntents
+import FlowSession
 import FlowTestSupport
 import Foundation
 import Testing
@@ -15,7 +16,7 @@ func runFlow(
   let console = BufferConsole(terminal: terminal, lines: lines, piped: piped)
   var environment = environment
   if environment["HOME"] == nil { environment["HOME"] = try? temporaryDirectory().path }
-  let context = CLIContext(
+  let context = SessionContext(
     console: console, environment: environment, workingDirectory: directory.path, clock: clock)
   let status = await FlowCommand.main(arguments: arguments, context: context)
   return (status, console.output, console.error)

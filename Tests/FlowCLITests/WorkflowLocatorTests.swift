@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowSession
 
 /// The paths a workflow is known by: realpath(3) where a file is, held to what Foundation gave before
 /// (WorkflowLocator.swift): run history and the lock key workflows by `resolvedPath`.
@@ -24,7 +25,7 @@ struct WorkflowLocatorTests {
   }
 
   static func locator(in folder: String) -> WorkflowLocator {
-    WorkflowLocator(context: CLIContext(console: BufferConsole(), environment: [:], workingDirectory: folder))
+    WorkflowLocator(context: SessionContext(console: BufferConsole(), environment: [:], workingDirectory: folder))
   }
 
   @Test func resolvedPathsAreFoundationsForFilesThatExist() throws {

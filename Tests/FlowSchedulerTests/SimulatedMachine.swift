@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowLibrary
 import FlowSystem
 import Foundation
 import Testing

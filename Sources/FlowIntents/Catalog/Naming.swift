@@ -17,7 +17,7 @@ public enum Naming {
   /// Names converted so far: an enum's id and a class entity's properties are named at every use, and the
   /// same few names come back each time. Sized for the names a run meets, so that it does not grow on
   /// the run path: growing a `[String: String]` cost a run a scan of every conformance record
-  /// (`CLIContext.processEnvironment` says why).
+  /// (`SessionContext.processEnvironment` says why).
   private static let converted = Mutex([String: String](minimumCapacity: 256))
 
   private static func convert(_ name: String) -> String { convertASCII(name) ?? convertCharacters(name) }

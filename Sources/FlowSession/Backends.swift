@@ -1,4 +1,3 @@
-import ArgumentParser
 import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
@@ -11,19 +10,21 @@ import RaindropREST
 /// Chooses and opens the bookmark backend of a run (SPEC §7): `--backend`, else `backend:` in
 /// `$XDG_CONFIG_HOME/flow/config.yml`, else `raindrop` when a token is configured and `local` otherwise.
 /// The places are ``FlowPaths``'.
-struct Backends {
-  let context: CLIContext
+package struct Backends {
+  package init(context: SessionContext) { self.context = context }
+
+  package let context: SessionContext
 
   // MARK: - The token
 
   /// Where the token came from, for `flow auth status`; the token itself is never shown.
-  enum TokenSource: Equatable {
+  package enum TokenSource: Equatable {
     case environment
     case file
   }
 
   /// `RAINDROP_TOKEN`, else the token saved by `flow auth login`.
-  func token() -> (token: String, source: TokenSource)? {
+  package func token() -> (token: String, source: TokenSource)? {
     if let token = context.environment["RAINDROP_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines),
       !token.isEmpty
     {
@@ -41,7 +42,7 @@ struct Backends {
   // MARK: - Choosing
 
   /// The backend for this run and why, or a diagnostic when the choice is invalid.
-  func choose(flag: BackendChoice?) throws(Diagnostic) -> BackendUse {
+  package func choose(flag: BackendChoice?) throws(Diagnostic) -> BackendUse {
     let (choice, reason) = BackendChoice.resolve(
       flag: flag, configured: try configured(), tokenConfigured: token() != nil)
     return BackendUse(choice: choice, reason: reason)
@@ -60,7 +61,7 @@ struct Backends {
   /// The service the Raindrop intents use, over the chosen backend, opened on first use; `announce`
   /// is called then. `readOnly` opens the local store as a dry run needs it: nothing written, not even
   /// a new empty file.
-  func service(_ choice: BackendChoice, readOnly: Bool = false, announce: @escaping @Sendable () -> Void)
+  package func service(_ choice: BackendChoice, readOnly: Bool = false, announce: @escaping @Sendable () -> Void)
     -> IntentService
   {
     let (dataDirectory, token, environment, transport) = (
@@ -80,7 +81,7 @@ struct Backends {
   }
 
   /// A client for `token` at the API (`RAINDROP_API_URL`, or Raindrop.io's).
-  func client(token: String, policy: RetryPolicy = .default) -> RaindropClient {
+  package func client(token: String, policy: RetryPolicy = .default) -> RaindropClient {
     RaindropClient(
       token: token, baseURL: Self.apiURL(context.environment), transport: context.transport, policy: policy)
   }
@@ -94,15 +95,18 @@ struct Backends {
 
 /// Which backend a run opened and why: the line it prints on standard error, and `--json`'s `backend` and
 /// `backendReason`.
-struct BackendUse: Sendable, Hashable {
-  var choice: BackendChoice
-  var reason: BackendChoice.Reason
+package struct BackendUse: Sendable, Hashable {
+  package init(choice: BackendChoice, reason: BackendChoice.Reason) {
+    self.choice = choice
+    self.reason = reason
+  }
+
+  package var choice: BackendChoice
+  package var reason: BackendChoice.Reason
 
   /// "backend: local (no Raindrop.io token configured)".
-  var line: String { BackendChoice.describe(choice, reason) }
+  package var line: String { BackendChoice.describe(choice, reason) }
 }
-
-extension BackendChoice: ExpressibleByArgument {}
 
 extension DiagnosticCode {
   /// The backend cannot be opened, reached, or refuses the credentials (exit 5).

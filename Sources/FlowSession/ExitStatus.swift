@@ -37,7 +37,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 
 extension ExitStatus {
   /// The status of a run that ended early: where run errors become exit codes.
-  init(_ kind: RunError.Kind) {
+  package init(_ kind: RunError.Kind) {
     switch kind {
     case .stepFailed: self = .stepFailed
     case .cancelled: self = .cancelled

@@ -7,9 +7,9 @@ import Foundation
 /// What a command may touch: the console, the environment, the working directory, the clock and the
 /// network.
 ///
-/// Commands read it from ``CLIContext/current`` (a task-local value) rather than from globals, so tests
+/// Commands read it from ``SessionContext/current`` (a task-local value) rather than from globals, so tests
 /// run the real commands in-process with a captured console and an environment of their own.
-public struct CLIContext: Sendable {
+public struct SessionContext: Sendable {
   public var console: any Console
   public var environment: [String: String] {
     didSet { paths = FlowPaths(environment: environment) }
@@ -36,8 +36,8 @@ public struct CLIContext: Sendable {
   }
 
   /// The real process: standard streams, its environment, its working directory.
-  public static var live: CLIContext {
-    var context = CLIContext(
+  public static var live: SessionContext {
+    var context = SessionContext(
       console: StandardConsole(),
       environment: processEnvironment(),
       workingDirectory: FileManager.default.currentDirectoryPath
@@ -55,7 +55,7 @@ public struct CLIContext: Sendable {
   /// `-disable-concrete-type-metadata-mangled-name-accessors` and finds its new storage's type by name;
   /// the runtime then checks `String: Hashable` by scanning all 7,000 conformance records, 0.43 M
   /// instructions, a sixth of a one-step run. `Naming`'s cache is sized for the same reason.
-  static func processEnvironment() -> [String: String] {
+  package static func processEnvironment() -> [String: String] {
     var count = 0
     while environ[count] != nil { count += 1 }
     var environment = [String: String](minimumCapacity: count)
@@ -72,7 +72,7 @@ public struct CLIContext: Sendable {
     return environment
   }
 
-  @TaskLocal public static var current = CLIContext.live
+  @TaskLocal public static var current = SessionContext.live
 
   /// Whether what goes to `stream` is coloured: only at a terminal, and neither when `NO_COLOR` holds
   /// anything (no-color.org: an empty `NO_COLOR=` is as good as unset) nor when `TERM=dumb` says the

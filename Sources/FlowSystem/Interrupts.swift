@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Ctrl-C (SIGINT) and SIGTERM cancel a run cleanly (SPEC §5): the running step is cancelled, nothing
-/// further is done, and flow exits with ``ExitStatus/cancelled``, the run recorded as cancelled.
+/// further is done, and flow exits with the cancelled status (3), the run recorded as cancelled.
 /// SIGTERM is how `systemctl stop`, `kill`, a container runtime and the scheduler stop a run, so it
 /// is treated as Ctrl-C is rather than killing the process with the run half recorded.
 ///
@@ -16,10 +16,10 @@ import Synchronization
 ///
 /// Work that leaves nothing to put right — reading and checking files, drawing the card, `show`,
 /// `validate`, `import` before it writes, `export` before it writes — runs in ``endingAtOnce(_:)``: a
-/// signal there ends the process at once with ``ExitStatus/cancelled``, however long the work is and
+/// signal there ends the process at once with the cancelled status (3), however long the work is and
 /// whether or not it ever looks at cancellation (issue 16: a CPU-bound check was deaf to both signals).
 ///
-/// The service thread takes the signals (``serve(console:)``, ServiceThread), while the main thread runs the command
+/// The service thread takes the signals (``serve(exitStatus:saying:)``, ServiceThread), while the main thread runs the command
 /// (MainThreadExecutor): both are blocked in every thread from the start (``block()``), so one sent while
 /// flow was starting, or already pending then (sent while its parent had it blocked), waits for it and
 /// counts as received; and one that comes while a step holds the main thread (a CPU-bound check, a
@@ -27,7 +27,7 @@ import Synchronization
 /// with a handler installed early for the moments before they listened: they cost every command a
 /// Dispatch worker for their handlers and two signalfds on Dispatch's event thread, and a one-step run
 /// 1.4 ms of its wall time (8.9 ms against 7.5, interleaved).
-enum Interrupts {
+package enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   /// How many ``endingAtOnce(_:)`` scopes are open.
   private static let atOnce = Atomic<Int>(0)
@@ -39,10 +39,12 @@ enum Interrupts {
   /// for cancellation, or freeing gigabytes of values, once kept Ctrl-C waiting for 40 seconds.
   static let grace: DispatchTimeInterval = .milliseconds(900)
   private static let beforeExit = Mutex<[@Sendable () -> Void]>([])
+  /// What an exit at once says and the status it exits with, from ``serve(exitStatus:saying:)``.
+  private static let farewell = Mutex<(status: Int32, say: @Sendable () -> Void)>((3, {}))
 
   /// Work that must be done even when Ctrl-C ends the process at once: run history records the run as
   /// cancelled rather than leaving it to look interrupted.
-  static func whenExitingAtOnce(_ body: @escaping @Sendable () -> Void) {
+  package static func whenExitingAtOnce(_ body: @escaping @Sendable () -> Void) {
     beforeExit.withLock { $0.append(body) }
   }
 
@@ -52,7 +54,7 @@ enum Interrupts {
   /// The handler sets `interrupted` and then reads `waitingForInput`; this sets `waitingForInput` and
   /// then reads `interrupted`. With sequentially consistent atomics at least one of the two sees the
   /// other, so a Ctrl-C is never lost between asking and reading.
-  static func whileReadingInput<T>(_ body: () -> T?) -> T? {
+  package static func whileReadingInput<T>(_ body: () -> T?) -> T? {
     waitingForInput.store(true, ordering: .sequentiallyConsistent)
     defer { waitingForInput.store(false, ordering: .sequentiallyConsistent) }
     if interrupted.load(ordering: .sequentiallyConsistent) { return nil }
@@ -60,30 +62,30 @@ enum Interrupts {
   }
 
   /// Runs `body`, which holds nothing that must be finished or undone, with Ctrl-C and SIGTERM ending
-  /// the process at once (exit ``ExitStatus/cancelled``); at once too when one came before.
+  /// the process at once (exit the cancelled status (3)); at once too when one came before.
   ///
   /// The same handshake as ``whileReadingInput(_:)``: this opens the scope and then reads
   /// `interrupted`; the handler sets `interrupted` and then reads the scope, so no signal is lost.
-  static func endingAtOnce<T>(_ body: () throws -> T) rethrows -> T {
+  package static func endingAtOnce<T>(_ body: () throws -> T) rethrows -> T {
     atOnce.add(1, ordering: .sequentiallyConsistent)
     defer { atOnce.subtract(1, ordering: .sequentiallyConsistent) }
-    if interrupted.load(ordering: .sequentiallyConsistent) { exitNow(console: CLIContext.current.console) }
+    if interrupted.load(ordering: .sequentiallyConsistent) { exitNow() }
     return try body()
   }
 
   /// Runs `body`, which must not be cut short (writing a file or a key), inside an
   /// ``endingAtOnce(_:)`` scope: a signal meanwhile only cancels, and the command finishes.
-  static func finishing<T>(_ body: () throws -> T) rethrows -> T {
+  package static func finishing<T>(_ body: () throws -> T) rethrows -> T {
     atOnce.subtract(1, ordering: .sequentiallyConsistent)
     defer { atOnce.add(1, ordering: .sequentiallyConsistent) }
     return try body()
   }
 
   /// Blocks Ctrl-C and SIGTERM, on the main thread before any other thread starts, which then serves
-  /// them (``serve(console:)``): every thread flow starts inherits the mask (Dispatch's workers block
+  /// them (``serve(exitStatus:saying:)``): every thread flow starts inherits the mask (Dispatch's workers block
   /// both anyway), so a signal stays pending until the main thread takes it, however early it came.
   /// Children start with an empty mask (SpawnCommandRunner, ServerProcess).
-  static func block() {
+  package static func block() {
     var signals = Self.signals
     pthread_sigmask(SIG_BLOCK, &signals, nil)
   }
@@ -98,32 +100,32 @@ enum Interrupts {
 
   /// Starts the process's service thread, which takes each Ctrl-C and SIGTERM as it comes and cancels
   /// the command with it; after ``block()``, so that it is the one thread to take them. The main thread
-  /// runs the command (MainThreadExecutor), whose task ends the process.
-  static func serve(console: any Console) {
-    guard ServiceThread.start(signals: signals, received: { received($0, console: console) }) == nil else { return }
+  /// runs the command (MainThreadExecutor), whose task ends the process. An exit at once calls `say`
+  /// (the command line prints "cancelled") and exits with `exitStatus`.
+  package static func serve(exitStatus: Int32, saying say: @escaping @Sendable () -> Void) {
+    farewell.withLock { $0 = (exitStatus, say) }
+    guard ServiceThread.start(signals: signals, received: { received($0) }) == nil else { return }
     // Only when the system is out of threads: the signals then do what they do by default, end flow.
     var signals = Self.signals
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   }
 
   /// Runs `operation` with Ctrl-C and SIGTERM cancelling it.
-  static func cancellingOnInterrupt(console: any Console, _ operation: @escaping @Sendable () async -> Int32) async
-    -> Int32
-  {
+  package static func cancellingOnInterrupt(_ operation: @escaping @Sendable () async -> Int32) async -> Int32 {
     let task = Task { await operation() }
     let early = command.withLock { command in
       command.task = task
       defer { command.early = 0 }
       return command.early
     }
-    if early != 0 { received(early, console: console) }
+    if early != 0 { received(early) }
     let status = await task.value
     finished.store(true, ordering: .sequentiallyConsistent)
     return status
   }
 
-  private static func received(_ number: Int32, console: any Console) {
-    // Before the command's task exists, the signal waits for it (``cancellingOnInterrupt(console:_:)``).
+  private static func received(_ number: Int32) {
+    // Before the command's task exists, the signal waits for it (``cancellingOnInterrupt(_:)``).
     let task = command.withLock { command -> Task<Int32, Never>? in
       if command.task == nil { command.early = number }
       return command.task
@@ -133,22 +135,23 @@ enum Interrupts {
     if waitingForInput.load(ordering: .sequentiallyConsistent) || atOnce.load(ordering: .sequentiallyConsistent) > 0
       || (again && number == SIGINT)
     {
-      exitNow(console: console)
+      exitNow()
     }
     task.cancel()
     if !again {
       DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
-        if !finished.load(ordering: .sequentiallyConsistent) { exitNow(console: console) }
+        if !finished.load(ordering: .sequentiallyConsistent) { exitNow() }
       }
     }
   }
 
-  private static func exitNow(console: any Console) -> Never {
+  private static func exitNow() -> Never {
     TerminalEcho.restore()
-    console.write("\ncancelled\n", to: .error)
-    // A command that `run-shell` started would outlive flow: its process group is ended first.
+    let (status, say) = farewell.withLock { $0 }
+    say()
+    // A program flow started would outlive it: every process group still registered is ended first.
     Subprocess.endAll()
     for body in beforeExit.withLock({ $0 }) { body() }
-    exit(ExitStatus.cancelled.rawValue)
+    exit(status)
   }
 }

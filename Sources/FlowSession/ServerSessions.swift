@@ -10,17 +10,17 @@ import Synchronization
 /// The MCP servers of one run: each started on first use (one process per server per run), checked against
 /// its tool cache when it connects, and shut down when the run ends. A run's dependency
 /// (`IntentContext`), so that only runs that call a tool ever start anything.
-final class ServerSessions: Sendable {
+package final class ServerSessions: Sendable {
   private let paths: FlowPaths
   private let prompter: any Prompter
   private let environment: [String: String]
   private let started = Mutex<[String: Task<MCPClient, any Error>]>([:])
   /// A question a server asked that nobody could answer: the step fails with it (exit 4), not with
   /// whatever the server makes of the refusal.
-  let unanswered = Mutex<(any Error)?>(nil)
+  package let unanswered = Mutex<(any Error)?>(nil)
 
   /// Reads nothing until a server is needed: runs that call no tool pay nothing.
-  init(paths: FlowPaths, prompter: any Prompter, environment: [String: String]) {
+  package init(paths: FlowPaths, prompter: any Prompter, environment: [String: String]) {
     self.paths = paths
     self.prompter = prompter
     self.environment = environment
@@ -28,7 +28,7 @@ final class ServerSessions: Sendable {
 
   /// The tools `workflow`'s own steps call, by server (`time.get_current_time` is `time`'s
   /// `get_current_time`): every id that is not built in and has a dot.
-  static func toolUses(in workflow: Workflow, builtIn: IntentRegistry) -> [String: Set<String>] {
+  package static func toolUses(in workflow: Workflow, builtIn: IntentRegistry) -> [String: Set<String>] {
     var uses: [String: Set<String>] = [:]
     StepWalk.walk(workflow.steps) { visit in
       guard case .action(let call) = visit.step.kind else { return }
@@ -42,7 +42,7 @@ final class ServerSessions: Sendable {
   /// Starts the servers a run's own steps use and compares their tools with the caches, before step 1:
   /// a tool that is gone or changed stops the run here rather than in the middle. Their tools
   /// (`name.tool`) restrict the comparison to what the run calls.
-  func connect(_ uses: [String: Set<String>]) async throws(RunError) {
+  package func connect(_ uses: [String: Set<String>]) async throws(RunError) {
     var problems: [Diagnostic] = []
     var unreachable = false
     for (name, tools) in uses.sorted(by: { $0.key < $1.key }) {
@@ -57,7 +57,7 @@ final class ServerSessions: Sendable {
   }
 
   /// The server's client, started (and its cache compared for `checking`) the first time.
-  func client(_ name: String, checking tools: Set<String> = []) async throws -> MCPClient {
+  package func client(_ name: String, checking tools: Set<String> = []) async throws -> MCPClient {
     let task = started.withLock { started in
       if let task = started[name] { return task }
       let task = Task { try await self.start(name, checking: tools) }
@@ -96,7 +96,7 @@ final class ServerSessions: Sendable {
   }
 
   /// Shuts every started server down (stdin closed, SIGTERM after a grace period, then SIGKILL).
-  func shutdown() async {
+  package func shutdown() async {
     let tasks = started.withLock { started in
       defer { started.removeAll() }
       return Array(started.values)
@@ -106,7 +106,7 @@ final class ServerSessions: Sendable {
     }
   }
 
-  static func diagnostic(_ error: any Error) -> Diagnostic {
+  package static func diagnostic(_ error: any Error) -> Diagnostic {
     switch error {
     case let run as RunError:
       return run.diagnostics.all.first ?? Diagnostic(.error, "server-failed", "server failed", file: nil)
@@ -122,15 +122,15 @@ final class ServerSessions: Sendable {
 }
 
 /// A cache that no longer describes the server, or a server a run needs that is not configured.
-struct StaleCache: Error, CustomStringConvertible {
-  var message: String
-  var help: String?
-  var description: String { message }
+package struct StaleCache: Error, CustomStringConvertible {
+  package var message: String
+  package var help: String?
+  package var description: String { message }
 }
 
 /// Starting a configured server, for runs and for `flow servers add|refresh`.
-enum ServerStarter {
-  static func start(
+package enum ServerStarter {
+  package static func start(
     _ server: ServerConfiguration, environment: [String: String],
     elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)? = nil
   ) async throws -> MCPClient {
@@ -163,20 +163,24 @@ enum ServerStarter {
   }
 
   /// The headers of a Streamable HTTP server whose environment variable is unset or empty, by header name.
-  static func unsetHeaders(of server: ServerConfiguration, in environment: [String: String]) -> [(String, String)] {
+  package static func unsetHeaders(of server: ServerConfiguration, in environment: [String: String]) -> [(
+    String, String
+  )] {
     guard case .http(_, let headerEnvironment) = server.transport else { return [] }
     return headerEnvironment.sorted { $0.key < $1.key }.filter { environment[$0.value]?.isEmpty ?? true }
       .map { ($0.key, $0.value) }
   }
 
-  static func unsetHeaderMessage(_ header: String, _ variable: String) -> String {
+  package static func unsetHeaderMessage(_ header: String, _ variable: String) -> String {
     "needs the header '\(header)' from the environment variable \(variable), which is not set"
   }
 
   /// What `flow validate` can know before a run: each HTTP server a workflow's steps call whose header
   /// variables are unset here, at its first step. A warning, as a scheduled run may have an environment
   /// of its own; the run itself stops before step 1 (``ServerSessions/connect(_:)``).
-  static func unsetHeaderWarnings(in workflow: Workflow, servers: [ServerConfiguration], environment: [String: String])
+  package static func unsetHeaderWarnings(
+    in workflow: Workflow, servers: [ServerConfiguration], environment: [String: String]
+  )
     -> [Diagnostic]
   {
     var warned: Set<String> = []
@@ -198,15 +202,15 @@ enum ServerStarter {
   }
 
   /// The server's last stderr lines as a diagnostic's help.
-  static func stderrHelp(_ lines: [String]) -> String? {
+  package static func stderrHelp(_ lines: [String]) -> String? {
     guard !lines.isEmpty else { return nil }
     return "its stderr ended with:\n" + lines.suffix(8).map { "  " + TerminalSafe.text($0) }.joined(separator: "\n")
   }
 }
 
 /// Calling a tool from a step: the arguments as JSON, the answer checked and turned into the step's output.
-enum ToolCall {
-  static func perform(_ tool: MCPTool, server: String, values: [String: FlowValue], context: IntentContext)
+package enum ToolCall {
+  package static func perform(_ tool: MCPTool, server: String, values: [String: FlowValue], context: IntentContext)
     async throws -> IntentOutput
   {
     guard let sessions = context.dependency(ServerSessions.self) else {
@@ -270,8 +274,8 @@ enum ToolCall {
 
 /// The check of a structured result against `outputSchema`: an object, with every required property
 /// present and of its declared JSON type.
-enum OutputCheck {
-  static func problem(_ value: FlowValue, against schema: FlowValue) -> String? {
+package enum OutputCheck {
+  package static func problem(_ value: FlowValue, against schema: FlowValue) -> String? {
     guard case .dictionary(let object) = value else { return "expected an object, got \(value.typeName)" }
     guard case .dictionary(let fields) = schema else { return nil }
     var required: [String] = []

@@ -1,5 +1,5 @@
-import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSharing
@@ -7,38 +7,38 @@ import FlowYAML
 import Foundation
 
 /// What the sharing commands (`export`, `import`, `keys`) share.
-enum Sharing {
+package enum Sharing {
   /// The keys under `$XDG_CONFIG_HOME/flow/keys/`.
-  static func keyStore(_ context: CLIContext) -> KeyStore {
+  package static func keyStore(_ context: SessionContext) -> KeyStore {
     KeyStore(directory: context.paths.keys)
   }
 
   /// The name a key gets when none is given: `$USER`, else the account's name (`$USER` is often unset
   /// in containers, cron and `env -i`, where the account is still there), when it can name a key; else `me`.
-  static func defaultKeyName(_ context: CLIContext) -> String {
-    [context.environment["USER"], accountName].lazy.compactMap { $0 }.first(where: Library.isValidName) ?? "me"
+  package static func defaultKeyName(_ context: SessionContext) -> String {
+    [context.environment["USER"], accountName].lazy.compactMap { $0 }.first(where: WorkflowName.isValidName) ?? "me"
   }
 
   /// The name of the account the process runs as, from the password database (NSS: /etc/passwd, LDAP…).
-  static var accountName: String? {
+  package static var accountName: String? {
     guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
     return String(cString: name)
   }
 
-  /// The version the `shared:` block records.
-  static var flowVersion: String { FlowCommand.configuration.version }
+  /// The version the `shared:` block records, `flow --version` prints and `flow mcp` reports.
+  package static let flowVersion = "0.1.0"
 
   /// `2026-11-23T09:15:00Z`.
-  static func timestamp(_ date: Date) -> String {
+  package static func timestamp(_ date: Date) -> String {
     date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: false))
   }
 
-  static func date(_ text: String) -> Date? {
+  package static func date(_ text: String) -> Date? {
     try? Date(text, strategy: Date.ISO8601FormatStyle())
   }
 
   /// A workflow's name as a library name: "Bulk Tag" → `bulk-tag`; nil when nothing is left.
-  static func libraryName(for title: String) -> String? {
+  package static func libraryName(for title: String) -> String? {
     var name = ""
     for scalar in title.lowercased().unicodeScalars {
       if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
@@ -48,11 +48,11 @@ enum Sharing {
       }
     }
     while name.hasSuffix("-") { name.removeLast() }
-    return Library.isValidName(name) ? name : nil
+    return WorkflowName.isValidName(name) ? name : nil
   }
 
   /// The workflows `root` runs by literal reference, and those they run, each once, in the order met.
-  static func tree(of root: Workflow, check: WorkflowCheck) -> [(reference: String, workflow: Workflow)] {
+  package static func tree(of root: Workflow, check: WorkflowCheck) -> [(reference: String, workflow: Workflow)] {
     var found: [(reference: String, workflow: Workflow)] = []
     var visited: Set<String> = [root.identity]
     var pending = [root]
@@ -69,7 +69,7 @@ enum Sharing {
   /// The secrets check of `flow export` and `flow validate --lint-secrets`, one check for both: the
   /// workflow's file and every workflow it runs that the export would embed, each at the path it will
   /// have in the shared file (`workflows["greet.yml"].steps[1].text`), minus the paths `allowed`.
-  static func secrets(
+  package static func secrets(
     in root: Workflow, children: [(reference: String, workflow: Workflow)], allowed: Set<String>
   ) -> [SecretScanner.Finding] {
     var findings = SecretScanner().scan(document(root.file), allowed: allowed)
@@ -87,10 +87,5 @@ enum Sharing {
     case .signed(let content, _, _): YAMLDocument.load(SourceFile(path: file.path, bytes: content))
     default: YAMLDocument.load(file)
     }
-  }
-
-  /// Reports a key store problem and returns the error that ends the command.
-  static func fail(_ problem: KeyStore.Problem, _ context: CLIContext) -> ExitCode {
-    Library.fail(Diagnostic(.error, .keyProblem, problem.message, file: problem.file).help(problem.help), context)
   }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import FlowCron
 import FlowDiagnostics
 import FlowHistory
@@ -12,30 +11,13 @@ import FlowYAML
 import Foundation
 import Synchronization
 
-/// How `flow run` is recorded and locked: `--trigger`, `--no-history`, `--wait`.
-struct RecordingOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "What started the run, as run history records it.",
-      valueName: RunTrigger.allCases.filter { $0 != .do && $0 != .mcp }.map(\.rawValue).joined(separator: "|")))
-  var trigger: RunTrigger = .manual
-
-  @Flag(help: "Do not record this run in run history.")
-  var noHistory = false
-
-  @Flag(help: "If the workflow is already running, wait for that run to end instead of skipping this one.")
-  var wait = false
-}
-
-extension RunTrigger: ExpressibleByArgument {}
-
 /// Run history and the per-workflow lock around one `flow run` or `flow do` (issue 8): the command
 /// makes one, calls ``begin(_:)`` once the workflow is checked, composes ``observer(_:)`` with its
 /// reporter, and ends every way out through ``finish(_:diagnostics:)``.
 ///
 /// History that cannot be opened or written never stops a run: a warning says so on standard error.
-final class RunSession: Sendable {
-  private let context: CLIContext
+package final class RunSession: Sendable {
+  private let context: SessionContext
   private let paths: FlowPaths
   private let process = LinuxProcesses().current()
   private let runID: String
@@ -43,7 +25,7 @@ final class RunSession: Sendable {
   private let wait: Bool
   private let policy: HistoryPolicy
   /// `limits:` in config.yml: how large a run's values may grow.
-  let limits: ValueLimits
+  package let limits: ValueLimits
   private let history: RunHistory?
   /// The workflow file as the person gave it, and absolute with links resolved (the lock's key).
   private let given: String?
@@ -64,8 +46,8 @@ final class RunSession: Sendable {
   /// A session for a workflow file (`given` as located; nil when there is none, and nothing is
   /// recorded). Reads `config.yml`, whose problems end the run. A dry run is neither recorded nor locked
   /// (its command says so): it writes nothing at all, so it changes nothing another run could trip over.
-  init(
-    _ context: CLIContext, trigger: RunTrigger, recorded: Bool = true, wait: Bool = false, runID: String,
+  package init(
+    _ context: SessionContext, trigger: RunTrigger, recorded: Bool = true, wait: Bool = false, runID: String,
     workflow given: String?
   ) throws(Diagnostic) {
     self.context = context
@@ -84,7 +66,7 @@ final class RunSession: Sendable {
 
   /// A session for `flow do` (or an action called through `flow mcp --actions`, `trigger` `mcp`):
   /// recorded under the action's id, never locked.
-  init(_ context: CLIContext, action: String, runID: String, trigger: RunTrigger = .do) throws(Diagnostic) {
+  package init(_ context: SessionContext, action: String, runID: String, trigger: RunTrigger = .do) throws(Diagnostic) {
     self.context = context
     paths = context.paths
     created = context.clock.now
@@ -100,7 +82,7 @@ final class RunSession: Sendable {
     state.withLock { $0.workflow = action }
   }
 
-  private static func open(_ context: CLIContext, _ paths: FlowPaths) -> RunHistory? {
+  private static func open(_ context: SessionContext, _ paths: FlowPaths) -> RunHistory? {
     do {
       return try RunHistory(file: paths.history)
     } catch {
@@ -109,7 +91,7 @@ final class RunSession: Sendable {
     }
   }
 
-  private static func warn(_ context: CLIContext, _ message: String) {
+  private static func warn(_ context: SessionContext, _ message: String) {
     let warning = Diagnostic(.warning, .historyUnavailable, message, file: nil)
     context.console.write(context.diagnosticRenderer.render(warning), to: .error)
   }
@@ -118,7 +100,7 @@ final class RunSession: Sendable {
 
   /// Takes the workflow's lock (waiting for it with `--wait`) and records the run's start. Throws the
   /// diagnostic to end with when another run holds the lock.
-  func begin(_ workflow: Workflow) throws(Diagnostic) {
+  package func begin(_ workflow: Workflow) throws(Diagnostic) {
     state.withLock {
       $0.workflow = workflow.name
       $0.contentHash = SHA256.hex(workflow.file.bytes)
@@ -128,7 +110,7 @@ final class RunSession: Sendable {
   }
 
   /// Records the start of a `flow do`.
-  func beginAction() {
+  package func beginAction() {
     start(secrets: Backends(context: context).token().map { [$0.token] } ?? [])
   }
 
@@ -195,7 +177,7 @@ final class RunSession: Sendable {
 
   /// Records a run that did not start because the workflow is running (`holder`): the scheduler's
   /// skipped fire, recorded as `flow run` records the run it refuses.
-  func recordSkipped(_ name: String, holder: RunHolder?) {
+  package func recordSkipped(_ name: String, holder: RunHolder?) {
     state.withLock { $0.workflow = name }
     finish(.skipped, diagnostics: Diagnostics([alreadyRunning(name, holder: holder)]))
   }
@@ -216,7 +198,7 @@ final class RunSession: Sendable {
   }
 
   /// Masks the values of the workflow's `secret: true` inputs from now on.
-  func addSecrets(_ inputs: FlowDictionary, of workflow: Workflow) {
+  package func addSecrets(_ inputs: FlowDictionary, of workflow: Workflow) {
     let values = workflow.inputs.filter(\.secret).compactMap { inputs[$0.name.value]?.text }
     guard !values.isEmpty, let recorder = state.withLock({ $0.recorder }) else { return }
     recorder.addSecrets(Redactor(secrets: values))
@@ -225,12 +207,12 @@ final class RunSession: Sendable {
   // MARK: - Running
 
   /// The run's observer: the reporter, and the history recorder when there is one.
-  func observer(_ reporter: any RunObserver) -> any RunObserver {
+  package func observer(_ reporter: any RunObserver) -> any RunObserver {
     state.withLock { $0.recorder }?.observing(reporter) ?? reporter
   }
 
   /// The prompter, writing the trace before each question when the run is recorded.
-  func prompter(_ prompter: any Prompter) -> any Prompter {
+  package func prompter(_ prompter: any Prompter) -> any Prompter {
     state.withLock { $0.recorder }?.flushingBeforeQuestions(prompter) ?? prompter
   }
 
@@ -238,7 +220,7 @@ final class RunSession: Sendable {
 
   /// Records how the run ended and lets the next run of the workflow in. A run that never began (the
   /// file is invalid, or another run holds the lock) is recorded as it ends, when there is a file.
-  func finish(_ status: ExitStatus, diagnostics: Diagnostics) {
+  package func finish(_ status: ExitStatus, diagnostics: Diagnostics) {
     let (recorder, workflow, hash, done) = state.withLock { state in
       defer { state.finished = true }
       return (state.recorder, state.workflow, state.contentHash, state.finished)
@@ -271,16 +253,9 @@ final class RunSession: Sendable {
   }
 }
 
-extension RunHolder {
-  /// Who holds a workflow's lock, as the scheduler and the refusal message name it.
-  init(_ holder: WorkflowLock.Holder) {
-    self.init(runID: holder.runID, pid: holder.process.pid, started: holder.started)
-  }
-}
-
 extension RunStatus {
   /// How history names a run that ended with `status`.
-  init(_ status: ExitStatus) {
+  package init(_ status: ExitStatus) {
     switch status {
     case .success: self = .succeeded
     case .stepFailed, .backendUnavailable: self = .failed

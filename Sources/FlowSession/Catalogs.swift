@@ -16,7 +16,7 @@ public enum Catalogs {
   /// The compiled-in catalogues and the MCP servers configured for this context (config.yml and their tool
   /// caches, read only when an id is not built in or every action is listed: ServerCatalogs).
   public static var registry: IntentRegistry {
-    let paths = CLIContext.current.paths
+    let paths = SessionContext.current.paths
     let source = sources.withLock { sources in
       if let known = sources.first(where: { $0.paths == paths }) { return known }
       let made = ServerCatalogs(paths: paths)
@@ -32,11 +32,11 @@ public enum Catalogs {
   /// the key's `Hashable` (0.4 M instructions of every run), and a process holds one set of paths.
   private static let sources = Mutex<[ServerCatalogs]>([])
 
-  static func forgetServers(_ paths: FlowPaths) { sources.withLock { $0.removeAll { $0.paths == paths } } }
+  package static func forgetServers(_ paths: FlowPaths) { sources.withLock { $0.removeAll { $0.paths == paths } } }
 
   /// Every app shortcut phrase, lower-cased, with its short title and the full id of its intent: what
   /// `flow do` matches.
-  static var phrases: [(phrase: String, shortTitle: String, intentID: String)] {
+  package static var phrases: [(phrase: String, shortTitle: String, intentID: String)] {
     all.flatMap { catalog in
       (catalog.shortcuts?.phrases ?? []).map { entry in
         let shortID = entry.shortcut.intentType.identifier

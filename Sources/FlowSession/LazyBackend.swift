@@ -4,14 +4,14 @@ import RaindropModel
 /// The run's bookmark backend, opened on first use and announced then: a workflow that never touches
 /// Raindrop creates no store and opens no connection, and one that does says which backend it used
 /// (SPEC §7) exactly once.
-actor LazyBackend: BookmarkBackend {
+package actor LazyBackend: BookmarkBackend {
   private let open: @Sendable () throws(RaindropError) -> any BookmarkBackend
   private let announce: @Sendable () -> Void
   private var opened: (any BookmarkBackend)?
 
-  nonisolated let name: String
+  package nonisolated let name: String
 
-  init(
+  package init(
     name: String, announce: @escaping @Sendable () -> Void,
     open: @escaping @Sendable () throws(RaindropError) -> any BookmarkBackend
   ) {
@@ -34,28 +34,30 @@ actor LazyBackend: BookmarkBackend {
     return backend
   }
 
-  func currentUser() async throws(RaindropError) -> RaindropUser { try await backend().currentUser() }
-  func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+  package func currentUser() async throws(RaindropError) -> RaindropUser { try await backend().currentUser() }
+  package func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     try await backend().bookmarks(query)
   }
-  func bookmark(id: Int) async throws(RaindropError) -> Bookmark { try await backend().bookmark(id: id) }
-  func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+  package func bookmark(id: Int) async throws(RaindropError) -> Bookmark { try await backend().bookmark(id: id) }
+  package func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
     try await backend().createBookmark(new)
   }
-  func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
+  package func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
     try await backend().updateBookmark(id: id, changes)
   }
-  func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int {
+  package func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
+    -> Int
+  {
     try await backend().updateBookmarks(ids: ids, in: collectionId, change)
   }
-  func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+  package func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
     try await backend().deleteBookmark(id: id)
   }
-  func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+  package func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
     try await backend().existingBookmarkIDs(link: link)
   }
-  func collections() async throws(RaindropError) -> [BookmarkCollection] { try await backend().collections() }
-  func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
+  package func collections() async throws(RaindropError) -> [BookmarkCollection] { try await backend().collections() }
+  package func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
     try await backend().createCollection(new)
   }
 }

@@ -9,9 +9,9 @@ import Foundation
 /// The checks are ICU's spoof checker (`uspoof`) from the ICU that Foundation bundles, with its TS #39
 /// data, loaded on first use: nothing to keep up to date in this repository. Where it cannot be loaded,
 /// names must be ASCII, which needs no table to tell apart.
-enum LookAlikes {
+package enum LookAlikes {
   /// What a name names, for the message.
-  enum Kind {
+  package enum Kind {
     case workflow, key
 
     var noun: String { self == .workflow ? "workflow" : "key" }
@@ -19,7 +19,7 @@ enum LookAlikes {
 
   /// Why `name` (made of valid characters: ``Library/isValidName(_:)``) could be taken for another name, as
   /// a diagnostic; nil when it cannot. `existing` are the names it must not look like.
-  static func problem(_ name: String, _ kind: Kind, among existing: [String]) -> Diagnostic? {
+  package static func problem(_ name: String, _ kind: Kind, among existing: [String]) -> Diagnostic? {
     let plain = name.precomposedStringWithCompatibilityMapping
     if plain != name {
       return Diagnostic(
@@ -42,7 +42,9 @@ enum LookAlikes {
     if checker.mixesScripts(name) {
       var diagnostic = Diagnostic(
         .error, .confusableName, "'\(name)' mixes letters of different scripts (\(visible(name)))", at: nil)
-      if skeleton != name, Library.isValidName(skeleton) { diagnostic = diagnostic.help("did you mean '\(skeleton)'?") }
+      if skeleton != name, WorkflowName.isValidName(skeleton) {
+        diagnostic = diagnostic.help("did you mean '\(skeleton)'?")
+      }
       return diagnostic.help("write a name in one script, so that it cannot pass for another")
     }
     return existing.first { $0 != name && checker.skeleton($0) == skeleton }.map { resembles(name, $0, kind) }
@@ -57,7 +59,7 @@ enum LookAlikes {
   }
 
   /// The name with every character outside ASCII shown by its code point: `bulk-t<U+0430>g`.
-  static func visible(_ name: String) -> String {
+  package static func visible(_ name: String) -> String {
     name.unicodeScalars.map { $0.isASCII ? String($0) : TerminalSafe.codePoint($0) }.joined()
   }
 }
@@ -86,7 +88,7 @@ private final class SpoofChecker: @unchecked Sendable {
   private let check2: Check2
   private let skeletonUTF8: Skeleton
 
-  static let shared: SpoofChecker? = SpoofChecker()
+  package static let shared: SpoofChecker? = SpoofChecker()
 
   private init?() {
     func symbol(_ name: String) -> UnsafeMutableRawPointer? {
@@ -103,14 +105,14 @@ private final class SpoofChecker: @unchecked Sendable {
     skeletonUTF8 = unsafeBitCast(skeleton, to: Skeleton.self)
   }
 
-  func mixesScripts(_ text: String) -> Bool {
+  package func mixesScripts(_ text: String) -> Bool {
     var status: Int32 = 0
     let result = check2(checker, text, -1, nil, &status)
     return status <= 0 && result & Self.singleStringChecks != 0
   }
 
   /// The TS #39 skeleton: two names with the same one look alike.
-  func skeleton(_ text: String) -> String {
+  package func skeleton(_ text: String) -> String {
     var capacity: Int32 = 256
     while true {
       var buffer = [CChar](repeating: 0, count: Int(capacity) + 1)

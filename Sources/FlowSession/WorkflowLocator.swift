@@ -9,19 +9,21 @@ import Foundation
 /// (`$XDG_DATA_HOME/flow/workflows`, see ``FlowPaths/workflows``) and then in `./workflows/`, with or
 /// without `.yml`. The same lookup serves `flow run`, `flow validate` and `run-workflow` (see
 /// ``WorkflowFiles``).
-struct WorkflowLocator: WorkflowFiles {
-  let context: CLIContext
+package struct WorkflowLocator: WorkflowFiles {
+  package init(context: SessionContext) { self.context = context }
+
+  package let context: SessionContext
 
   /// The library folder, ``FlowPaths/workflows``: `$XDG_DATA_HOME/flow/workflows`, by default
   /// `~/.local/share/flow/workflows`.
-  var libraryDirectory: URL { context.paths.workflows }
+  package var libraryDirectory: URL { context.paths.workflows }
 
   /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
   /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
-  var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
+  package var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
-  var libraryWorkflows: [(name: String, url: URL)] {
+  package var libraryWorkflows: [(name: String, url: URL)] {
     guard
       let files = try? FileManager.default.contentsOfDirectory(at: libraryDirectory, includingPropertiesForKeys: nil)
     else { return [] }
@@ -40,14 +42,14 @@ struct WorkflowLocator: WorkflowFiles {
   /// file that exists but one reached through `..` after a link, where realpath(3) finds the file and
   /// Foundation, removing the `..` as text first, named a path that is not there
   /// (`WorkflowLocatorTests.resolvedPaths`).
-  func resolvedPath(_ path: String) -> String {
+  package func resolvedPath(_ path: String) -> String {
     FileSystemPath.resolved(context.absolutePath(path))
       ?? context.url(for: path).standardized.resolvingSymlinksInPath().path
   }
 
   /// The path to read for what a person typed (`flow run REFERENCE`), as they should see it: a path
   /// from the working directory, a library name, a name in `./workflows`; nil when nothing matches.
-  func locate(_ reference: String) -> String? {
+  package func locate(_ reference: String) -> String? {
     let names = Self.names(reference)
     // In turn, so that a file found as written (the usual case) costs no library path.
     if let found = firstFile(names) { return found }
@@ -78,7 +80,7 @@ struct WorkflowLocator: WorkflowFiles {
   }
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs.
-  func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
+  package func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
     guard let path = locate(reference) else { return (nil, Diagnostics([notFound(reference)])) }
     return check.check(path: path)
   }
@@ -86,7 +88,7 @@ struct WorkflowLocator: WorkflowFiles {
   /// A workflow about to run (`flow run`, a call to `flow mcp`): found, read and checked, with what stops
   /// a run before step 1: its errors, a server it names that is not configured here, a signature that
   /// does not hold.
-  func checkToRun(_ reference: String) -> (check: WorkflowCheck, workflow: Workflow?, stopping: Diagnostics) {
+  package func checkToRun(_ reference: String) -> (check: WorkflowCheck, workflow: Workflow?, stopping: Diagnostics) {
     let check = WorkflowCheck(registry: Catalogs.registry, files: self)
     let (loaded, checked) = self.check(reference, with: check)
     var stopping = checked.stoppingRun
@@ -107,14 +109,14 @@ struct WorkflowLocator: WorkflowFiles {
     guard lstat(path, &status) == 0 || !reference.contains("/") else {
       let folder = (context.url(for: reference).standardizedFileURL.path as NSString).deletingLastPathComponent
       let problem = Diagnostic(.error, .fileNotFound, "no such file in \(folder)", file: reference)
-      let name = Library.stripExtension((reference as NSString).lastPathComponent)
+      let name = WorkflowName.stripExtension((reference as NSString).lastPathComponent)
       guard libraryWorkflows.contains(where: { $0.name == name }) else { return problem }
       return problem.help("the library has a workflow named '\(name)', which works from any folder")
     }
     guard lstat(path, &status) == 0 else {
       var problem = Diagnostic(.error, .fileNotFound, "no workflow named '\(reference)'", file: reference)
       if !reference.contains("/"),
-        let match = Suggestion.closest(to: Library.stripExtension(reference), among: knownNames)
+        let match = Suggestion.closest(to: WorkflowName.stripExtension(reference), among: knownNames)
       {
         problem = problem.help("did you mean '\(match)'?")
       }
@@ -131,12 +133,12 @@ struct WorkflowLocator: WorkflowFiles {
   /// The names a bare reference finds: the library's, then those in `./workflows/`.
   private var knownNames: [String] {
     let local = (try? FileManager.default.contentsOfDirectory(atPath: context.url(for: "workflows").path)) ?? []
-    let names = local.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.map(Library.stripExtension)
+    let names = local.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.map(WorkflowName.stripExtension)
     return libraryWorkflows.map(\.name) + names.sorted()
   }
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.
-  func load(_ reference: String) -> WorkflowCheck.Result {
+  package func load(_ reference: String) -> WorkflowCheck.Result {
     check(reference, with: WorkflowCheck(registry: Catalogs.registry, files: self))
   }
 
@@ -145,7 +147,7 @@ struct WorkflowLocator: WorkflowFiles {
   /// `run-workflow`: a path relative to the running workflow's folder, or a library name. Never the
   /// working directory or `./workflows`: a workflow run from the library, by the scheduler or after an
   /// import, must find the same file wherever flow was started (issue 16).
-  func locate(_ reference: String, inFolder folder: String) -> String? {
+  package func locate(_ reference: String, inFolder folder: String) -> String? {
     let names = Self.names(reference)
     let beside = names.map { folder.isEmpty || $0.hasPrefix("/") ? $0 : "\(folder)/\($0)" }
     if let found = firstFile(beside) { return found }
@@ -154,11 +156,11 @@ struct WorkflowLocator: WorkflowFiles {
 
   /// The file's own path (realpath(3)), which two names for one file share; Foundation's standardised
   /// path for a file that is not there. Only keys the check's own tables: nothing keeps it.
-  func canonicalPath(_ path: String) -> String {
+  package func canonicalPath(_ path: String) -> String {
     FileSystemPath.resolved(context.absolutePath(path)) ?? context.url(for: path).standardizedFileURL.path
   }
 
-  func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+  package func read(_ path: String) -> Result<SourceFile, Diagnostic> {
     SourceReader.read(path, in: context)
   }
 }

@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowSystem
 import Foundation
 
 /// The terminal as the commands see it: standard input, two output streams, and whether each is a
