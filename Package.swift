@@ -187,13 +187,25 @@ let package = Package(
       ],
       swiftSettings: swiftSettings),
 
+    /// `flow mcp`: workflows and actions as an MCP server's tools, over stdio or Streamable HTTP (its own
+    /// HTTP/1.1 over loopback sockets).
+    .target(
+      name: "FlowMCPServer",
+      dependencies: [
+        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
+        "FlowRuntime",
+        "FlowSession", "FlowSystem",
+      ],
+      swiftSettings: swiftSettings),
+
     // MARK: - Command line
 
     .target(
       name: "FlowCLI",
       dependencies: [
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
-        "FlowCron", "FlowHistory", "FlowRuntime", "FlowScheduler", "FlowSession", "FlowSharing", "FlowSystem",
+        "FlowCron", "FlowHistory", "FlowMCPServer", "FlowRuntime", "FlowScheduler", "FlowSession", "FlowSharing",
+        "FlowSystem",
         "FlowYAML",
         "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -307,6 +319,11 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .testTarget(
+      name: "FlowMCPServerTests",
+      dependencies: ["FlowMCPServer", "FlowMCP", "FlowIntents", "FlowTestSupport"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
       name: "FlowBasicsTests",
       dependencies: ["FlowBasics", "FlowIntents", "FlowHTTP", "FlowSystem", "FlowTestSupport"],
       swiftSettings: swiftSettings
@@ -360,7 +377,8 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowSession", "FlowSystem", "FlowIntents",
+        "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowMCPServer", "FlowSession", "FlowSystem",
+        "FlowIntents",
         "FlowLibrary", "FlowPresentation",
         "FlowScheduler",
         "FlowTestSupport", "RaindropLocal", "RaindropModel", "RaindropStubServer",

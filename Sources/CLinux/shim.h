@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/vfs.h>
@@ -41,6 +42,11 @@ static inline int clinux_become_child_subreaper(void) { return prctl(PR_SET_CHIL
 int pipe2(int fds[2], int flags);
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict actions, const char *__restrict path);
 static inline int clinux_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+// accept(2) with close-on-exec set atomically, for `flow mcp --http`'s connections.
+int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+static inline int clinux_accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags) {
+  return accept4(sockfd, addr, addrlen, flags);
+}
 static inline int clinux_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path) {
   return posix_spawn_file_actions_addchdir_np(actions, path);
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowDiagnostics
 import FlowMCP
+import FlowMCPServer
 import FlowSession
 import Foundation
 import Synchronization
@@ -48,7 +49,7 @@ struct MCPCommand: AsyncParsableCommand {
     let context = SessionContext.current
     if let http { return try await serveHTTP(http, context: context) }
     let (input, output) = Self.takeStandardStreams()
-    let server = MCPServer(context: context, options: options, actions: actions, pageSize: pageSize)
+    let server = MCPServer(context: context, options: options.settings, actions: actions, pageSize: pageSize)
     let connection = RPCConnection(input: input, output: output, handler: server, invalidLines: .answerParseError)
     context.console.write(
       "flow mcp: serving the workflows in \(context.paths.workflows.path) on standard input and output\n", to: .error)
@@ -92,7 +93,7 @@ struct MCPCommand: AsyncParsableCommand {
       server = try StreamableHTTPServer(
         address: address, options: .init(protocolVersions: MCPServer.protocolVersions)
       ) {
-        let handler = MCPServer(context: context, options: options, actions: actions, pageSize: pageSize)
+        let handler = MCPServer(context: context, options: options.settings, actions: actions, pageSize: pageSize)
         handlers.withLock { $0.append(handler) }
         return handler
       }

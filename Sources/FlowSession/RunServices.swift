@@ -29,6 +29,9 @@ package protocol ActionChoices {
 }
 
 extension ActionChoices {
+  /// The choices as a plain value, to hand on (`flow mcp`'s calls).
+  package var settings: ActionSettings { ActionSettings(yes: yes, noInput: noInput, backend: backend) }
+
   /// Whether someone can answer: standard input and standard error are a terminal, `--no-input` is not
   /// given, and the output is not `--json` (`quiet`).
   package func isInteractive(_ context: SessionContext, quiet: Bool = false) -> Bool {

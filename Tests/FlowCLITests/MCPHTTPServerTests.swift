@@ -1,3 +1,4 @@
+import FlowMCPServer
 import FlowTestSupport
 import Foundation
 import Testing

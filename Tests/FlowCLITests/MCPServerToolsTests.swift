@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowMCPServer
 @testable import FlowSession
 
 /// What `flow mcp` lists: the library's workflows as tools (an invalid one left out, said on standard

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FlowMCP
+@testable import FlowMCPServer
 
 /// The Streamable HTTP server's parts: the addresses it listens on, the requests it reads, and, over a
 /// real loopback socket, a client that hangs up during a call (the SDK's client never does that).

@@ -1,3 +1,4 @@
+import FlowMCP
 import Foundation
 
 /// Where `flow mcp --http` listens: a loopback address and a port, and nothing else. The server has

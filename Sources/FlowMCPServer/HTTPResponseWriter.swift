@@ -1,3 +1,4 @@
+import FlowMCP
 import Foundation
 
 /// Writes HTTP/1.1 responses to a connected socket: whole ones with a `Content-Length`, and event

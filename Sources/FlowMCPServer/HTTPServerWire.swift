@@ -1,3 +1,5 @@
+import FlowMCP
+import FlowSystem
 import Foundation
 import Synchronization
 
@@ -92,14 +94,9 @@ final class ResponseStream: Sendable {
   private let waker: Int32
 
   init?() {
-    var ends: [Int32] = [0, 0]
-    // pipe2(2) is GNU's and not in Swift's Glibc module.
-    guard pipe(&ends) == 0 else { return nil }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, O_NONBLOCK)
-    }
-    (wake, waker) = (ends[0], ends[1])
+    guard let ends = try? Subprocess.pipe() else { return nil }
+    for end in [ends.read, ends.write] { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+    (wake, waker) = ends
   }
 
   deinit {

@@ -1,3 +1,4 @@
+import FlowMCP
 import Foundation
 
 /// One HTTP/1.1 request, as `flow mcp --http` reads it: header names lower-cased, the body whole.

@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowMCP
 import Foundation
 import Synchronization
 

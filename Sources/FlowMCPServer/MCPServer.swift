@@ -8,16 +8,16 @@ import Synchronization
 /// `flow mcp`'s side of the Model Context Protocol: the lifecycle (`initialize`, `ping`), `tools/list`
 /// with pagination and `tools/call`, over the JSON-RPC connection FlowMCP keeps (which also cancels a
 /// call's task when the client sends `notifications/cancelled`).
-final class MCPServer: RPCHandler {
+package final class MCPServer: RPCHandler {
   /// The protocol revisions flow speaks, newest first: a client asking for one of them gets it, any
   /// other gets the newest, as the specification's negotiation says.
-  static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+  package static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 
-  let context: SessionContext
-  let options: ActionOptions
-  let tools: MCPTools
+  package let context: SessionContext
+  package let options: ActionSettings
+  package let tools: MCPTools
   /// How many tools one `tools/list` answer holds before it gives a cursor for the rest.
-  let pageSize: Int
+  package let pageSize: Int
 
   private struct State {
     var protocolVersion = MCPServer.protocolVersions[0]
@@ -31,14 +31,14 @@ final class MCPServer: RPCHandler {
   }
   private let state = Mutex(State())
 
-  init(context: SessionContext, options: ActionOptions, actions: Bool, pageSize: Int) {
+  package init(context: SessionContext, options: ActionSettings, actions: Bool, pageSize: Int) {
     self.context = context
     self.options = options
     self.tools = MCPTools(context: context, actions: actions)
     self.pageSize = pageSize
   }
 
-  func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
+  package func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
     -> FlowValue
   {
     let params = params?.fields ?? FlowDictionary()
@@ -51,12 +51,12 @@ final class MCPServer: RPCHandler {
     }
   }
 
-  func connectionClosed(_ reason: RPCConnection.CloseReason) {
+  package func connectionClosed(_ reason: RPCConnection.CloseReason) {
     cancelAll()
   }
 
   /// Cancels every running call: the client is gone, or flow was told to stop.
-  func cancelAll() {
+  package func cancelAll() {
     let calls = state.withLock { state in
       state.closed = true
       return Array(state.calls.values)
@@ -65,7 +65,7 @@ final class MCPServer: RPCHandler {
   }
 
   /// Waits until every call has ended (and so been recorded in history).
-  func drain() async {
+  package func drain() async {
     while true {
       let calls = state.withLock { state in
         defer { state.calls.removeAll() }
@@ -92,7 +92,7 @@ final class MCPServer: RPCHandler {
     return [
       "protocolVersion": .text(version),
       "capabilities": ["tools": ["listChanged": false]],
-      "serverInfo": ["name": "flow", "title": "flow", "version": .text(FlowCommand.configuration.version)],
+      "serverInfo": ["name": "flow", "title": "flow", "version": .text(Sharing.flowVersion)],
       "instructions": .text(
         "Each tool runs one of the user's flow workflows (or, when offered, one flow action). "
           + "Runs are recorded in the user's run history; a tool may ask the user to confirm before it "

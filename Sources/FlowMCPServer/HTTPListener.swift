@@ -1,3 +1,5 @@
+import CLinux
+import FlowMCP
 import Foundation
 import Synchronization
 
@@ -101,10 +103,9 @@ final class HTTPListener: Sendable {
 
   private func acceptLoop(_ serve: @escaping @Sendable (Int32) -> Void) {
     while true {
-      // accept4(2) is GNU's and not in Swift's Glibc module; close-on-exec follows at once, so that
-      // a program a run starts does not keep a client's connection open.
-      let connection = accept(descriptor, nil, nil)
-      if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
+      // Close-on-exec from the start, so that a program a run starts does not keep a client's
+      // connection open.
+      let connection = clinux_accept4(descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
       if connection < 0 {
         if errno == EINTR || errno == ECONNABORTED { continue }
         if state.withLock({ $0.stopped }) { break }

@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
+import FlowMCP
 import FlowModel
 import FlowPresentation
 import FlowRuntime
@@ -8,14 +9,14 @@ import FlowSession
 import Foundation
 
 /// What a `tools/call` gives back: the protocol's `CallToolResult`.
-struct ToolResult: Sendable, Equatable {
+package struct ToolResult: Sendable, Equatable {
   /// Text blocks: what the run showed, then the result (its JSON when there is structured content), or
   /// the diagnostics of a failure.
-  var texts: [String]
-  var structured: FlowValue?
-  var isError: Bool
+  package var texts: [String]
+  package var structured: FlowValue?
+  package var isError: Bool
 
-  var value: FlowValue {
+  package var value: FlowValue {
     var result: FlowDictionary = [
       "content": .list(texts.map { ["type": "text", "text": .text($0)] })
     ]
@@ -25,20 +26,20 @@ struct ToolResult: Sendable, Equatable {
   }
 
   /// A failure, its diagnostics rendered as `flow run` prints them (without colour).
-  static func failure(_ diagnostics: Diagnostics) -> ToolResult {
+  package static func failure(_ diagnostics: Diagnostics) -> ToolResult {
     ToolResult(texts: [DiagnosticRenderer(colors: false).render(diagnostics)], structured: nil, isError: true)
   }
 }
 
 /// What the server knows of its client that a run needs.
-struct CallingClient: Sendable {
+package struct CallingClient: Sendable {
   /// Whether questions can go to the client's person (`elicitation` declared, in form mode), and
   /// `--no-input` was not given.
-  var elicits: Bool
+  package var elicits: Bool
   /// Sends an `elicitation/create` and waits for the answer.
-  var elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
+  package var elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
   /// Sends a `notifications/progress` for the call's token, when the client gave one.
-  var progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
+  package var progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
 }
 
 /// One `tools/call`: a library workflow run as `flow run` runs it, or an action run as `flow do` runs
@@ -46,15 +47,15 @@ struct CallingClient: Sendable {
 /// for a client without them, a tool error naming what was needed), what the run shows and its result
 /// come back as the tool's content, and the run is recorded in history with trigger `mcp` under the
 /// workflow's lock.
-struct MCPToolCall {
+package struct MCPToolCall {
   /// The server's context: its console writes only to standard error.
-  let context: SessionContext
-  let options: ActionOptions
-  let client: CallingClient
+  package let context: SessionContext
+  package let options: ActionSettings
+  package let client: CallingClient
 
   // MARK: - Workflows
 
-  func runWorkflow(at path: String, arguments: [String: FlowValue]) async -> ToolResult {
+  package func runWorkflow(at path: String, arguments: [String: FlowValue]) async -> ToolResult {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = UUID().uuidString.lowercased()
@@ -128,7 +129,7 @@ struct MCPToolCall {
 
   /// An action of the catalogue (`flow mcp --actions`), recorded as `flow do` records one: a one-step
   /// run under the action's id.
-  func runAction(_ descriptor: IntentDescriptor, arguments: [String: FlowValue]) async -> ToolResult {
+  package func runAction(_ descriptor: IntentDescriptor, arguments: [String: FlowValue]) async -> ToolResult {
     let session: RunSession
     do {
       session = try RunSession(context, action: descriptor.id, runID: UUID().uuidString.lowercased(), trigger: .mcp)
@@ -170,20 +171,20 @@ struct MCPToolCall {
 
 /// Collects what a run shows for the tool's content, and reports each step's start, and the progress a
 /// step's action reports, as progress when the client asked for progress.
-final class MCPRunObserver: RunObserver, @unchecked Sendable {
+package final class MCPRunObserver: RunObserver, @unchecked Sendable {
   private let progress: (@Sendable (Int, String) -> Void)?
   private let lock = NSLock()
   private var shown: [String] = []
   private var warnings = Diagnostics()
   private var started = 0
 
-  init(progress: (@Sendable (Int, String) -> Void)?) {
+  package init(progress: (@Sendable (Int, String) -> Void)?) {
     self.progress = progress
   }
 
-  var recordsSteps: Bool { false }
+  package var recordsSteps: Bool { false }
 
-  func record(_ event: RunEvent) {
+  package func record(_ event: RunEvent) {
     switch event {
     case .started(let info):
       guard let progress else { return }
@@ -219,7 +220,7 @@ final class MCPRunObserver: RunObserver, @unchecked Sendable {
   /// The tool's result for a run that produced `output`: what it showed, the failures it went past
   /// (`on-error: continue`), and the output, as `structuredContent` with its JSON in a text block (the
   /// protocol's advice for clients that read only text) when the tool has an output schema, else as text.
-  func result(_ output: FlowValue, structured: Bool) -> ToolResult {
+  package func result(_ output: FlowValue, structured: Bool) -> ToolResult {
     var texts = lock.withLock { shown }
     let warnings = lock.withLock { self.warnings }
     if !warnings.isEmpty { texts.append(DiagnosticRenderer(colors: false).render(warnings)) }
