@@ -117,7 +117,10 @@ let package = Package(
     .target(name: "FlowCron", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     .target(
       name: "FlowScheduler",
-      dependencies: ["CLinux", "FlowCron", "FlowDiagnostics", "FlowLibrary", "FlowModel", "FlowSystem"],
+      dependencies: [
+        "CLinux", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowIntents", "FlowLibrary", "FlowModel",
+        "FlowRuntime", "FlowSession", "FlowSystem",
+      ],
       swiftSettings: swiftSettings),
     .target(
       name: "FlowRuntime",

@@ -25,7 +25,7 @@ struct RunHistoryText {
       + runs.map { run in
         [
           String(run.id.prefix(8)), run.workflow, run.trigger, time.format(run.started),
-          run.duration.map(Self.duration) ?? "-", status(run),
+          run.duration.map(HistoryText.duration) ?? "-", status(run),
         ]
       }
     return Self.table(rows, rightAligned: [4])
@@ -48,7 +48,7 @@ struct RunHistoryText {
     fields.append(("trigger", run.trigger))
     fields.append(("started", time.formatWithOffset(run.started)))
     if let ended = run.ended { fields.append(("ended", time.formatWithOffset(ended))) }
-    if let duration = run.duration { fields.append(("duration", Self.duration(duration))) }
+    if let duration = run.duration { fields.append(("duration", HistoryText.duration(duration))) }
     fields.append(("status", status(run) + (run.exitCode.map { " (exit \($0))" } ?? "")))
     var out = "run \(run.id)\n"
     out += fields.map { "\($0.0.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
@@ -57,7 +57,8 @@ struct RunHistoryText {
       var rows: [[String]] = []
       for step in run.steps {
         rows.append([
-          step.position, step.action, describe(step, in: run), Self.duration(Double(step.microseconds) / 1_000_000),
+          step.position, step.action, describe(step, in: run),
+          HistoryText.duration(Double(step.microseconds) / 1_000_000),
           step.summary ?? "",
         ])
         if let error = step.error { rows.append(["", "", "", "", "error: \(error)"]) }
@@ -96,17 +97,6 @@ struct RunHistoryText {
   }
 
   // MARK: - Parts
-
-  /// "0.3 ms", "850 ms", "12.4 s", "3 min 05 s", "2 h 07 min".
-  static func duration(_ seconds: TimeInterval) -> String {
-    switch seconds {
-    case ..<0.01: String(format: "%.1f ms", seconds * 1000)
-    case ..<1: "\(Int((seconds * 1000).rounded())) ms"
-    case ..<60: String(format: "%.1f s", seconds)
-    case ..<3600: String(format: "%d min %02d s", Int(seconds) / 60, Int(seconds) % 60)
-    default: String(format: "%d h %02d min", Int(seconds) / 3600, Int(seconds) % 3600 / 60)
-    }
-  }
 
   /// Columns padded to their widest cell, two spaces apart; trailing spaces trimmed.
   static func table(_ rows: [[String]], rightAligned: Set<Int> = [], indent: String = "") -> String {

@@ -49,8 +49,8 @@ struct RunJSON: Encodable {
     path = run.path
     sha256 = run.contentHash
     trigger = run.trigger
-    started = Self.timestamp(run.started)
-    ended = run.ended.map(Self.timestamp)
+    started = HistoryText.timestamp(run.started)
+    ended = run.ended.map(HistoryText.timestamp)
     durationSeconds = run.duration
     status = run.status.rawValue
     exitCode = run.exitCode
@@ -66,9 +66,4 @@ struct RunJSON: Encodable {
     diagnostics = run.diagnostics.map { $0.diagnostic() }
   }
 
-  static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: date)
-  }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowScheduler
 import FlowSession
 
 /// `flow schedule [WORKFLOW…]`: the scheduler, what a service runs (issue 8 item 3).
@@ -41,7 +42,8 @@ struct ScheduleRunCommand: AsyncParsableCommand {
     let context = SessionContext.current
     try refuseMistypedSubcommands(context)
     let log = SchedulerLog(context: context, json: json, timestamps: timestamps)
-    try SchedulerService(context: context, references: workflows, log: log).run()
+    let status = SchedulerService(context: context, references: workflows, log: log).run()
+    if status != .success { throw ExitCode(status.rawValue) }
   }
 
   /// `flow schedule nxt`: a word that names no workflow but nearly names a subcommand is a typo, not a

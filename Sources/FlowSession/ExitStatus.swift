@@ -4,7 +4,7 @@ import FlowRuntime
 ///
 /// Small families in the spirit of go-task: each class of outcome a script may want to branch on has
 /// its own code, and nothing else produces it.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum ExitStatus: Int32, Error, Sendable, CaseIterable {
   /// Everything asked for was done.
   case success = 0
   /// A step failed while the workflow ran.

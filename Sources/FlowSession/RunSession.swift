@@ -5,7 +5,6 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
-import FlowScheduler
 import FlowSystem
 import FlowYAML
 import Foundation

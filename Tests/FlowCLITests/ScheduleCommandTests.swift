@@ -5,6 +5,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowScheduler
+
 /// `flow schedule next|explain|install`, and `schedule:` checked like the rest of a workflow.
 struct ScheduleCommandTests {
   static let schedules = testDirectory().appendingPathComponent("Schedules")

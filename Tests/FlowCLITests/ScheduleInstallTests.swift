@@ -3,6 +3,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowScheduler
+
 /// `flow schedule install systemd|cron|kubernetes`: units checked by the engines' own tools where they
 /// run here (`systemd-analyze verify`, `kubernetes-validate`), crontab merging on a crontab of its own.
 struct ScheduleInstallTests {

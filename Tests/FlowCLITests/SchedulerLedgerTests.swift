@@ -1,12 +1,12 @@
 import FlowCron
 import FlowHistory
 import FlowLibrary
-import FlowScheduler
 import FlowTestSupport
 import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowScheduler
 @testable import FlowSession
 
 /// The scheduler's view of the locks and run history: the lock `flow run` takes, and a skipped fire

@@ -3,12 +3,12 @@ import FlowDiagnostics
 import FlowHistory
 import FlowIntents
 import FlowLibrary
-import FlowScheduler
 import FlowTestSupport
 import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowScheduler
 @testable import FlowSession
 
 /// What `flow schedule` says, one line per event: every kind of event as text, with timestamps, and as

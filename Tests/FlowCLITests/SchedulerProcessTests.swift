@@ -2,6 +2,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowScheduler
+
 /// `flow schedule` and `flow run` as real processes, stopped and reloaded with real signals. Nothing
 /// waits on a timer: each step waits for a line on the terminal, or for the process to exit, with a
 /// deadline. A run starts at once through the catch-up: the fire record says the workflow last fired

@@ -2,6 +2,8 @@ import FlowTestSupport
 import Foundation
 import Testing
 
+@testable import FlowScheduler
+
 /// The systemd user service Documentation/Scheduling.md tells people to install is one systemd accepts.
 struct SchedulerServiceUnitTests {
   @Test func theDocumentedServiceUnitPassesSystemdAnalyzeVerify() throws {

@@ -1,11 +1,11 @@
 import FlowCron
 import FlowDiagnostics
-import FlowScheduler
 import FlowTestSupport
 import Foundation
 import Testing
 
 @testable import FlowCLI
+@testable import FlowScheduler
 @testable import FlowSession
 
 /// What the scheduler reads from real files: the library's scheduled workflows and the files named,

@@ -6,16 +6,20 @@ import Foundation
 
 /// The user's crontab: read whole, written whole. Behind a protocol so that `--apply` is tested on a
 /// crontab of its own.
-protocol CrontabStore {
+package protocol CrontabStore {
   func read() throws(Diagnostic) -> String
   func write(_ text: String) throws(Diagnostic)
 }
 
 /// The `crontab` command found on `PATH`: `crontab -l` reads, `crontab -` installs from standard input.
-struct CrontabCommand: CrontabStore {
-  let environment: [String: String]
+package struct CrontabCommand: CrontabStore {
+  package let environment: [String: String]
 
-  func read() throws(Diagnostic) -> String {
+  package init(environment: [String: String]) {
+    self.environment = environment
+  }
+
+  package func read() throws(Diagnostic) -> String {
     let (status, output, error) = try run(["-l"], input: nil)
     // "no crontab for USER": nothing installed yet.
     if status != 0, error.contains("no crontab") { return "" }
@@ -23,7 +27,7 @@ struct CrontabCommand: CrontabStore {
     return output
   }
 
-  func write(_ text: String) throws(Diagnostic) {
+  package func write(_ text: String) throws(Diagnostic) {
     let (status, _, error) = try run(["-"], input: text)
     guard status == 0 else { throw failure("crontab -", status, error) }
   }

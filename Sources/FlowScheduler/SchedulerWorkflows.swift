@@ -2,7 +2,6 @@ import FlowCron
 import FlowDiagnostics
 import FlowModel
 import FlowRuntime
-import FlowScheduler
 import FlowSession
 import Foundation
 import Synchronization
@@ -17,20 +16,20 @@ import Synchronization
 /// not scheduled. A scheduled workflow that would have to ask something (an input without a default, a
 /// confirmation without `confirmations: auto`) is scheduled with a warning: every run of it will end
 /// with exit 4 until the file is fixed.
-final class SchedulerWorkflows: WorkflowSource {
+package final class SchedulerWorkflows: WorkflowSource {
   private let context: SessionContext
   private let references: [String]
   private let executable: String
   /// The problems last reported for each file, as text: a file is reported again only when they change.
   private let reported = Mutex<[String: String]>([:])
 
-  init(context: SessionContext, references: [String], executable: String) {
+  package init(context: SessionContext, references: [String], executable: String) {
     self.context = context
     self.references = references
     self.executable = executable
   }
 
-  func load() -> LoadedWorkflows {
+  package func load() -> LoadedWorkflows {
     let locator = WorkflowLocator(context: context)
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     var workflows: [ScheduledWorkflow] = []

@@ -2,20 +2,19 @@ import FlowCron
 import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
-import FlowScheduler
 import FlowSession
 import Foundation
 
 /// The workflow locks and run history, for the scheduler: the same lock `flow run` takes, and a skipped
 /// fire recorded as `flow run` records the run it refuses.
-struct SchedulerLedger: RunLedger {
-  let context: SessionContext
+package struct SchedulerLedger: RunLedger {
+  package let context: SessionContext
 
-  func holder(of path: String) -> RunHolder? {
+  package func holder(of path: String) -> RunHolder? {
     WorkflowLock.holder(of: path, in: context.paths.locks).map(RunHolder.init)
   }
 
-  func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?) {
+  package func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?) {
     do {
       let session = try RunSession(
         context, trigger: RunTrigger(rawValue: trigger.rawValue) ?? .scheduled,

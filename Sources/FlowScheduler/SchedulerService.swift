@@ -1,8 +1,6 @@
-import ArgumentParser
 import FlowCron
 import FlowDiagnostics
 import FlowLibrary
-import FlowScheduler
 import FlowSession
 import Foundation
 
@@ -12,13 +10,25 @@ import Foundation
 /// It runs on the calling thread, which must be the process's only one: its signals are read from
 /// signalfds, which see them only when no other thread takes them. `FlowCommand.start` runs it so, on
 /// the main thread of a process that starts neither Dispatch's threads nor Swift concurrency's.
-struct SchedulerService {
-  let context: SessionContext
-  let references: [String]
-  let log: SchedulerLog
+package struct SchedulerService {
+  package let context: SessionContext
+  package let references: [String]
+  package let log: SchedulerLog
 
-  func run() throws {
-    let lock = try takeLock()
+  package init(context: SessionContext, references: [String], log: SchedulerLog) {
+    self.context = context
+    self.references = references
+    self.log = log
+  }
+
+  /// Runs until a signal stops it; `.invalid` when it cannot start, `.skipped` when another scheduler
+  /// runs for the same state folder (both reported).
+  package func run() -> ExitStatus {
+    let lock: WorkflowLock
+    switch takeLock() {
+    case .success(let taken): lock = taken
+    case .failure(let status): return status
+    }
     let paths = context.paths
     let effects: Scheduler.Effects
     do {
@@ -33,27 +43,30 @@ struct SchedulerService {
     } catch {
       context.report(
         Diagnostics([Diagnostic(.error, .schedulerUnavailable, "the scheduler cannot start: \(error)", file: nil)]))
-      throw ExitCode(ExitStatus.invalid.rawValue)
+      return .invalid
     }
     let options = Scheduler.Options(executable: context.executable, environment: context.environment)
     Scheduler(options: options, effects: effects, report: log.write).run()
     withExtendedLifetime(lock) {}
+    return .success
   }
 
   /// One scheduler per state folder: a second would start every fire again (and skip each, as the
   /// first one's run holds the lock) and overwrite the fire record.
-  private func takeLock() throws -> WorkflowLock {
+  private func takeLock() -> Result<WorkflowLock, ExitStatus> {
     let paths = context.paths
     // The lock's key names no workflow file: "scheduler" in the state folder gives `scheduler-HASH.lock`.
     let key = paths.state.appending(path: "scheduler").path
     let holder = WorkflowLock.Holder(
       runID: UUID().uuidString.lowercased(), started: context.clock.now, process: LinuxProcesses().current())
     do {
-      if let lock = try WorkflowLock.acquire(path: key, in: paths.locks, holder: holder, wait: false) { return lock }
+      if let lock = try WorkflowLock.acquire(path: key, in: paths.locks, holder: holder, wait: false) {
+        return .success(lock)
+      }
     } catch {
       context.report(
         Diagnostics([Diagnostic(.error, .lockFailed, "cannot take the scheduler's lock: \(error)", file: nil)]))
-      throw ExitCode(ExitStatus.invalid.rawValue)
+      return .failure(.invalid)
     }
     let running = WorkflowLock.holder(of: key, in: paths.locks).map {
       " (pid \($0.process.pid), since \(LocalTime(context).format($0.started)))"
@@ -65,7 +78,7 @@ struct SchedulerService {
           file: nil
         ).help("stop that one first (systemctl --user stop flow-schedule, or kill its pid)")
       ]))
-    throw ExitCode(ExitStatus.skipped.rawValue)
+    return .failure(.skipped)
   }
 }
 

@@ -2,7 +2,6 @@ import FlowCron
 import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
-import FlowScheduler
 import FlowSession
 import FlowSystem
 import Foundation
@@ -14,12 +13,18 @@ import Foundation
 /// Lines carry no time of their own unless `--timestamps` asks (journald and syslog stamp every line);
 /// JSON lines always have `time`. A run's output (its `show` steps, its errors) goes to standard error
 /// between these lines, as the run writes it.
-struct SchedulerLog: Sendable {
-  let context: SessionContext
-  let json: Bool
-  let timestamps: Bool
+package struct SchedulerLog: Sendable {
+  package let context: SessionContext
+  package let json: Bool
+  package let timestamps: Bool
 
-  func write(_ activity: SchedulerActivity) {
+  package init(context: SessionContext, json: Bool, timestamps: Bool) {
+    self.context = context
+    self.json = json
+    self.timestamps = timestamps
+  }
+
+  package func write(_ activity: SchedulerActivity) {
     let duration =
       if case .runEnded(let run, _, _) = activity { recordedDuration(of: run.id) } else { TimeInterval?.none }
     if json {
@@ -61,7 +66,7 @@ struct SchedulerLog: Sendable {
 
   /// The line for `activity` (problems print their diagnostics instead); `duration` is an ended run's,
   /// from run history.
-  static func text(_ activity: SchedulerActivity, duration: TimeInterval? = nil) -> String {
+  package static func text(_ activity: SchedulerActivity, duration: TimeInterval? = nil) -> String {
     switch activity {
     case .loaded(let count, let folders, let reason):
       let scheduled = count == 0 ? "nothing is scheduled" : "\(Count.of(count, "workflow")) scheduled"
@@ -74,7 +79,7 @@ struct SchedulerLog: Sendable {
     case .problems(let problem):
       return "\(problem.leftOut ? "left out" : "warnings for") \(problem.path)"
     case .clockChanged(let now):
-      return "the clock was set (now \(RunJSON.timestamp(now))): fires looked at again"
+      return "the clock was set (now \(HistoryText.timestamp(now))): fires looked at again"
     case .runStarted(let run):
       let why =
         switch (run.trigger, run.fires) {
@@ -85,7 +90,7 @@ struct SchedulerLog: Sendable {
       return "started \(run.workflow.name.quoted) run \(run.id.prefix(8)) (pid \(run.pid)): \(why)"
     case .runEnded(let run, let termination, _):
       let outcome = Self.outcome(termination)
-      let took = duration.map { " in \(RunHistoryText.duration($0))" } ?? ""
+      let took = duration.map { " in \(HistoryText.duration($0))" } ?? ""
       let details = outcome.status == RunStatus.succeeded.rawValue ? "" : "; flow runs show \(run.id.prefix(8))"
       return "ended \(run.workflow.name.quoted) run \(run.id.prefix(8)): \(outcome.text)\(took)\(details)"
     case .skipped(let workflow, let fire, let trigger, let holder):
@@ -112,7 +117,7 @@ struct SchedulerLog: Sendable {
   }
 
   /// How a run ended, as run history names it: the status, and the text with the exit code or signal.
-  static func outcome(_ termination: Termination) -> (status: String, text: String) {
+  package static func outcome(_ termination: Termination) -> (status: String, text: String) {
     switch termination {
     case .exited(let code):
       let status = ExitStatus(rawValue: code).map { RunStatus($0) } ?? .failed
@@ -122,7 +127,7 @@ struct SchedulerLog: Sendable {
     }
   }
 
-  static func signalName(_ signal: Int32) -> String {
+  package static func signalName(_ signal: Int32) -> String {
     let names = [
       SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
       SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE",
@@ -167,7 +172,7 @@ struct SchedulerLog: Sendable {
   }
 
   private static func line(_ activity: SchedulerActivity, at now: Date, duration: TimeInterval?) -> Line {
-    var line = Line(event: "", time: RunJSON.timestamp(now))
+    var line = Line(event: "", time: HistoryText.timestamp(now))
     func describe(_ workflow: ScheduledWorkflow) {
       line.workflow = workflow.name
       line.path = workflow.path
