@@ -283,7 +283,10 @@ let package = Package(
     .target(name: "CPseudoTerminal"),
     .target(
       name: "FlowTestSupport",
-      dependencies: ["CPseudoTerminal", "FlowDiagnostics", .product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: [
+        "CPseudoTerminal", "FlowDiagnostics", "FlowIntents", "FlowModel",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -425,7 +428,7 @@ let package = Package(
       name: "RaindropIntentsTests",
       dependencies: [
         "FlowHTTP", "FlowIntents", "RaindropIntents", "RaindropLocal", "RaindropModel", "RaindropREST",
-        "RaindropStubServer",
+        "RaindropStubServer", "FlowTestSupport",
       ],
       swiftSettings: swiftSettings
     ),
@@ -436,7 +439,7 @@ let package = Package(
     ),
     .testTarget(
       name: "RaindropRESTTests",
-      dependencies: ["FlowHTTP", "RaindropModel", "RaindropREST"],
+      dependencies: ["FlowHTTP", "RaindropModel", "RaindropREST", "RaindropStubServer"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,5 +1,6 @@
 import FlowBasics
 import FlowIntents
+import FlowTestSupport
 import Foundation
 
 /// One run of a built-in action: the values a step gives, the person's answers, and what must happen.

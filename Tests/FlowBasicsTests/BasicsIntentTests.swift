@@ -1,6 +1,7 @@
 import FlowBasics
 import FlowIntents
 import FlowSystem
+import FlowTestSupport
 import Foundation
 import Testing
 

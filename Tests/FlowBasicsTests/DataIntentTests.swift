@@ -1,5 +1,6 @@
 import FlowBasics
 import FlowIntents
+import FlowTestSupport
 import Testing
 
 /// The data actions beyond their examples: digests across every padding boundary, CSV both ways.

@@ -3,6 +3,7 @@ import FlowHistory
 import FlowIntents
 import FlowLibrary
 import FlowRuntime
+import FlowTestSupport
 import Foundation
 import Synchronization
 import Testing

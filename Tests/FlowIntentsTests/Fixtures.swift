@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowTestSupport
 import Foundation
 
 // A small catalogue shaped like the seed's Raindrop intents, to exercise the framework as a port would.

@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowTestSupport
 import Foundation
 import Testing
 

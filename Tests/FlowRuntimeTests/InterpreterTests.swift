@@ -2,6 +2,7 @@ import FlowBasics
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
+import FlowTestSupport
 import FlowYAML
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import FlowHTTP
 import FlowIntents
+import FlowTestSupport
 import Foundation
 import RaindropIntents
 import RaindropLocal

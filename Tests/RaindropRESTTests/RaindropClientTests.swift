@@ -2,6 +2,7 @@ import FlowHTTP
 import Foundation
 import RaindropModel
 import RaindropREST
+import RaindropStubServer
 import Testing
 
 private let base = RaindropClient.defaultBaseURL

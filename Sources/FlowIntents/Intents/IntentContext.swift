@@ -116,27 +116,6 @@ public struct SystemClock: FlowClock {
   }
 }
 
-/// A clock that never waits: sleeping moves its time forward at once and is recorded.
-public final class ManualClock: FlowClock, @unchecked Sendable {
-  private let lock = NSLock()
-  private var time: Date
-  private var slept: [Duration] = []
-
-  public init(now: Date = Date(timeIntervalSince1970: 1_795_000_000)) { self.time = now }
-
-  public var now: Date { lock.withLock { time } }
-  /// Every `sleep(for:)` so far, in order.
-  public var sleeps: [Duration] { lock.withLock { slept } }
-
-  public func sleep(for duration: Duration) async throws {
-    try Task.checkCancellation()
-    lock.withLock {
-      slept.append(duration)
-      time += DurationParsing.seconds(of: duration)
-    }
-  }
-}
-
 /// Where `get-item random` and friends get their randomness; injected so tests are deterministic.
 public protocol RandomSource: Sendable {
   /// A uniformly chosen integer in `0..<count`; `count` is at least 1.
@@ -147,23 +126,4 @@ public protocol RandomSource: Sendable {
 public struct SystemRandomSource: RandomSource {
   public init() {}
   public func index(below count: Int) -> Int { Int.random(in: 0..<count) }
-}
-
-/// A repeatable sequence of random indices from a seed (SplitMix64), for tests and reproducible runs.
-public final class SeededRandomSource: RandomSource, @unchecked Sendable {
-  private let lock = NSLock()
-  private var state: UInt64
-
-  public init(seed: UInt64) { self.state = seed }
-
-  public func index(below count: Int) -> Int {
-    lock.withLock {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      z ^= z >> 31
-      return Int(z % UInt64(count))
-    }
-  }
 }

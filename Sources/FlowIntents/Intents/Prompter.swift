@@ -1,7 +1,7 @@
 /// Asks the person something on an intent's behalf: a missing value, a choice, a confirmation.
 ///
 /// Owned by the runtime (SPEC §5): at a terminal it prompts; unattended it fails with an error that says
-/// how to supply the answer (`--input`, `--yes`). ``ScriptedPrompter`` answers from a script.
+/// how to supply the answer (`--input`, `--yes`). The tests answer from a script (FlowTestSupport).
 /// Coercion and re-asking stay in the framework: a prompter returns what the person typed, and is asked
 /// again with ``ValueRequest/problem`` set when the answer did not fit.
 public protocol Prompter: Sendable {
@@ -115,64 +115,5 @@ public struct ConfirmationRequest: Sendable, Hashable {
     self.origin = origin
     self.dialog = dialog
     self.isDestructive = isDestructive
-  }
-}
-
-/// A prompter that answers from a script, in order, and records what was asked.
-///
-/// For tests, and for anything that knows its answers ahead. When the script has no answer of the kind
-/// asked for, it fails with ``AppIntentError/needsValue(_:dialog:)`` (or a cancelled confirmation), as an
-/// unattended run would.
-public actor ScriptedPrompter: Prompter {
-  /// One scripted answer.
-  public enum Answer: Sendable, Hashable {
-    case value(FlowValue)
-    case choice(Int)
-    case choices([Int])
-    case confirmation(Bool)
-  }
-
-  private var answers: [Answer]
-  /// Every request made so far, in order, as its dialog text.
-  public private(set) var asked: [String] = []
-  /// Every value request, with the problem that caused a re-ask.
-  public private(set) var valueRequests: [ValueRequest] = []
-
-  public init(_ answers: [Answer] = []) { self.answers = answers }
-
-  /// Answers not used yet.
-  public var remaining: [Answer] { answers }
-
-  public func requestValue(_ request: ValueRequest) async throws -> FlowValue {
-    asked.append(request.dialog)
-    valueRequests.append(request)
-    guard case .value(let value)? = answers.first else {
-      throw AppIntentError.needsValue(request.origin, dialog: request.dialog)
-    }
-    answers.removeFirst()
-    return value
-  }
-
-  public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
-    asked.append(request.dialog)
-    switch answers.first {
-    case .choice(let index)?:
-      answers.removeFirst()
-      return [index]
-    case .choices(let indices)?:
-      answers.removeFirst()
-      return indices
-    default:
-      throw AppIntentError.needsChoice(request.origin, dialog: request.dialog, options: request.options)
-    }
-  }
-
-  public func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
-    asked.append(request.dialog)
-    guard case .confirmation(let answer)? = answers.first else {
-      throw AppIntentError.confirmationRequired(request.origin, dialog: request.dialog)
-    }
-    answers.removeFirst()
-    return answer
   }
 }
