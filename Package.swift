@@ -103,7 +103,8 @@ let package = Package(
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
     .target(
-      name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP"], swiftSettings: swiftSettings),
+      name: "FlowBasics", dependencies: ["FlowModel", "FlowDiagnostics", "FlowIntents", "FlowHTTP"],
+      swiftSettings: swiftSettings),
     /// Every Linux adapter: the one `Subprocess`, files and the Trash, D-Bus, the clipboard, xdg-open, the
     /// main-thread executor and the service thread.
     .target(
@@ -184,6 +185,7 @@ let package = Package(
     .target(
       name: "FlowSession",
       dependencies: [
+        "FlowCron",
         "FlowBasics", "FlowDiagnostics", "FlowHTTP", "FlowHistory", "FlowIntents", "FlowLibrary", "FlowMCP",
         "FlowModel", "FlowPresentation", "FlowRuntime", "FlowSharing", "FlowSystem", "FlowYAML", "RaindropIntents",
         "RaindropLocal", "RaindropModel", "RaindropREST",
@@ -206,6 +208,7 @@ let package = Package(
     .target(
       name: "FlowCLI",
       dependencies: [
+        "FlowHTTP",
         "FlowBasics", "FlowDiagnostics", "FlowIntents", "FlowLibrary", "FlowMCP", "FlowModel", "FlowPresentation",
         "FlowCron", "FlowHistory", "FlowMCPServer", "FlowRuntime", "FlowScheduler", "FlowSession", "FlowSharing",
         "FlowSystem",
@@ -253,7 +256,7 @@ let package = Package(
 
     .executableTarget(
       name: "flow-bench",
-      dependencies: ["CLibYAML", "FlowYAML"],
+      dependencies: ["FlowDiagnostics", "CLibYAML", "FlowYAML"],
       path: "Sources/FlowBenchmarks",
       swiftSettings: swiftSettings
     ),
@@ -270,7 +273,12 @@ let package = Package(
 
     /// What each fuzz target feeds its input to, through the command line's own entry points; a library so
     /// that FlowFuzzingTests replays the regressions through the same functions.
-    .target(name: "FlowFuzzing", dependencies: ["FlowSession"], swiftSettings: swiftSettings),
+    .target(
+      name: "FlowFuzzing",
+      dependencies: [
+        "FlowYAML", "FlowSharing", "FlowRuntime", "FlowPresentation", "FlowModel", "FlowDiagnostics", "FlowCron",
+        "FlowBasics", "FlowSession",
+      ], swiftSettings: swiftSettings),
     /// LLVMFuzzerRunDriver as a weak symbol: present when Scripts/fuzz.sh links with -sanitize=fuzzer,
     /// null in the normal build, where flow-fuzz only replays the inputs it is given.
     .target(name: "CFuzzDriver"),
@@ -296,17 +304,20 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowYAMLTests",
-      dependencies: ["FlowYAML", "FlowTestSupport"],
+      dependencies: ["FlowDiagnostics", "FlowYAML", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "FlowModelTests",
-      dependencies: ["FlowModel", "FlowTestSupport"],
+      dependencies: ["FlowYAML", "FlowDiagnostics", "FlowModel", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "FlowSchedulerTests",
-      dependencies: ["FlowScheduler", "FlowCron", "FlowModel", "FlowSystem", "FlowYAML", "FlowTestSupport"],
+      dependencies: [
+        "FlowLibrary", "FlowDiagnostics", "FlowScheduler", "FlowCron", "FlowModel", "FlowSystem", "FlowYAML",
+        "FlowTestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -316,7 +327,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowIntentsTests",
-      dependencies: ["FlowIntents", "FlowTestSupport"],
+      dependencies: ["FlowModel", "FlowIntents", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -344,7 +355,9 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowRuntimeTests",
-      dependencies: ["FlowRuntime", "FlowBasics", "FlowModel", "FlowYAML", "FlowTestSupport"],
+      dependencies: [
+        "FlowIntents", "FlowDiagnostics", "FlowRuntime", "FlowBasics", "FlowModel", "FlowYAML", "FlowTestSupport",
+      ],
       swiftSettings: swiftSettings
     ),
     .testTarget(
@@ -364,6 +377,7 @@ let package = Package(
     .testTarget(
       name: "FlowPresentationTests",
       dependencies: [
+        "FlowDiagnostics",
         "FlowPresentation", "FlowBasics", "FlowCron", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
         "FlowTestSupport",
         "RaindropIntents",
@@ -383,6 +397,7 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
+        "FlowRuntime", "FlowMCP",
         "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowMCPServer", "FlowSession", "FlowSystem",
         "FlowIntents",
         "FlowLibrary", "FlowPresentation",
@@ -396,9 +411,12 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
 
+    /// Package.swift against the code's imports and Architecture.md's map.
+    .testTarget(name: "PackageTests", swiftSettings: swiftSettings),
+
     .testTarget(
       name: "FlowFuzzingTests",
-      dependencies: ["FlowFuzzing"],
+      dependencies: ["FlowSharing", "FlowFuzzing"],
       swiftSettings: swiftSettings
     ),
 
