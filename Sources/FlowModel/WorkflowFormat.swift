@@ -115,42 +115,148 @@ public enum WorkflowFormat {
     Field(name: "timeout", summary: "fail an action that takes longer, such as 30s (actions only)"),
   ]
 
-  /// A block: the keyword that starts it and the keys that belong to it.
+  /// A block: the keyword that starts it, what its value is, and the keys that belong to it.
   public struct Block: Sendable, Hashable {
-    public let keyword: String
+    public let id: BlockKeyword
     public let summary: String
-    public let keys: [Field]
+    public let head: Head
+    public let keys: [BlockKey]
+    /// How the block is written, shown when its keyword stands alone without its value (`- repeat`).
+    public let example: String
+
+    public var keyword: String { id.rawValue }
+  }
+
+  /// What a block's keyword holds: `if: CONDITION`, `repeat: COUNT`.
+  public enum Head: Sendable, Hashable {
+    /// A condition, as `when:` takes.
+    case condition
+    /// A whole number of times, from 0 to ``WorkflowFormat/repeatLimit``.
+    case count
+    /// A variable's name.
+    case name
+    /// One line of text.
+    case text
+    /// Any value.
+    case value
+    /// Any value, or nothing: the keyword may stand alone (`- stop`).
+    case optionalValue
+  }
+
+  /// The most passes `repeat` may be written with.
+  public static let repeatLimit = 1_000_000_000
+
+  /// A key that belongs to a block (`then`, `do`, `options`…).
+  public struct BlockKey: Sendable, Hashable {
+    public let name: String
+    public let summary: String
+    public let holds: Holds
+    public let isRequired: Bool
+
+    public enum Holds: Sendable, Hashable {
+      /// A list of steps; `purpose` ends the help when a required list is missing ("to run on each pass").
+      case steps(purpose: String)
+      /// Each choice's label and its steps.
+      case choices
+      /// One line of text.
+      case text
+      /// Any value.
+      case value
+    }
   }
 
   /// Shortcuts' blocks and the variables (SPEC §1), in the order the docs present them.
-  public static let blocks: [Block] = [
-    Block(
-      keyword: "if", summary: "If / Otherwise: run 'then' when the condition holds, else 'else'",
-      keys: [
-        Field(name: "then", summary: "the steps run when the condition holds"),
-        Field(name: "else", summary: "the steps run otherwise"),
-      ]),
-    Block(
-      keyword: "repeat", summary: "Repeat: run 'do' this many times (${index} counts from 1)",
-      keys: [Field(name: "do", summary: "the steps to repeat")]),
-    Block(
-      keyword: "for-each", summary: "Repeat with Each: run 'do' once per item of a list (${item}, or 'as')",
-      keys: [Field(name: "do", summary: "the steps run for each item")]),
-    Block(
-      keyword: "menu", summary: "Choose from Menu: the prompt; each option runs its own steps",
-      keys: [
-        Field(name: "options", summary: "each choice's label and its steps"),
-        Field(name: "default", summary: "the choice taken when nobody can answer"),
-      ]),
-    Block(keyword: "stop", summary: "Stop and Output: end the run, with this value as its result", keys: []),
-    Block(
-      keyword: "run-workflow", summary: "Run Workflow: a file relative to this one, or a library name",
-      keys: [Field(name: "input", summary: "the nested workflow's input, or its inputs by name")]),
-    Block(
-      keyword: "set", summary: "Set Variable: the variable's name",
-      keys: [Field(name: "value", summary: "the value; the previous step's output when left out")]),
-    Block(
-      keyword: "append", summary: "Add to Variable: the list variable's name",
-      keys: [Field(name: "value", summary: "the value to add; the previous step's output when left out")]),
-  ]
+  public static let blocks = BlockKeyword.allCases.map(block)
+
+  static let blocksByKeyword = Dictionary(uniqueKeysWithValues: blocks.map { ($0.keyword, $0) })
+
+  /// The one description of each block: the decoder's messages and examples, `flow schema` and the
+  /// docs test read it.
+  public static func block(_ keyword: BlockKeyword) -> Block {
+    switch keyword {
+    case .if:
+      Block(
+        id: keyword, summary: "If / Otherwise: run 'then' when the condition holds, else 'else'", head: .condition,
+        keys: [
+          BlockKey(
+            name: "then", summary: "the steps run when the condition holds",
+            holds: .steps(purpose: "to run when the condition holds"), isRequired: true),
+          BlockKey(
+            name: "else", summary: "the steps run otherwise", holds: .steps(purpose: "to run otherwise"),
+            isRequired: false),
+        ],
+        example: "if: ${ready}")
+    case .repeat:
+      Block(
+        id: keyword, summary: "Repeat: run 'do' this many times (${index} counts from 1)", head: .count,
+        keys: [
+          BlockKey(
+            name: "do", summary: "the steps to repeat", holds: .steps(purpose: "to run on each pass"),
+            isRequired: true)
+        ],
+        example: "repeat: 3")
+    case .forEach:
+      Block(
+        id: keyword, summary: "Repeat with Each: run 'do' once per item of a list (${item}, or 'as')", head: .value,
+        keys: [
+          BlockKey(
+            name: "do", summary: "the steps run for each item", holds: .steps(purpose: "to run on each pass"),
+            isRequired: true)
+        ],
+        example: "for-each: ${items}")
+    case .menu:
+      Block(
+        id: keyword, summary: "Choose from Menu: the prompt; each option runs its own steps", head: .value,
+        keys: [
+          BlockKey(name: "options", summary: "each choice's label and its steps", holds: .choices, isRequired: true),
+          BlockKey(
+            name: "default", summary: "the choice taken when nobody can answer", holds: .text, isRequired: false),
+        ],
+        example: "menu: What next?")
+    case .stop:
+      Block(
+        id: keyword, summary: "Stop and Output: end the run, with this value as its result", head: .optionalValue,
+        keys: [], example: "stop")
+    case .runWorkflow:
+      Block(
+        id: keyword, summary: "Run Workflow: a file relative to this one, or a library name", head: .text,
+        keys: [
+          BlockKey(
+            name: "input", summary: "the nested workflow's input, or its inputs by name", holds: .value,
+            isRequired: false)
+        ],
+        example: "run-workflow: other.yml")
+    case .set:
+      Block(
+        id: keyword, summary: "Set Variable: the variable's name", head: .name,
+        keys: [
+          BlockKey(
+            name: "value", summary: "the value; the previous step's output when left out", holds: .value,
+            isRequired: false)
+        ],
+        example: "set: name")
+    case .append:
+      Block(
+        id: keyword, summary: "Add to Variable: the list variable's name", head: .name,
+        keys: [
+          BlockKey(
+            name: "value", summary: "the value to add; the previous step's output when left out", holds: .value,
+            isRequired: false)
+        ],
+        example: "append: name")
+    }
+  }
+}
+
+/// The keywords of the blocks, in the order the docs present them. Each is a case of ``Step/Kind``;
+/// the switches over both have no `default:`, so a new block is a compile error wherever it needs code.
+public enum BlockKeyword: String, CaseIterable, Sendable, Hashable {
+  case `if`
+  case `repeat`
+  case forEach = "for-each"
+  case menu
+  case stop
+  case runWorkflow = "run-workflow"
+  case set
+  case append
 }

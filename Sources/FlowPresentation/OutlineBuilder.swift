@@ -77,16 +77,7 @@ extension Workflow {
   public var actionCount: Int { Self.count(steps) + Self.count(onFailure) }
 
   private static func count(_ steps: [Step]) -> Int {
-    steps.reduce(0) { total, step in
-      let inside: Int =
-        switch step.kind {
-        case .ifBlock(_, let then, let otherwise): count(then) + count(otherwise)
-        case .repeatBlock(_, let body), .forEach(_, let body): count(body)
-        case .menu(_, let options, _): options.reduce(0) { $0 + count($1.steps) }
-        default: 0
-        }
-      return total + 1 + inside
-    }
+    steps.reduce(0) { total, step in total + 1 + step.kind.bodies.reduce(0) { $0 + count($1) } }
   }
 }
 

@@ -35,8 +35,8 @@ public enum WorkflowSchema {
       definitions["block-\(block.keyword)"] = self.block(block)
       alternatives.append(ref("block-\(block.keyword)"))
     }
-    // A block that takes no value of its own stands alone too: `- stop`.
-    var bareNames: [FlowValue] = WorkflowFormat.blocks.filter(\.keys.isEmpty).map { .text($0.keyword) }
+    // A block whose value may be left out stands alone too: `- stop`.
+    var bareNames: [FlowValue] = WorkflowFormat.blocks.filter { $0.head == .optionalValue }.map { .text($0.keyword) }
     for descriptor in descriptors {
       definitions["parameters-\(descriptor.id)"] = parameters(of: descriptor)
       for id in ids(of: descriptor, among: descriptors) {
@@ -244,25 +244,25 @@ public enum WorkflowSchema {
   private static func block(_ block: WorkflowFormat.Block) -> FlowValue {
     var properties = FlowDictionary()
     let head: FlowValue =
-      switch block.keyword {
-      case "if": ref("condition")
-      case "repeat": value(for: .number, range: 0...1_000_000_000)
-      case "set", "append": ref("name")
-      case "run-workflow": ["type": scalar]
-      default: [:]
+      switch block.head {
+      case .condition: ref("condition")
+      case .count: value(for: .number, range: 0...Double(WorkflowFormat.repeatLimit))
+      case .name: ref("name")
+      case .text: ["type": scalar]
+      case .value, .optionalValue: [:]
       }
     properties[block.keyword] = merged(head, description: sentence(block.summary))
     var required: [FlowValue] = [.text(block.keyword)]
-    for field in block.keys {
+    for key in block.keys {
       let schema: FlowValue =
-        switch (block.keyword, field.name) {
-        case (_, "then"), (_, "else"), (_, "do"): ref("body")
-        case ("menu", "options"): ["type": "object", "minProperties": 1, "additionalProperties": ref("body")]
-        case ("menu", "default"): ["type": scalar]
-        default: [:]
+        switch key.holds {
+        case .steps: ref("body")
+        case .choices: ["type": "object", "minProperties": 1, "additionalProperties": ref("body")]
+        case .text: ["type": scalar]
+        case .value: [:]
         }
-      properties[field.name] = merged(schema, description: sentence(field.summary))
-      if ["then", "do", "options"].contains(field.name) { required.append(.text(field.name)) }
+      properties[key.name] = merged(schema, description: sentence(key.summary))
+      if key.isRequired { required.append(.text(key.name)) }
     }
     for (key, value) in stepKeys(action: false) { properties[key] = value }
     return [

@@ -193,18 +193,9 @@ private struct Pass {
   private mutating func collectDefinitions(_ steps: [Step]) {
     for step in steps {
       if let name = step.name, !isForEach(step), definitions[name.value] == nil { definitions[name.value] = name.span }
-      switch step.kind {
-      case .ifBlock(_, let then, let otherwise):
-        collectDefinitions(then)
-        collectDefinitions(otherwise)
-      case .repeatBlock(_, let body), .forEach(_, let body):
-        collectDefinitions(body)
-      case .menu(_, let options, _):
-        options.forEach { collectDefinitions($0.steps) }
-      case .set(let variable, _), .append(let variable, _):
-        if definitions[variable.value] == nil { definitions[variable.value] = variable.span }
-      default:
-        break
+      for body in step.kind.bodies { collectDefinitions(body) }
+      if let variable = step.kind.variable, definitions[variable.value] == nil {
+        definitions[variable.value] = variable.span
       }
     }
   }
@@ -228,7 +219,8 @@ private struct Pass {
       check(otherwise)
       output = nil
     case .repeatBlock(let count, let body):
-      check(count, against: .number, range: 0...1_000_000_000, description: "'repeat'", convert: nil)
+      check(
+        count, against: .number, range: 0...Double(WorkflowFormat.repeatLimit), description: "'repeat'", convert: nil)
       loops.append((nil, .number))
       check(body)
       loops.removeLast()
