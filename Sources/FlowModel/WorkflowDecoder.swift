@@ -120,14 +120,14 @@ public struct WorkflowDecoder {
   /// Reports a top-level value of the wrong kind.
   private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
     func wrongKind(_ expected: String) {
-      if key.name == "steps" || key.name == "on-failure", node.scalar?.resolved == .null {
+      if key.shape == .steps, node.scalar?.resolved == .null {
         return report(
           Diagnostic(.error, .wrongKind, "'\(key.name)' is empty", at: node.span)
             .help("list the steps under it, each on its own line starting with '- ', like '  - show: Hello'"))
       }
       report(
         Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span)
-          .help(Self.shapeHelp(for: key.name, node)))
+          .help(Self.shapeHelp(for: key, node)))
     }
     switch key.shape {
     case .version:
@@ -148,9 +148,9 @@ public struct WorkflowDecoder {
           Diagnostic(.error, .unknownValue, "unknown \(key.name) '\(scalar.value)'", at: node.span)
             .help(Suggestion.help(for: scalar.value, among: choices, listUpTo: 15)))
       }
-    case .mapping:
+    case .inputs:
       if node.mapping == nil { wrongKind("a mapping") }
-    case .sequence:
+    case .steps:
       if node.sequence == nil { wrongKind("a sequence") }
     case .schedule:
       // Read, and reported, by schedule(_:).
@@ -167,18 +167,18 @@ public struct WorkflowDecoder {
   }
 
   /// How to write a top-level value that has the wrong kind, for the keys people get wrong.
-  private static func shapeHelp(for key: String, _ node: YAMLNode) -> String? {
-    switch key {
-    case "steps", "on-failure":
+  private static func shapeHelp(for key: WorkflowFormat.Key, _ node: YAMLNode) -> String? {
+    switch key.shape {
+    case .steps:
       return "write each step on its own line, starting with '- ', like '  - show: Hello'"
-    case "input":
+    case .inputs:
       // `input: [url]` lists names: show the mapping those names make.
       let name = node.sequence?.items.first?.scalar?.value ?? "url"
       return "declare each input by name with its type, one per line, like '  \(name): text'"
-    case "env":
+    case .textList:
       // `env: HOME` names one variable: show the list it belongs in.
-      return "list the names in brackets, like 'env: [\(node.scalar?.value ?? "HOME")]'"
-    default:
+      return "list the names in brackets, like '\(key.name): [\(node.scalar?.value ?? "HOME")]'"
+    case .version, .text, .choice, .schedule, .shared, .workflows:
       return nil
     }
   }

@@ -14,12 +14,12 @@ public enum WorkflowFormat {
     case text
     /// Text from a fixed set of names.
     case choice([String])
-    /// A mapping (its entries are checked by later stages).
-    case mapping
+    /// `input:`: the mapping of input declarations (``WorkflowFormat/inputKeys``).
+    case inputs
     /// A sequence of text.
     case textList
-    /// A sequence (its items are checked by later stages).
-    case sequence
+    /// A list of steps.
+    case steps
     /// `schedule:`: a cron expression, a list of them, or a mapping with `cron` and `timezone`, or a list
     /// mixing expressions and such mappings.
     case schedule
@@ -49,7 +49,7 @@ public enum WorkflowFormat {
     Key(name: "description", shape: .text, isRequired: false, summary: "one or two sentences on what it does"),
     Key(name: "icon", shape: .text, isRequired: false, summary: "a symbol name shown by 'flow show' and on import"),
     Key(name: "color", shape: .choice(colors), isRequired: false, summary: "a palette colour"),
-    Key(name: "input", shape: .mapping, isRequired: false, summary: "the inputs the workflow takes, by name"),
+    Key(name: "input", shape: .inputs, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
     Key(
       name: "schedule", shape: .schedule, isRequired: false,
@@ -60,9 +60,9 @@ public enum WorkflowFormat {
     Key(
       name: "confirmations", shape: .choice(["ask", "auto"]), isRequired: false,
       summary: "'auto' confirms steps unattended; shown when the workflow is imported"),
-    Key(name: "steps", shape: .sequence, isRequired: true, summary: "the actions to run, in order"),
+    Key(name: "steps", shape: .steps, isRequired: true, summary: "the actions to run, in order"),
     Key(
-      name: "on-failure", shape: .sequence, isRequired: false,
+      name: "on-failure", shape: .steps, isRequired: false,
       summary: "steps to run when the run fails (not when it is cancelled), with ${run.error} and ${run.id}"),
     Key(
       name: "shared", shape: .shared, isRequired: false,

@@ -92,26 +92,22 @@ public enum WorkflowSchema {
 
   private static func topLevel(_ key: WorkflowFormat.Key) -> FlowValue {
     var schema: FlowDictionary = ["description": .text(sentence(key.summary))]
-    switch (key.name, key.shape) {
-    case ("input", _):
+    switch key.shape {
+    case .inputs:
       schema["type"] = "object"
       schema["additionalProperties"] = ref("input")
-    case ("steps", _), ("on-failure", _):
+    case .steps:
       schema["$ref"] = "#/$defs/steps"
-    case (_, .version):
+    case .version:
       schema["const"] = .number(Double(WorkflowFormat.version))
-    case (_, .text):
+    case .text:
       schema["type"] = scalar
-    case (_, .choice(let choices)):
+    case .choice(let choices):
       schema["enum"] = .list(choices.map(FlowValue.text))
-    case (_, .mapping):
-      schema["type"] = "object"
-    case (_, .textList):
+    case .textList:
       schema["type"] = "array"
       schema["items"] = ["type": scalar]
-    case (_, .sequence):
-      schema["type"] = "array"
-    case (_, .shared):
+    case .shared:
       var fields = FlowDictionary()
       for field in WorkflowFormat.sharedKeys {
         var property: FlowDictionary = ["description": .text(sentence(field.summary))]
@@ -130,11 +126,11 @@ public enum WorkflowSchema {
       schema["type"] = "object"
       schema["properties"] = .dictionary(fields)
       schema["additionalProperties"] = false
-    case (_, .workflows):
+    case .workflows:
       // Each entry is a whole workflow; the decoder refuses 'shared' and 'workflows' inside one.
       schema["type"] = "object"
       schema["additionalProperties"] = ["$ref": "#"]
-    case (_, .schedule):
+    case .schedule:
       schema["anyOf"] = [
         ref("cron"), ["type": "array", "minItems": 1, "items": ["anyOf": [ref("cron"), ref("cron-zone")]]],
         ref("cron-zone"),
