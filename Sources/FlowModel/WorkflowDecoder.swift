@@ -773,7 +773,7 @@ public struct WorkflowDecoder {
         .help("a name is letters, digits, '_' and '-', starting with a letter"))
       return nil
     }
-    if Self.builtInNames.contains(name) {
+    if MagicVariable(name) != nil {
       report(
         Diagnostic(
           .error, .invalidName, "'\(name)' is a built-in variable and cannot be reused as a name", at: scalar.span))
@@ -784,9 +784,6 @@ public struct WorkflowDecoder {
 
   /// Keys through which other tools declare MCP servers and their commands: never read from a workflow.
   static let serverKeys: Set<String> = ["servers", "mcpServers", "mcp-servers", "mcp_servers", "mcp"]
-
-  /// The magic variables flow provides (SPEC §1).
-  public static let builtInNames: Set<String> = ["previous", "input", "item", "index", "now", "workflow", "run", "env"]
 
   /// Action ids are kebab-case, with an optional catalogue namespace: `show`, `raindrop.save-bookmark`.
   /// After a namespace, the name may also be an MCP tool's as its server spells it (letters of either

@@ -260,3 +260,46 @@ public enum BlockKeyword: String, CaseIterable, Sendable, Hashable {
   case set
   case append
 }
+
+/// The variables flow provides (SPEC §1): `${previous}`, `${input.url}`, `${run.id}`. The decoder keeps
+/// names from reusing them; the checker and the run switch over them without `default:`.
+public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
+  /// The previous step's output.
+  case previous
+  /// The workflow's inputs: `${input.NAME}`, or with one input that input.
+  case input
+  /// The item of the innermost loop.
+  case item
+  /// The pass of the innermost loop, from 1.
+  case index
+  /// The time the reference is read.
+  case now
+  /// `${workflow.name}`.
+  case workflow
+  /// `${run.id}`, and `${run.error}` inside `on-failure:`.
+  case run
+  /// `${env.NAME}`, for the names listed under `env:`.
+  case env
+
+  /// The variable `name` names, nil for any other name. Written out, and inlined into the run's lookup of
+  /// each reference: the derived `init(rawValue:)` searches a table, three times as slow.
+  @inlinable public init?(_ name: String) {
+    switch name {
+    case "previous": self = .previous
+    case "input": self = .input
+    case "item": self = .item
+    case "index": self = .index
+    case "now": self = .now
+    case "workflow": self = .workflow
+    case "run": self = .run
+    case "env": self = .env
+    default: return nil
+    }
+  }
+
+  /// Whether the name is defined only inside `repeat` and `for-each`.
+  public var isLoopVariable: Bool { self == .item || self == .index }
+
+  /// Whether the name is read through a property only (`${run.id}`, not `${run}`).
+  public var needsProperty: Bool { self == .workflow || self == .run || self == .env }
+}
