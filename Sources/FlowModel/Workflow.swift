@@ -228,16 +228,45 @@ public struct Step: Sendable {
 
   /// The label of the step in messages: its action id or block keyword.
   public var label: String {
-    switch kind {
-    case .action(let call): call.id.value
-    case .ifBlock: "if"
-    case .repeatBlock: "repeat"
-    case .forEach: "for-each"
-    case .menu: "menu"
-    case .stop: "stop"
-    case .runWorkflow: "run-workflow"
-    case .set: "set"
-    case .append: "append"
+    if case .action(let call) = kind { return call.id.value }
+    return kind.keyword?.rawValue ?? ""
+  }
+}
+
+/// What the walks over steps ask of a block, so that they need not switch over the kinds themselves:
+/// adding a kind is a compile error here, and the walks take its bodies with no change.
+extension Step.Kind {
+  /// The block's keyword; nil for an action.
+  public var keyword: BlockKeyword? {
+    switch self {
+    case .action: nil
+    case .ifBlock: .if
+    case .repeatBlock: .repeat
+    case .forEach: .forEach
+    case .menu: .menu
+    case .stop: .stop
+    case .runWorkflow: .runWorkflow
+    case .set: .set
+    case .append: .append
+    }
+  }
+
+  /// The lists of steps inside the block, in the order the docs write them: `then` and `else`, `do`, each
+  /// menu option's. Empty for a step that holds none.
+  public var bodies: [[Step]] {
+    switch self {
+    case .ifBlock(_, let then, let otherwise): [then, otherwise]
+    case .repeatBlock(_, let body), .forEach(_, let body): [body]
+    case .menu(_, let options, _): options.map(\.steps)
+    case .action, .stop, .runWorkflow, .set, .append: []
+    }
+  }
+
+  /// The variable a `set` or `append` step writes.
+  public var variable: Located<String>? {
+    switch self {
+    case .set(let variable, _), .append(let variable, _): variable
+    case .action, .ifBlock, .repeatBlock, .forEach, .menu, .stop, .runWorkflow: nil
     }
   }
 }

@@ -120,14 +120,14 @@ public struct WorkflowDecoder {
   /// Reports a top-level value of the wrong kind.
   private mutating func checkShape(_ node: YAMLNode, against key: WorkflowFormat.Key) {
     func wrongKind(_ expected: String) {
-      if key.name == "steps" || key.name == "on-failure", node.scalar?.resolved == .null {
+      if key.shape == .steps, node.scalar?.resolved == .null {
         return report(
           Diagnostic(.error, .wrongKind, "'\(key.name)' is empty", at: node.span)
             .help("list the steps under it, each on its own line starting with '- ', like '  - show: Hello'"))
       }
       report(
         Diagnostic(.error, .wrongKind, "expected \(expected) for '\(key.name)', found \(node.kindName)", at: node.span)
-          .help(Self.shapeHelp(for: key.name, node)))
+          .help(Self.shapeHelp(for: key, node)))
     }
     switch key.shape {
     case .version:
@@ -148,9 +148,9 @@ public struct WorkflowDecoder {
           Diagnostic(.error, .unknownValue, "unknown \(key.name) '\(scalar.value)'", at: node.span)
             .help(Suggestion.help(for: scalar.value, among: choices, listUpTo: 15)))
       }
-    case .mapping:
+    case .inputs:
       if node.mapping == nil { wrongKind("a mapping") }
-    case .sequence:
+    case .steps:
       if node.sequence == nil { wrongKind("a sequence") }
     case .schedule:
       // Read, and reported, by schedule(_:).
@@ -167,18 +167,18 @@ public struct WorkflowDecoder {
   }
 
   /// How to write a top-level value that has the wrong kind, for the keys people get wrong.
-  private static func shapeHelp(for key: String, _ node: YAMLNode) -> String? {
-    switch key {
-    case "steps", "on-failure":
+  private static func shapeHelp(for key: WorkflowFormat.Key, _ node: YAMLNode) -> String? {
+    switch key.shape {
+    case .steps:
       return "write each step on its own line, starting with '- ', like '  - show: Hello'"
-    case "input":
+    case .inputs:
       // `input: [url]` lists names: show the mapping those names make.
       let name = node.sequence?.items.first?.scalar?.value ?? "url"
       return "declare each input by name with its type, one per line, like '  \(name): text'"
-    case "env":
+    case .textList:
       // `env: HOME` names one variable: show the list it belongs in.
-      return "list the names in brackets, like 'env: [\(node.scalar?.value ?? "HOME")]'"
-    default:
+      return "list the names in brackets, like '\(key.name): [\(node.scalar?.value ?? "HOME")]'"
+    case .version, .text, .choice, .schedule, .shared, .workflows:
       return nil
     }
   }
@@ -380,12 +380,6 @@ public struct WorkflowDecoder {
   static let blocks = Dictionary(
     uniqueKeysWithValues: WorkflowFormat.blocks.map { block in (block.keyword, block.keys.map { $0.name }) })
 
-  /// How each block is written, for a block keyword that stands alone (`- repeat`).
-  static let blockExamples = [
-    "if": "if: ${ready}", "repeat": "repeat: 3", "for-each": "for-each: ${items}", "menu": "menu: What next?",
-    "stop": "stop", "run-workflow": "run-workflow: other.yml", "set": "set: name", "append": "append: name",
-  ]
-
   /// Step keys that are also actions: `confirm` asks before a step runs, and is the basic action that asks
   /// a question. In a step whose only other keys are step keys, it is the action (`- confirm: Sure?`).
   static let actionStepKeys: Set<String> = ["confirm"]
@@ -410,7 +404,10 @@ public struct WorkflowDecoder {
   /// The steps of a block body (`then`, `else`, `do`, a menu option).
   private mutating func body(_ node: YAMLNode?, of block: String, key: String, at span: SourceSpan) -> [Step] {
     guard let node else {
-      let purpose = block == "if" ? "to run when the condition holds" : "to run on each pass"
+      var purpose = ""
+      for blockKey in WorkflowFormat.blocksByKeyword[block]?.keys ?? [] where blockKey.name == key {
+        if case .steps(let text) = blockKey.holds { purpose = text }
+      }
       report(
         Diagnostic(.error, .missingKey, "'\(block)' needs '\(key):' with its steps", at: span)
           .help("add '\(key):' beside '\(block)', with the steps \(purpose) as a list under it"))
@@ -430,12 +427,12 @@ public struct WorkflowDecoder {
   private mutating func step(_ node: YAMLNode) -> Step? {
     switch node {
     case .scalar(let scalar) where scalar.resolved != .null:
-      if let example = Self.blockExamples[scalar.value] {
+      if let block = WorkflowFormat.blocksByKeyword[scalar.value] {
         // `- stop` ends the run; every other block needs its value.
-        guard scalar.value == "stop" else {
+        guard block.id == .stop else {
           report(
             Diagnostic(.error, .missingKey, "'\(scalar.value)' needs a value", at: scalar.span)
-              .help("write it as '\(example)'"))
+              .help("write it as '\(block.example)'"))
           return nil
         }
         return Step(kind: .stop(output: nil), span: node.span, onError: .stop)
@@ -535,32 +532,34 @@ public struct WorkflowDecoder {
 
   private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {
     let keySpan = head.key.span
-    switch head.key.value {
-    case "if":
+    let keyword = head.key.value
+    switch BlockKeyword(rawValue: keyword) {
+    case .if?:
       guard let condition = Condition.parse(head.value, into: &diagnostics) else { return nil }
       return .ifBlock(
         condition,
-        then: body(mapping["then"]?.value, of: "if", key: "then", at: keySpan),
-        otherwise: mapping["else"].map { body($0.value, of: "if", key: "else", at: keySpan) } ?? [])
-    case "repeat":
+        then: body(mapping["then"]?.value, of: keyword, key: "then", at: keySpan),
+        otherwise: mapping["else"].map { body($0.value, of: keyword, key: "else", at: keySpan) } ?? [])
+    case .repeat?:
       return .repeatBlock(
-        count: value(head.value), body: body(mapping["do"]?.value, of: "repeat", key: "do", at: keySpan))
-    case "for-each":
+        count: value(head.value), body: body(mapping["do"]?.value, of: keyword, key: "do", at: keySpan))
+    case .forEach?:
       return .forEach(
-        items: value(head.value), body: body(mapping["do"]?.value, of: "for-each", key: "do", at: keySpan))
-    case "menu":
+        items: value(head.value), body: body(mapping["do"]?.value, of: keyword, key: "do", at: keySpan))
+    case .menu?:
       return menu(head, in: mapping)
-    case "stop":
+    case .stop?:
       let output = head.value.scalar?.resolved == .null ? nil : value(head.value)
       return .stop(output: output)
-    case "run-workflow":
+    case .runWorkflow?:
       return .runWorkflow(workflow: value(head.value), input: mapping["input"].map { value($0.value) })
-    case "set", "append":
+    case .set?:
       guard let variable = variableName(head.value) else { return nil }
-      let assigned = mapping["value"].map { value($0.value) }
-      return head.key.value == "set"
-        ? .set(variable: variable, value: assigned) : .append(variable: variable, value: assigned)
-    default:
+      return .set(variable: variable, value: mapping["value"].map { value($0.value) })
+    case .append?:
+      guard let variable = variableName(head.value) else { return nil }
+      return .append(variable: variable, value: mapping["value"].map { value($0.value) })
+    case nil:
       guard let id = actionID(head.key) else { return nil }
       let arguments: ActionCall.Arguments =
         switch head.value {
@@ -774,7 +773,7 @@ public struct WorkflowDecoder {
         .help("a name is letters, digits, '_' and '-', starting with a letter"))
       return nil
     }
-    if Self.builtInNames.contains(name) {
+    if MagicVariable(name) != nil {
       report(
         Diagnostic(
           .error, .invalidName, "'\(name)' is a built-in variable and cannot be reused as a name", at: scalar.span))
@@ -785,9 +784,6 @@ public struct WorkflowDecoder {
 
   /// Keys through which other tools declare MCP servers and their commands: never read from a workflow.
   static let serverKeys: Set<String> = ["servers", "mcpServers", "mcp-servers", "mcp_servers", "mcp"]
-
-  /// The magic variables flow provides (SPEC §1).
-  public static let builtInNames: Set<String> = ["previous", "input", "item", "index", "now", "workflow", "run", "env"]
 
   /// Action ids are kebab-case, with an optional catalogue namespace: `show`, `raindrop.save-bookmark`.
   /// After a namespace, the name may also be an MCP tool's as its server spells it (letters of either

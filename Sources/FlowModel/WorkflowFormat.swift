@@ -14,12 +14,12 @@ public enum WorkflowFormat {
     case text
     /// Text from a fixed set of names.
     case choice([String])
-    /// A mapping (its entries are checked by later stages).
-    case mapping
+    /// `input:`: the mapping of input declarations (``WorkflowFormat/inputKeys``).
+    case inputs
     /// A sequence of text.
     case textList
-    /// A sequence (its items are checked by later stages).
-    case sequence
+    /// A list of steps.
+    case steps
     /// `schedule:`: a cron expression, a list of them, or a mapping with `cron` and `timezone`, or a list
     /// mixing expressions and such mappings.
     case schedule
@@ -49,7 +49,7 @@ public enum WorkflowFormat {
     Key(name: "description", shape: .text, isRequired: false, summary: "one or two sentences on what it does"),
     Key(name: "icon", shape: .text, isRequired: false, summary: "a symbol name shown by 'flow show' and on import"),
     Key(name: "color", shape: .choice(colors), isRequired: false, summary: "a palette colour"),
-    Key(name: "input", shape: .mapping, isRequired: false, summary: "the inputs the workflow takes, by name"),
+    Key(name: "input", shape: .inputs, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
     Key(
       name: "schedule", shape: .schedule, isRequired: false,
@@ -60,9 +60,9 @@ public enum WorkflowFormat {
     Key(
       name: "confirmations", shape: .choice(["ask", "auto"]), isRequired: false,
       summary: "'auto' confirms steps unattended; shown when the workflow is imported"),
-    Key(name: "steps", shape: .sequence, isRequired: true, summary: "the actions to run, in order"),
+    Key(name: "steps", shape: .steps, isRequired: true, summary: "the actions to run, in order"),
     Key(
-      name: "on-failure", shape: .sequence, isRequired: false,
+      name: "on-failure", shape: .steps, isRequired: false,
       summary: "steps to run when the run fails (not when it is cancelled), with ${run.error} and ${run.id}"),
     Key(
       name: "shared", shape: .shared, isRequired: false,
@@ -115,42 +115,191 @@ public enum WorkflowFormat {
     Field(name: "timeout", summary: "fail an action that takes longer, such as 30s (actions only)"),
   ]
 
-  /// A block: the keyword that starts it and the keys that belong to it.
+  /// A block: the keyword that starts it, what its value is, and the keys that belong to it.
   public struct Block: Sendable, Hashable {
-    public let keyword: String
+    public let id: BlockKeyword
     public let summary: String
-    public let keys: [Field]
+    public let head: Head
+    public let keys: [BlockKey]
+    /// How the block is written, shown when its keyword stands alone without its value (`- repeat`).
+    public let example: String
+
+    public var keyword: String { id.rawValue }
+  }
+
+  /// What a block's keyword holds: `if: CONDITION`, `repeat: COUNT`.
+  public enum Head: Sendable, Hashable {
+    /// A condition, as `when:` takes.
+    case condition
+    /// A whole number of times, from 0 to ``WorkflowFormat/repeatLimit``.
+    case count
+    /// A variable's name.
+    case name
+    /// One line of text.
+    case text
+    /// Any value.
+    case value
+    /// Any value, or nothing: the keyword may stand alone (`- stop`).
+    case optionalValue
+  }
+
+  /// The most passes `repeat` may be written with.
+  public static let repeatLimit = 1_000_000_000
+
+  /// A key that belongs to a block (`then`, `do`, `options`…).
+  public struct BlockKey: Sendable, Hashable {
+    public let name: String
+    public let summary: String
+    public let holds: Holds
+    public let isRequired: Bool
+
+    public enum Holds: Sendable, Hashable {
+      /// A list of steps; `purpose` ends the help when a required list is missing ("to run on each pass").
+      case steps(purpose: String)
+      /// Each choice's label and its steps.
+      case choices
+      /// One line of text.
+      case text
+      /// Any value.
+      case value
+    }
   }
 
   /// Shortcuts' blocks and the variables (SPEC §1), in the order the docs present them.
-  public static let blocks: [Block] = [
-    Block(
-      keyword: "if", summary: "If / Otherwise: run 'then' when the condition holds, else 'else'",
-      keys: [
-        Field(name: "then", summary: "the steps run when the condition holds"),
-        Field(name: "else", summary: "the steps run otherwise"),
-      ]),
-    Block(
-      keyword: "repeat", summary: "Repeat: run 'do' this many times (${index} counts from 1)",
-      keys: [Field(name: "do", summary: "the steps to repeat")]),
-    Block(
-      keyword: "for-each", summary: "Repeat with Each: run 'do' once per item of a list (${item}, or 'as')",
-      keys: [Field(name: "do", summary: "the steps run for each item")]),
-    Block(
-      keyword: "menu", summary: "Choose from Menu: the prompt; each option runs its own steps",
-      keys: [
-        Field(name: "options", summary: "each choice's label and its steps"),
-        Field(name: "default", summary: "the choice taken when nobody can answer"),
-      ]),
-    Block(keyword: "stop", summary: "Stop and Output: end the run, with this value as its result", keys: []),
-    Block(
-      keyword: "run-workflow", summary: "Run Workflow: a file relative to this one, or a library name",
-      keys: [Field(name: "input", summary: "the nested workflow's input, or its inputs by name")]),
-    Block(
-      keyword: "set", summary: "Set Variable: the variable's name",
-      keys: [Field(name: "value", summary: "the value; the previous step's output when left out")]),
-    Block(
-      keyword: "append", summary: "Add to Variable: the list variable's name",
-      keys: [Field(name: "value", summary: "the value to add; the previous step's output when left out")]),
-  ]
+  public static let blocks = BlockKeyword.allCases.map(block)
+
+  static let blocksByKeyword = Dictionary(uniqueKeysWithValues: blocks.map { ($0.keyword, $0) })
+
+  /// The one description of each block: the decoder's messages and examples, `flow schema` and the
+  /// docs test read it.
+  public static func block(_ keyword: BlockKeyword) -> Block {
+    switch keyword {
+    case .if:
+      Block(
+        id: keyword, summary: "If / Otherwise: run 'then' when the condition holds, else 'else'", head: .condition,
+        keys: [
+          BlockKey(
+            name: "then", summary: "the steps run when the condition holds",
+            holds: .steps(purpose: "to run when the condition holds"), isRequired: true),
+          BlockKey(
+            name: "else", summary: "the steps run otherwise", holds: .steps(purpose: "to run otherwise"),
+            isRequired: false),
+        ],
+        example: "if: ${ready}")
+    case .repeat:
+      Block(
+        id: keyword, summary: "Repeat: run 'do' this many times (${index} counts from 1)", head: .count,
+        keys: [
+          BlockKey(
+            name: "do", summary: "the steps to repeat", holds: .steps(purpose: "to run on each pass"),
+            isRequired: true)
+        ],
+        example: "repeat: 3")
+    case .forEach:
+      Block(
+        id: keyword, summary: "Repeat with Each: run 'do' once per item of a list (${item}, or 'as')", head: .value,
+        keys: [
+          BlockKey(
+            name: "do", summary: "the steps run for each item", holds: .steps(purpose: "to run on each pass"),
+            isRequired: true)
+        ],
+        example: "for-each: ${items}")
+    case .menu:
+      Block(
+        id: keyword, summary: "Choose from Menu: the prompt; each option runs its own steps", head: .value,
+        keys: [
+          BlockKey(name: "options", summary: "each choice's label and its steps", holds: .choices, isRequired: true),
+          BlockKey(
+            name: "default", summary: "the choice taken when nobody can answer", holds: .text, isRequired: false),
+        ],
+        example: "menu: What next?")
+    case .stop:
+      Block(
+        id: keyword, summary: "Stop and Output: end the run, with this value as its result", head: .optionalValue,
+        keys: [], example: "stop")
+    case .runWorkflow:
+      Block(
+        id: keyword, summary: "Run Workflow: a file relative to this one, or a library name", head: .text,
+        keys: [
+          BlockKey(
+            name: "input", summary: "the nested workflow's input, or its inputs by name", holds: .value,
+            isRequired: false)
+        ],
+        example: "run-workflow: other.yml")
+    case .set:
+      Block(
+        id: keyword, summary: "Set Variable: the variable's name", head: .name,
+        keys: [
+          BlockKey(
+            name: "value", summary: "the value; the previous step's output when left out", holds: .value,
+            isRequired: false)
+        ],
+        example: "set: name")
+    case .append:
+      Block(
+        id: keyword, summary: "Add to Variable: the list variable's name", head: .name,
+        keys: [
+          BlockKey(
+            name: "value", summary: "the value to add; the previous step's output when left out", holds: .value,
+            isRequired: false)
+        ],
+        example: "append: name")
+    }
+  }
+}
+
+/// The keywords of the blocks, in the order the docs present them. Each is a case of ``Step/Kind``;
+/// the switches over both have no `default:`, so a new block is a compile error wherever it needs code.
+public enum BlockKeyword: String, CaseIterable, Sendable, Hashable {
+  case `if`
+  case `repeat`
+  case forEach = "for-each"
+  case menu
+  case stop
+  case runWorkflow = "run-workflow"
+  case set
+  case append
+}
+
+/// The variables flow provides (SPEC §1): `${previous}`, `${input.url}`, `${run.id}`. The decoder keeps
+/// names from reusing them; the checker and the run switch over them without `default:`.
+public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
+  /// The previous step's output.
+  case previous
+  /// The workflow's inputs: `${input.NAME}`, or with one input that input.
+  case input
+  /// The item of the innermost loop.
+  case item
+  /// The pass of the innermost loop, from 1.
+  case index
+  /// The time the reference is read.
+  case now
+  /// `${workflow.name}`.
+  case workflow
+  /// `${run.id}`, and `${run.error}` inside `on-failure:`.
+  case run
+  /// `${env.NAME}`, for the names listed under `env:`.
+  case env
+
+  /// The variable `name` names, nil for any other name. Written out, and inlined into the run's lookup of
+  /// each reference: the derived `init(rawValue:)` searches a table, three times as slow.
+  @inlinable public init?(_ name: String) {
+    switch name {
+    case "previous": self = .previous
+    case "input": self = .input
+    case "item": self = .item
+    case "index": self = .index
+    case "now": self = .now
+    case "workflow": self = .workflow
+    case "run": self = .run
+    case "env": self = .env
+    default: return nil
+    }
+  }
+
+  /// Whether the name is defined only inside `repeat` and `for-each`.
+  public var isLoopVariable: Bool { self == .item || self == .index }
+
+  /// Whether the name is read through a property only (`${run.id}`, not `${run}`).
+  public var needsProperty: Bool { self == .workflow || self == .run || self == .env }
 }

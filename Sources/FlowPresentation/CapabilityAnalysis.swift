@@ -79,7 +79,7 @@ public final class CapabilityAnalysis: @unchecked Sendable {
       case .failed:
         return nil
       }
-    default:
+    case .ifBlock, .repeatBlock, .forEach, .menu, .stop, .set, .append:
       return nil
     }
   }
@@ -208,27 +208,18 @@ private struct Walk {
       if autoConfirm, effect.asks, step.confirm == nil, !confirmed {
         capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
       }
-    case .ifBlock(_, let then, let otherwise):
-      let thenDeletes = visitBody(then, prefix: sub, in: workflow, confirmed: inner)
-      deletes = visitBody(otherwise, prefix: sub, in: workflow, confirmed: inner) || thenDeletes
-    case .repeatBlock(_, let body), .forEach(_, let body):
-      deletes = visitBody(body, prefix: sub, in: workflow, confirmed: inner)
-    case .menu(_, let options, _):
-      for option in options {
-        deletes = visitBody(option.steps, prefix: sub, in: workflow, confirmed: inner) || deletes
-      }
     case .runWorkflow(let value, _):
       deletes = visitNested(value, from: workflow, at: reference)
-    case .stop, .set, .append:
-      break
+    case .ifBlock, .repeatBlock, .forEach, .menu, .stop, .set, .append:
+      for body in step.kind.bodies {
+        deletes = visitBody(body, prefix: sub, in: workflow, confirmed: inner) || deletes
+      }
     }
-    if case .action = step.kind {
-    } else {
+    if step.kind.keyword != nil {
       // A block's or a variable's value is not one step's files any more.
       fileSources["previous"] = nil
       if let name = step.name?.value { fileSources[name] = nil }
-      if case .set(let variable, _) = step.kind { fileSources[variable.value] = nil }
-      if case .append(let variable, _) = step.kind { fileSources[variable.value] = nil }
+      if let variable = step.kind.variable { fileSources[variable.value] = nil }
     }
     if autoConfirm, let confirm = step.confirm {
       capabilities.unattended.insert(

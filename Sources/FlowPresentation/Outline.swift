@@ -1,3 +1,5 @@
+import FlowModel
+
 /// A workflow drawn the way the Shortcuts editor draws one, as values: a header, the summary line, the
 /// inputs, the schedule, and every step as a block whose parameter summary reads as a sentence. Built by
 /// ``OutlineBuilder``, drawn by ``OutlineRenderer``, and printed as JSON by `flow show --json`.
@@ -47,16 +49,17 @@ public struct Outline: Sendable, Encodable {
 
 /// One step: a sentence, its annotations, the mark for the margin, and for blocks the steps inside.
 public struct OutlineStep: Sendable, Encodable {
-  public enum Kind: String, Sendable, Encodable {
-    case action
-    case ifBlock = "if"
-    case repeatBlock = "repeat"
-    case forEach = "for-each"
-    case menu
-    case stop
-    case runWorkflow = "run-workflow"
-    case set
-    case append
+  /// What the step is, as the JSON names it: "action", or its block's keyword ("if", "for-each").
+  public struct Kind: Sendable, Hashable, Encodable {
+    /// Nil for an action.
+    public var keyword: BlockKeyword?
+
+    public var name: String { keyword?.rawValue ?? "action" }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(name)
+    }
   }
 
   /// As `flow run` numbers steps: `3`, `3.1` for the first step inside step 3.

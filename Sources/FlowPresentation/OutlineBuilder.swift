@@ -77,16 +77,7 @@ extension Workflow {
   public var actionCount: Int { Self.count(steps) + Self.count(onFailure) }
 
   private static func count(_ steps: [Step]) -> Int {
-    steps.reduce(0) { total, step in
-      let inside: Int =
-        switch step.kind {
-        case .ifBlock(_, let then, let otherwise): count(then) + count(otherwise)
-        case .repeatBlock(_, let body), .forEach(_, let body): count(body)
-        case .menu(_, let options, _): options.reduce(0) { $0 + count($1.steps) }
-        default: 0
-        }
-      return total + 1 + inside
-    }
+    steps.reduce(0) { total, step in total + 1 + step.kind.bodies.reduce(0) { $0 + count($1) } }
   }
 }
 
@@ -118,8 +109,8 @@ private struct Pass {
     let inner = confirmedBy ?? (step.confirm != nil ? position : nil)
     func steps(_ body: [Step], prefix: String) -> [OutlineStep] { self.steps(body, prefix: prefix, confirmedBy: inner) }
     var outline = OutlineStep(
-      position: position, kind: .action, action: nil, sentence: StyledText(), annotations: [], mark: nil,
-      branches: [], end: nil)
+      position: position, kind: .init(keyword: step.kind.keyword), action: nil, sentence: StyledText(),
+      annotations: [], mark: nil, branches: [], end: nil)
     var descriptor: IntentDescriptor?
     switch step.kind {
     case .action(let call):
@@ -127,7 +118,6 @@ private struct Pass {
       outline.action = descriptor?.id ?? call.id.value
       outline.sentence = descriptor.map { sentence(call, descriptor: $0) } ?? StyledText([.init(.text, call.id.value)])
     case .ifBlock(let condition, let then, let otherwise):
-      outline.kind = .ifBlock
       outline.sentence = StyledText([.init(.keyword, "If")]) + " " + words.words(condition)
       outline.branches = [OutlineStep.Branch(label: nil, steps: steps(then, prefix: sub))]
       if !otherwise.isEmpty {
@@ -136,13 +126,11 @@ private struct Pass {
       }
       outline.end = "End If"
     case .repeatBlock(let count, let body):
-      outline.kind = .repeatBlock
       outline.sentence =
         StyledText([.init(.keyword, "Repeat")]) + " " + words.words(count, wanted: .number) + " times"
       outline.branches = [OutlineStep.Branch(label: nil, steps: steps(body, prefix: sub))]
       outline.end = "End Repeat"
     case .forEach(let items, let body):
-      outline.kind = .forEach
       let item = StyledText([.init(.variable, "⟨\(step.name?.value ?? "item")⟩")])
       outline.sentence =
         StyledText([.init(.keyword, "Repeat with each")]) + " " + item + " in "
@@ -150,7 +138,6 @@ private struct Pass {
       outline.branches = [OutlineStep.Branch(label: nil, steps: steps(body, prefix: sub))]
       outline.end = "End Repeat"
     case .menu(let prompt, let options, let defaultOption):
-      outline.kind = .menu
       outline.sentence = StyledText([.init(.keyword, "Choose from menu")]) + " " + words.words(prompt, wanted: .text)
       if let defaultOption {
         outline.sentence.append(" · default " + StyledText([.init(.value, defaultOption.value)]))
@@ -161,19 +148,15 @@ private struct Pass {
       }
       outline.end = "End Menu"
     case .stop(let output):
-      outline.kind = .stop
       outline.sentence = output.map { "Stop and output " + words.words($0, wanted: .any) } ?? "Stop"
     case .runWorkflow(let reference, let input):
-      outline.kind = .runWorkflow
       outline.sentence = "Run workflow " + words.words(reference, wanted: .text, quoted: false)
       if let input { outline.sentence.append(" with input " + words.words(input, wanted: .any)) }
     case .set(let variable, let value):
-      outline.kind = .set
       outline.sentence =
         "Set variable " + StyledText([.init(.value, variable.value)]) + " to "
         + (value.map { words.words($0, wanted: .any) } ?? previous)
     case .append(let variable, let value):
-      outline.kind = .append
       outline.sentence =
         "Add " + (value.map { words.words($0, wanted: .any) } ?? previous) + " to variable "
         + StyledText([.init(.value, variable.value)])

@@ -129,7 +129,7 @@ public struct PermissionCard: Sendable {
     var counts: [String: Int] = [:]
     func visit(_ steps: [OutlineStep]) {
       for step in steps {
-        let name = step.action ?? step.kind.rawValue
+        let name = step.action ?? step.kind.name
         if counts[name] == nil { order.append(name) }
         counts[name, default: 0] += 1
         for branch in step.branches { visit(branch.steps) }

@@ -129,7 +129,7 @@ public enum SharePage {
     var html = "\(indent)<ol class=\"steps\">\n"
     for step in steps {
       let isBlock = step.end != nil
-      html += "\(indent)  <li class=\"step kind-\(step.kind.rawValue)\" data-position=\"\(step.position)\">\n"
+      html += "\(indent)  <li class=\"step kind-\(step.kind.name)\" data-position=\"\(step.position)\">\n"
       html += "\(indent)    <div class=\"block\(isBlock ? " opener" : "")\">"
       html += "<span class=\"position\">\(step.position)</span><span class=\"sentence\">\(styled(step.sentence))</span>"
       if let mark = step.mark {

@@ -35,8 +35,8 @@ public enum WorkflowSchema {
       definitions["block-\(block.keyword)"] = self.block(block)
       alternatives.append(ref("block-\(block.keyword)"))
     }
-    // A block that takes no value of its own stands alone too: `- stop`.
-    var bareNames: [FlowValue] = WorkflowFormat.blocks.filter(\.keys.isEmpty).map { .text($0.keyword) }
+    // A block whose value may be left out stands alone too: `- stop`.
+    var bareNames: [FlowValue] = WorkflowFormat.blocks.filter { $0.head == .optionalValue }.map { .text($0.keyword) }
     for descriptor in descriptors {
       definitions["parameters-\(descriptor.id)"] = parameters(of: descriptor)
       for id in ids(of: descriptor, among: descriptors) {
@@ -92,26 +92,22 @@ public enum WorkflowSchema {
 
   private static func topLevel(_ key: WorkflowFormat.Key) -> FlowValue {
     var schema: FlowDictionary = ["description": .text(sentence(key.summary))]
-    switch (key.name, key.shape) {
-    case ("input", _):
+    switch key.shape {
+    case .inputs:
       schema["type"] = "object"
       schema["additionalProperties"] = ref("input")
-    case ("steps", _), ("on-failure", _):
+    case .steps:
       schema["$ref"] = "#/$defs/steps"
-    case (_, .version):
+    case .version:
       schema["const"] = .number(Double(WorkflowFormat.version))
-    case (_, .text):
+    case .text:
       schema["type"] = scalar
-    case (_, .choice(let choices)):
+    case .choice(let choices):
       schema["enum"] = .list(choices.map(FlowValue.text))
-    case (_, .mapping):
-      schema["type"] = "object"
-    case (_, .textList):
+    case .textList:
       schema["type"] = "array"
       schema["items"] = ["type": scalar]
-    case (_, .sequence):
-      schema["type"] = "array"
-    case (_, .shared):
+    case .shared:
       var fields = FlowDictionary()
       for field in WorkflowFormat.sharedKeys {
         var property: FlowDictionary = ["description": .text(sentence(field.summary))]
@@ -130,11 +126,11 @@ public enum WorkflowSchema {
       schema["type"] = "object"
       schema["properties"] = .dictionary(fields)
       schema["additionalProperties"] = false
-    case (_, .workflows):
+    case .workflows:
       // Each entry is a whole workflow; the decoder refuses 'shared' and 'workflows' inside one.
       schema["type"] = "object"
       schema["additionalProperties"] = ["$ref": "#"]
-    case (_, .schedule):
+    case .schedule:
       schema["anyOf"] = [
         ref("cron"), ["type": "array", "minItems": 1, "items": ["anyOf": [ref("cron"), ref("cron-zone")]]],
         ref("cron-zone"),
@@ -244,25 +240,25 @@ public enum WorkflowSchema {
   private static func block(_ block: WorkflowFormat.Block) -> FlowValue {
     var properties = FlowDictionary()
     let head: FlowValue =
-      switch block.keyword {
-      case "if": ref("condition")
-      case "repeat": value(for: .number, range: 0...1_000_000_000)
-      case "set", "append": ref("name")
-      case "run-workflow": ["type": scalar]
-      default: [:]
+      switch block.head {
+      case .condition: ref("condition")
+      case .count: value(for: .number, range: 0...Double(WorkflowFormat.repeatLimit))
+      case .name: ref("name")
+      case .text: ["type": scalar]
+      case .value, .optionalValue: [:]
       }
     properties[block.keyword] = merged(head, description: sentence(block.summary))
     var required: [FlowValue] = [.text(block.keyword)]
-    for field in block.keys {
+    for key in block.keys {
       let schema: FlowValue =
-        switch (block.keyword, field.name) {
-        case (_, "then"), (_, "else"), (_, "do"): ref("body")
-        case ("menu", "options"): ["type": "object", "minProperties": 1, "additionalProperties": ref("body")]
-        case ("menu", "default"): ["type": scalar]
-        default: [:]
+        switch key.holds {
+        case .steps: ref("body")
+        case .choices: ["type": "object", "minProperties": 1, "additionalProperties": ref("body")]
+        case .text: ["type": scalar]
+        case .value: [:]
         }
-      properties[field.name] = merged(schema, description: sentence(field.summary))
-      if ["then", "do", "options"].contains(field.name) { required.append(.text(field.name)) }
+      properties[key.name] = merged(schema, description: sentence(key.summary))
+      if key.isRequired { required.append(.text(key.name)) }
     }
     for (key, value) in stepKeys(action: false) { properties[key] = value }
     return [

@@ -193,18 +193,9 @@ private struct Pass {
   private mutating func collectDefinitions(_ steps: [Step]) {
     for step in steps {
       if let name = step.name, !isForEach(step), definitions[name.value] == nil { definitions[name.value] = name.span }
-      switch step.kind {
-      case .ifBlock(_, let then, let otherwise):
-        collectDefinitions(then)
-        collectDefinitions(otherwise)
-      case .repeatBlock(_, let body), .forEach(_, let body):
-        collectDefinitions(body)
-      case .menu(_, let options, _):
-        options.forEach { collectDefinitions($0.steps) }
-      case .set(let variable, _), .append(let variable, _):
-        if definitions[variable.value] == nil { definitions[variable.value] = variable.span }
-      default:
-        break
+      for body in step.kind.bodies { collectDefinitions(body) }
+      if let variable = step.kind.variable, definitions[variable.value] == nil {
+        definitions[variable.value] = variable.span
       }
     }
   }
@@ -228,7 +219,8 @@ private struct Pass {
       check(otherwise)
       output = nil
     case .repeatBlock(let count, let body):
-      check(count, against: .number, range: 0...1_000_000_000, description: "'repeat'", convert: nil)
+      check(
+        count, against: .number, range: 0...Double(WorkflowFormat.repeatLimit), description: "'repeat'", convert: nil)
       loops.append((nil, .number))
       check(body)
       loops.removeLast()
@@ -665,9 +657,10 @@ private struct Pass {
   /// `$previous` or `{{ previous }}` in text is not a reference; say so where the name exists.
   private mutating func check(_ lookalike: Template.Lookalike) {
     let reference = lookalike.reference
-    let builtIns = ["previous", "input", "now"] + (loops.isEmpty ? [] : ["item", "index"])
+    // `$previous` stands for a reference; `$run` would not be one (it needs a property), `$item` only in a loop.
+    let builtIn = MagicVariable(reference.root).map { $0.isLoopVariable ? !loops.isEmpty : !$0.needsProperty }
     let meant: String
-    if builtIns.contains(reference.root) || names[reference.root] != nil || definitions[reference.root] != nil
+    if builtIn == true || names[reference.root] != nil || definitions[reference.root] != nil
       || loops.contains(where: { $0.itemName == reference.root })
     {
       meant = "${\(reference)}"
@@ -708,14 +701,19 @@ private struct Pass {
     return type
   }
 
+  /// The built-in names that stand alone everywhere, offered by "did you mean": `previous`, `input`, `now`.
+  private static let plainBuiltIns = MagicVariable.allCases
+    .filter { !$0.needsProperty && !$0.isLoopVariable }.map(\.rawValue)
+
   /// Checks that a reference names something defined by now, and that its path exists on the type.
   private mutating func resolve(_ reference: Reference) -> ValueType? {
     var path = reference.path[...]
     var current: ValueType?
-    switch reference.root {
-    case "previous":
+    let variable = MagicVariable(reference.root)
+    switch variable {
+    case .previous?:
       current = previous
-    case "item", "index":
+    case .item?, .index?:
       guard let loop = loops.last else {
         report(
           Diagnostic(
@@ -725,14 +723,14 @@ private struct Pass {
           .help("use it in the steps under a loop's 'do:'; elsewhere, name a step's output with 'as:' and use that"))
         return nil
       }
-      current = reference.root == "item" ? loop.itemType : .integer
-    case "now":
+      current = variable == .item ? loop.itemType : .integer
+    case .now?:
       current = .date
-    case "input":
+    case .input?:
       guard let (type, rest) = inputType(reference) else { return nil }
       current = type
       path = rest
-    case "workflow", "run", "env":
+    case .workflow?, .run?, .env?:
       let expected = ["workflow": "name", "run": "id"]
       guard case .property(let name)? = path.first else {
         report(
@@ -743,13 +741,13 @@ private struct Pass {
         return nil
       }
       path = path.dropFirst()
-      if reference.root == "env" {
+      if variable == .env {
         if !workflow.environment.contains(where: { $0.value == name }) {
           report(
             Diagnostic(.error, .environmentNotAllowed, "'\(name)' is not listed under 'env:'", at: reference.span)
               .help("a workflow reads only the environment variables it lists: add 'env: [\(name)]'"))
         }
-      } else if reference.root == "run", name == "error" {
+      } else if variable == .run, name == "error" {
         guard inOnFailure else {
           report(
             Diagnostic(
@@ -762,7 +760,7 @@ private struct Pass {
         current = RunFailureValue.type
       } else if expected[reference.root] != name {
         let help =
-          reference.root == "run"
+          variable == .run
           ? Suggestion.help(for: name, among: ["id", "error"]) : "did you mean '\(expected[reference.root] ?? "")'?"
         report(
           Diagnostic(.error, .unknownProperty, "unknown property '\(name)' of '\(reference.root)'", at: reference.span)
@@ -770,7 +768,7 @@ private struct Pass {
         return nil
       }
       if current == nil { current = .text }
-    default:
+    case nil:
       if let loop = loops.last(where: { $0.itemName == reference.root }) {
         current = loop.itemType
       } else if let known = names[reference.root] {
@@ -794,7 +792,7 @@ private struct Pass {
             .help("steps run in order: move the step that defines '\(reference.root)' above this one"))
         return nil
       } else {
-        let visible = names.keys.sorted() + loops.compactMap(\.itemName) + ["previous", "input", "now"]
+        let visible = names.keys.sorted() + loops.compactMap(\.itemName) + Self.plainBuiltIns
         report(
           Diagnostic(.error, .undefinedName, "undefined name '\(reference.root)'", at: reference.span)
             .help(

@@ -75,15 +75,16 @@ enum Evaluator {
   static func lookUp(_ reference: Reference, in scope: Scope) throws -> FlowValue {
     var path = reference.path[...]
     var value: FlowValue
-    switch reference.root {
-    case "previous": value = scope.previous
-    case "item", "index":
+    let variable = MagicVariable(reference.root)
+    switch variable {
+    case .previous?: value = scope.previous
+    case .item?, .index?:
       guard let loop = scope.loop else {
         throw RunFailure("'\(reference.root)' is only defined inside 'repeat' and 'for-each'", at: reference.span)
       }
-      value = reference.root == "item" ? loop.item : .number(Double(loop.index))
-    case "now": value = .date(scope.builtIns.clock.now)
-    case "input":
+      value = variable == .item ? loop.item : .number(Double(loop.index))
+    case .now?: value = .date(scope.builtIns.clock.now)
+    case .input?:
       // `${input.NAME}` names an input; with a single input, `${input}` is that input itself.
       if case .property(let name)? = path.first, let named = scope.inputs[name] {
         value = named
@@ -91,7 +92,7 @@ enum Evaluator {
       } else {
         value = scope.input
       }
-    case "workflow", "run", "env":
+    case .workflow?, .run?, .env?:
       guard case .property(let name)? = path.first else {
         throw RunFailure(
           "'\(reference.root)' needs a property, like '${\(Self.example(reference.root))}'", at: reference.span)
@@ -117,7 +118,7 @@ enum Evaluator {
       default:
         throw RunFailure("unknown property '\(name)' of '\(reference.root)'", at: reference.span)
       }
-    default:
+    case nil:
       if let loop = scope.loop, loop.itemName == reference.root {
         value = loop.item
       } else if let named = scope.names[reference.root] {

@@ -42,21 +42,9 @@ public enum StepWalk {
       let runs = certain && step.when == nil && !stopped
       visit(Visit(step: step, position: position, certain: runs, confirmedBlock: confirmedBlock))
       let inner = confirmedBlock || step.confirm != nil
-      var nestedStop = false
-      switch step.kind {
-      case .ifBlock(_, let then, let otherwise):
-        walk(then, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
-        walk(otherwise, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
-      case .repeatBlock(_, let body), .forEach(_, let body):
+      var nestedStop = step.kind.keyword == .stop
+      for body in step.kind.bodies {
         walk(body, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
-      case .menu(_, let options, _):
-        for option in options {
-          walk(option.steps, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
-        }
-      case .stop:
-        nestedStop = true
-      case .action, .runWorkflow, .set, .append:
-        break
       }
       if nestedStop { stopped = true }
     }

@@ -100,10 +100,12 @@ public enum UnattendedCheck {
         case .action(let call):
           guard let descriptor = try? registry.descriptor(for: call.id.value) else { break }
           check(call, descriptor, visit, inputs: inputs, &ask)
-        case .menu(let prompt, _, let defaultOption) where defaultOption == nil:
-          ask.needs(
-            "a choice" + Self.question(prompt), at: prompt.span,
-            help: "give the menu a 'default:' for unattended runs, or run at a terminal")
+        case .menu(let prompt, _, let defaultOption):
+          if defaultOption == nil {
+            ask.needs(
+              "a choice" + Self.question(prompt), at: prompt.span,
+              help: "give the menu a 'default:' for unattended runs, or run at a terminal")
+          }
         case .runWorkflow(let reference, let input):
           let name = visit.step.literalWorkflowReference.map { "'\($0)'" } ?? "the workflow it runs"
           for (input, span) in Self.asked(in: input) {
@@ -115,7 +117,7 @@ public enum UnattendedCheck {
           if let literal = visit.step.literalWorkflowReference, let child = loader.child(literal, of: workflow) {
             self.visit(child, from: (reference.span, certain))
           }
-        default:
+        case .ifBlock, .repeatBlock, .forEach, .stop, .set, .append:
           break
         }
         diagnostics.append(contentsOf: ask.diagnostics)
