@@ -77,12 +77,12 @@ struct ExportCommand: AsyncParsableCommand {
     problems.append(contentsOf: Self.computedReferences(root, children: children))
 
     let now = context.clock.now
-    let created = root.shared?.created?.value ?? Sharing.timestamp(now)
+    let created = root.shared?.created?.value ?? SharedTime.format(now)
     let newest = ([root] + children.map(\.workflow)).compactMap { workflow -> Date? in
       let attributes = try? FileManager.default.attributesOfItem(atPath: context.url(for: workflow.file.path).path)
       return attributes?[.modificationDate] as? Date
     }.max()
-    let modified = max(created, newest.map(Sharing.timestamp) ?? created)
+    let modified = max(created, newest.map(SharedTime.format) ?? created)
     let shared = Exporter.Shared(
       created: created, modified: modified, actions: root.actionCount, flowVersion: Sharing.flowVersion)
     var bytes: [UInt8]
@@ -121,7 +121,7 @@ struct ExportCommand: AsyncParsableCommand {
       let outline = OutlineBuilder(registry: Catalogs.registry, loader: verify).outline(
         of: reread,
         provenance: Provenance(
-          created: Sharing.date(created), modified: Sharing.date(modified),
+          created: SharedTime.parse(created), modified: SharedTime.parse(modified),
           signature: signer.map { .trusted(name: $0.name) } ?? .unsigned),
         now: now)
       result = Array(SharePage.html(outline, file: bytes, fileName: name, signer: signer).utf8)

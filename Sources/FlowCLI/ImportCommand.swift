@@ -56,10 +56,13 @@ struct ImportCommand: AsyncParsableCommand {
     let context = SessionContext.current
     let bytes = try await read(context)
     let locator = WorkflowLocator(context: context)
-    let library = locator.libraryDirectory
+    let importer = Importer(
+      source: source, library: locator.libraryDirectory,
+      check: WorkflowCheck(registry: Catalogs.registry, files: locator))
     // Until something is written, nothing needs finishing: Ctrl-C and SIGTERM end the import at once,
     // however long the check and the card take.
-    let (verification, workflow, servers) = try Interrupts.endingAtOnce { try card(bytes, locator: locator, context) }
+    let (inspection, servers) = try Interrupts.endingAtOnce { try card(bytes, importer: importer, context) }
+    let workflow = inspection.workflow
 
     // A server it names that this machine has not configured: its runs would stop before step 1, and what
     // its tools do is unknown, so only an explicit --yes adds it.
@@ -103,43 +106,19 @@ struct ImportCommand: AsyncParsableCommand {
       }
     }
 
-    // The library copy: as signed, without the signature block, with the answers as defaults.
-    var copy = verification.content
-    switch ImportAnswers.apply(answered, to: copy, path: source) {
-    case .success(let edited): copy = edited
+    let copy: [UInt8]
+    switch Interrupts.endingAtOnce({ importer.copy(of: inspection, answers: answered) }) {
+    case .success(let made): copy = made
     case .failure(let error):
       context.report(error.diagnostics)
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
-    let recheck = Interrupts.endingAtOnce {
-      WorkflowCheck(registry: Catalogs.registry, files: locator).check(
-        SourceFile(path: source, bytes: copy), asIfIn: library.path)
-    }
-    guard recheck.workflow != nil, !recheck.diagnostics.hasErrors else {
-      context.report(recheck.diagnostics)
-      throw ExitCode(ExitStatus.invalid.rawValue)
-    }
-    let target = library.appendingPathComponent("\(name).yml")
+    let target = locator.libraryDirectory.appendingPathComponent("\(name).yml")
     do {
-      try PrivateFiles.ensureDirectory(library)
-      if let existing {
-        let backup = try Library.backUp(existing.url, name: name, locator: locator)
-        context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error)
-      }
-      try PrivateFiles.write(Data(copy), to: target)
-      let status =
-        switch verification.status {
-        case .trusted: "trusted"
-        case .unknownKey: "unknown-key"
-        default: "unsigned"
-        }
-      try ProvenanceRecord(
-        source: origin(context),
-        imported: Sharing.timestamp(context.clock.now), signer: verification.key, status: status, copy: copy,
-        answered: answered.keys.sorted()
-      ).write(for: target)
-    } catch let exit as ExitCode {
-      throw exit
+      let (_, backup) = try importer.add(
+        copy, as: name, replacing: existing?.url, origin: origin(context), verification: inspection.verification,
+        answered: answered.keys.sorted(), now: context.clock.now)
+      if let backup { context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error) }
     } catch {
       throw Library.fail(
         Diagnostic(.error, .cannotWrite, "cannot add the workflow: \(error.localizedDescription)", file: target.path),
@@ -152,43 +131,25 @@ struct ImportCommand: AsyncParsableCommand {
   // MARK: - The check and the card
 
   /// Verifies the signature, checks the file and shows the card: the workflow, when it may be imported.
-  private func card(_ bytes: [UInt8], locator: WorkflowLocator, _ context: SessionContext) throws -> (
-    SignedFile.Verification, Workflow, [Capabilities.ServerUse]
+  private func card(_ bytes: [UInt8], importer: Importer, _ context: SessionContext) throws -> (
+    Importer.Inspection, [Capabilities.ServerUse]
   ) {
-    let verification = SignedFile.verify(bytes, trustedName: Sharing.keyStore(context).trustedNames())
-    switch verification.status {
-    case .tampered:
-      throw Library.fail(
-        Diagnostic(.error, .tamperedFile, "refusing to import: the file was changed after it was signed", file: source)
-          .help("ask the sender for the file again; a signed file is imported only as it was signed"), context)
-    case .malformed:
-      throw Library.fail(
-        Diagnostic(
-          .error, .malformedSignature, "refusing to import: \(verification.problem ?? "the signature does not read")",
-          file: source
-        ).help("ask the sender for the file again"), context)
-    default:
-      break
-    }
-
-    // Checked as 'flow validate' checks it, the signature block included as a comment, and as the
-    // library copy it will become: the workflows it runs that it does not carry are looked for from
-    // the library's folder, as every later run of the copy looks for them (issue 16), never beside
-    // the download or in the working directory.
-    let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
-    let file = SourceFile(path: source, bytes: bytes)
-    let (loaded, diagnostics) = check.check(file, asIfIn: locator.libraryDirectory.path)
-    guard let workflow = loaded, !diagnostics.hasErrors else {
+    let inspection: Importer.Inspection
+    switch importer.inspect(bytes, trustedName: Sharing.keyStore(context).trustedNames()) {
+    case .success(let inspected): inspection = inspected
+    case .failure(.signature(let problem)): throw Library.fail(problem, context)
+    case .failure(.invalid(let diagnostics)):
       context.report(diagnostics)
       context.console.write("refusing to import '\(source)': it has errors\n", to: .error)
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
-    if !diagnostics.isEmpty { context.report(diagnostics) }
+    let (workflow, verification, check) = (inspection.workflow, inspection.verification, importer.check)
+    if !inspection.warnings.isEmpty { context.report(inspection.warnings) }
 
     // The card.
     let provenance = Provenance(
-      created: workflow.shared?.created.flatMap { Sharing.date($0.value) },
-      modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }, signature: verification.status)
+      created: workflow.shared?.created.flatMap { SharedTime.parse($0.value) },
+      modified: workflow.shared?.modified.flatMap { SharedTime.parse($0.value) }, signature: verification.status)
     let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
       of: workflow, provenance: provenance, now: context.clock.now)
     let colors = context.colors(.error)
@@ -197,7 +158,7 @@ struct ImportCommand: AsyncParsableCommand {
       PermissionCard(width: width, colors: colors).render(
         outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
       to: .error)
-    return (verification, workflow, outline.capabilities.servers)
+    return (inspection, outline.capabilities.servers)
   }
 
   // MARK: - Reading
@@ -318,7 +279,7 @@ struct ImportCommand: AsyncParsableCommand {
       let key = input.name.value
       let type = input.type.flatMap { ValueType(spelling: $0.value) } ?? .any
       if let answer = given[key] {
-        if let problem = Self.problem(answer, type: type) {
+        if let problem = Importer.problem(answer, type: type) {
           throw Library.fail(
             Diagnostic(.error, .invalidAnswer, "--answer \(key): \(problem)", at: input.name.span), context)
         }
@@ -348,7 +309,7 @@ struct ImportCommand: AsyncParsableCommand {
           context.console.write("  this question needs an answer\n", to: .error)
           continue
         }
-        if let problem = Self.problem(line, type: type) {
+        if let problem = Importer.problem(line, type: type) {
           context.console.write("  \(problem)\n", to: .error)
           continue
         }
@@ -357,23 +318,6 @@ struct ImportCommand: AsyncParsableCommand {
       }
     }
     return yaml
-  }
-
-  /// Why `answer` does not fit `type`, or nil.
-  private static func problem(_ answer: String, type: ValueType) -> String? {
-    if case .entity = type.elementType { return nil }
-    let value: FlowValue =
-      if case .list = type {
-        .list(answer.split(separator: ",").map { .text($0.trimmingCharacters(in: .whitespaces)) })
-      } else {
-        .text(answer)
-      }
-    do {
-      _ = try Coercion.coerce(value, to: type)
-      return nil
-    } catch {
-      return AppIntentError.describe(error).message
-    }
   }
 
   /// Says why nothing was added and returns the status to exit with.

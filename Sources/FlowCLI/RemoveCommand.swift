@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowLibrary
 import FlowSession
+import FlowSharing
 import Foundation
 
 /// `flow remove NAME`: takes a workflow out of the library, keeping a backup.
@@ -36,7 +37,8 @@ struct RemoveCommand: AsyncParsableCommand {
     }
     let backup: URL
     do {
-      backup = try Library.backUp(entry.url, name: name, locator: locator)
+      backup = try Importer.backUp(
+        entry.url, name: name, into: locator.backupDirectory, now: context.clock.now)
     } catch {
       throw Library.fail(
         Diagnostic(

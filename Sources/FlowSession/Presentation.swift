@@ -18,8 +18,8 @@ package enum Presentation {
     let url = context.url(for: workflow.file.path)
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     return Provenance(
-      created: workflow.shared?.created.flatMap { Sharing.date($0.value) },
-      modified: workflow.shared?.modified.flatMap { Sharing.date($0.value) }
+      created: workflow.shared?.created.flatMap { SharedTime.parse($0.value) },
+      modified: workflow.shared?.modified.flatMap { SharedTime.parse($0.value) }
         ?? attributes?[.modificationDate] as? Date,
       signature: signature(of: workflow.file.bytes, at: url, in: context))
   }

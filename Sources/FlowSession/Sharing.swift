@@ -28,15 +28,6 @@ package enum Sharing {
   /// The version the `shared:` block records, `flow --version` prints and `flow mcp` reports.
   package static let flowVersion = "0.1.0"
 
-  /// `2026-11-23T09:15:00Z`.
-  package static func timestamp(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: false))
-  }
-
-  package static func date(_ text: String) -> Date? {
-    try? Date(text, strategy: Date.ISO8601FormatStyle())
-  }
-
   /// A workflow's name as a library name: "Bulk Tag" → `bulk-tag`; nil when nothing is left.
   package static func libraryName(for title: String) -> String? {
     var name = ""

@@ -3,6 +3,7 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
+import FlowSharing
 import Foundation
 
 /// Finds workflows by what a person types (SPEC §6): a path, or a name looked up in the library
@@ -20,7 +21,7 @@ package struct WorkflowLocator: WorkflowFiles {
 
   /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
   /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
-  package var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
+  package var backupDirectory: URL { Importer.backups(of: libraryDirectory) }
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
   package var libraryWorkflows: [(name: String, url: URL)] {
