@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes Sources/flow/Linking/order.txt: the functions a start of flow runs and the data it touches, which
-# the linker lays out together (Architecture.md, start-up).
+# the linker lays out together (Documentation/Performance.md).
 #
 # `flow` is linked by lld with `--symbol-ordering-file` (Package.swift): the sections holding these
 # symbols come first in their output sections, so the code a one-step run executes and the variables,
