@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlowLibrary
 import FlowSession
 import Foundation
 

@@ -30,7 +30,7 @@ struct ListCommand: AsyncParsableCommand {
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     let history = Self.history(context)
     let entries = locator.libraryWorkflows.map {
-      entry(name: $0.name, url: $0.url, locator: locator, check: check, history: history)
+      entry(name: $0.name, url: $0.url, locator: locator, check: check, history: history, context: context)
     }
     if json {
       try context.printJSON(Listing(library: locator.libraryDirectory.path, workflows: entries))
@@ -48,7 +48,8 @@ struct ListCommand: AsyncParsableCommand {
   }
 
   private func entry(
-    name: String, url: URL, locator: WorkflowLocator, check: WorkflowCheck, history: RunHistory?
+    name: String, url: URL, locator: WorkflowLocator, check: WorkflowCheck, history: RunHistory?,
+    context: SessionContext
   ) -> LibraryEntry {
     let (workflow, diagnostics) = locator.check(url.path, with: check)
     let lastRun = history.flatMap { Self.lastRun(of: locator.resolvedPath(url.path), in: $0) }
@@ -56,10 +57,10 @@ struct ListCommand: AsyncParsableCommand {
       let bytes = (try? RegularFile.read(url.path, limit: YAMLLimits.workflow.maxFileSize).get()) ?? []
       return LibraryEntry(
         name: name, file: url.path, title: nil, description: nil, actions: nil, schedule: [],
-        signature: Presentation.signature(of: bytes, at: url, in: locator.context), lastRun: lastRun,
+        signature: Presentation.signature(of: bytes, at: url, in: context), lastRun: lastRun,
         errors: max(1, diagnostics.errorCount))
     }
-    let provenance = Presentation.provenance(of: workflow, in: locator.context)
+    let provenance = Presentation.provenance(of: workflow, in: context)
     return LibraryEntry(
       name: name, file: url.path, title: workflow.name, description: workflow.description,
       actions: workflow.actionCount,

@@ -96,7 +96,7 @@ struct RunRequest: Sendable, Equatable {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    let (check, loaded, diagnostics) = locator.checkToRun(workflow)
+    let (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
     // The session: config.yml read, the workflow's file found and resolved, history's folder made. Made
     // after the check, in turn: it once opened beside the check in an `async let`, which a run whose
     // tasks all run on the main thread (MainThreadExecutor) would only pay a child task for.

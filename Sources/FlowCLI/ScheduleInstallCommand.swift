@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowCron
 import FlowDiagnostics
+import FlowLibrary
 import FlowScheduler
 import FlowSession
 import Foundation

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowCron
 import FlowDiagnostics
 import FlowIntents
+import FlowLibrary
 import FlowScheduler
 import FlowSession
 import Foundation

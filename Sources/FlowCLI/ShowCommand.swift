@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowDiagnostics
+import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime

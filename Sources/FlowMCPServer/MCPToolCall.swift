@@ -59,7 +59,7 @@ package struct MCPToolCall {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = UUID().uuidString.lowercased()
-    let (check, loaded, diagnostics) = locator.checkToRun(path)
+    let (check, loaded, diagnostics) = locator.checkToRun(path, in: context)
     let session: RunSession
     do {
       session = try RunSession(context, trigger: .mcp, runID: runID, workflow: path)

@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowIntents
+import FlowLibrary
 import FlowMCP
 import FlowPresentation
 import FlowRuntime

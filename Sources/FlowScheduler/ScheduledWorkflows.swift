@@ -1,5 +1,6 @@
 import FlowCron
 import FlowDiagnostics
+import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSession

@@ -10,11 +10,16 @@ import Testing
 /// goes over the wire: the headers, the cancellation of a withdrawn call, the DELETE at the end, and a
 /// session the server forgot.
 struct HTTPClientWireTests {
-  /// A server that answers `initialize` with a session, lets `tools/call` hang until told, and answers
-  /// `tools/list` with 404 when `forget` is set.
-  static func server(forget: Bool, calling: AsyncStream<Void>.Continuation) async throws -> LoopbackServer {
+  /// A server that answers `initialize` with a session, lets `tools/call` hang until told, answers
+  /// `tools/list` with 404 when `forget` is set, and says when the session's DELETE came (`ended`).
+  static func server(
+    forget: Bool, calling: AsyncStream<Void>.Continuation, ended: AsyncStream<Void>.Continuation? = nil
+  ) async throws -> LoopbackServer {
     try await LoopbackServer.start { request in
-      guard request.method == "POST" else { return .init(status: 405) }
+      guard request.method == "POST" else {
+        ended?.yield()
+        return .init(status: 405)
+      }
       let message = try RPCMessage.decode(request.text)
       switch message {
       case .request(let id, "initialize", _):
@@ -37,7 +42,8 @@ struct HTTPClientWireTests {
 
   @Test func aWithdrawnCallIsCancelledAndTheSessionEnded() async throws {
     let (calls, calling) = AsyncStream<Void>.makeStream()
-    let server = try await Self.server(forget: false, calling: calling)
+    let (ends, ended) = AsyncStream<Void>.makeStream()
+    let server = try await Self.server(forget: false, calling: calling, ended: ended)
     let client = try await MCPClient.connect(name: "mimic", url: server.url("/mcp"), headers: ["X-Key": "k"])
     #expect(client.protocolVersion == "2025-06-18")
     let call = Task { try await client.callTool("slow", arguments: [:], cancelReason: "timeout") }
@@ -46,6 +52,9 @@ struct HTTPClientWireTests {
     call.cancel()
     await #expect(throws: CancellationError.self) { try await call.value }
     client.shutdown()
+    // The DELETE is the last request the client sends: every other one has been received by then.
+    var ending = ends.makeAsyncIterator()
+    await ending.next()
     let requests = await server.requests
     await server.stop()
     let sent = requests.map { request in

@@ -3,7 +3,6 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
-import FlowSharing
 import Foundation
 
 /// Finds workflows by what a person types (SPEC §6): a path, or a name looked up in the library
@@ -11,17 +10,27 @@ import Foundation
 /// without `.yml`. The same lookup serves `flow run`, `flow validate` and `run-workflow` (see
 /// ``WorkflowFiles``).
 package struct WorkflowLocator: WorkflowFiles {
-  package init(context: SessionContext) { self.context = context }
+  /// Where relative paths start.
+  package let workingDirectory: String
+  /// Where flow keeps its files: the library is ``FlowPaths/workflows``.
+  package let paths: FlowPaths
 
-  package let context: SessionContext
+  package init(workingDirectory: String, paths: FlowPaths) {
+    self.workingDirectory = workingDirectory
+    self.paths = paths
+  }
+
+  private func absolutePath(_ path: String) -> String { FileSystemPath.absolute(path, in: workingDirectory) }
+
+  private func url(for path: String) -> URL { URL(fileURLWithPath: absolutePath(path)) }
 
   /// The library folder, ``FlowPaths/workflows``: `$XDG_DATA_HOME/flow/workflows`, by default
   /// `~/.local/share/flow/workflows`.
-  package var libraryDirectory: URL { context.paths.workflows }
+  package var libraryDirectory: URL { paths.workflows }
 
   /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
   /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
-  package var backupDirectory: URL { Importer.backups(of: libraryDirectory) }
+  package var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
   package var libraryWorkflows: [(name: String, url: URL)] {
@@ -44,8 +53,8 @@ package struct WorkflowLocator: WorkflowFiles {
   /// Foundation, removing the `..` as text first, named a path that is not there
   /// (`WorkflowLocatorTests.resolvedPaths`).
   package func resolvedPath(_ path: String) -> String {
-    FileSystemPath.resolved(context.absolutePath(path))
-      ?? context.url(for: path).standardized.resolvingSymlinksInPath().path
+    FileSystemPath.resolved(absolutePath(path))
+      ?? url(for: path).standardized.resolvingSymlinksInPath().path
   }
 
   /// The path to read for what a person typed (`flow run REFERENCE`), as they should see it: a path
@@ -75,40 +84,21 @@ package struct WorkflowLocator: WorkflowFiles {
   private func firstFile(_ candidates: [String]) -> String? {
     candidates.first { path in
       var isDirectory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: context.absolutePath(path), isDirectory: &isDirectory)
+      return FileManager.default.fileExists(atPath: absolutePath(path), isDirectory: &isDirectory)
         && !isDirectory.boolValue
     }
-  }
-
-  /// Finds, reads and checks the workflow `reference` names, and every workflow it runs.
-  package func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
-    guard let path = locate(reference) else { return (nil, Diagnostics([notFound(reference)])) }
-    return check.check(path: path)
-  }
-
-  /// A workflow about to run (`flow run`, a call to `flow mcp`): found, read and checked, with what stops
-  /// a run before step 1: its errors, a server it names that is not configured here, a signature that
-  /// does not hold.
-  package func checkToRun(_ reference: String) -> (check: WorkflowCheck, workflow: Workflow?, stopping: Diagnostics) {
-    let check = WorkflowCheck(registry: Catalogs.registry, files: self)
-    let (loaded, checked) = self.check(reference, with: check)
-    var stopping = checked.stoppingRun
-    if let loaded {
-      stopping.append(contentsOf: Presentation.signatureProblems(of: loaded, check: check, in: context))
-    }
-    return (check, loaded, stopping)
   }
 
   /// Why `reference` names no workflow: nothing is there (with the closest name the library or
   /// `./workflows` has), or what is there is a folder or a link that leads nowhere (which "no workflow
   /// named" would leave a person puzzling over).
-  private func notFound(_ reference: String) -> Diagnostic {
-    let path = context.url(for: reference).path
+  package func notFound(_ reference: String) -> Diagnostic {
+    let path = url(for: reference).path
     var status = stat()
     // A path (it has a `/`) is looked for only where it says, relative to the working folder: say which
     // folder that was, since the usual slip is running flow from another one.
     guard lstat(path, &status) == 0 || !reference.contains("/") else {
-      let folder = (context.url(for: reference).standardizedFileURL.path as NSString).deletingLastPathComponent
+      let folder = (url(for: reference).standardizedFileURL.path as NSString).deletingLastPathComponent
       let problem = Diagnostic(.error, .fileNotFound, "no such file in \(folder)", file: reference)
       let name = WorkflowName.stripExtension((reference as NSString).lastPathComponent)
       guard libraryWorkflows.contains(where: { $0.name == name }) else { return problem }
@@ -133,14 +123,9 @@ package struct WorkflowLocator: WorkflowFiles {
 
   /// The names a bare reference finds: the library's, then those in `./workflows/`.
   private var knownNames: [String] {
-    let local = (try? FileManager.default.contentsOfDirectory(atPath: context.url(for: "workflows").path)) ?? []
+    let local = (try? FileManager.default.contentsOfDirectory(atPath: url(for: "workflows").path)) ?? []
     let names = local.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.map(WorkflowName.stripExtension)
     return libraryWorkflows.map(\.name) + names.sorted()
-  }
-
-  /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.
-  package func load(_ reference: String) -> WorkflowCheck.Result {
-    check(reference, with: WorkflowCheck(registry: Catalogs.registry, files: self))
   }
 
   // MARK: - WorkflowFiles
@@ -158,10 +143,10 @@ package struct WorkflowLocator: WorkflowFiles {
   /// The file's own path (realpath(3)), which two names for one file share; Foundation's standardised
   /// path for a file that is not there. Only keys the check's own tables: nothing keeps it.
   package func canonicalPath(_ path: String) -> String {
-    FileSystemPath.resolved(context.absolutePath(path)) ?? context.url(for: path).standardizedFileURL.path
+    FileSystemPath.resolved(absolutePath(path)) ?? url(for: path).standardizedFileURL.path
   }
 
   package func read(_ path: String) -> Result<SourceFile, Diagnostic> {
-    SourceReader.read(path, in: context)
+    RegularFile.source(path, at: absolutePath(path))
   }
 }
