@@ -38,7 +38,8 @@ public final class ProcessLauncher: RunLauncher, @unchecked Sendable {
     do {
       return try Subprocess.spawn(options) { pid in children.withLock { $0[pid] = ended } }.pid
     } catch {
-      throw LaunchFailure(error.message)
+      let reason = error.code != 0 ? String(cString: strerror(error.code)) : error.message
+      throw LaunchFailure("cannot start \(request.executable): \(reason)")
     }
   }
 
