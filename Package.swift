@@ -326,7 +326,7 @@ let package = Package(
 
     .testTarget(
       name: "FlowFuzzingTests",
-      dependencies: ["FlowSharing", "FlowFuzzing"],
+      dependencies: ["FlowSharing", "FlowFuzzing", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
 

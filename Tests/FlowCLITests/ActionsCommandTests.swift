@@ -17,13 +17,13 @@ struct ActionsCommandTests {
     let result = await runActions([])
     #expect(result.status == 0)
     #expect(result.error == "")
-    assertGolden(result.output, named: "actions.txt")
+    assertGolden(result.output, named: "actions/all.txt")
   }
 
   @Test func showsOneActionInFull() async {
     let result = await runActions(["get-url"])
     #expect(result.status == 0)
-    assertGolden(result.output, named: "actions-get-url.txt")
+    assertGolden(result.output, named: "actions/get-url.txt")
   }
 
   @Test func listAsJSONParses() async throws {
@@ -51,7 +51,7 @@ struct ActionsCommandTests {
     #expect((object["output"] as? [String: Any])?["type"] as? String == "Any")
     #expect(object["example"] as? String == "- get-url: https://example.com")
     // Printed by the one JSON printer that `flow run --json` uses: sorted keys, the same spacing.
-    assertGolden(result.output, named: "actions-get-url.json.txt")
+    assertGolden(result.output, named: "actions/get-url.json.txt")
   }
 
   @Test func unknownActionSuggestsTheClosestAndExitsWithInvalid() async {

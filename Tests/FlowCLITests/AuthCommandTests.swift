@@ -8,20 +8,18 @@ import Testing
 /// `flow auth`: a token is checked with `GET /user` before it is saved, and "refused" is told apart from
 /// "could not check" (the loopback stand-in speaks Raindrop's protocol; port 1 on loopback answers nothing).
 struct AuthCommandTests {
-  typealias Machine = RaindropWorkflowTests.Machine
-
   /// `flow auth …` with `line` on standard input, and the transcript with the temporary home as `$HOME`.
   static func auth(_ arguments: [String], line: String? = nil, machine: Machine) async -> (
     status: Int32, transcript: String
   ) {
-    let result = await runFlow(
+    let result = await Machine.run(
       ["auth"] + arguments, in: machine.home, environment: machine.environment, lines: line.map { [$0] } ?? [])
     let text = "$ flow auth \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"
     return (result.status, text.replacingOccurrences(of: machine.home.path, with: "$HOME"))
   }
 
   @Test func loginChecksTheTokenBeforeSavingIt() async throws {
-    var machine = try Machine()
+    var machine = try RaindropWorkflowTests.machine()
     let server = try RaindropStubServer(
       store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
@@ -41,14 +39,14 @@ struct AuthCommandTests {
     await server.stop()
 
     #expect(!transcripts.contains("test-token") && !transcripts.contains("wrong-token"))
-    assertGolden(transcripts, named: "auth-login-checked.txt")
+    assertGolden(transcripts, named: "auth/login-checked.txt")
     #expect(await server.requestCounts["GET /user"] == 2)
   }
 
   /// Offline, nothing is saved unless `--no-check` says so, and `status` says it could not check the
   /// token, not that the token does not work.
   @Test func offlineIsNotARefusal() async throws {
-    var machine = try Machine()
+    var machine = try RaindropWorkflowTests.machine()
     machine.environment["RAINDROP_API_URL"] = "http://127.0.0.1:1/rest/v1"
     let tokenFile = machine.home.appendingPathComponent("config/flow/raindrop-token").path
     var transcripts = ""
@@ -68,6 +66,6 @@ struct AuthCommandTests {
     #expect(status.transcript.contains("could not check the token"))
     #expect(!status.transcript.contains("does not work"))
     transcripts += status.transcript
-    assertGolden(transcripts, named: "auth-offline.txt")
+    assertGolden(transcripts, named: "auth/offline.txt")
   }
 }

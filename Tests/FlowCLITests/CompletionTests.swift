@@ -81,7 +81,7 @@ struct CompletionTests {
   @Test func zshAndFishScriptsNameEverySubcommand() async throws {
     let directory = try temporaryDirectory()
     for shell in ["zsh", "fish"] {
-      let result = await runFlow(["completions", shell], in: directory)
+      let result = await Machine.run(["completions", shell], in: directory)
       #expect(result.status == 0)
       #expect(result.output.contains(shell == "zsh" ? "#compdef flow" : "complete -c 'flow'"))
       for subcommand in FlowCommand.configuration.subcommands {

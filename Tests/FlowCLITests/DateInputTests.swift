@@ -32,21 +32,22 @@ struct DateInputTests {
   }
 
   @Test func inputFromTheCommandLineTakesWords() async throws {
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "when.yml", "--input", "when=tomorrow"], in: try workflow(), clock: Self.clock)
     #expect(result.error == "")
     #expect(result.output == (try Self.day(1)))
   }
 
   @Test func inputThatIsNoDateIsAUsageError() async throws {
-    let result = await runFlow(["run", "when.yml", "--input", "when=someday"], in: try workflow(), clock: Self.clock)
+    let result = await Machine.run(
+      ["run", "when.yml", "--input", "when=someday"], in: try workflow(), clock: Self.clock)
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "run-input-not-a-date.txt")
+    assertGolden(transcript(result), named: "run/input-not-a-date.txt")
   }
 
   /// The prompt re-asks with the reason, then takes the words.
   @Test func askedInputTakesWords() async throws {
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "when.yml"], in: try workflow(), terminal: true, lines: ["someday", "in 3 days"], clock: Self.clock)
     #expect(result.status == 0)
     #expect(result.output.hasSuffix(try Self.day(3)))
@@ -54,7 +55,7 @@ struct DateInputTests {
   }
 
   @Test func defaultTakesWordsReadWhenTheWorkflowRuns() async throws {
-    let result = await runFlow(["run", "when.yml"], in: try workflow(default: "yesterday"), clock: Self.clock)
+    let result = await Machine.run(["run", "when.yml"], in: try workflow(default: "yesterday"), clock: Self.clock)
     #expect(result.error == "")
     #expect(result.output == (try Self.day(-1)))
   }
@@ -62,10 +63,10 @@ struct DateInputTests {
   /// A default that is no date is found by the checker, at its place, before anything runs.
   @Test func defaultThatIsNoDateIsFoundBeforeTheRun() async throws {
     let directory = try workflow(default: "someday")
-    let validate = await runFlow(["validate", "when.yml"], in: directory, clock: Self.clock)
+    let validate = await Machine.run(["validate", "when.yml"], in: directory, clock: Self.clock)
     #expect(validate.status != 0)
-    assertGolden(transcript(validate), named: "validate-input-default-not-a-date.txt")
-    let run = await runFlow(["run", "when.yml"], in: directory, clock: Self.clock)
+    assertGolden(transcript(validate), named: "validate/input-default-not-a-date.txt")
+    let run = await Machine.run(["run", "when.yml"], in: directory, clock: Self.clock)
     #expect(run.status == validate.status)
     #expect(run.output == "")
   }

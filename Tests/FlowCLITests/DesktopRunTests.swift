@@ -24,8 +24,8 @@ struct DesktopRunTests {
             name: EDITOR
             default: vi
       """)
-    let result = await runFlow(["validate", "desk.yml"], in: directory)
-    assertGolden(transcript(result), named: "get-env-not-listed.txt")
+    let result = await Machine.run(["validate", "desk.yml"], in: directory)
+    assertGolden(transcript(result), named: "desktop/get-env-not-listed.txt")
   }
 
   static let notify = """
@@ -40,30 +40,30 @@ struct DesktopRunTests {
 
   @Test func notifyWithNoSessionBusIsRefusedBeforeStepOneWhenNobodyAttends() async throws {
     let directory = try Self.workflow(Self.notify)
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "desk.yml", "--no-input"], in: directory,
       environment: ["NO_COLOR": "1", "XDG_RUNTIME_DIR": "/nonexistent-runtime"])
-    assertGolden(transcript(result), named: "notify-unattended-no-bus.txt")
+    assertGolden(transcript(result), named: "desktop/notify-unattended-no-bus.txt")
   }
 
   @Test func notifyWithNoSessionBusFailsTheStepAtATerminal() async throws {
     let directory = try Self.workflow(Self.notify)
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "desk.yml"], in: directory, environment: ["NO_COLOR": "1", "XDG_RUNTIME_DIR": "/nonexistent-runtime"],
       terminal: true)
-    assertGolden(transcript(result), named: "notify-no-bus.txt")
+    assertGolden(transcript(result), named: "desktop/notify-no-bus.txt")
   }
 
   @Test func aStepAllowedToFailOrADryRunNeedsNoSession() async throws {
     let directory = try Self.workflow(
       Self.notify.replacingOccurrences(
         of: "body: 3 new favourites", with: "body: 3 new favourites\n    on-error: continue"))
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "desk.yml", "--no-input"], in: directory,
       environment: ["NO_COLOR": "1", "XDG_RUNTIME_DIR": "/nonexistent-runtime"])
     #expect(result.status == 0, "\(result.error)")
     let plain = try Self.workflow(Self.notify)
-    let dry = await runFlow(
+    let dry = await Machine.run(
       ["run", "desk.yml", "--no-input", "--dry-run"], in: plain,
       environment: ["NO_COLOR": "1", "XDG_RUNTIME_DIR": "/nonexistent-runtime"])
     #expect(dry.status == 0, "\(dry.error)")

@@ -5,10 +5,8 @@ import Testing
 
 /// `flow do`: its options anywhere on the line, its help, its JSON and its did-you-mean.
 struct DoCommandTests {
-  typealias Machine = RaindropWorkflowTests.Machine
-
   @Test func optionsAfterThePhraseAreOptionsNotWords() async throws {
-    let machine = try Machine()
+    let machine = try RaindropWorkflowTests.machine()
     let saved = await machine.run(["do", "save", "to", "raindrop", "https://y.org", "--yes", "--backend", "local"])
     #expect(saved.status == 0)
     #expect(saved.output == "https://y.org — y.org\n")
@@ -22,7 +20,7 @@ struct DoCommandTests {
   }
 
   @Test func wordsAfterADoubleDashAreWords() async throws {
-    let machine = try Machine()
+    let machine = try RaindropWorkflowTests.machine()
     _ = await machine.run(["do", "save", "to", "raindrop", "https://example.com/--json"])
     let found = await machine.run(["do", "search", "raindrop", "--", "--json"])
     #expect(found.status == 0)
@@ -43,7 +41,7 @@ struct DoCommandTests {
 
   /// Before '--', a mistyped option is a usage error with a suggestion, not words of the value.
   @Test func anUnknownOptionBeforeADoubleDashIsAUsageError() async throws {
-    let machine = try Machine()
+    let machine = try RaindropWorkflowTests.machine()
     let typo = await machine.run(["do", "search", "raindrop", "swift", "--jsn"])
     #expect(typo.status == 2)
     #expect(typo.output == "")
@@ -60,15 +58,15 @@ struct DoCommandTests {
 
   /// The report has the same shape as `flow run --json`'s (Documentation/JSON.md).
   @Test func jsonReport() async throws {
-    let machine = try Machine()
+    let machine = try RaindropWorkflowTests.machine()
     let result = await machine.run(["do", "search", "raindrop", "nothing", "--json"])
     #expect(result.status == 0)
     #expect(result.error == "")
-    assertGolden(transcript(result), named: "do-json.txt")
+    assertGolden(transcript(result), named: "do/json.txt")
   }
 
   @Test func phrasesAsJSON() async throws {
-    let result = await runFlow(["do", "--json"], in: try temporaryDirectory())
+    let result = await Machine.run(["do", "--json"], in: try temporaryDirectory())
     #expect(result.status == 0)
     let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     let phrases = try #require(report["phrases"] as? [[String: String]])
@@ -77,14 +75,14 @@ struct DoCommandTests {
   }
 
   @Test func helpIsHelp() async throws {
-    let result = await runFlow(["do", "--help"], in: try temporaryDirectory())
+    let result = await Machine.run(["do", "--help"], in: try temporaryDirectory())
     #expect(result.status == 0)
     #expect(result.output.contains("USAGE: flow do [<words> ...]"))
     #expect(result.error == "")
   }
 
   @Test func misspeltPhraseBeforeAValueSuggestsTheClosest() async throws {
-    let machine = try Machine()
+    let machine = try RaindropWorkflowTests.machine()
     var transcripts = ""
     for arguments in [
       ["do", "sve", "to", "raindrop", "https://github.com/apple/swift-argument-parser"],
@@ -94,6 +92,6 @@ struct DoCommandTests {
       #expect(result.status == 2)
       transcripts += "$ flow \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"
     }
-    assertGolden(transcripts, named: "do-misspelt-phrase.txt")
+    assertGolden(transcripts, named: "do/misspelt-phrase.txt")
   }
 }

@@ -18,7 +18,7 @@ struct DocumentationTests {
 
   /// Running.md's synopsis is `flow run --help`'s usage line, so an option added to `run` shows up there.
   @Test func runningSynopsisIsTheUsageLine() async throws {
-    let help = await runFlow(["run", "--help"], in: Self.root).output
+    let help = await Machine.run(["run", "--help"], in: Self.root).output
     let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }?.dropFirst("USAGE: ".count))
     let docs = try String(contentsOf: Self.root.appendingPathComponent("Documentation/Running.md"), encoding: .utf8)
     #expect(docs.contains("```\n\(usage)\n```"), "Running.md's synopsis is not '\(usage)'")

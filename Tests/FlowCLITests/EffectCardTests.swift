@@ -9,29 +9,29 @@ import Testing
 /// refuses before step 1, naming the confirmation it would need.
 struct EffectCardTests {
   /// The store of a home's `local` backend.
-  static func store(of home: SharingHome) throws -> LocalBackend {
-    try LocalBackend(directory: home.root.appendingPathComponent(".local/share/flow"))
+  static func store(of machine: Machine) throws -> LocalBackend {
+    try LocalBackend(directory: machine.home.appendingPathComponent(".local/share/flow"))
   }
 
-  static func inTrash(_ home: SharingHome) async throws -> Int {
-    try await store(of: home).bookmarks(BookmarkListQuery(collectionId: SystemCollection.trash.rawValue)).items.count
+  static func inTrash(_ machine: Machine) async throws -> Int {
+    try await store(of: machine).bookmarks(BookmarkListQuery(collectionId: SystemCollection.trash.rawValue)).items.count
   }
 
   @Test func aBulkMoveToTrashIsRedOnTheCard() async throws {
-    let home = try SharingHome()
-    let result = await home.flow(
-      ["import", "Hostile/trashes-everything.yml"], in: testDirectory(), terminal: true, lines: ["n"],
-      extra: ["NO_COLOR": ""])
+    let machine = try Machine.sharing()
+    let result = await machine.run(
+      ["import", "Hostile/trashes-everything.yml"], in: testDirectory(), environment: ["NO_COLOR": ""],
+      terminal: true, lines: ["n"])
     #expect(result.status == 3)
     #expect(result.error.contains("\u{1B}[1;31mdeletes Raindrop.io bookmarks (1 step)"), "\(result.error)")
     #expect(!result.error.contains("writes "))
   }
 
   @Test func aComputedURLIsRedOnTheCard() async throws {
-    let home = try SharingHome()
-    let result = await home.flow(
-      ["import", "Hostile/opens-computed-url.yml"], in: testDirectory(), terminal: true, lines: ["n"],
-      extra: ["NO_COLOR": ""])
+    let machine = try Machine.sharing()
+    let result = await machine.run(
+      ["import", "Hostile/opens-computed-url.yml"], in: testDirectory(), environment: ["NO_COLOR": ""],
+      terminal: true, lines: ["n"])
     #expect(result.status == 3)
     #expect(result.error.contains("\u{1B}[1;31msends what the run computes to"), "\(result.error)")
     #expect(result.error.contains("\u{1B}[1;31mmay contact any host"))
@@ -39,26 +39,26 @@ struct EffectCardTests {
   }
 
   @Test func theRunAsksAndAnUnattendedRunRefusesBeforeStepOne() async throws {
-    let home = try SharingHome()
-    let seed = home.root.appendingPathComponent("seed.yml")
+    let machine = try Machine.sharing()
+    let seed = machine.home.appendingPathComponent("seed.yml")
     try """
     flow: 1
     steps:
       - save-bookmark: https://swift.org
       - save-bookmark: https://example.com
     """.write(to: seed, atomically: true, encoding: .utf8)
-    #expect(await home.flow(["run", seed.path]).status == 0)
+    #expect(await machine.run(["run", seed.path]).status == 0)
 
     // At a terminal: asked, declined, nothing moved.
-    let declined = await home.flow(
+    let declined = await machine.run(
       ["run", "Hostile/trashes-everything.yml"], in: testDirectory(), terminal: true, lines: ["n"])
     #expect(declined.status == 3, "\(declined.error)")
     #expect(declined.error.contains("Update "), "\(declined.error)")
     #expect(declined.error.contains("[y/N]"))
-    #expect(try await Self.inTrash(home) == 0)
+    #expect(try await Self.inTrash(machine) == 0)
 
     // Nobody there: refused before step 1, the confirmation named at the step of the embedded child.
-    let unattended = await home.flow(["run", "Hostile/trashes-everything.yml", "--no-input"], in: testDirectory())
+    let unattended = await machine.run(["run", "Hostile/trashes-everything.yml", "--no-input"], in: testDirectory())
     #expect(unattended.status == 4)
     #expect(
       unattended.error.contains(
@@ -66,12 +66,12 @@ struct EffectCardTests {
       "\(unattended.error)")
     #expect(unattended.error.contains("this workflow is run from here"))
     #expect(!unattended.error.contains("get-bookmarks"))
-    #expect(try await Self.inTrash(home) == 0)
+    #expect(try await Self.inTrash(machine) == 0)
 
     // Confirmed: both go.
-    let confirmed = await home.flow(
+    let confirmed = await machine.run(
       ["run", "Hostile/trashes-everything.yml"], in: testDirectory(), terminal: true, lines: ["y"])
     #expect(confirmed.status == 0, "\(confirmed.error)")
-    #expect(try await Self.inTrash(home) == 2)
+    #expect(try await Self.inTrash(machine) == 2)
   }
 }

@@ -8,11 +8,6 @@ struct ExampleTests {
   static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
   static let invalid = examples.appendingPathComponent("invalid")
 
-  static func files(in directory: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".yml") }
-      .sorted()
-  }
-
   /// How each example runs in its golden: arguments, whether at a terminal, and what the person types.
   struct Run: Sendable, CustomTestStringConvertible {
     var example: String
@@ -61,33 +56,33 @@ struct ExampleTests {
     Run(example: "on-failure", variant: "json", arguments: ["--json"], expectedStatus: 1),
   ]
 
-  @Test func everyExampleHasARunGolden() {
+  @Test func everyExampleHasARunGolden() throws {
     let covered = Set(Self.runs.map(\.example))
-    for file in Self.files(in: Self.examples) {
+    for file in try listing(of: Self.examples) {
       #expect(covered.contains(String(file.dropLast(4))), "\(file) has no run in ExampleTests.runs")
     }
   }
 
-  @Test(arguments: files(in: examples))
+  @Test(arguments: try listing(of: examples))
   func validates(file: String) async {
-    let result = await runFlow(["validate", file], in: Self.examples)
+    let result = await Machine.run(["validate", file], in: Self.examples)
     #expect(result.status == 0)
     #expect(result.error == "")
   }
 
   @Test(arguments: runs)
   func runMatchesGolden(run: Run) async {
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", run.example + ".yml"] + run.arguments, in: Self.examples, terminal: run.terminal, lines: run.lines)
     #expect(result.status == run.expectedStatus)
-    assertGolden(transcript(result), named: "example-\(run.example).\(run.variant).txt")
+    assertGolden(transcript(result), named: "examples/\(run.example).\(run.variant).txt")
   }
 
-  @Test(arguments: files(in: invalid))
+  @Test(arguments: try listing(of: invalid))
   func invalidExampleDiagnostics(file: String) async {
-    let result = await runFlow(["validate", file], in: Self.invalid)
+    let result = await Machine.run(["validate", file], in: Self.invalid)
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "invalid-\(file.dropLast(4)).txt")
+    assertGolden(transcript(result), named: "examples/invalid/\(file.dropLast(4)).txt")
   }
 
   /// A workflow that runs a broken one is invalid as a whole: nothing runs, not even its first step,
@@ -103,7 +98,7 @@ struct ExampleTests {
     let environment = [
       "NO_COLOR": "1", "HOME": directory.path, "XDG_DATA_HOME": directory.appendingPathComponent("data").path,
     ]
-    let result = await runFlow(["run", "parent.yml"], in: directory, environment: environment)
+    let result = await Machine.run(["run", "parent.yml"], in: directory, environment: environment)
     #expect(result.status == 2)
     #expect(result.error.contains("parent.yml:4:19: error: 'sub/broken.yml' is invalid, so this step cannot run"))
     #expect(result.error.contains("sub/broken.yml:3:5: error: unknown action 'shwo'"))
@@ -112,7 +107,7 @@ struct ExampleTests {
 
   /// `flow run` checks the whole file first: an invalid workflow runs no step at all.
   @Test func runRefusesAnInvalidWorkflowBeforeAnyStep() async {
-    let result = await runFlow(["run", "invalid/structure.yml"], in: Self.examples)
+    let result = await Machine.run(["run", "invalid/structure.yml"], in: Self.examples)
     #expect(result.status == 2)
     #expect(result.output == "")
     #expect(result.error.contains("found 6 errors"))

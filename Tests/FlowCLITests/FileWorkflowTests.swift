@@ -70,7 +70,7 @@ struct FileWorkflowTests {
   @Test func aDryRunReadsButNeverWrites() async throws {
     let home = try Self.home()
     let before = Self.tree(home)
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "files.yml", "--dry-run"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
     #expect(result.status == 0, "\(result.error)")
     #expect(Self.tree(home) == before)
@@ -80,7 +80,7 @@ struct FileWorkflowTests {
 
   @Test func aRealRunDoesEverything() async throws {
     let home = try Self.home()
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "files.yml", "--yes"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
     #expect(result.status == 0, "\(result.error)")
     let data = home.appendingPathComponent("data").path
@@ -100,7 +100,7 @@ struct FileWorkflowTests {
 
   @Test func deleteFilesNeedsAnAnswerInAnUnattendedRun() async throws {
     let home = try Self.home()
-    let result = await runFlow(["run", "files.yml"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
+    let result = await Machine.run(["run", "files.yml"], in: home, environment: ["HOME": home.path, "NO_COLOR": "1"])
     #expect(result.status != 0)
     #expect(result.error.contains("delete-files"))
     // The check before step 1 refuses: nothing was written.
@@ -129,13 +129,13 @@ struct FileWorkflowTests {
     try yaml.write(toFile: file("auto.yml"), atomically: false, encoding: .utf8)
     for name in ["trashed.txt", "gone.txt"] { try "x".write(toFile: file(name), atomically: false, encoding: .utf8) }
     let environment = ["HOME": home.path, "NO_COLOR": "1"]
-    let refused = await runFlow(["run", "auto.yml"], in: home, environment: environment)
+    let refused = await Machine.run(["run", "auto.yml"], in: home, environment: environment)
     #expect(refused.status != 0)
     #expect(refused.error.contains("--yes"), "\(refused.error)")
     #expect(!FileManager.default.fileExists(atPath: file("trashed.txt")))
     #expect(FileManager.default.fileExists(atPath: file("gone.txt")))
     try "x".write(toFile: file("trashed.txt"), atomically: false, encoding: .utf8)
-    let done = await runFlow(["run", "auto.yml", "--yes"], in: home, environment: environment)
+    let done = await Machine.run(["run", "auto.yml", "--yes"], in: home, environment: environment)
     #expect(done.status == 0, "\(done.error)")
     #expect(!FileManager.default.fileExists(atPath: file("gone.txt")))
   }

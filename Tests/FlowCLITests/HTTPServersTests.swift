@@ -47,49 +47,41 @@ import Testing
     }
   }
 
-  static func run(
-    _ home: ServersCommandTests.Home, _ arguments: [String], _ extra: [String: String] = [:], lines: [String] = []
-  ) async -> (status: Int32, output: String, error: String) {
-    await runFlow(
-      arguments, in: home.directory, environment: home.environment.merging(extra) { $1 }, terminal: !lines.isEmpty,
-      lines: lines)
-  }
-
   @Test func anHTTPServerIsACatalogue() async throws {
     let server = try await HTTPTestServer(token: "s3cret")
-    let home = try ServersCommandTests.Home()
+    let machine = try ServersCommandTests.machine()
     let add = ["servers", "add", "web", "--url", server.url, "--header-env", "Authorization=WEB_AUTH"]
     var transcript = ""
     func record(_ arguments: [String], _ result: (status: Int32, output: String, error: String)) {
-      transcript += "$ flow \(arguments.joined(separator: " "))\n" + home.shown(result) + "\n"
+      transcript += "$ flow \(arguments.joined(separator: " "))\n" + machine.shown(result) + "\n"
     }
     // The variable unset, then a token the server refuses: exit 5, naming the header and the variable.
-    let unset = await Self.run(home, add)
+    let unset = await machine.run(add)
     #expect(unset.status == 5)
     record(add, unset)
-    let refused = await Self.run(home, add, ["WEB_AUTH": "Bearer wrong"])
+    let refused = await machine.run(add, environment: ["WEB_AUTH": "Bearer wrong"])
     #expect(refused.status == 5)
     record(add, refused)
     let auth = ["WEB_AUTH": "Bearer s3cret"]
-    let added = await Self.run(home, add, auth)
+    let added = await machine.run(add, environment: auth)
     #expect(added.status == 0, "\(added.error)")
     record(add, added)
-    let list = await Self.run(home, ["servers", "list"])
+    let list = await machine.run(["servers", "list"])
     record(["servers", "list"], list)
-    assertGolden(transcript.replacingOccurrences(of: server.url, with: "$URL"), named: "servers-http-add.txt")
+    assertGolden(transcript.replacingOccurrences(of: server.url, with: "$URL"), named: "servers/http-add.txt")
 
     // Only the variable's name is stored.
     let config = try String(
-      contentsOf: home.directory.appendingPathComponent("config/flow/config.yml"), encoding: .utf8)
+      contentsOf: machine.home.appendingPathComponent("config/flow/config.yml"), encoding: .utf8)
     #expect(config.contains("    url: \"\(server.url)\"\n    header-env:\n      \"Authorization\": \"WEB_AUTH\""))
     #expect(!config.contains("s3cret"))
 
-    let actions = await Self.run(home, ["actions", "web"])
+    let actions = await machine.run(["actions", "web"])
     #expect(actions.output.contains("MCP server 'web'\n  at \(server.url)\n"), "\(actions.output)")
     #expect(actions.output.contains("web.weather — Weather"), "\(actions.output)")
 
     // Structured output, and progress notifications on the event stream before the answer.
-    let file = try home.write(
+    let file = try machine.write(
       "weather.yml",
       """
       flow: 1
@@ -103,22 +95,22 @@ import Testing
         - show: counted ${previous}
 
       """)
-    let ran = await Self.run(home, ["run", file], auth)
+    let ran = await machine.run(["run", file], environment: auth)
     #expect(ran.status == 0, "\(ran.error)")
     #expect(ran.output == "Lisbon: 23.5 degrees, sunny true\ncounted 3\n")
     // A call to an HTTP server contacts its host: the card and `flow show` say so.
-    let shown = await Self.run(home, ["show", file])
+    let shown = await machine.run(["show", file])
     #expect(shown.output.contains("3  Count · to 3") && shown.output.contains("contacts 127.0.0.1"), "\(shown.output)")
-    let card = await Self.run(home, ["import", "--no-input", file])
+    let card = await machine.run(["import", "--no-input", file])
     #expect(card.status == 4)
-    assertGolden(home.shown(card).replacingOccurrences(of: server.url, with: "$URL"), named: "servers-http-card.txt")
+    assertGolden(machine.shown(card).replacingOccurrences(of: server.url, with: "$URL"), named: "servers/http-card.txt")
 
     // Elicitation arrives on the call's event stream; its answer is POSTed while that stream is open.
-    let asking = try home.write("ask.yml", "flow: 1\nsteps:\n  - web.ask_name\n  - show: ${previous}\n")
-    let unattended = await Self.run(home, ["run", "--no-input", asking], auth)
+    let asking = try machine.write("ask.yml", "flow: 1\nsteps:\n  - web.ask_name\n  - show: ${previous}\n")
+    let unattended = await machine.run(["run", "--no-input", asking], environment: auth)
     #expect(unattended.status == 4, "\(unattended.error)")
     #expect(unattended.error.contains("What is your name?"), "\(unattended.error)")
-    let answered = await Self.run(home, ["run", asking], auth, lines: ["Ada"])
+    let answered = await machine.run(["run", asking], environment: auth, terminal: true, lines: ["Ada"])
     #expect(answered.status == 0, "\(answered.error)")
     #expect(answered.output.hasSuffix("hello Ada\n"), "\(answered.output)")
 
@@ -136,26 +128,26 @@ import Testing
     #expect(seen.values == ["1/3 step 1", "2/3 step 2", "3/3 step 3"])
 
     // A run whose token is missing stops before step 1.
-    let missing = await Self.run(home, ["run", "--no-input", file])
+    let missing = await machine.run(["run", "--no-input", file])
     #expect(missing.status == 5)
     #expect(missing.output.isEmpty)
     #expect(missing.error.contains("needs the header 'Authorization' from the environment variable WEB_AUTH"))
     // ...which `flow validate` knows without starting anything: a warning at the first step calling the
     // server (a scheduled run may have the variable), and nothing when it is set.
-    let validated = await Self.run(home, ["validate", file])
+    let validated = await machine.run(["validate", file])
     #expect(validated.status == 0)
-    assertGolden(home.shown(validated), named: "servers-http-validate-unset.txt")
-    let set = await Self.run(home, ["validate", file], auth)
+    assertGolden(machine.shown(validated), named: "servers/http-validate-unset.txt")
+    let set = await machine.run(["validate", file], environment: auth)
     #expect(set.error.isEmpty, "\(set.error)")
   }
 
   @Test func serversThatCannotBeUsed() async throws {
-    let home = try ServersCommandTests.Home()
+    let machine = try ServersCommandTests.machine()
     var transcript = ""
     func add(_ url: String, _ environment: [String: String]) async -> Int32 {
       let arguments = ["servers", "add", "web", "--url", url]
-      let result = await Self.run(home, arguments, environment)
-      transcript += "$ flow \(arguments.joined(separator: " "))\n" + home.shown(result) + "\n"
+      let result = await machine.run(arguments, environment: environment)
+      transcript += "$ flow \(arguments.joined(separator: " "))\n" + machine.shown(result) + "\n"
       return result.status
     }
     // Nothing listens on the discard port.
@@ -178,7 +170,7 @@ import Testing
     await answers.stop()
     assertGolden(
       transcript.replacingOccurrences(of: answers.baseURL.absoluteString, with: "$LOOPBACK"),
-      named: "servers-http-errors.txt")
+      named: "servers/http-errors.txt")
   }
 }
 

@@ -17,7 +17,7 @@ struct HardeningTests {
   /// 250 bookmarks, the second of three requests refused: the message, `--json` and run history all say
   /// that the first 100 were tagged and the other 150 were not, by id.
   @Test func aPartialBulkUpdateSaysWhatWasDone() async throws {
-    var machine = try RaindropWorkflowTests.Machine()
+    var machine = try RaindropWorkflowTests.machine()
     let serverStore = try LocalBackend(directory: machine.home.appendingPathComponent("server"))
     var ids: [Int] = []
     for index in 0..<250 {
@@ -51,8 +51,8 @@ struct HardeningTests {
 
   /// `ask`, `choose-from-list`, `confirm` and `show` at a terminal: every escape shown as a picture.
   @Test func runTimeTextIsShownNotObeyed() async throws {
-    let home = try SharingHome()
-    let result = await home.flow(
+    let machine = try Machine.sharing()
+    let result = await machine.run(
       ["run", "escapes-at-run-time.yml"], in: Self.files, terminal: true, lines: ["", "1", "y"])
     #expect(result.status == 0, "\(result.error)")
     for stream in [result.output, result.error] {
@@ -62,18 +62,18 @@ struct HardeningTests {
     }
     // Line breaks of a value stay line breaks.
     #expect(result.output.contains("\nline three\n"))
-    assertGolden(home.transcript(result), named: "escapes-at-run-time.txt")
+    assertGolden(machine.transcript(result), named: "hardening/escapes-at-run-time.txt")
   }
 
   /// Piped, standard output is the workflow's data and keeps its bytes; the questions on standard error
   /// (none here: nobody can answer) and the output at a terminal do not.
   @Test func pipedOutputKeepsItsBytes() async throws {
-    let home = try SharingHome()
-    let file = home.root.appendingPathComponent("colour.yml")
+    let machine = try Machine.sharing()
+    let file = machine.home.appendingPathComponent("colour.yml")
     try "flow: 1\nsteps:\n  - show: \"\\e[1mbold\\e[0m\"\n".write(to: file, atomically: true, encoding: .utf8)
-    let piped = await home.flow(["run", file.path])
+    let piped = await machine.run(["run", file.path])
     #expect(piped.output == "\u{1B}[1mbold\u{1B}[0m\n")
-    let shown = await home.flow(["run", file.path], terminal: true)
+    let shown = await machine.run(["run", file.path], terminal: true)
     #expect(shown.output == "␛[1mbold␛[0m\n")
   }
 
@@ -85,62 +85,62 @@ struct HardeningTests {
   // MARK: - Item 13: names that pass for others; invisible characters made visible
 
   @Test func invisibleCharactersAreShownOnTheCardInTheListAndInShow() async throws {
-    let home = try SharingHome()
-    let card = await home.flow(["import", "invisible-names.yml"], in: Self.files)
+    let machine = try Machine.sharing()
+    let card = await machine.run(["import", "invisible-names.yml"], in: Self.files)
     #expect(card.status == 4)
-    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: machine.library, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: Self.files.appendingPathComponent("invisible-names.yml"),
-      to: home.library.appendingPathComponent("invisible.yml"))
-    let list = await home.flow(["list"])
-    let show = await home.flow(["show", "invisible"])
+      to: machine.library.appendingPathComponent("invisible.yml"))
+    let list = await machine.run(["list"])
+    let show = await machine.run(["show", "invisible"])
     for result in [card, list, show] {
       let text = result.output + result.error
       #expect(!text.unicodeScalars.contains { TerminalSafe.isInvisible($0) }, "\(text)")
     }
     assertGolden(
-      [card, list, show].map(home.transcript).joined(separator: "\n"), named: "invisible-characters.txt")
+      [card, list, show].map(machine.transcript).joined(separator: "\n"), named: "hardening/invisible-characters.txt")
   }
 
   @Test func libraryNamesThatPassForOthersAreRefused() async throws {
-    let home = try SharingHome()
-    #expect(await home.flow(["new", "bulk-tag"]).status == 0)
+    let machine = try Machine.sharing()
+    #expect(await machine.run(["new", "bulk-tag"]).status == 0)
     var transcripts: [String] = []
     for name in ["bulk-t\u{430}g", "\u{FF42}ulk-tag", "bu\u{217C}k-tag"] {
-      let refused = await home.flow(["new", name])
+      let refused = await machine.run(["new", name])
       #expect(refused.status == 2, "\(name)")
-      transcripts.append("$ flow new \(LookAlikesText.visible(name))\n" + home.transcript(refused))
+      transcripts.append("$ flow new \(LookAlikesText.visible(name))\n" + machine.transcript(refused))
     }
     // A name in one script that looks like none already there is fine.
-    #expect(await home.flow(["new", "caf\u{E9}-\u{43C}\u{43E}\u{439}"]).status == 2)
-    #expect(await home.flow(["new", "\u{43C}\u{43E}\u{439}-\u{441}\u{43F}\u{438}\u{441}\u{43E}\u{43A}"]).status == 0)
-    #expect(await home.flow(["new", "caf\u{E9}"]).status == 0)
+    #expect(await machine.run(["new", "caf\u{E9}-\u{43C}\u{43E}\u{439}"]).status == 2)
+    #expect(await machine.run(["new", "\u{43C}\u{43E}\u{439}-\u{441}\u{43F}\u{438}\u{441}\u{43E}\u{43A}"]).status == 0)
+    #expect(await machine.run(["new", "caf\u{E9}"]).status == 0)
     // An import whose title makes a look-alike name is told to take another.
-    let shared = home.root.appendingPathComponent("look-alike.yml")
+    let shared = machine.home.appendingPathComponent("look-alike.yml")
     try "flow: 1\nname: Bulk T\u{430}g\nsteps:\n  - show: hi\n".write(to: shared, atomically: true, encoding: .utf8)
-    let imported = await home.flow(["import", shared.path, "--yes"])
+    let imported = await machine.run(["import", shared.path, "--yes"])
     #expect(imported.status == 2)
-    transcripts.append("$ flow import look-alike.yml --yes\n" + home.transcript(imported))
-    assertGolden(transcripts.joined(separator: "\n"), named: "look-alike-workflow-names.txt")
+    transcripts.append("$ flow import look-alike.yml --yes\n" + machine.transcript(imported))
+    assertGolden(transcripts.joined(separator: "\n"), named: "hardening/look-alike-workflow-names.txt")
   }
 
   @Test func keyNamesThatPassForOthersAreRefused() async throws {
-    let home = try SharingHome()
-    #expect(await home.flow(["keys", "generate", "--name", "ace"]).status == 0)
-    let exported = await home.flow(["keys", "export", "ace"])
-    let key = home.root.appendingPathComponent("ace.pub")
+    let machine = try Machine.sharing()
+    #expect(await machine.run(["keys", "generate", "--name", "ace"]).status == 0)
+    let exported = await machine.run(["keys", "export", "ace"])
+    let key = machine.home.appendingPathComponent("ace.pub")
     try exported.output.write(to: key, atomically: true, encoding: .utf8)
     var transcripts: [String] = []
     // Cyrillic а with Latin d and a; then all Cyrillic, one script, but the skeleton of 'ace'.
     for name in ["\u{430}da", "\u{430}\u{441}\u{435}"] {
-      let refused = await home.flow(["keys", "trust", key.path, "--name", name])
+      let refused = await machine.run(["keys", "trust", key.path, "--name", name])
       #expect(refused.status == 2, "\(name): \(refused.error)")
       transcripts.append(
-        "$ flow keys trust ace.pub --name \(LookAlikesText.visible(name))\n" + home.transcript(refused))
+        "$ flow keys trust ace.pub --name \(LookAlikesText.visible(name))\n" + machine.transcript(refused))
     }
-    let generated = await home.flow(["keys", "generate", "--name", "\u{430}\u{441}\u{435}"])
+    let generated = await machine.run(["keys", "generate", "--name", "\u{430}\u{441}\u{435}"])
     #expect(generated.status == 2)
-    assertGolden(transcripts.joined(separator: "\n"), named: "look-alike-key-names.txt")
+    assertGolden(transcripts.joined(separator: "\n"), named: "hardening/look-alike-key-names.txt")
   }
 
   // MARK: - Item 15: what flow writes under its XDG folders is private, whatever the umask
@@ -149,28 +149,24 @@ struct HardeningTests {
   /// library with a new workflow and an imported one (and its provenance record), a signing key, a
   /// trusted key: every folder 0700, every file 0600.
   @Test func everythingFlowWritesIsPrivateUnderUmask000() async throws {
-    let home = try temporaryDirectory()
-    func flow(_ arguments: [String], home: URL = home) throws -> Int32 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", "umask 000; exec \"$0\" \"$@\" >/dev/null 2>&1", TerminalTests.flow.path] + arguments
-      process.environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": home.path, "USER": "ada"]
-      process.currentDirectoryURL = RaindropWorkflowTests.workflows
-      try process.run()
-      process.waitUntilExit()
-      return process.terminationStatus
+    func fresh() throws -> Machine {
+      try Machine(in: RaindropWorkflowTests.workflows) {
+        ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": $0.path, "USER": "ada"]
+      }
     }
-    #expect(try flow(["run", "save-and-tag.yml", "--input", "url=https://swift.org"]) == 0)
-    #expect(try flow(["new", "mine"]) == 0)
-    #expect(try flow(["keys", "generate"]) == 0)
+    let machine = try fresh()
+    let home = machine.home
+    #expect(try machine.runBinary(["run", "save-and-tag.yml", "--input", "url=https://swift.org"], umask: 0) == 0)
+    #expect(try machine.runBinary(["new", "mine"], umask: 0) == 0)
+    #expect(try machine.runBinary(["keys", "generate"], umask: 0) == 0)
     let shared = home.appendingPathComponent("shared.flow.yml").path
-    #expect(try flow(["export", "bulk-tag.yml", "--sign", "-o", shared]) == 0)
-    #expect(try flow(["import", shared, "--yes"]) == 0)
+    #expect(try machine.runBinary(["export", "bulk-tag.yml", "--sign", "-o", shared], umask: 0) == 0)
+    #expect(try machine.runBinary(["import", shared, "--yes"], umask: 0) == 0)
     // Someone else's key, made in a home of its own, trusted here.
-    let other = try temporaryDirectory()
-    #expect(try flow(["keys", "generate", "--name", "bob"], home: other) == 0)
-    let pub = other.appendingPathComponent(".config/flow/keys/bob.pub").path
-    #expect(try flow(["keys", "trust", pub, "--name", "friend"]) == 0)
+    let other = try fresh()
+    #expect(try other.runBinary(["keys", "generate", "--name", "bob"], umask: 0) == 0)
+    let pub = other.home.appendingPathComponent(".config/flow/keys/bob.pub").path
+    #expect(try machine.runBinary(["keys", "trust", pub, "--name", "friend"], umask: 0) == 0)
 
     // SQLite's -wal and -shm exist while the store is open: look while a connection holds it.
     let store = try LocalBackend(directory: home.appendingPathComponent(".local/share/flow"))
@@ -210,42 +206,42 @@ struct HardeningTests {
   // MARK: - Item 16: a broken signature is reported by every command that reads the file
 
   @Test func runAndValidateReportABrokenSignature() async throws {
-    let home = try SharingHome()
-    let shared = home.root.appendingPathComponent("h.flow.yml")
-    #expect(await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path]).status == 0)
+    let machine = try Machine.sharing()
+    let shared = machine.home.appendingPathComponent("h.flow.yml")
+    #expect(await machine.run(["export", "examples/hello.yml", "--sign", "-o", shared.path]).status == 0)
     let text = try String(contentsOf: shared, encoding: .utf8).replacingOccurrences(of: "Hello", with: "Howdy")
     try text.write(to: shared, atomically: true, encoding: .utf8)
     var transcripts: [String] = []
     // Outside the library: a warning, and the run goes on.
     for arguments in [["validate", shared.path], ["run", shared.path]] {
-      let result = await home.flow(arguments)
+      let result = await machine.run(arguments)
       #expect(result.status == 0, "\(arguments): \(result.error)")
       #expect(result.error.contains("warning: the file was changed after it was signed"))
-      let command = arguments.joined(separator: " ").replacingOccurrences(of: home.root.path, with: "$HOME")
-      transcripts.append("$ flow \(command)\n" + home.transcript(result))
+      let command = arguments.joined(separator: " ").replacingOccurrences(of: machine.home.path, with: "$HOME")
+      transcripts.append("$ flow \(command)\n" + machine.transcript(result))
     }
     // A library copy: an error, and nothing runs.
-    try FileManager.default.createDirectory(at: home.library, withIntermediateDirectories: true)
-    try text.write(to: home.library.appendingPathComponent("hello.yml"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(at: machine.library, withIntermediateDirectories: true)
+    try text.write(to: machine.library.appendingPathComponent("hello.yml"), atomically: true, encoding: .utf8)
     for arguments in [["validate", "hello"], ["run", "hello"]] {
-      let result = await home.flow(arguments)
+      let result = await machine.run(arguments)
       #expect(result.status == 2, "\(arguments): \(result.error)")
       #expect(result.error.contains("error: the file was changed after it was signed"))
       #expect(!result.output.contains("Howdy"))
-      transcripts.append("$ flow \(arguments.joined(separator: " "))\n" + home.transcript(result))
+      transcripts.append("$ flow \(arguments.joined(separator: " "))\n" + machine.transcript(result))
     }
-    let json = await home.flow(["validate", "hello", "--json"])
+    let json = await machine.run(["validate", "hello", "--json"])
     #expect(json.output.contains("\"code\" : \"tampered-file\""))
-    assertGolden(transcripts.joined(separator: "\n"), named: "broken-signature-at-run-time.txt")
+    assertGolden(transcripts.joined(separator: "\n"), named: "hardening/broken-signature-at-run-time.txt")
   }
 
   @Test func aDamagedSignatureBlockIsReportedToo() async throws {
-    let home = try SharingHome()
-    let shared = home.root.appendingPathComponent("h.flow.yml")
-    #expect(await home.flow(["export", "examples/hello.yml", "--sign", "-o", shared.path]).status == 0)
+    let machine = try Machine.sharing()
+    let shared = machine.home.appendingPathComponent("h.flow.yml")
+    #expect(await machine.run(["export", "examples/hello.yml", "--sign", "-o", shared.path]).status == 0)
     let text = try String(contentsOf: shared, encoding: .utf8) + "# trailing text\n"
     try text.write(to: shared, atomically: true, encoding: .utf8)
-    let result = await home.flow(["validate", shared.path])
+    let result = await machine.run(["validate", shared.path])
     #expect(result.status == 0)
     #expect(result.error.contains("warning: the file's signature block does not read"), "\(result.error)")
   }
@@ -264,7 +260,7 @@ struct HardeningTerminalTests {
   @Test func escapesReachTheTerminalAsPictures() throws {
     let terminal = try PseudoTerminal()
     let process = try terminal.spawn(
-      TerminalTests.flow, arguments: ["run", "escapes-at-run-time.yml"], environment: TerminalTests.environment,
+      Machine.executable, arguments: ["run", "escapes-at-run-time.yml"], environment: TerminalTests.environment,
       directory: HardeningTests.files)
     try terminal.expect("Name?␛[2K␍Password? [␛]52;c;ZXZpbA==␇]: ")
     terminal.send("\n")

@@ -8,56 +8,19 @@ import Testing
 /// Run history through the commands, in-process: what `flow run` and `flow do` record, and what
 /// `flow runs` shows, on a clock and with run ids the test fixes.
 struct HistoryCommandTests {
-  /// A fresh home with workflows of its own; every run on one manual clock.
-  struct Machine {
-    let home: URL
-    let workflows: URL
-    let clock = ManualClock()
-    var environment: [String: String]
-
-    init(config: String? = nil) throws {
-      home = try temporaryDirectory()
-      workflows = home.appendingPathComponent("work")
-      try FileManager.default.createDirectory(at: workflows, withIntermediateDirectories: true)
-      environment = ["NO_COLOR": "1", "HOME": home.path, "TZ": "Europe/Berlin"]
-      if let config {
-        let directory = home.appendingPathComponent(".config/flow")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try config.write(to: directory.appendingPathComponent("config.yml"), atomically: true, encoding: .utf8)
-      }
+  /// A fresh home with workflows of its own in `work/`, where flow runs; every run on one manual clock,
+  /// a minute after the one before.
+  static func machine(config: String? = nil) throws -> Machine {
+    let home = try temporaryDirectory()
+    let workflows = home.appendingPathComponent("work")
+    try FileManager.default.createDirectory(at: workflows, withIntermediateDirectories: true)
+    if let config {
+      let directory = home.appendingPathComponent(".config/flow")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try config.write(to: directory.appendingPathComponent("config.yml"), atomically: true, encoding: .utf8)
     }
-
-    var historyFile: URL { home.appendingPathComponent(".local/state/flow/history.sqlite") }
-
-    func write(_ name: String, _ text: String) throws {
-      try text.write(to: workflows.appendingPathComponent(name), atomically: true, encoding: .utf8)
-    }
-
-    /// Runs flow with `FLOW_RUN_ID` set to `id`, then moves the clock on a minute.
-    func run(_ arguments: [String], id: String? = nil, environment extra: [String: String] = [:]) async -> (
-      status: Int32, output: String, error: String
-    ) {
-      var environment = environment.merging(extra) { $1 }
-      environment["FLOW_RUN_ID"] = id
-      let result = await runFlow(arguments, in: workflows, environment: environment, clock: clock)
-      try? await clock.sleep(for: .seconds(60))
-      return result
-    }
-
-    /// Takes the lock of the workflow file `name` as run '9999ffff-held' of this process would.
-    func holdLock(of name: String) throws -> WorkflowLock? {
-      let path = workflows.appendingPathComponent(name).resolvingSymlinksInPath().path
-      let holder = WorkflowLock.Holder(
-        runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
-        process: LinuxProcesses().current())
-      return try WorkflowLock.acquire(
-        path: path, in: FlowPaths(environment: environment).locks, holder: holder, wait: false)
-    }
-
-    /// A transcript with this machine's home written as `~`.
-    func transcript(_ arguments: [String], _ result: (status: Int32, output: String, error: String)) -> String {
-      ("$ flow \(arguments.joined(separator: " "))\n" + FlowCLITests.transcript(result) + "\n")
-        .replacingOccurrences(of: home.path, with: "~")
+    return Machine(home: home, in: workflows, clock: ManualClock(), step: .seconds(60)) {
+      ["NO_COLOR": "1", "HOME": $0.path, "TZ": "Europe/Berlin"]
     }
   }
 
@@ -100,7 +63,7 @@ struct HistoryCommandTests {
   /// The session a person would have: runs that succeed, fail, are invalid, a `flow do`, a scheduled
   /// run; then the list, its filters, and each run shown.
   @Test func runsListsAndShowsWhatHappened() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("digest.yml", Self.digest)
     try machine.write("countdown.yml", Self.countdown)
     try machine.write("broken.yml", Self.broken)
@@ -120,13 +83,13 @@ struct HistoryCommandTests {
     ] {
       transcript += machine.transcript(arguments, await machine.run(arguments))
     }
-    assertGolden(transcript, named: "runs-session.txt")
+    assertGolden(transcript, named: "runs/session.txt")
   }
 
   /// `on-failure:` steps are part of the run: listed after the others as `on-failure.1`…, the run still
   /// failed at its own step, with its own error, and the failure inside on-failure a warning after it.
   @Test func onFailureIsRecordedAsPartOfTheRun() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write(
       "nightly.yml",
       """
@@ -146,11 +109,11 @@ struct HistoryCommandTests {
     for arguments in [["runs"], ["runs", "show", "6666"]] {
       transcript += machine.transcript(arguments, await machine.run(arguments))
     }
-    assertGolden(transcript, named: "runs-on-failure.txt")
+    assertGolden(transcript, named: "runs/on-failure.txt")
   }
 
   @Test func jsonShapes() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     _ = await machine.run(["run", "countdown.yml", "--input", "times=2"], id: "aaaa0001")
     _ = await machine.run(["run", "countdown.yml", "--input", "times=-1"], id: "bbbb0002")
@@ -185,7 +148,7 @@ struct HistoryCommandTests {
   }
 
   @Test func noHistoryAndHistoryOffRecordNothing() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     let run = await machine.run(["run", "countdown.yml", "--input", "times=1", "--no-history"])
     #expect(run.status == 0)
@@ -195,7 +158,7 @@ struct HistoryCommandTests {
     #expect(listed.output == "")
     #expect(listed.error == "no runs recorded yet\n")
 
-    let off = try Machine(config: "history: off\n")
+    let off = try Self.machine(config: "history: off\n")
     try off.write("countdown.yml", Self.countdown)
     #expect(await off.run(["run", "countdown.yml", "--input", "times=1"]).status == 0)
     #expect(await off.run(["do", "list", "collections", "in", "raindrop"]).status == 0)
@@ -203,7 +166,7 @@ struct HistoryCommandTests {
   }
 
   @Test func retentionComesFromTheConfig() async throws {
-    let machine = try Machine(config: "history:\n  keep-runs: 2\n")
+    let machine = try Self.machine(config: "history:\n  keep-runs: 2\n")
     try machine.write("countdown.yml", Self.countdown)
     for index in 1...4 {
       _ = await machine.run(["run", "countdown.yml", "--input", "times=\(index)"], id: "run-\(index)")
@@ -214,18 +177,18 @@ struct HistoryCommandTests {
   }
 
   @Test func aBadConfigStopsTheRun() async throws {
-    let machine = try Machine(config: "history:\n  keep-run: 5\n")
+    let machine = try Self.machine(config: "history:\n  keep-run: 5\n")
     try machine.write("countdown.yml", Self.countdown)
     let arguments = ["run", "countdown.yml", "--input", "times=1"]
     let result = await machine.run(arguments)
     #expect(result.status == 2)
-    assertGolden(machine.transcript(arguments, result), named: "run-config-error.txt")
+    assertGolden(machine.transcript(arguments, result), named: "run/config-error.txt")
   }
 
   /// The token, a `secret: true` input and a secret-sounding environment variable reach the steps
   /// and the terminal, and never the history file.
   @Test func secretsNeverReachHistory() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write(
       "secret.yml",
       """
@@ -245,8 +208,8 @@ struct HistoryCommandTests {
       """)
     let secrets = ["pin-8675309", "tok-1123581321", "rd-2718281828"]
     let result = await machine.run(
-      ["run", "secret.yml", "--input", "pin=pin-8675309"], id: "secret-run",
-      environment: ["API_TOKEN": "tok-1123581321", "RAINDROP_TOKEN": "rd-2718281828"])
+      ["run", "secret.yml", "--input", "pin=pin-8675309"],
+      environment: ["API_TOKEN": "tok-1123581321", "RAINDROP_TOKEN": "rd-2718281828"], id: "secret-run")
     #expect(result.status == 1)
     #expect(result.output.contains("pin pin-8675309, key tok-1123581321"))
     #expect(result.error.contains("pin-8675309"))
@@ -269,7 +232,7 @@ struct HistoryCommandTests {
 
   /// A run refused because another holds the workflow's lock exits 6 and is recorded as skipped.
   @Test func aHeldLockSkipsTheRun() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     let lock = try machine.holdLock(of: "countdown.yml")
     let arguments = ["run", "countdown.yml", "--input", "times=1"]
@@ -279,7 +242,7 @@ struct HistoryCommandTests {
     var transcript = machine.transcript(arguments, result)
     transcript += machine.transcript(["runs"], await machine.run(["runs"]))
     assertGolden(
-      transcript.replacingOccurrences(of: "pid \(getpid())", with: "pid PID"), named: "run-already-running.txt")
+      transcript.replacingOccurrences(of: "pid \(getpid())", with: "pid PID"), named: "run/already-running.txt")
   }
 
   /// A clock that moves a millisecond every time it is read, as the real one does between two reads.
@@ -300,18 +263,18 @@ struct HistoryCommandTests {
   /// A run recorded only as it ends (refused by the lock, or invalid) starts when it was attempted and
   /// ends after that, never before: its duration is never negative.
   @Test func aRunRecordedAtItsEndStartsBeforeItEnds() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     try machine.write("broken.yml", Self.broken)
     let lock = try machine.holdLock(of: "countdown.yml")
     let clock = TickingClock()
     for file in ["countdown.yml", "broken.yml"] {
-      let result = await runFlow(
-        ["run", file, "--input", "times=1"], in: machine.workflows, environment: machine.environment, clock: clock)
+      let result = await Machine.run(
+        ["run", file, "--input", "times=1"], in: machine.directory, environment: machine.environment, clock: clock)
       #expect(result.status != 0)
     }
     withExtendedLifetime(lock) {}
-    let listed = await runFlow(["runs", "--json"], in: machine.workflows, environment: machine.environment)
+    let listed = await Machine.run(["runs", "--json"], in: machine.directory, environment: machine.environment)
     let runs = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
     #expect(Set(runs.compactMap { $0["status"] as? String }) == ["skipped", "invalid"])
     for run in runs {
@@ -322,7 +285,7 @@ struct HistoryCommandTests {
 
   /// A filter that matches nothing says which filter: the workflow has runs, just none with that status.
   @Test func anEmptyListSaysWhatItWasFilteredBy() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     _ = await machine.run(["run", "countdown.yml", "--input", "times=1"], id: "abc10000")
     let none = await machine.run(["runs", "countdown.yml", "--status", "failed"])
@@ -334,7 +297,7 @@ struct HistoryCommandTests {
   }
 
   @Test func unknownAndAmbiguousIds() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     _ = await machine.run(["run", "countdown.yml", "--input", "times=1"], id: "abc10000")
     _ = await machine.run(["run", "countdown.yml", "--input", "times=2"], id: "abc20000")
@@ -347,20 +310,40 @@ struct HistoryCommandTests {
       #expect(result.status == 2)
       transcript += machine.transcript(arguments, result)
     }
-    assertGolden(transcript, named: "runs-mistakes.txt")
+    assertGolden(transcript, named: "runs/mistakes.txt")
   }
 
   /// The excerpt shows the file as it ran; a note says when it has changed or gone since.
   @Test func theExcerptIsTheFileAsItRan() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try machine.write("countdown.yml", Self.countdown)
     _ = await machine.run(["run", "countdown.yml", "--input", "times=-1"], id: "changing")
     try machine.write("countdown.yml", "flow: 1\nsteps:\n  - show: rewritten\n")
     let changed = await machine.run(["runs", "show", "changing"])
     #expect(changed.output.contains("7 |   - repeat: ${input.times}"))
     #expect(changed.output.contains("countdown.yml has changed since"))
-    try FileManager.default.removeItem(at: machine.workflows.appendingPathComponent("countdown.yml"))
+    try FileManager.default.removeItem(at: machine.directory.appendingPathComponent("countdown.yml"))
     let gone = await machine.run(["runs", "show", "changing"])
     #expect(gone.output.contains("countdown.yml is gone"))
+  }
+}
+
+extension Machine {
+  fileprivate var historyFile: URL { home.appendingPathComponent(".local/state/flow/history.sqlite") }
+
+  /// Takes the lock of the workflow file `name` as run '9999ffff-held' of this process would.
+  fileprivate func holdLock(of name: String) throws -> WorkflowLock? {
+    let path = directory.appendingPathComponent(name).resolvingSymlinksInPath().path
+    let holder = WorkflowLock.Holder(
+      runID: "9999ffff-held", started: Date(timeIntervalSince1970: 1_795_000_000),
+      process: LinuxProcesses().current())
+    return try WorkflowLock.acquire(
+      path: path, in: FlowPaths(environment: environment).locks, holder: holder, wait: false)
+  }
+
+  /// A transcript with this machine's home written as `~`.
+  fileprivate func transcript(_ arguments: [String], _ result: Result) -> String {
+    ("$ flow \(arguments.joined(separator: " "))\n" + FlowCLITests.transcript(result) + "\n")
+      .replacingOccurrences(of: home.path, with: "~")
   }
 }

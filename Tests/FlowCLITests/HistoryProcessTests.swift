@@ -18,33 +18,19 @@ struct HistoryProcessTests {
 
     """
 
-  struct Machine {
-    let home: URL
-    let environment: [String: String]
-
-    init() throws {
-      home = try temporaryDirectory()
-      environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": home.path, "TERM": "dumb", "TZ": "UTC"]
-      try HistoryProcessTests.hold.write(to: home.appendingPathComponent("hold.yml"), atomically: true, encoding: .utf8)
+  /// A fresh home holding `hold.yml`, where flow runs.
+  static func machine() throws -> Machine {
+    let machine = try Machine {
+      ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": $0.path, "TERM": "dumb", "TZ": "UTC"]
     }
-
-    func spawn(_ arguments: [String], at terminal: PseudoTerminal, id: String? = nil) throws -> Process {
-      var environment = environment
-      environment["FLOW_RUN_ID"] = id
-      return try terminal.spawn(TerminalTests.flow, arguments: arguments, environment: environment, directory: home)
-    }
-
-    /// `flow runs …` read in this process.
-    func runs(_ arguments: [String]) async throws -> Any {
-      let result = await runFlow(["runs"] + arguments + ["--json"], in: home, environment: environment)
-      return try JSONSerialization.jsonObject(with: Data(result.output.utf8))
-    }
+    try machine.write("hold.yml", hold)
+    return machine
   }
 
   /// The second run of a workflow refuses at once with exit 6 and a skipped row; with --wait it runs
   /// when the first has ended, never beside it.
   @Test func twoRunsOfOneWorkflowNeverOverlap() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let first = try PseudoTerminal()
     let a = try machine.spawn(["run", "hold.yml"], at: first, id: "aaaa-first")
     try first.expect("Continue?: ")
@@ -69,7 +55,7 @@ struct HistoryProcessTests {
     waiting.waitUntilExit()
     #expect(waiting.terminationStatus == 0)
 
-    let runs = try #require(try await machine.runs([]) as? [[String: Any]])
+    let runs = try #require(try await machine.runsJSON([]) as? [[String: Any]])
     let byID = Dictionary(uniqueKeysWithValues: runs.map { ($0["id"] as? String ?? "", $0) })
     #expect(byID["aaaa-first"]?["status"] as? String == "succeeded")
     #expect(byID["bbbb-refused"]?["status"] as? String == "skipped")
@@ -82,7 +68,7 @@ struct HistoryProcessTests {
 
   /// SIGKILL at a prompt: history stays readable, the run shows as interrupted, in the step it died in.
   @Test func aKilledRunShowsAsInterrupted() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let terminal = try PseudoTerminal()
     let process = try machine.spawn(["run", "hold.yml"], at: terminal, id: "dead0000-kill")
     try terminal.expect("first step done\n")
@@ -91,13 +77,13 @@ struct HistoryProcessTests {
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
 
-    let run = try #require(try await machine.runs(["show", "dead0000"]) as? [String: Any])
+    let run = try #require(try await machine.runsJSON(["show", "dead0000"]) as? [String: Any])
     #expect(run["status"] as? String == "interrupted")
     #expect(run["ended"] == nil)
     let steps = try #require(run["steps"] as? [[String: Any]])
     #expect(steps.map { $0["action"] as? String } == ["show", "ask"])
     #expect(steps.map { $0["status"] as? String } == ["ran", "running"])
-    let text = await runFlow(["runs", "show", "dead0000"], in: machine.home, environment: machine.environment)
+    let text = await machine.run(["runs", "show", "dead0000"])
     #expect(text.output.contains("status    interrupted"))
     #expect(text.output.contains("ask   interrupted"))
   }
@@ -106,7 +92,7 @@ struct HistoryProcessTests {
   /// loop holds the main thread the whole time; the trace is written once a second by flow's service
   /// thread (ServiceThread), beside it.
   @Test func aRunKilledWhileBusyShowsWhatItFinished() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try """
     flow: 1
     name: Busy
@@ -123,24 +109,28 @@ struct HistoryProcessTests {
     let terminal = try PseudoTerminal()
     let process = try machine.spawn(["run", "busy.yml"], at: terminal, id: "b0550000-busy")
     try terminal.expect("first step done\n")
-    // Waits for the trace to reach history, not for a time: the deadline only bounds a failure.
-    let deadline = ContinuousClock.now + .seconds(30)
+    // Waits for the trace to reach history: each time the run writes to its state folder (inotify), not
+    // on a timer. Reading history writes there too; those writes are forgotten before waiting again.
+    let state = try FolderWatch(machine.home.appendingPathComponent(".local/state/flow"))
     var statuses: [String?] = []
-    while statuses.first != "ran", ContinuousClock.now < deadline {
-      let run = try await machine.runs(["show", "b0550000"]) as? [String: Any]
+    while true {
+      let run = try await machine.runsJSON(["show", "b0550000"]) as? [String: Any]
       statuses = (run?["steps"] as? [[String: Any]])?.map { $0["status"] as? String } ?? []
+      if statuses.first == "ran" { break }
+      state.discard()
+      try state.next()
     }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(statuses.prefix(2) == ["ran", "running"])
-    let run = try #require(try await machine.runs(["show", "b0550000"]) as? [String: Any])
+    let run = try #require(try await machine.runsJSON(["show", "b0550000"]) as? [String: Any])
     #expect(run["status"] as? String == "interrupted")
   }
 
   /// Ctrl-C at a prompt ends the process at once, and the run is still recorded as cancelled.
   @Test func ctrlCAtAPromptIsRecordedCancelled() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let terminal = try PseudoTerminal()
     let process = try machine.spawn(["run", "hold.yml"], at: terminal, id: "cafe0000-ctrl-c")
     try terminal.expect("Continue?: ")
@@ -148,7 +138,7 @@ struct HistoryProcessTests {
     try terminal.expect("cancelled\n")
     process.waitUntilExit()
     #expect(process.terminationStatus == 3)
-    let run = try #require(try await machine.runs(["show", "cafe0000"]) as? [String: Any])
+    let run = try #require(try await machine.runsJSON(["show", "cafe0000"]) as? [String: Any])
     #expect(run["status"] as? String == "cancelled")
     #expect(run["exitCode"] as? Int == 3)
     let steps = try #require(run["steps"] as? [[String: Any]])
@@ -157,27 +147,23 @@ struct HistoryProcessTests {
 
   /// Sixteen processes at once, each recording a run: every row is there.
   @Test func manyProcessesWritingAtOnceLoseNoRow() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let count = 16
     var processes: [Process] = []
     for index in 0..<count {
       let file = machine.home.appendingPathComponent("parallel-\(index).yml")
       try "flow: 1\nname: Parallel \(index)\nsteps:\n  - show: \(index)\n".write(
         to: file, atomically: true, encoding: .utf8)
-      let process = Process()
-      process.executableURL = TerminalTests.flow
-      process.arguments = ["run", "--no-input", file.path]
-      process.environment = machine.environment
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      processes.append(process)
     }
-    for process in processes { try process.run() }
+    for index in 0..<count {
+      let file = machine.home.appendingPathComponent("parallel-\(index).yml")
+      processes.append(try machine.launch(["run", "--no-input", file.path], input: nil))
+    }
     for process in processes {
       process.waitUntilExit()
       #expect(process.terminationStatus == 0)
     }
-    let runs = try #require(try await machine.runs(["--limit", "100"]) as? [[String: Any]])
+    let runs = try #require(try await machine.runsJSON(["--limit", "100"]) as? [[String: Any]])
     #expect(runs.count == count)
     #expect(Set(runs.compactMap { $0["workflow"] as? String }).count == count)
     #expect(runs.allSatisfy { $0["status"] as? String == "succeeded" })

@@ -16,7 +16,7 @@ struct ImportStreamTests {
     let offered = 64 << 20
 
     let process = Process()
-    process.executableURL = TerminalTests.flow
+    process.executableURL = Machine.executable
     process.arguments = ["import", "-", "--yes"]
     process.environment = [
       "NO_COLOR": "1", "HOME": home.path, "PATH": "/usr/bin:/bin",

@@ -46,11 +46,11 @@ struct InterruptProcessTests {
     posix_spawnattr_setsigmask(&attributes, &mask)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     let environment = ["HOME=\(directory.path)", "NO_COLOR=1", "PATH=/usr/bin:/bin", "TZ=UTC"]
-    let argv = [TerminalTests.flow.path] + arguments
+    let argv = [Machine.executable.path] + arguments
     var pid: pid_t = 0
     let spawned = withCStrings(argv) { argv in
       withCStrings(environment) { envp in
-        posix_spawn(&pid, TerminalTests.flow.path, &actions, &attributes, argv, envp)
+        posix_spawn(&pid, Machine.executable.path, &actions, &attributes, argv, envp)
       }
     }
     try #require(spawned == 0, "posix_spawn: \(String(cString: strerror(spawned)))")

@@ -8,7 +8,6 @@ import Testing
 /// HTTP for what that client never sends (MCPServer/http_checks.py). Each script reads the endpoint
 /// from the line the server prints once it listens, and never sleeps.
 struct MCPHTTPServerTests {
-  typealias Machine = MCPServerProcessTests.Machine
   static let checks = testDirectory().appendingPathComponent("MCPServer/http_checks.py")
 
   static func texts(_ outcome: Any?) -> [String] { MCPServerProcessTests.texts(outcome) }
@@ -17,7 +16,7 @@ struct MCPHTTPServerTests {
   /// The handshake and the library's tools, over HTTP; the session is ended by the client's DELETE,
   /// and SIGTERM stops the server with the status Ctrl-C gives (3).
   @Test func listsTheLibrary() throws {
-    let machine = try Machine()
+    let machine = try MCPServerProcessTests.machine()
     let report = try machine.play("list", ["--over-http", "--page-size", "3"])
     #expect((report["url"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
     #expect(report["protocolVersion"] as? String == "2025-11-25")
@@ -30,7 +29,7 @@ struct MCPHTTPServerTests {
   /// Typed arguments in, structured output out (checked by the SDK against the listed schema); runs
   /// recorded with trigger `mcp`, as over stdio.
   @Test func callsAWorkflowWithTypedInputs() async throws {
-    let machine = try Machine()
+    let machine = try MCPServerProcessTests.machine()
     let report = try machine.play("call", ["--over-http"])
     let typed = report["typed"] as? [String: Any]
     #expect(Self.isError(typed) == false)
@@ -49,7 +48,7 @@ struct MCPHTTPServerTests {
   /// A confirmation is an elicitation sent on the call's event stream; the client's answer comes in a
   /// POST of its own, and the run goes on (accepted) or is cancelled (declined).
   @Test func aConfirmationIsAnElicitation() async throws {
-    let machine = try Machine()
+    let machine = try MCPServerProcessTests.machine()
     let accepted = try machine.play("confirm", ["--over-http"])
     let elicitations = accepted["elicitations"] as? [[String: Any]] ?? []
     #expect(elicitations.first?["message"] as? String == "Run tidy-up now?")
@@ -63,7 +62,7 @@ struct MCPHTTPServerTests {
   /// The client abandons a call while the run asks: its `notifications/cancelled` (a POST) cancels the
   /// run, whose question is withdrawn on the call's stream; the session goes on serving.
   @Test func theClientCancelsARun() async throws {
-    let machine = try Machine()
+    let machine = try MCPServerProcessTests.machine()
     let report = try machine.play("cancel", ["--over-http"])
     #expect(report["answered"] == nil)
     #expect(report["withdrawn"] as? Bool == true)
@@ -78,10 +77,10 @@ struct MCPHTTPServerTests {
   /// large and bytes that are not HTTP. SIGTERM during a call that waits for an answer cancels the run
   /// (recorded so) and exits 3.
   @Test func refusesWhatItMust() async throws {
-    let machine = try Machine()
+    let machine = try MCPServerProcessTests.machine()
     guard
       let run = try MCPServerProcessTests.python.run(
-        [Self.checks.path, TerminalTests.flow.path], environment: machine.environment, in: machine.home)
+        [Self.checks.path, Machine.executable.path], environment: machine.environment, in: machine.home)
     else { return }
     #expect(run.status == 0, "http_checks.py failed:\n\(run.error)")
     let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
@@ -124,13 +123,13 @@ struct MCPHTTPServerTests {
   /// An address another machine could reach is refused before anything listens: there is no
   /// authentication.
   @Test func refusesAnAddressThatIsNotLoopback() async throws {
-    let machine = try Machine()
+    let machine = try MCPServerProcessTests.machine()
     var transcript = ""
     for address in ["0.0.0.0:8765", "192.168.1.20:8765", "example.com:8765", "[::]:8765", "127.0.0.1", "8765x"] {
-      let result = await runFlow(["mcp", "--http", address], in: machine.home, environment: machine.environment)
+      let result = await Machine.run(["mcp", "--http", address], in: machine.home, environment: machine.environment)
       #expect(result.status == 2, "\(address)")
       transcript += "$ flow mcp --http \(address)\n\(result.error)"
     }
-    assertGolden(transcript, named: "mcp-http-address.txt")
+    assertGolden(transcript, named: "mcp/http-address.txt")
   }
 }

@@ -12,40 +12,13 @@ struct MCPServerProcessTests {
   static let python = ReferenceTool("python3", install: "run Scripts/setup.sh, which installs 'mcp' into .venv-tools")
 
   /// A home whose library holds the fixture workflows, and its own run history.
-  struct Machine {
-    let home: URL
-    let environment: [String: String]
-
-    init() throws {
-      let (context, _) = try MCPServerToolsTests.home()
-      home = URL(fileURLWithPath: context.workingDirectory)
-      environment = [
-        "HOME": home.path, "NO_COLOR": "1", "TZ": "UTC", "XDG_DATA_HOME": "", "XDG_STATE_HOME": "",
+  static func machine() throws -> Machine {
+    let (context, _) = try MCPServerToolsTests.home()
+    return Machine(home: URL(fileURLWithPath: context.workingDirectory)) {
+      [
+        "HOME": $0.path, "NO_COLOR": "1", "TZ": "UTC", "XDG_DATA_HOME": "", "XDG_STATE_HOME": "",
         "XDG_CONFIG_HOME": "",
       ]
-    }
-
-    /// Plays `scenario` (client.py) against `flow mcp OPTIONS…`; what the client saw.
-    func play(_ scenario: String, _ options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
-      throws -> [String: Any]
-    {
-      guard
-        let run = try MCPServerProcessTests.python.run(
-          [MCPServerProcessTests.client.path, TerminalTests.flow.path, scenario] + options, environment: environment,
-          in: home, sourceLocation: sourceLocation)
-      else { return [:] }
-      #expect(run.status == 0, "client.py \(scenario) failed:\n\(run.error)", sourceLocation: sourceLocation)
-      guard let report = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] else {
-        Issue.record("client.py printed no report:\n\(run.output)\n\(run.error)", sourceLocation: sourceLocation)
-        return [:]
-      }
-      return report
-    }
-
-    /// `flow runs --json`, read in this process.
-    func runs() async throws -> [[String: Any]] {
-      let result = await runFlow(["runs", "--json"], in: home, environment: environment)
-      return try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
     }
   }
 
@@ -55,19 +28,15 @@ struct MCPServerProcessTests {
   /// `flow mcp` started by hand: requests written to its standard input, lines read from its standard
   /// output, which must carry nothing but protocol messages.
   struct Server {
-    let process = Process()
+    let process: Process
     let input = Pipe()
     let output = Pipe()
     let errors = Pipe()
     private var buffer: [UInt8] = []
 
     init(_ machine: Machine) throws {
-      process.executableURL = TerminalTests.flow
-      process.arguments = ["mcp"]
-      process.environment = machine.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-      process.currentDirectoryURL = machine.home
-      (process.standardInput, process.standardOutput, process.standardError) = (input, output, errors)
-      try process.run()
+      process = try machine.launch(
+        ["mcp"], environment: ["PATH": "/usr/bin:/bin"], input: input, output: output, error: errors)
     }
 
     func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
@@ -101,7 +70,7 @@ struct MCPServerProcessTests {
   /// What a run shows, and what the programs it starts write, never reach standard output: the protocol
   /// owns it. Every line there is a JSON-RPC message.
   @Test func standardOutputCarriesOnlyTheProtocol() throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     var server = try Server(machine)
     server.send(Self.initialize)
     server.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
@@ -125,7 +94,7 @@ struct MCPServerProcessTests {
   /// A client that writes its requests and hangs up at once still gets the answers before `flow mcp`
   /// exits (listing the library takes longer than noticing the end of input).
   @Test func aClientThatHangsUpIsStillAnswered() throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     var server = try Server(machine)
     server.send(Self.initialize)
     server.send(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
@@ -138,7 +107,7 @@ struct MCPServerProcessTests {
 
   /// The handshake, and every valid workflow listed as a tool, page by page.
   @Test func listsTheLibrary() throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let report = try machine.play("list", ["--page-size", "3"])
     #expect(report["protocolVersion"] as? String == "2025-11-25")
     #expect((report["serverInfo"] as? [String: Any])?["name"] as? String == "flow")
@@ -168,7 +137,7 @@ struct MCPServerProcessTests {
   /// errors with flow's diagnostics; an unknown tool is a protocol error. Runs are recorded with
   /// trigger `mcp`.
   @Test func callsAWorkflowWithTypedInputs() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let report = try machine.play("call")
     let typed = report["typed"] as? [String: Any]
     #expect(Self.isError(typed) == false)
@@ -187,7 +156,7 @@ struct MCPServerProcessTests {
     assertGolden(
       (Self.texts(report["wrongType"]) + Self.texts(report["invalid"])).joined(separator: "---\n")
         .replacingOccurrences(of: machine.home.path, with: "$HOME"),
-      named: "mcp-call-errors.txt")
+      named: "mcp/call-errors.txt")
     #expect((report["unknownTool"] as? String)?.contains("Unknown tool: gret; did you mean 'greet'?") == true)
 
     let runs = try await machine.runs()
@@ -199,7 +168,7 @@ struct MCPServerProcessTests {
   /// A confirmation inside the run is an elicitation: accepted, the run goes on; declined, it is
   /// cancelled with nothing further done.
   @Test func aConfirmationIsAnElicitation() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let accepted = try machine.play("confirm")
     let elicitations = accepted["elicitations"] as? [[String: Any]] ?? []
     #expect(elicitations.count == 1)
@@ -220,7 +189,7 @@ struct MCPServerProcessTests {
   /// A client without elicitation gets a tool error naming the confirmation (or the input) that was
   /// needed, before any step ran; `confirmations: auto` confirms by itself.
   @Test func aClientWithoutElicitationIsTold() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let report = try machine.play("no-elicitation")
     #expect(Self.isError(report["tidy"]) == true)
     #expect(Self.isError(report["auto"]) == false)
@@ -229,7 +198,7 @@ struct MCPServerProcessTests {
     assertGolden(
       (Self.texts(report["tidy"]) + Self.texts(report["missingInput"])).joined(separator: "---\n")
         .replacingOccurrences(of: machine.home.path, with: "$HOME"),
-      named: "mcp-no-elicitation.txt")
+      named: "mcp/no-elicitation.txt")
     let runs = try await machine.runs()
     #expect(runs.map { $0["status"] as? String ?? "" }.sorted() == ["needs-input", "needs-input", "succeeded"])
   }
@@ -238,7 +207,7 @@ struct MCPServerProcessTests {
   /// the run, which withdraws its question, is recorded as cancelled, and releases the workflow's lock;
   /// the connection goes on serving.
   @Test func theClientCancelsARun() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let report = try machine.play("cancel")
     #expect(report["answered"] == nil)
     #expect(report["withdrawn"] as? Bool == true)
@@ -249,4 +218,24 @@ struct MCPServerProcessTests {
     #expect(hold?["status"] as? String == "cancelled")
     #expect(hold?["trigger"] as? String == "mcp")
   }
+}
+
+extension Machine {
+  /// Plays `scenario` (client.py) against `flow mcp OPTIONS…`; what the client saw.
+  func play(_ scenario: String, _ options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation)
+    throws -> [String: Any]
+  {
+    guard
+      let run = try MCPServerProcessTests.python.run(
+        [MCPServerProcessTests.client.path, Machine.executable.path, scenario] + options, environment: environment,
+        in: home, sourceLocation: sourceLocation)
+    else { return [:] }
+    #expect(run.status == 0, "client.py \(scenario) failed:\n\(run.error)", sourceLocation: sourceLocation)
+    guard let report = try? JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] else {
+      Issue.record("client.py printed no report:\n\(run.output)\n\(run.error)", sourceLocation: sourceLocation)
+      return [:]
+    }
+    return report
+  }
+
 }

@@ -32,7 +32,7 @@ struct MCPServerToolsTests {
     let (context, console) = try Self.home()
     let tools = MCPTools(context: context, actions: false).list()
     assertGolden(
-      JSON.encode(["tools": .list(tools.map(\.value))], pretty: true) + "\n", named: "mcp-tools-list.json")
+      JSON.encode(["tools": .list(tools.map(\.value))], pretty: true) + "\n", named: "mcp/tools-list.json")
     #expect(
       console.error
         == "flow mcp: 'broken' is not offered as a tool: it has 1 error ('flow validate broken' lists them)\n")
@@ -53,7 +53,7 @@ struct MCPServerToolsTests {
       guard case .dictionary(let fields) = tool.value, case .text(let name)? = fields["name"] else { return false }
       return chosen.contains(name)
     }
-    assertGolden(JSON.encode(.list(shown.map(\.value)), pretty: true) + "\n", named: "mcp-action-tools.json")
+    assertGolden(JSON.encode(.list(shown.map(\.value)), pretty: true) + "\n", named: "mcp/action-tools.json")
   }
 
   /// A workflow named like an action is the workflow: the person's own file is what the name means.

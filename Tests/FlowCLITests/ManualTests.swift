@@ -33,7 +33,7 @@ struct ManualTests {
   @Test func manReadsThePageWithoutWarnings() async throws {
     let (page, warnings) = try await Self.readWithMan()
     #expect(warnings == "")
-    assertGolden(page, named: "manual.txt")
+    assertGolden(page, named: "help/manual.txt")
   }
 
   /// Generated from the command tree: every subcommand has its section, including those added later.

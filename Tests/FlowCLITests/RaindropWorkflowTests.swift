@@ -11,37 +11,23 @@ import Testing
 struct RaindropWorkflowTests {
   static let workflows = testDirectory().appendingPathComponent("../../workflows").standardizedFileURL
 
-  /// A fresh machine: empty XDG folders, no token.
-  struct Machine {
-    let home: URL
-    var environment: [String: String]
-
-    init() throws {
-      home = try temporaryDirectory()
-      environment = [
+  /// A fresh machine: empty XDG folders, no token; flow runs in the gallery.
+  static func machine() throws -> Machine {
+    try Machine(in: workflows) { home in
+      [
         "NO_COLOR": "1", "HOME": home.path,
         "XDG_DATA_HOME": home.appendingPathComponent("data").path,
         "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
       ]
     }
-
-    var store: URL { home.appendingPathComponent("data/flow") }
-
-    func run(_ arguments: [String], terminal: Bool = false, lines: [String] = [], piped: String? = nil) async -> (
-      status: Int32, output: String, error: String
-    ) {
-      await runFlow(
-        arguments, in: RaindropWorkflowTests.workflows, environment: environment, terminal: terminal, lines: lines,
-        piped: piped)
-    }
   }
 
   @Test func saveAndTagOnAFreshMachine() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "workflow-save-and-tag.txt")
-    #expect(FileManager.default.fileExists(atPath: machine.store.path))
+    assertGolden(transcript(result), named: "workflows/save-and-tag.txt")
+    #expect(FileManager.default.fileExists(atPath: Self.store(of: machine).path))
     // The bookmark is really there: a second workflow finds it, starred and tagged.
     let digest = await machine.run(["run", "favourites-digest.yml"])
     #expect(digest.output.contains("https://swift.org [inbox, later]"))
@@ -50,24 +36,27 @@ struct RaindropWorkflowTests {
   /// Run twice for one page, it keeps one bookmark: the second run finds the first (`skip-if-exists`), and
   /// says so through `${saved.existed}` (issue 14, item 9).
   @Test func saveAndTagTwiceKeepsOneBookmark() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let first = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
     #expect(first.status == 0, "\(first.error)")
     #expect(first.output == "Saved “https://swift.org” (swift.org)\n")
     let again = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
-    assertGolden(transcript(again), named: "workflow-save-and-tag.again.txt")
+    assertGolden(transcript(again), named: "workflows/save-and-tag.again.txt")
     let digest = await machine.run(["run", "favourites-digest.yml"])
     #expect(digest.output.hasPrefix("Favourites (1):\n"), "\(digest.output)")
   }
 
   @Test func dryRunChangesNothingAndStillRunsEveryStep() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--dry-run"])
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "workflow-save-and-tag.dry-run.txt")
+    assertGolden(transcript(result), named: "workflows/save-and-tag.dry-run.txt")
     let after = await machine.run(["run", "favourites-digest.yml"])
     #expect(after.output == "No favourites yet.\n")
   }
+
+  /// The local store's folder.
+  static func store(of machine: Machine) -> URL { machine.home.appendingPathComponent("data/flow") }
 
   /// The files under the store's folder and their bytes: what "writes nothing" compares.
   static func snapshot(_ directory: URL) -> [String: Data] {
@@ -80,7 +69,7 @@ struct RaindropWorkflowTests {
 
   /// Nothing at all: no store, no run history, no lock file.
   @Test func dryRunOnAFreshMachineCreatesNothing() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let result = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org", "--dry-run"])
     #expect(result.status == 0)
     let created = FileManager.default.enumerator(atPath: machine.home.path)?.allObjects as? [String]
@@ -91,9 +80,9 @@ struct RaindropWorkflowTests {
   }
 
   @Test func dryRunLeavesTheStoreByteForByte() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://swift.org"])
-    let before = Self.snapshot(machine.store)
+    let before = Self.snapshot(Self.store(of: machine))
     #expect(before.keys.contains("raindrop.sqlite"))
     for arguments in [
       ["save-and-tag.yml", "--input", "url=https://example.com"], ["empty-trash.yml"],
@@ -102,12 +91,12 @@ struct RaindropWorkflowTests {
       let result = await machine.run(["run"] + arguments + ["--dry-run"])
       #expect(result.status == 0, "\(arguments): \(result.error)")
     }
-    #expect(Self.snapshot(machine.store) == before)
+    #expect(Self.snapshot(Self.store(of: machine)) == before)
   }
 
   /// A dry run looks up what the real run would look up, and fails where it would, at the value.
   @Test func dryRunReportsWhatTheRealRunWouldHit() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let file = machine.home.appendingPathComponent("missing.yml")
     try
       "flow: 1\nsteps:\n  - save-bookmark:\n      url: https://example.com\n      collection: NoSuchColl\n  - delete-bookmark: 99999\n"
@@ -130,7 +119,7 @@ struct RaindropWorkflowTests {
   /// Through the REST API a dry run reads what the real run would read, and sends nothing that changes
   /// anything: every request is a GET, and the missing collection is still found missing.
   @Test func dryRunThroughTheAPIOnlyReads() async throws {
-    var machine = try Machine()
+    var machine = try Self.machine()
     let server = try RaindropStubServer(
       store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
@@ -158,7 +147,7 @@ struct RaindropWorkflowTests {
   }
 
   @Test func galleryRunsAsItsGoldensSay() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     for (link, tags) in [
       ("https://github.com/apple/swift", ["lang"]), ("https://www.github.com/swiftlang/swift-format", []),
       ("https://swift.org/blog", ["news"]), ("https://example.com/recipes", []),
@@ -179,11 +168,11 @@ struct RaindropWorkflowTests {
       let result = await machine.run(arguments, terminal: !lines.isEmpty, lines: lines)
       transcripts += "$ flow \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"
     }
-    assertGolden(transcripts, named: "workflow-gallery.txt")
+    assertGolden(transcripts, named: "workflows/gallery.txt")
   }
 
   @Test func emptyTrashAsksOnceForTheLot() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://a.example"])
     _ = await machine.run(["run", "save-and-tag.yml", "--input", "url=https://b.example"])
     let trash =
@@ -207,7 +196,7 @@ struct RaindropWorkflowTests {
   }
 
   @Test func restBackendAgainstTheStandIn() async throws {
-    var machine = try Machine()
+    var machine = try Self.machine()
     let server = try RaindropStubServer(
       store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
@@ -226,7 +215,7 @@ struct RaindropWorkflowTests {
   }
 
   @Test func wrongTokenIsABackendError() async throws {
-    var machine = try Machine()
+    var machine = try Self.machine()
     let server = try RaindropStubServer(
       store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
@@ -241,7 +230,7 @@ struct RaindropWorkflowTests {
   }
 
   @Test func doMatchesPhrasesAndAsksForWhatIsMissing() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let listed = await machine.run(["do"])
     #expect(listed.output.contains("save to raindrop"))
     let saved = await machine.run(["do", "save", "to", "raindrop", "https://swift.org"])
@@ -258,7 +247,7 @@ struct RaindropWorkflowTests {
   }
 
   @Test func raindropBackendWithoutATokenSaysHowToLogIn() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let result = await machine.run([
       "run", "save-and-tag.yml", "--input", "url=https://swift.org", "--backend", "raindrop",
     ])
@@ -267,14 +256,14 @@ struct RaindropWorkflowTests {
   }
 
   @Test func authLoginStatusLogout() async throws {
-    var machine = try Machine()
+    var machine = try Self.machine()
     let server = try RaindropStubServer(
       store: try LocalBackend(directory: machine.home.appendingPathComponent("server")))
     let url = try await server.start()
     machine.environment["RAINDROP_API_URL"] = url.absoluteString
     let login = await machine.run(["auth", "login"], piped: nil)
     #expect(login.status == 2)
-    let saved = await runFlowWithInput(["auth", "login"], machine: machine, line: "test-token")
+    let saved = await machine.run(["auth", "login"], lines: ["test-token"])
     #expect(saved.status == 0)
     let tokenFile = machine.home.appendingPathComponent("config/flow/raindrop-token").path
     let attributes = try FileManager.default.attributesOfItem(atPath: tokenFile)
@@ -294,7 +283,7 @@ struct RaindropWorkflowTests {
   }
 
   @Test func configFileChoosesTheBackend() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let config = machine.home.appendingPathComponent("config/flow")
     try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
     try "backend: raindrop\n".write(to: config.appendingPathComponent("config.yml"), atomically: true, encoding: .utf8)
@@ -306,10 +295,4 @@ struct RaindropWorkflowTests {
     #expect(flag.error == "backend: local (--backend)\n")
   }
 
-  /// `flow auth login` reads one line from standard input.
-  private func runFlowWithInput(_ arguments: [String], machine: Machine, line: String) async -> (
-    status: Int32, output: String, error: String
-  ) {
-    await runFlow(arguments, in: Self.workflows, environment: machine.environment, lines: [line])
-  }
 }

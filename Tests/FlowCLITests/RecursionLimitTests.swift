@@ -8,7 +8,7 @@ struct RecursionLimitTests {
   private func validate(_ text: String) async throws -> (status: Int32, output: String, error: String) {
     let directory = try temporaryDirectory()
     try text.write(to: directory.appendingPathComponent("deep.yml"), atomically: true, encoding: .utf8)
-    return await runFlow(["validate", "deep.yml"], in: directory)
+    return await Machine.run(["validate", "deep.yml"], in: directory)
   }
 
   /// `flow validate` said "valid" about this, and the run died of SIGSEGV.
@@ -16,7 +16,7 @@ struct RecursionLimitTests {
     let expression = String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)
     let result = try await validate("flow: 1\nsteps:\n  - calculate: \"\(expression)\"\n")
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "validate-calculate-too-deep.txt")
+    assertGolden(transcript(result), named: "validate/calculate-too-deep.txt")
   }
 
   @Test func conditionParenthesesTenTimesTheLimit() async throws {
@@ -33,6 +33,6 @@ struct RecursionLimitTests {
     let result = try await validate(
       "flow: 1\nsteps:\n  - text: x\n    as: a\n  - show: y\n    when: \"\(condition)\"\n")
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "validate-condition-too-many-joins.txt")
+    assertGolden(transcript(result), named: "validate/condition-too-many-joins.txt")
   }
 }

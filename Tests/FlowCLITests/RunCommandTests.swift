@@ -8,7 +8,7 @@ struct RunCommandTests {
   static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
 
   @Test func pipedStandardInputFillsTheSingleInput() async {
-    let result = await runFlow(["run", "greet.yml"], in: Self.examples, piped: "Linus\n")
+    let result = await Machine.run(["run", "greet.yml"], in: Self.examples, piped: "Linus\n")
     #expect(result.status == 0)
     #expect(result.output == "Hello, Linus!\n")
   }
@@ -28,7 +28,7 @@ struct RunCommandTests {
         do:
           - show: "${index}: <${link}>"
     """.write(to: directory.appendingPathComponent("links.yml"), atomically: true, encoding: .utf8)
-    let result = await runFlow(
+    let result = await Machine.run(
       ["run", "links.yml"], in: directory, piped: "https://a.example\n\n  https://b.example \r\nc d\n\n")
     #expect(result.status == 0)
     #expect(result.output == "1: <https://a.example>\n2: <https://b.example>\n3: <c d>\n")
@@ -38,25 +38,25 @@ struct RunCommandTests {
     let directory = try temporaryDirectory()
     try "temperature: 30\n".write(to: directory.appendingPathComponent("in.yml"), atomically: true, encoding: .utf8)
     let workflow = Self.examples.appendingPathComponent("if-else.yml").path
-    let fromFile = await runFlow(["run", workflow, "--input-file", "in.yml"], in: directory)
+    let fromFile = await Machine.run(["run", workflow, "--input-file", "in.yml"], in: directory)
     #expect(fromFile.output == "It is hot at 30°.\n")
-    let overridden = await runFlow(
+    let overridden = await Machine.run(
       ["run", workflow, "--input-file", "in.yml", "--input", "temperature=5"], in: directory)
     #expect(overridden.output == "It is cold at 5°.\n")
   }
 
   @Test func inputsAreTypedByTheirDeclaration() async {
-    let result = await runFlow(["run", "if-else.yml", "--input", "temperature=warm"], in: Self.examples)
+    let result = await Machine.run(["run", "if-else.yml", "--input", "temperature=warm"], in: Self.examples)
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "run-input-wrong-type.txt")
+    assertGolden(transcript(result), named: "run/input-wrong-type.txt")
   }
 
   @Test func unknownAndMalformedInputs() async {
-    let unknown = await runFlow(["run", "greet.yml", "--input", "whom=Ada"], in: Self.examples)
+    let unknown = await Machine.run(["run", "greet.yml", "--input", "whom=Ada"], in: Self.examples)
     #expect(unknown.status == 2)
     #expect(unknown.error.contains("error: 'Greet' has no input 'whom'"))
     #expect(unknown.error.contains("= help: did you mean 'who'?"))
-    let malformed = await runFlow(["run", "greet.yml", "--input", "Ada"], in: Self.examples)
+    let malformed = await Machine.run(["run", "greet.yml", "--input", "Ada"], in: Self.examples)
     #expect(malformed.status == 2)
     #expect(malformed.error.contains("error: '--input Ada' is not NAME=VALUE"))
   }
@@ -69,9 +69,9 @@ struct RunCommandTests {
     try "flow: 1\nsteps:\n  - show: from the library\n".write(
       to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
     let environment = ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path]
-    let result = await runFlow(["run", "mine"], in: directory, environment: environment)
+    let result = await Machine.run(["run", "mine"], in: directory, environment: environment)
     #expect(result.output == "from the library\n")
-    let missing = await runFlow(["run", "nothing-here"], in: directory, environment: environment)
+    let missing = await Machine.run(["run", "nothing-here"], in: directory, environment: environment)
     #expect(missing.status == 2)
     #expect(missing.error.contains("no workflow named 'nothing-here'"))
   }
@@ -87,17 +87,17 @@ struct RunCommandTests {
     let environment = ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path]
     var transcripts: [String] = []
     for arguments in [["run", "workflows/empty-trash.yml"], ["validate", "other/../elsewhere/bulk-tag.yml"]] {
-      let result = await runFlow(arguments, in: directory, environment: environment)
+      let result = await Machine.run(arguments, in: directory, environment: environment)
       #expect(result.status == 2)
       transcripts.append("$ flow \(arguments.joined(separator: " "))\n" + transcript(result))
     }
     assertGolden(
       transcripts.joined(separator: "\n").replacingOccurrences(of: directory.path, with: "$DIR"),
-      named: "run-missing-path.txt")
+      named: "run/missing-path.txt")
   }
 
   @Test func jsonReportsFailuresToo() async throws {
-    let result = await runFlow(["run", "confirmation.yml", "--json"], in: Self.examples)
+    let result = await Machine.run(["run", "confirmation.yml", "--json"], in: Self.examples)
     #expect(result.status == 4)
     let report = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     #expect(report["status"] as? String == "needs-input")
@@ -109,7 +109,8 @@ struct RunCommandTests {
 
   @Test func noInputNeverReadsStandardInput() async {
     // Lines are waiting, but --no-input must not consume them.
-    let result = await runFlow(["run", "prompts.yml", "--no-input"], in: Self.examples, terminal: true, lines: ["Ada"])
+    let result = await Machine.run(
+      ["run", "prompts.yml", "--no-input"], in: Self.examples, terminal: true, lines: ["Ada"])
     #expect(result.status == 4)
     #expect(!result.error.contains("Ada"))
   }
@@ -138,7 +139,7 @@ struct RunCommandTests {
       (["--input-file", "in.yml", "--input", "tags=e"], "1 tags: e; title t"),
     ]
     for (arguments, expected) in cases {
-      let result = await runFlow(["run", "tags.yml"] + arguments, in: directory)
+      let result = await Machine.run(["run", "tags.yml"] + arguments, in: directory)
       #expect(result.status == 0, "\(arguments): \(result.error)")
       #expect(result.output == expected + "\n", "\(arguments)")
     }
@@ -146,7 +147,7 @@ struct RunCommandTests {
 
   /// `--json`: the backend by name and why, the last output without `stop`, an id per loop pass.
   @Test func jsonReportNamesTheBackendAndEveryPass() async throws {
-    let machine = try RaindropWorkflowTests.Machine()
+    let machine = try RaindropWorkflowTests.machine()
     try """
     flow: 1
     steps:
@@ -156,9 +157,9 @@ struct RunCommandTests {
           - show: pass ${index}
       - text: done
     """.write(to: machine.home.appendingPathComponent("loops.yml"), atomically: true, encoding: .utf8)
-    let result = await runFlow(["run", "loops.yml", "--json"], in: machine.home, environment: machine.environment)
+    let result = await Machine.run(["run", "loops.yml", "--json"], in: machine.home, environment: machine.environment)
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "run-json-loops.txt")
+    assertGolden(transcript(result), named: "run/json-loops.txt")
   }
 
   /// An allow-listed variable that is not set says so, and how to set it.
@@ -166,8 +167,8 @@ struct RunCommandTests {
     let directory = try temporaryDirectory()
     try "flow: 1\nenv: [FLOW_TEST_UNSET]\nsteps:\n  - show: key ${env.FLOW_TEST_UNSET}\n".write(
       to: directory.appendingPathComponent("env.yml"), atomically: true, encoding: .utf8)
-    let result = await runFlow(["run", "env.yml"], in: directory)
+    let result = await Machine.run(["run", "env.yml"], in: directory)
     #expect(result.status == 1)
-    assertGolden(transcript(result), named: "run-env-unset.txt")
+    assertGolden(transcript(result), named: "run/env-unset.txt")
   }
 }

@@ -10,22 +10,16 @@ import Testing
 /// data (arguments, standard input, the environment), exits and standard error reach the diagnostic,
 /// and a value written into `script:` is caught before step 1.
 struct RunShellTests {
-  /// Writes `text` as `name` in a fresh folder and runs `flow ARGS… name` there.
-  func flow(
-    _ arguments: [String], _ text: String, name: String = "shell.yml", environment: [String: String] = [:]
-  ) async throws -> (status: Int32, output: String, error: String) {
-    let directory = try temporaryDirectory()
-    try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
-    var environment = environment
-    environment["NO_COLOR"] = "1"
-    environment["PATH"] = environment["PATH"] ?? "/usr/bin:/bin"
-    return await runFlow(arguments + [name], in: directory, environment: environment)
+  /// A fresh machine whose working folder (not its home) holds `text` as `shell.yml`.
+  static func shell(_ text: String) throws -> Machine {
+    let machine = try Machine(in: temporaryDirectory()) { ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": $0.path] }
+    try machine.write("shell.yml", text)
+    return machine
   }
 
   /// Arguments and standard input arrive exactly as given: nothing in them is expanded or run.
   @Test func argumentsAndInputAreDataNotCode() async throws {
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -34,14 +28,14 @@ struct RunShellTests {
             arguments: ["a  b", "$(echo pwned)", "*", "; exit 9"]
             input: "and from stdin"
         - show: ${previous}
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.status == 0)
     #expect(result.output == "[a  b][$(echo pwned)][*][; exit 9]and from stdin\n")
   }
 
   @Test func aListInputAsArgumentsAfterTheArguments() async throws {
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -52,14 +46,14 @@ struct RunShellTests {
             input: ${previous}
             pass-input: arguments
         - show: ${previous}
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.output == "3: one two three\n")
   }
 
   @Test func environmentAndWorkingDirectory() async throws {
     let folder = try temporaryDirectory().resolvingSymlinksInPath().path
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -68,28 +62,28 @@ struct RunShellTests {
             environment: {GREETING: hello}
             working-directory: \(folder)
         - show: ${previous}
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.output == "hello from \(folder)\n")
   }
 
   /// The argv form: no shell, `~` expanded in the items as a shell would expand an unquoted word.
   @Test func commandRunsWithoutAShellAndExpandsHome() async throws {
     let home = try temporaryDirectory().resolvingSymlinksInPath()
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
         - run-shell:
             command: [printf, "%s|", ~/notes, "$HOME", "~user"]
         - show: ${previous}
-      """, environment: ["HOME": home.path])
+      """
+    ).run(["run", "shell.yml"], environment: ["HOME": home.path])
     #expect(result.output == "\(home.path)/notes|$HOME|~user|\n")
   }
 
   @Test func outputModes() async throws {
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -100,14 +94,14 @@ struct RunShellTests {
         - run-shell: {script: 'echo no; echo why >&2; exit 1', output: result}
           as: r
         - show: "${lines.count} ${lines[1]} ${data.name} ${r.exit-code} ${r.stdout} ${r.stderr}"
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.error == "")
     #expect(result.output == "3 b flow 1 no why\n")
   }
 
   @Test func pythonGetsTheScriptAsAFileAndItsArguments() async throws {
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -119,14 +113,14 @@ struct RunShellTests {
             arguments: ["x y"]
             input: piped
         - show: ${previous}
-      """, environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+      """
+    ).run(["run", "shell.yml"], environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
     #expect(result.output == "['x y'] piped\n")
   }
 
   /// A failing exit: its status and the end of its standard error, at the step.
   @Test func aFailingExitShowsItsStatusAndStandardError() async throws {
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -135,30 +129,30 @@ struct RunShellTests {
             for i in 1 2 3 4 5 6 7; do echo "line $i" >&2; done
             echo "tar: backup.tar: Cannot open: No such file or directory" >&2
             exit 2
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.status == 1)
-    assertGolden(transcript(result), named: "run-shell-failing-exit.txt")
+    assertGolden(transcript(result), named: "run-shell/failing-exit.txt")
   }
 
   @Test func theTimeoutEndsTheCommandAndSaysSo() async throws {
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
         - run-shell:
             script: sleep 1000
             timeout: 100ms
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.status == 1)
-    assertGolden(transcript(result), named: "run-shell-timeout.txt")
+    assertGolden(transcript(result), named: "run-shell/timeout.txt")
   }
 
   /// The step key `timeout:` cancels the step; the command's whole group goes with it.
   @Test func theStepTimeoutLeavesNothingRunning() async throws {
     let pids = try temporaryDirectory().appendingPathComponent("pids").path
-    let result = try await flow(
-      ["run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -166,7 +160,8 @@ struct RunShellTests {
             script: 'sleep 1000 & echo "$$ $!" > "$1"; wait'
             arguments: [\(pids)]
           timeout: 300ms
-      """)
+      """
+    ).run(["run", "shell.yml"])
     #expect(result.status == 1)
     let numbers = try String(contentsOfFile: pids, encoding: .utf8).split(whereSeparator: \.isWhitespace)
       .compactMap { pid_t($0) }
@@ -179,17 +174,17 @@ struct RunShellTests {
 
   @Test func aDryRunStartsNothing() async throws {
     let marker = try temporaryDirectory().appendingPathComponent("ran").path
-    let result = try await flow(
-      ["run", "--dry-run"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
         - run-shell:
             command: [touch, \(marker)]
-      """)
+      """
+    ).run(["run", "--dry-run", "shell.yml"])
     #expect(result.status == 0)
     #expect(!FileManager.default.fileExists(atPath: marker))
-    assertGolden(transcript(result).replacingOccurrences(of: marker, with: "MARKER"), named: "run-shell-dry-run.txt")
+    assertGolden(transcript(result).replacingOccurrences(of: marker, with: "MARKER"), named: "run-shell/dry-run.txt")
   }
 
   static let injected = """
@@ -203,9 +198,9 @@ struct RunShellTests {
 
   /// The injection diagnostic with the rewrite, a warning in a workflow of one's own.
   @Test func aValueInTheScriptIsAWarningWithTheRewrite() async throws {
-    let result = try await flow(["validate"], Self.injected)
+    let result = try await Self.shell(Self.injected).run(["validate", "shell.yml"])
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "run-shell-injection-warning.txt")
+    assertGolden(transcript(result), named: "run-shell/injection-warning.txt")
   }
 
   /// The same in a shared file is an error.
@@ -216,14 +211,13 @@ struct RunShellTests {
         shared:
           created: 2026-11-18T11:06:40Z
         """
-    let result = try await flow(["validate"], text)
+    let result = try await Self.shell(text).run(["validate", "shell.yml"])
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "run-shell-injection-shared.txt")
+    assertGolden(transcript(result), named: "run-shell/injection-shared.txt")
   }
 
   @Test func aWholeArgumentInCommandIsFineButNotTheProgram() async throws {
-    let result = try await flow(
-      ["validate"],
+    let result = try await Self.shell(
       """
       flow: 1
       steps:
@@ -238,8 +232,9 @@ struct RunShellTests {
         - run-shell:
             shell: python3
             script: print("${previous}")
-      """)
-    assertGolden(transcript(result), named: "run-shell-injection-program.txt")
+      """
+    ).run(["validate", "shell.yml"])
+    assertGolden(transcript(result), named: "run-shell/injection-program.txt")
   }
 }
 
@@ -267,13 +262,13 @@ struct RunShellInterruptTests {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(
       &actions, 2, directory.appendingPathComponent("stderr.txt").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let argv = [TerminalTests.flow.path, "run", directory.appendingPathComponent("wait.yml").path]
+    let argv = [Machine.executable.path, "run", directory.appendingPathComponent("wait.yml").path]
     let environment = ["HOME=\(directory.path)", "NO_COLOR=1", "PATH=/usr/bin:/bin", "TZ=UTC"]
     let cArguments = argv.map { strdup($0) } + [nil]
     let cEnvironment = environment.map { strdup($0) } + [nil]
     defer { (cArguments + cEnvironment).forEach { free($0) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, TerminalTests.flow.path, &actions, nil, cArguments, cEnvironment)
+    let spawned = posix_spawn(&pid, Machine.executable.path, &actions, nil, cArguments, cEnvironment)
     try #require(spawned == 0)
 
     // Blocks until the script has started its job and written both pids.

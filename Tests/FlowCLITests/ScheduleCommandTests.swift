@@ -34,13 +34,13 @@ struct ScheduleCommandTests {
 
   @Test(arguments: ["bad-fields", "quoting", "macros", "zones", "shapes", "empty"])
   func badSchedulesAreReportedWhereTheyAre(name: String) async throws {
-    let result = await runFlow(["validate", "\(name).yml"], in: Self.schedules)
+    let result = await Machine.run(["validate", "\(name).yml"], in: Self.schedules)
     #expect(result.status == 2)
-    assertGolden(transcript(result), named: "schedule-\(name).txt")
+    assertGolden(transcript(result), named: "schedule/\(name).txt")
   }
 
   @Test func everyBadFieldHasItsDiagnostic() async {
-    let result = await runFlow(["validate", "--json", "bad-fields.yml"], in: Self.schedules)
+    let result = await Machine.run(["validate", "--json", "bad-fields.yml"], in: Self.schedules)
     let lines =
       (try? String(contentsOf: Self.schedules.appendingPathComponent("bad-fields.yml"), encoding: .utf8))?
       .split(separator: "\n", omittingEmptySubsequences: false) ?? []
@@ -50,14 +50,14 @@ struct ScheduleCommandTests {
   }
 
   @Test func runChecksTheScheduleBeforeAnyStep() async {
-    let result = await runFlow(["run", "zones.yml"], in: Self.schedules)
+    let result = await Machine.run(["run", "zones.yml"], in: Self.schedules)
     #expect(result.status == 2)
     #expect(result.output == "")
     #expect(result.error.contains("zones.yml:3:11: error: unknown time zone 'Mars/Olympus'"))
   }
 
   @Test func validSchedulesPass() async {
-    let result = await runFlow(["validate", "two-zones.yml", "stepped-days.yml"], in: Self.schedules)
+    let result = await Machine.run(["validate", "two-zones.yml", "stepped-days.yml"], in: Self.schedules)
     #expect(result.status == 0, "\(result.error)")
   }
 
@@ -79,7 +79,7 @@ struct ScheduleCommandTests {
 
   @Test func severalExpressionsAndZonesMergeIntoOneStream() async throws {
     let home = try temporaryDirectory()
-    let result = await runFlow(
+    let result = await Machine.run(
       ["schedule", "next", "two-zones.yml", "--from", "2027-03-25T12:00:00Z", "--count", "6"], in: Self.schedules,
       environment: Self.environment(home))
     #expect(result.status == 0, "\(result.error)")
@@ -93,19 +93,19 @@ struct ScheduleCommandTests {
         2027-04-01T00:00:00-04:00
 
         """)
-    let json = await runFlow(
+    let json = await Machine.run(
       [
         "schedule", "next", "two-zones.yml", "stepped-days.yml", "--from", "2027-03-31T12:00:00Z", "--count", "2",
         "--json",
       ],
       in: Self.schedules, environment: Self.environment(home))
     #expect(json.status == 0)
-    assertGolden(json.output, named: "schedule-next.json.txt")
+    assertGolden(json.output, named: "schedule/next.json.txt")
   }
 
   @Test func severalWorkflowsAreListedUnderTheirPaths() async throws {
     let home = try temporaryDirectory()
-    let result = await runFlow(
+    let result = await Machine.run(
       ["schedule", "next", "two-zones.yml", "stepped-days.yml", "--from", "2027-01-01T00:00:00Z", "--count", "2"],
       in: Self.schedules, environment: Self.environment(home, zone: "UTC"))
     #expect(
@@ -120,7 +120,7 @@ struct ScheduleCommandTests {
     let home = try temporaryDirectory()
     let library = home.appendingPathComponent("data/flow/workflows")
     let env = Self.environment(home, zone: "UTC")
-    let empty = await runFlow(["schedule", "next"], in: home, environment: env)
+    let empty = await Machine.run(["schedule", "next"], in: home, environment: env)
     #expect(empty.status == 0)
     #expect(empty.output.isEmpty)
     #expect(empty.error == "no workflow in \(library.path) has a schedule\n")
@@ -130,7 +130,7 @@ struct ScheduleCommandTests {
       try FileManager.default.copyItem(
         at: Self.schedules.appendingPathComponent(name), to: library.appendingPathComponent(name))
     }
-    let result = await runFlow(
+    let result = await Machine.run(
       ["schedule", "next", "--from", "2027-01-01T00:00:00Z", "--count", "1"], in: home, environment: env)
     #expect(result.status == 0, "\(result.error)")
     #expect(
@@ -143,7 +143,7 @@ struct ScheduleCommandTests {
   /// is a typo, refused before a scheduler starts.
   @Test func aMistypedSubcommandDoesNotStartTheScheduler() async throws {
     let home = try temporaryDirectory()
-    let result = await runFlow(["schedule", "nxt"], in: home, environment: Self.environment(home))
+    let result = await Machine.run(["schedule", "nxt"], in: home, environment: Self.environment(home))
     #expect(result.status == 2)
     #expect(
       result.error == """
@@ -159,7 +159,7 @@ struct ScheduleCommandTests {
   @Test(arguments: ["Asia/Tokyo", ":Asia/Tokyo", "/usr/share/zoneinfo/Asia/Tokyo"])
   func theMachineZoneIsReadFromTZ(tz: String) async throws {
     let home = try temporaryDirectory()
-    let result = await runFlow(
+    let result = await Machine.run(
       ["schedule", "next", "stepped-days.yml", "--from", "2027-01-01T00:00:00Z", "--count", "1"], in: Self.schedules,
       environment: Self.environment(home, zone: tz))
     #expect(result.output == "2027-01-11T09:00:00+09:00\n", "\(result.error)")
@@ -168,19 +168,19 @@ struct ScheduleCommandTests {
   @Test func nextRefusesWhatItCannotAnswer() async throws {
     let home = try temporaryDirectory()
     let env = Self.environment(home)
-    let unscheduled = await runFlow(
+    let unscheduled = await Machine.run(
       ["schedule", "next", "unscheduled.yml", "zones.yml"], in: Self.schedules, environment: env)
     #expect(unscheduled.status == 2)
-    assertGolden(transcript(unscheduled), named: "schedule-next-refused.txt")
-    let count = await runFlow(
+    assertGolden(transcript(unscheduled), named: "schedule/next-refused.txt")
+    let count = await Machine.run(
       ["schedule", "next", "two-zones.yml", "--count", "0"], in: Self.schedules, environment: env)
     #expect(count.status == 2)
     #expect(count.error.contains("--count must be 1–100000"))
     // A negative count is a count, not an option: it gets the same message.
-    let negative = await runFlow(
+    let negative = await Machine.run(
       ["schedule", "next", "two-zones.yml", "--count", "-1"], in: Self.schedules, environment: env)
     #expect(negative.error.hasPrefix("error: --count must be 1–100000"), "\(negative.error)")
-    let from = await runFlow(
+    let from = await Machine.run(
       ["schedule", "next", "two-zones.yml", "--from", "monday"], in: Self.schedules, environment: env)
     #expect(from.status == 2)
     #expect(from.error.contains("--from 'monday' is not an ISO 8601 time"))
@@ -189,13 +189,13 @@ struct ScheduleCommandTests {
   // MARK: - explain
 
   @Test func explainSaysItInWords() async {
-    let result = await runFlow(["schedule", "explain", "0 9 * * 1-5"], in: Self.schedules)
+    let result = await Machine.run(["schedule", "explain", "0 9 * * 1-5"], in: Self.schedules)
     #expect(result.status == 0)
     #expect(result.output == "at 09:00, Monday through Friday\n")
     // Unquoted, the fields come as words; a '*' the shell expanded into file names gets the reason.
-    let words = await runFlow(["schedule", "explain", "30", "6", "1", "JAN", "MON"], in: Self.schedules)
+    let words = await Machine.run(["schedule", "explain", "30", "6", "1", "JAN", "MON"], in: Self.schedules)
     #expect(words.output == "at 06:30, on the 1st of the month and every Monday, in January\n", "\(words.error)")
-    let globbed = await runFlow(
+    let globbed = await Machine.run(
       ["schedule", "explain", "0", "9", "README.md", "Package.swift", "*"], in: Self.schedules)
     #expect(globbed.status == 2)
     #expect(globbed.error.contains("= help: quote the expression, as in flow schedule explain '0 9 * * 1-5'"))
@@ -204,11 +204,11 @@ struct ScheduleCommandTests {
   @Test func explainPointsAtTheBadField() async {
     var transcripts = ""
     for expression in ["0 25 * * *", "@reboot", "*/15 * * * MON-SUN", "0 9 * * * *"] {
-      let result = await runFlow(["schedule", "explain", expression], in: Self.schedules)
+      let result = await Machine.run(["schedule", "explain", expression], in: Self.schedules)
       #expect(result.status == 2)
       transcripts += "$ flow schedule explain '\(expression)'\n" + transcript(result) + "\n"
     }
-    assertGolden(transcripts, named: "schedule-explain-errors.txt")
+    assertGolden(transcripts, named: "schedule/explain-errors.txt")
   }
 }
 

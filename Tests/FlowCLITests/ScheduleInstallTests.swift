@@ -13,7 +13,7 @@ struct ScheduleInstallTests {
   func run(_ arguments: [String], in directory: URL = schedules, home: URL, extra: [String: String] = [:]) async
     -> (status: Int32, output: String, error: String)
   {
-    await runFlow(
+    await Machine.run(
       arguments, in: directory,
       environment: ScheduleCommandTests.environment(home).merging(extra) { $1 })
   }
@@ -24,7 +24,7 @@ struct ScheduleInstallTests {
     let home = try temporaryDirectory()
     let result = await run(["schedule", "install", "systemd", "two-zones.yml", "--print"], home: home)
     #expect(result.status == 0, "\(result.error)")
-    assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule-install-systemd.txt")
+    assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule/install-systemd.txt")
   }
 
   /// Units written for a file whose path has a space and a '%' pass `systemd-analyze verify`; the same
@@ -65,7 +65,7 @@ struct ScheduleInstallTests {
     let home = try temporaryDirectory()
     let result = await run(["schedule", "install", "cron", "two-zones.yml", "stepped-days.yml"], home: home)
     #expect(result.status == 0, "\(result.error)")
-    assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule-install-cron.txt")
+    assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule/install-cron.txt")
   }
 
   /// `--apply` keeps every line outside its block, replaces its block in place, and restores the zone
@@ -106,7 +106,7 @@ struct ScheduleInstallTests {
     #expect(merged.hasSuffix("# END flow schedule\n30 2 * * * /usr/local/bin/after\n"))
     #expect(merged.components(separatedBy: "# BEGIN flow schedule").count == 2)
     #expect(!merged.contains("stepped-days"))
-    assertGolden(ScheduleCommandTests.portable(merged), named: "schedule-install-cron-applied.txt")
+    assertGolden(ScheduleCommandTests.portable(merged), named: "schedule/install-cron-applied.txt")
   }
 
   @Test func applyWithoutACrontabCommandSaysSo() async throws {
@@ -128,7 +128,7 @@ struct ScheduleInstallTests {
       ],
       home: home)
     #expect(result.status == 0, "\(result.error)")
-    assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule-install-kubernetes.txt")
+    assertGolden(ScheduleCommandTests.portable(result.output), named: "schedule/install-kubernetes.txt")
     let manifest = home.appendingPathComponent("flow.yaml")
     try result.output.write(to: manifest, atomically: true, encoding: .utf8)
     let validate = ReferenceTool("kubernetes-validate", install: "Scripts/setup.sh (pip install kubernetes-validate)")
@@ -149,7 +149,7 @@ struct ScheduleInstallTests {
     let stepped = await run(
       ["schedule", "install", "kubernetes", "stepped-days.yml", "--image", "flow:1"], home: home)
     #expect(stepped.status == 2)
-    assertGolden(transcript(stepped), named: "schedule-install-kubernetes-refused.txt")
+    assertGolden(transcript(stepped), named: "schedule/install-kubernetes-refused.txt")
   }
 
   /// The usage line offers `--print` for every engine: each takes it, and cron and kubernetes print

@@ -36,7 +36,7 @@ struct SchedulerLedgerTests {
     ledger.recordSkipped(workflow, trigger: .catchUp, holder: holder)
     withExtendedLifetime(held) {}
 
-    let result = await runFlow(["runs", "--json"], in: home, environment: environment)
+    let result = await Machine.run(["runs", "--json"], in: home, environment: environment)
     let runs = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
     #expect(runs.count == 1)
     let run = try #require(runs.first)

@@ -113,7 +113,7 @@ struct SchedulerLogTests {
   @Test func textLines() throws {
     let console = try written(json: false)
     #expect(console.output.isEmpty)
-    assertGolden(console.error, named: "scheduler-log.txt")
+    assertGolden(console.error, named: "scheduler/log.txt")
   }
 
   @Test func timestampsStartEveryLineOfOurs() throws {
@@ -133,6 +133,6 @@ struct SchedulerLogTests {
       let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       #expect(object["event"] is String && object["time"] as? String == "2026-11-18T11:06:40.000Z")
     }
-    assertGolden(console.output, named: "scheduler-log.jsonl")
+    assertGolden(console.output, named: "scheduler/log.jsonl")
   }
 }

@@ -22,42 +22,19 @@ struct SchedulerProcessTests {
 
     """
 
-  struct Machine {
-    let home: URL
-    let library: URL
-    let environment: [String: String]
-
-    init() throws {
-      home = try temporaryDirectory().resolvingSymlinksInPath()
-      library = home.appendingPathComponent(".local/share/flow/workflows")
-      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
-      environment = ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": home.path, "TERM": "dumb", "TZ": "UTC"]
+  /// A fresh home (its real path) with an empty library, where flow runs.
+  static func machine() throws -> Machine {
+    let machine = Machine(home: try temporaryDirectory().resolvingSymlinksInPath()) {
+      ["NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": $0.path, "TERM": "dumb", "TZ": "UTC"]
     }
-
-    func spawn(_ arguments: [String], at terminal: PseudoTerminal) throws -> Process {
-      try terminal.spawn(TerminalTests.flow, arguments: arguments, environment: environment, directory: home)
-    }
-
-    /// Writes the scheduler's fire record: each workflow last fired a day ago.
-    func firedYesterday(_ paths: [String]) throws {
-      let state = home.appendingPathComponent(".local/state/flow")
-      try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
-      let yesterday = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400))
-      let workflows = paths.map { "\"\($0)\": {\"lastFire\": \"\(yesterday)\"}" }.joined(separator: ", ")
-      try "{\"version\": 1, \"workflows\": {\(workflows)}}".write(
-        to: state.appendingPathComponent("scheduler.json"), atomically: true, encoding: .utf8)
-    }
-
-    func runs() async throws -> [[String: Any]] {
-      let result = await runFlow(["runs", "--json"], in: home, environment: environment)
-      return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-    }
+    try FileManager.default.createDirectory(at: machine.library, withIntermediateDirectories: true)
+    return machine
   }
 
   /// SIGTERM while a run is in a long step: the scheduler passes it on, the run cancels its step and
   /// is recorded cancelled, and the scheduler exits 0.
   @Test func sigtermDuringALongStepExitsZeroAndRecordsTheRunCancelled() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let file = machine.library.appendingPathComponent("long.yml")
     try Self.long.write(to: file, atomically: true, encoding: .utf8)
     try machine.firedYesterday([file.path])
@@ -90,7 +67,7 @@ struct SchedulerProcessTests {
   /// A workflow put into the library is scheduled without a signal (inotify); SIGHUP reads everything
   /// again; a second scheduler for the same state is refused with exit 6.
   @Test func aNewWorkflowIsPickedUpAndSighupReloads() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     let terminal = try PseudoTerminal()
     let scheduler = try machine.spawn(["schedule"], at: terminal)
     try terminal.expect("flow schedule: nothing is scheduled; watching \(machine.library.path)\n")
@@ -118,7 +95,7 @@ struct SchedulerProcessTests {
 
   /// `flow run` treats SIGTERM as Ctrl-C: the step is cancelled, exit 3, the run recorded cancelled.
   @Test func sigtermCancelsAFlowRun() async throws {
-    let machine = try Machine()
+    let machine = try Self.machine()
     try Self.long.write(to: machine.home.appendingPathComponent("long.yml"), atomically: true, encoding: .utf8)
     let terminal = try PseudoTerminal()
     let run = try machine.spawn(["run", "long.yml"], at: terminal)
@@ -131,4 +108,17 @@ struct SchedulerProcessTests {
     #expect(runs.first?["status"] as? String == "cancelled")
     #expect(runs.first?["trigger"] as? String == "manual")
   }
+}
+
+extension Machine {
+  /// Writes the scheduler's fire record: each workflow last fired a day ago.
+  fileprivate func firedYesterday(_ paths: [String]) throws {
+    let state = home.appendingPathComponent(".local/state/flow")
+    try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+    let yesterday = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400))
+    let workflows = paths.map { "\"\($0)\": {\"lastFire\": \"\(yesterday)\"}" }.joined(separator: ", ")
+    try "{\"version\": 1, \"workflows\": {\(workflows)}}".write(
+      to: state.appendingPathComponent("scheduler.json"), atomically: true, encoding: .utf8)
+  }
+
 }

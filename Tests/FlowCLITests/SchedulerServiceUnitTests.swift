@@ -19,7 +19,7 @@ struct SchedulerServiceUnitTests {
     // verify checks that ExecStart's binary exists: this build's flow stands in for /usr/local/bin/flow.
     let folder = try temporaryDirectory()
     let file = folder.appendingPathComponent("flow-schedule.service")
-    try unit.replacingOccurrences(of: "/usr/local/bin/flow", with: TerminalTests.flow.path)
+    try unit.replacingOccurrences(of: "/usr/local/bin/flow", with: Machine.executable.path)
       .write(to: file, atomically: true, encoding: .utf8)
     let verify = ReferenceTool("systemd-analyze", install: "apt-get install systemd")
     guard let checked = try verify.run(["verify", file.path]) else { return }

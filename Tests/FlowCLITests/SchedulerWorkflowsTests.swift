@@ -121,7 +121,7 @@ struct SchedulerWorkflowsTests {
     let problem = try #require(loaded.problems.first)
     #expect(!problem.leftOut)
     let text = DiagnosticRenderer(colors: false).render(problem.diagnostics)
-    assertGolden(text.replacingOccurrences(of: home.root.path, with: "~"), named: "scheduler-needs-answers.txt")
+    assertGolden(text.replacingOccurrences(of: home.root.path, with: "~"), named: "scheduler/needs-answers.txt")
   }
 
   /// `flow schedule install`, `flow schedule next` and the scheduler look at one set of workflows: a
@@ -133,8 +133,9 @@ struct SchedulerWorkflowsTests {
     try home.write(Self.digest, to: local, "local-digest.yml")
     let environment = home.context.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
     func commands() async -> (install: String, next: String, scheduler: [String]) {
-      let install = await runFlow(["schedule", "install", "cron", "--print"], in: home.root, environment: environment)
-      let next = await runFlow(["schedule", "next", "--count", "1"], in: home.root, environment: environment)
+      let install = await Machine.run(
+        ["schedule", "install", "cron", "--print"], in: home.root, environment: environment)
+      let next = await Machine.run(["schedule", "next", "--count", "1"], in: home.root, environment: environment)
       let scheduler = SchedulerWorkflows(context: home.context, references: [], executable: "/bin/flow").load()
       return (install.output, next.output, scheduler.workflows.map { ($0.path as NSString).lastPathComponent })
     }

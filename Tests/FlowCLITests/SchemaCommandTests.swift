@@ -11,7 +11,7 @@ struct SchemaCommandTests {
   static let corpus = testDirectory().appendingPathComponent("SchemaCorpus")
 
   @Test func committedCopyIsCurrent() async throws {
-    let result = await runFlow(["schema"], in: DocumentationTests.root)
+    let result = await Machine.run(["schema"], in: DocumentationTests.root)
     #expect(result.status == 0)
     let committed = try String(contentsOf: Self.committed, encoding: .utf8)
     #expect(
@@ -21,13 +21,13 @@ struct SchemaCommandTests {
 
   @Test func writesTheFileOrSaysWhyNot() async throws {
     let directory = try temporaryDirectory()
-    let written = await runFlow(["schema", "-o", "out.json"], in: directory)
+    let written = await Machine.run(["schema", "-o", "out.json"], in: directory)
     #expect(written.status == 0)
     #expect(written.output == "")
     #expect(
       try String(contentsOf: directory.appendingPathComponent("out.json"), encoding: .utf8)
-        == (await runFlow(["schema"], in: directory)).output)
-    let failed = await runFlow(["schema", "-o", "missing/folder/out.json"], in: directory)
+        == (await Machine.run(["schema"], in: directory)).output)
+    let failed = await Machine.run(["schema", "-o", "missing/folder/out.json"], in: directory)
     #expect(failed.status == 2)
     #expect(failed.error.contains("error: cannot write the schema"))
   }
@@ -36,24 +36,24 @@ struct SchemaCommandTests {
   /// skeleton pass; each file of the corpus fails, and `flow validate` rejects each of them too.
   @Test func checkJSONSchemaAgreesWithValidate() async throws {
     let schema = try temporaryDirectory().appendingPathComponent("flow.schema.json")
-    #expect(await runFlow(["schema", "-o", schema.path], in: DocumentationTests.root).status == 0)
+    #expect(await Machine.run(["schema", "-o", schema.path], in: DocumentationTests.root).status == 0)
     let skeleton = schema.deletingLastPathComponent().appendingPathComponent("skeleton.yml")
     try WorkflowSkeleton.text(name: "new-one").write(to: skeleton, atomically: true, encoding: .utf8)
     let root = DocumentationTests.root
     let good =
-      ExampleTests.files(in: root.appendingPathComponent("examples")).map { "examples/\($0)" }
-      + ExampleTests.files(in: root.appendingPathComponent("workflows")).map { "workflows/\($0)" }
-      + ExampleTests.files(in: testDirectory().appendingPathComponent("Hostile")).map {
+      try listing(of: root.appendingPathComponent("examples")).map { "examples/\($0)" }
+      + listing(of: root.appendingPathComponent("workflows")).map { "workflows/\($0)" }
+      + listing(of: testDirectory().appendingPathComponent("Hostile")).map {
         "Tests/FlowCLITests/Hostile/\($0)"
       } + [skeleton.path]
-    let bad = ExampleTests.files(in: Self.corpus).map { "Tests/FlowCLITests/SchemaCorpus/\($0)" }
+    let bad = try listing(of: Self.corpus).map { "Tests/FlowCLITests/SchemaCorpus/\($0)" }
     #expect(good.count >= 22)
     #expect(bad.count >= 15)
     let report = try checkJSONSchema(schema: schema.path, files: good + bad, in: root)
     let failing = Set(report)
     #expect(failing == Set(bad), "check-jsonschema disagrees: \(failing.symmetricDifference(bad).sorted())")
     for file in bad {
-      #expect(await runFlow(["validate", file], in: root).status == 2, "\(file) is valid to 'flow validate'")
+      #expect(await Machine.run(["validate", file], in: root).status == 2, "\(file) is valid to 'flow validate'")
     }
   }
 

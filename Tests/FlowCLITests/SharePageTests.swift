@@ -9,24 +9,24 @@ struct SharePageTests {
     "python3", install: "Scripts/setup.sh (Debian's chromium; pip install playwright)")
 
   @Test func loadsCleanShowsEveryStepAndDownloadsTheExactFile() async throws {
-    let home = try SharingHome()
-    let page = home.root.appendingPathComponent("empty-trash.html")
-    let file = home.root.appendingPathComponent("empty-trash.flow.yml")
-    let html = await home.flow(["export", "--html", "empty-trash", "--sign", "-o", page.path])
+    let machine = try Machine.sharing()
+    let page = machine.home.appendingPathComponent("empty-trash.html")
+    let file = machine.home.appendingPathComponent("empty-trash.flow.yml")
+    let html = await machine.run(["export", "--html", "empty-trash", "--sign", "-o", page.path])
     #expect(html.status == 0, "\(html.error)")
-    let yml = await home.flow(["export", "empty-trash", "--sign", "-o", file.path])
+    let yml = await machine.run(["export", "empty-trash", "--sign", "-o", file.path])
     #expect(yml.status == 0)
     let text = try String(contentsOf: page, encoding: .utf8)
     #expect(!text.contains("http://") && !text.contains("src="), "no external asset")
     #expect(text.contains("default-src 'none'"))
     // Trust is the reader's to give: the page names the signer with the key's fingerprint.
-    let fingerprint = await home.flow(["keys", "list", "--json"]).output
+    let fingerprint = await machine.run(["keys", "list", "--json"]).output
     let key = try #require(fingerprint.split(separator: "\"").first { $0.hasPrefix("SHA256:") })
     #expect(text.contains("signed by ada (key \(key))"))
     #expect(!text.contains("(trusted)"))
 
     // Every step position flow show numbers.
-    let show = await home.flow(["show", "empty-trash", "--json"])
+    let show = await machine.run(["show", "empty-trash", "--json"])
     let outline = try #require(try JSONSerialization.jsonObject(with: Data(show.output.utf8)) as? [String: Any])
     func positions(_ steps: [[String: Any]]) -> [String] {
       steps.flatMap { step in

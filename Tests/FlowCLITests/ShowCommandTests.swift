@@ -5,18 +5,6 @@ import FlowTestSupport
 import Foundation
 import Testing
 
-/// Runs `flow ARGS…` in-process with the clock fixed, for output that says how long ago something was.
-func runFlow(
-  _ arguments: [String], in directory: URL, environment: [String: String], clock: any FlowClock,
-  terminal: Bool = false
-) async -> (status: Int32, output: String, error: String) {
-  let console = BufferConsole(terminal: terminal)
-  let context = SessionContext(
-    console: console, environment: environment, workingDirectory: directory.path, clock: clock)
-  let status = await FlowCommand.main(arguments: arguments, context: context)
-  return (status, console.output, console.error)
-}
-
 /// A fixed "now" for the goldens, and file dates two months before it.
 enum FixedTime {
   static let now = Date(timeIntervalSince1970: 1_795_000_000)
@@ -41,84 +29,82 @@ func datedCopy(of folders: [String]) throws -> URL {
 
 /// `flow show`: every gallery and example file drawn, plus colour, a narrow terminal, JSON and hostile files.
 struct ShowCommandTests {
-  static let examples = ExampleTests.files(in: ExampleTests.examples)
-  static let gallery = ExampleTests.files(
-    in: testDirectory().appendingPathComponent("../../workflows").standardizedFileURL)
-  static let hostile = ExampleTests.files(in: testDirectory().appendingPathComponent("Hostile"))
+  static let gallery = testDirectory().appendingPathComponent("../../workflows").standardizedFileURL
+  static let hostile = testDirectory().appendingPathComponent("Hostile")
   static let plain = ["NO_COLOR": "1", "COLUMNS": "80"]
 
-  @Test(arguments: examples)
+  @Test(arguments: try listing(of: ExampleTests.examples))
   func exampleGolden(file: String) async throws {
     let directory = try datedCopy(of: ["examples"])
-    let result = await runFlow(
+    let result = await Machine.run(
       ["show", "examples/\(file)"], in: directory, environment: Self.plain, clock: FixedTime.clock)
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "show-examples-\(file.dropLast(4)).txt")
+    assertGolden(transcript(result), named: "show/examples/\(file.dropLast(4)).txt")
   }
 
   /// Gallery workflows are found by name, as `flow run` finds them in ./workflows.
-  @Test(arguments: gallery)
+  @Test(arguments: try listing(of: gallery))
   func galleryGolden(file: String) async throws {
     let directory = try datedCopy(of: ["workflows"])
-    let result = await runFlow(
+    let result = await Machine.run(
       ["show", String(file.dropLast(4))], in: directory, environment: Self.plain, clock: FixedTime.clock)
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "show-workflows-\(file.dropLast(4)).txt")
+    assertGolden(transcript(result), named: "show/workflows/\(file.dropLast(4)).txt")
   }
 
   /// Files written to do harm say so: deleting without asking, any host, the environment, other workflows.
-  @Test(arguments: hostile)
+  @Test(arguments: try listing(of: hostile))
   func hostileGolden(file: String) async throws {
     let directory = try temporaryDirectory()
     try FileManager.default.copyItem(
       at: testDirectory().appendingPathComponent("Hostile"), to: directory.appendingPathComponent("Hostile"))
-    for name in Self.hostile {
+    for name in try listing(of: Self.hostile) {
       try FileManager.default.setAttributes(
         [.modificationDate: FixedTime.modified], ofItemAtPath: directory.appendingPathComponent("Hostile/\(name)").path)
     }
-    let result = await runFlow(
+    let result = await Machine.run(
       ["show", "Hostile/\(file)"], in: directory, environment: Self.plain, clock: FixedTime.clock)
     #expect(result.status == 0)
-    assertGolden(transcript(result), named: "show-hostile-\(file.dropLast(4)).txt")
+    assertGolden(transcript(result), named: "show/hostile/\(file.dropLast(4)).txt")
   }
 
   @Test func colouredAtATerminal() async throws {
     let directory = try datedCopy(of: ["workflows"])
-    let result = await runFlow(
-      ["show", "empty-trash"], in: directory, environment: ["COLUMNS": "80"], clock: FixedTime.clock, terminal: true)
+    let result = await Machine.run(
+      ["show", "empty-trash"], in: directory, environment: ["COLUMNS": "80"], terminal: true, clock: FixedTime.clock)
     #expect(result.output.contains("\u{1B}["))
-    assertGolden(transcript(result), named: "show-coloured-empty-trash.txt")
-    let noColor = await runFlow(
-      ["show", "empty-trash"], in: directory, environment: ["COLUMNS": "80", "NO_COLOR": "1"], clock: FixedTime.clock,
-      terminal: true)
+    assertGolden(transcript(result), named: "show/coloured-empty-trash.txt")
+    let noColor = await Machine.run(
+      ["show", "empty-trash"], in: directory, environment: ["COLUMNS": "80", "NO_COLOR": "1"], terminal: true,
+      clock: FixedTime.clock)
     #expect(!noColor.output.contains("\u{1B}["))
   }
 
   @Test func narrowTerminal() async throws {
     let directory = try datedCopy(of: ["workflows"])
-    let result = await runFlow(
+    let result = await Machine.run(
       ["show", "save-and-tag"], in: directory, environment: ["NO_COLOR": "1", "COLUMNS": "46"],
       clock: FixedTime.clock)
     for line in result.output.split(separator: "\n") { #expect(line.count <= 46, "\(line)") }
-    assertGolden(transcript(result), named: "show-narrow-save-and-tag.txt")
+    assertGolden(transcript(result), named: "show/narrow-save-and-tag.txt")
   }
 
   @Test func json() async throws {
     let directory = try datedCopy(of: ["workflows"])
-    let result = await runFlow(
+    let result = await Machine.run(
       ["show", "save-and-tag", "--json"], in: directory, environment: Self.plain, clock: FixedTime.clock)
     #expect(result.status == 0)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     #expect((object["summary"] as? [String: Any])?["actions"] as? Int == 8)
-    assertGolden(transcript(result), named: "show-json-save-and-tag.txt")
+    assertGolden(transcript(result), named: "show/json-save-and-tag.txt")
   }
 
   @Test func invalidWorkflowsAreReportedAsValidateDoes() async throws {
-    let result = await runFlow(["show", "invalid/structure.yml"], in: ExampleTests.examples)
+    let result = await Machine.run(["show", "invalid/structure.yml"], in: ExampleTests.examples)
     #expect(result.status == 2)
     #expect(result.output == "")
     #expect(result.error.contains("found 6 errors"))
-    let missing = await runFlow(["show", "no-such-workflow"], in: ExampleTests.examples)
+    let missing = await Machine.run(["show", "no-such-workflow"], in: ExampleTests.examples)
     #expect(missing.status == 2)
     #expect(missing.error.contains("no workflow named 'no-such-workflow'"))
   }
@@ -129,7 +115,7 @@ struct ShowCommandTests {
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     try "flow: 1\nname: Mine\nsteps:\n  - show: from the library\n".write(
       to: library.appendingPathComponent("mine.yml"), atomically: true, encoding: .utf8)
-    let result = await runFlow(
+    let result = await Machine.run(
       ["show", "mine"], in: directory,
       environment: ["NO_COLOR": "1", "XDG_DATA_HOME": directory.appendingPathComponent("data").path])
     #expect(result.status == 0)
@@ -145,7 +131,7 @@ struct ShowTerminalTests {
     let terminal = try PseudoTerminal()
     terminal.resize(columns: 60)
     let process = try terminal.spawn(
-      TerminalTests.flow, arguments: ["show", "workflows/bulk-tag.yml"],
+      Machine.executable, arguments: ["show", "workflows/bulk-tag.yml"],
       environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "TERM": "xterm"],
       directory: DocumentationTests.root)
     try terminal.expect("What it may do")

@@ -20,32 +20,32 @@ struct SpecialFileTests {
     let directory = try folder()
     try FileManager.default.createSymbolicLink(
       atPath: directory.appendingPathComponent("zero.yml").path, withDestinationPath: "/dev/zero")
-    let result = await runFlow(["validate", "zero.yml"], in: directory)
-    assertGolden(transcript(result), named: "validate-device.txt")
+    let result = await Machine.run(["validate", "zero.yml"], in: directory)
+    assertGolden(transcript(result), named: "validate/device.txt")
   }
 
   /// A FIFO blocks `open` and `read` until a writer comes, which none will.
   @Test func namedPipe() async throws {
     let directory = try folder()
     #expect(mkfifo(directory.appendingPathComponent("x.yml").path, 0o600) == 0)
-    let result = await runFlow(["validate", "x.yml"], in: directory)
-    assertGolden(transcript(result), named: "validate-fifo.txt")
+    let result = await Machine.run(["validate", "x.yml"], in: directory)
+    assertGolden(transcript(result), named: "validate/fifo.txt")
   }
 
   @Test func runWorkflowOfADevice() async throws {
     let directory = try folder(["main.yml": "flow: 1\nsteps:\n  - run-workflow: /dev/zero\n"])
-    let result = await runFlow(["validate", "main.yml"], in: directory)
+    let result = await Machine.run(["validate", "main.yml"], in: directory)
     #expect(result.status != 0)
-    assertGolden(transcript(result), named: "validate-run-workflow-device.txt")
+    assertGolden(transcript(result), named: "validate/run-workflow-device.txt")
   }
 
   /// /proc/self/environ is a "regular" file of 0 bytes that holds the environment (tokens and all).
   @Test func runWorkflowOfAKernelFile() async throws {
     let directory = try folder(["main.yml": "flow: 1\nsteps:\n  - run-workflow: /proc/self/environ\n"])
-    let result = await runFlow(["validate", "main.yml"], in: directory)
+    let result = await Machine.run(["validate", "main.yml"], in: directory)
     #expect(result.status != 0)
     #expect(!result.error.contains("PATH="))
-    assertGolden(transcript(result), named: "validate-run-workflow-proc.txt")
+    assertGolden(transcript(result), named: "validate/run-workflow-proc.txt")
   }
 
   /// A file not named like a workflow is pointed at, never shown: it may be a secret.
@@ -54,10 +54,10 @@ struct SpecialFileTests {
       "main.yml": "flow: 1\nsteps:\n  - run-workflow: credentials\n",
       "credentials": "[default]\naws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY\n",
     ])
-    let result = await runFlow(["validate", "main.yml"], in: directory)
+    let result = await Machine.run(["validate", "main.yml"], in: directory)
     #expect(result.status != 0)
     #expect(!result.error.contains("wJalrXUtnFEMI"))
-    assertGolden(transcript(result), named: "validate-run-workflow-not-a-workflow.txt")
+    assertGolden(transcript(result), named: "validate/run-workflow-not-a-workflow.txt")
   }
 
   @Test func theReaderCountsWhatItReads() throws {

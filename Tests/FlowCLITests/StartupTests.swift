@@ -80,7 +80,7 @@ struct StartupTests {
   /// the same answer ArgumentParser gives, on standard output, with success.
   @Test func theExecutableAnswersVersionAsTheParserDoes() async throws {
     let process = Process()
-    process.executableURL = TerminalTests.flow
+    process.executableURL = Machine.executable
     process.arguments = ["--version"]
     process.environment = ["PATH": "/usr/bin:/bin"]
     let output = Pipe(), errors = Pipe()
@@ -89,7 +89,7 @@ struct StartupTests {
     let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    let parsed = await runFlow(["--version"], in: UsageTests.examples)
+    let parsed = await Machine.run(["--version"], in: UsageTests.examples)
     #expect(process.terminationStatus == 0)
     #expect(problems == "")
     #expect(answer == "0.1.0\n")
@@ -113,12 +113,12 @@ struct StartupTests {
   }
 
   @Test func runsHelpAndErrorsStillNameFlowRun() async {
-    let help = await runFlow(["run", "--help"], in: UsageTests.examples)
+    let help = await Machine.run(["run", "--help"], in: UsageTests.examples)
     #expect(help.status == 0)
     #expect(help.output.contains("USAGE: flow run <workflow>"))
-    let version = await runFlow(["run", "--version"], in: UsageTests.examples)
+    let version = await Machine.run(["run", "--version"], in: UsageTests.examples)
     #expect(version.output == "0.1.0\n")
-    let bogus = await runFlow(["run", "greet.yml", "--bogus"], in: UsageTests.examples)
+    let bogus = await Machine.run(["run", "greet.yml", "--bogus"], in: UsageTests.examples)
     #expect(bogus.status == 2)
     #expect(bogus.error.hasPrefix("error: unknown option '--bogus'"))
   }

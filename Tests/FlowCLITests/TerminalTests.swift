@@ -7,9 +7,6 @@ import Testing
 /// The real `flow` binary at a real pseudo-terminal: what a person sees and types (SPEC §5).
 @Suite(.serialized)
 struct TerminalTests {
-  /// The `flow` executable, built beside the test bundle.
-  static let flow = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-    "flow")
   static let examples = testDirectory().appendingPathComponent("../../examples").standardizedFileURL
   /// A home of its own, so that run history and locks are this suite's alone.
   static let environment = [
@@ -19,7 +16,7 @@ struct TerminalTests {
 
   /// Starts `flow run WORKFLOW` from `examples/` at `terminal`.
   static func run(_ workflow: String, at terminal: PseudoTerminal) throws -> Process {
-    try terminal.spawn(flow, arguments: ["run", workflow], environment: environment, directory: examples)
+    try terminal.spawn(Machine.executable, arguments: ["run", workflow], environment: environment, directory: examples)
   }
 
   @Test func valuePromptChoiceListAndConfirmation() throws {
@@ -44,7 +41,7 @@ struct TerminalTests {
     try terminal.expect("done\n")
     confirm.waitUntilExit()
     #expect(confirm.terminationStatus == 0)
-    assertGolden(terminal.transcript, named: "terminal-session.txt")
+    assertGolden(terminal.transcript, named: "terminal/session.txt")
   }
 
   @Test func ctrlCAtAPromptCancelsWithStatus3() throws {
@@ -84,7 +81,7 @@ struct TerminalTests {
       for token in ["wrong-token", "test-token"] {
         let terminal = try PseudoTerminal()
         let process = try terminal.spawn(
-          Self.flow, arguments: ["auth", "login"], environment: environment, directory: home)
+          Machine.executable, arguments: ["auth", "login"], environment: environment, directory: home)
         try terminal.expect("Raindrop.io token: ")
         terminal.send(token + "\n")
         try terminal.expect(token == "test-token" ? "saved the token in " : "found 1 error\n")
@@ -100,7 +97,7 @@ struct TerminalTests {
     #expect(!transcript.contains("test-token") && !transcript.contains("wrong-token"))
     let saved = try String(contentsOf: home.appendingPathComponent("config/flow/raindrop-token"), encoding: .utf8)
     #expect(saved == "test-token\n")
-    assertGolden(transcript, named: "terminal-auth-login.txt")
+    assertGolden(transcript, named: "terminal/auth-login.txt")
   }
 
   /// Runs blocking terminal work on a thread of its own, so that the loopback server this test started

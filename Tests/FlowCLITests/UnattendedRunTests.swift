@@ -6,7 +6,7 @@ import Testing
 /// before its first step, and the store is left exactly as it was.
 @Suite(.serialized)
 struct UnattendedRunTests {
-  static let flow = TerminalTests.flow
+  static let flow = Machine.executable
 
   /// Runs the binary with standard input from /dev/null; returns its status and standard error.
   static func run(_ arguments: [String], environment: [String: String], in directory: URL) throws -> (Int32, String) {

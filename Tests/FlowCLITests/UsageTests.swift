@@ -15,33 +15,33 @@ struct UsageTests {
       ["rn", "hello.yml"], ["auth", "lgin"], ["frobnicate"], ["validate"], ["actions", "--bogus"],
       ["do", "--backend", "foo", "search", "raindrop"], ["completions", "tcsh"],
     ] {
-      let result = await runFlow(arguments, in: Self.examples)
+      let result = await Machine.run(arguments, in: Self.examples)
       #expect(result.status == 2, "flow \(arguments)")
       #expect(result.output == "")
       #expect(result.error.hasPrefix("error: "), "flow \(arguments)")
       transcripts += "$ flow \(arguments.joined(separator: " "))\n" + transcript(result) + "\n"
     }
-    assertGolden(transcripts, named: "usage-errors.txt")
+    assertGolden(transcripts, named: "help/usage-errors.txt")
   }
 
   @Test func misspelledSubcommandsSuggestTheClosest() async {
-    let run = await runFlow(["rn", "hello.yml"], in: Self.examples)
+    let run = await Machine.run(["rn", "hello.yml"], in: Self.examples)
     #expect(run.error.hasPrefix("error: unknown command 'rn'\n      = help: did you mean 'run'?\n"))
-    let nested = await runFlow(["auth", "stauts"], in: Self.examples)
+    let nested = await Machine.run(["auth", "stauts"], in: Self.examples)
     #expect(nested.error.contains("= help: did you mean 'status'?"))
     #expect(nested.error.contains("= help: see 'flow auth --help' for more information"))
     // Under a default subcommand the word may be an argument ('flow runs WORKFLOW'); on a command line
     // that fails, one that nearly names a sibling is a typo.
-    let runs = await runFlow(["runs", "shw", "1234"], in: Self.examples)
+    let runs = await Machine.run(["runs", "shw", "1234"], in: Self.examples)
     #expect(runs.status == 2)
     #expect(runs.error.hasPrefix("error: unknown command 'shw'\n      = help: did you mean 'show'?\n"))
-    let other = await runFlow(["runs", "digest", "1234"], in: Self.examples)
+    let other = await Machine.run(["runs", "digest", "1234"], in: Self.examples)
     #expect(other.error.hasPrefix("error: unexpected argument '1234'"))
   }
 
   @Test func optionValuesAreNotTakenForSubcommands() async {
     // `--version` is a flag; a word after an option is ArgumentParser's to judge, not a misspelt command.
-    let result = await runFlow(["run", "--input", "who=x", "greet.yml"], in: Self.examples)
+    let result = await Machine.run(["run", "--input", "who=x", "greet.yml"], in: Self.examples)
     #expect(result.status == 0)
     #expect(result.output == "Hello, x!\n")
   }

@@ -1,4 +1,5 @@
 import FlowSharing
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -21,6 +22,12 @@ struct FuzzRegressionTests {
     for name in Self.names(in: folder) {
       target.run(try [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
     }
+  }
+
+  /// Moved or renamed, the folder would make the test above run nothing and pass.
+  @Test func theRegressionsAreFound() throws {
+    let folders = try listing(of: Self.regressions) { FuzzTarget(rawValue: $0) != nil }
+    #expect(folders.contains { !Self.names(in: Self.regressions.appendingPathComponent($0)).isEmpty })
   }
 
   /// A folder with a misspelt name would hold regressions that never run.

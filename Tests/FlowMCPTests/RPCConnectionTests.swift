@@ -1,4 +1,5 @@
 import FlowIntents
+import FlowTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -29,6 +30,8 @@ private struct PipePair {
 /// Answers `echo` with its params, `ask` by asking the peer `question` back, and `wait` never (until cancelled).
 private final class TestServer: RPCHandler {
   let cancelled = Mutex<[RPCID]>([])
+  /// Signalled once a `wait` has been cancelled.
+  let cancellation = Occurrence()
   let waiting = Mutex<[RPCID]>([])
   let notes = Mutex<[String]>([])
 
@@ -44,6 +47,7 @@ private final class TestServer: RPCHandler {
         try await Task.sleep(for: .seconds(60))
       } catch {
         cancelled.withLock { $0.append(id) }
+        cancellation.signal()
         throw error
       }
       return .nothing
@@ -117,7 +121,7 @@ struct RPCConnectionTests {
     pair.client.close()
   }
 
-  @Test func cancellingARequestTellsThePeerWhichOne() async throws {
+  @Test(.timeLimit(.minutes(1))) func cancellingARequestTellsThePeerWhichOne() async throws {
     let server = TestServer()
     let pair = PipePair(clientHandler: TestClient(), serverHandler: server)
     let task = Task { try await pair.client.request("wait", cancelReason: "timed out") }
@@ -126,7 +130,7 @@ struct RPCConnectionTests {
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
     // Once the server has read the notification, the handler's sleep ends.
-    while server.cancelled.withLock({ $0.isEmpty }) { await Task.yield() }
+    await server.cancellation.wait()
     #expect(server.cancelled.withLock { $0 } == server.waiting.withLock { $0 })
     #expect(server.cancelled.withLock { $0 }.count == 1)
     pair.client.close()
@@ -161,13 +165,17 @@ struct RPCConnectionTests {
 /// Streamable HTTP wire routes by.
 private final class RecordingWire: RPCWire {
   let sent = Mutex<[(message: RPCMessage, relatedTo: RPCID?)]>([])
-  let closed = Mutex(false)
+  /// Signalled when the first message is sent.
+  let firstSent = Occurrence()
+  /// Signalled when the connection closes its output.
+  let closed = Occurrence()
   func start(_ connection: RPCConnection) {}
   func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
     sent.withLock { $0.append((message, request)) }
+    firstSent.signal()
     return true
   }
-  func closeOutput() { closed.withLock { $0 = true } }
+  func closeOutput() { closed.signal() }
 }
 
 struct RPCWireTests {
@@ -177,11 +185,8 @@ struct RPCWireTests {
     connection.start()
     connection.receive(.request(id: .number(3), method: "ask", params: nil))
     // The handler's question to the peer goes out related to request 3; answering it lets request 3 end.
-    var question: RPCMessage?
-    while question == nil {
-      question = wire.sent.withLock { $0.first }?.message
-      await Task.yield()
-    }
+    await wire.firstSent.wait()
+    let question = wire.sent.withLock { $0.first }?.message
     guard case .request(let questionID, "question", _)? = question else {
       Issue.record("expected a question, got \(String(describing: question))")
       return
@@ -194,7 +199,7 @@ struct RPCWireTests {
     #expect(answer?.message == .response(id: .number(3), result: ["answer": "Ada"]))
     #expect(answer?.relatedTo == .number(3))
     // The peer is gone and its request answered: this side closes its output.
-    while !wire.closed.withLock({ $0 }) { await Task.yield() }
+    await wire.closed.wait()
     connection.finish(.closedHere)
     #expect(connection.closeReason == .endOfInput)
   }
