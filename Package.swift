@@ -84,7 +84,8 @@ let package = Package(
     .target(name: "FlowDiagnostics", swiftSettings: swiftSettings),
     .target(name: "FlowYAML", dependencies: ["CLibYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
-    .target(name: "FlowIntents", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
+    .target(
+      name: "FlowIntents", dependencies: ["CSodium", "FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     /// JSON-RPC 2.0 for the Model Context Protocol (issue 15): messages over flow's own JSON (key order and
     /// booleans kept), newline framing, and a connection over two file descriptors read on a thread of its
     /// own; the client that runs servers' tools as actions and the server `flow mcp` share it. Not

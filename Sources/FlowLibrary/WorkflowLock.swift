@@ -1,3 +1,4 @@
+import FlowIntents
 import Foundation
 
 /// The per-workflow lock that keeps a workflow from running twice at once, whoever starts it: `flow run`
@@ -73,7 +74,7 @@ public final class WorkflowLock: Sendable {
           ? Character(scalar) : "_"
       })
     return directory.appending(
-      path: "\(safe)-\(SHA256.hex(Array(path.utf8)).prefix(12)).lock", directoryHint: .notDirectory)
+      path: "\(safe)-\(Digest.sha256Hex(Array(path.utf8)).prefix(12)).lock", directoryHint: .notDirectory)
   }
 
   /// Takes the lock of the workflow at `path`, waiting for the run that holds it when `wait` is true.
