@@ -143,7 +143,7 @@ let package = Package(
     .target(
       name: "FlowLibrary",
       dependencies: [
-        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
+        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowSQLite", "FlowYAML",
       ],
       swiftSettings: swiftSettings),
     /// Run history: what each run did, step by step, in SQLite (History.md).
