@@ -1,6 +1,7 @@
 import FlowLibrary
 import FlowSQLite
 import Foundation
+import Synchronization
 
 /// A failure to read or write run history.
 public struct HistoryError: Error, CustomStringConvertible {
@@ -23,7 +24,8 @@ public final class RunHistory: @unchecked Sendable {
   private let path: String
   private let pending: PendingRuns
   private let processes: any ProcessInspector
-  private let lock = NSLock()
+  /// Guards `connection` and the pending file's appends and takes, which go on outside it.
+  private let lock = Mutex(())
   /// Opened by the first read: a run that only writes never opens it.
   private var connection: SQLiteConnection?
 
@@ -128,21 +130,19 @@ public final class RunHistory: @unchecked Sendable {
 
   /// Runs `body` on the database with every pending entry moved into it.
   private func reading<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(HistoryError) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    let database = try openDatabase()
-    try ingest(into: database)
-    do {
-      return try body(database)
-    } catch {
-      throw HistoryError(description: "run history \(path): \(error)")
+    try lock.withLock { _ throws(HistoryError) in
+      let database = try openDatabase()
+      try ingest(into: database)
+      do {
+        return try body(database)
+      } catch {
+        throw HistoryError(description: "run history \(path): \(error)")
+      }
     }
   }
 
   private func appending(_ entries: [PendingRuns.Entry]) throws(HistoryError) {
-    lock.lock()
-    defer { lock.unlock() }
-    try pending.append(entries)
+    try lock.withLock { _ throws(HistoryError) in try pending.append(entries) }
   }
 
   /// Moves the pending entries into the database, in one transaction; they stay pending if it fails.
