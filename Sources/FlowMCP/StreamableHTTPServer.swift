@@ -311,7 +311,7 @@ public final class StreamableHTTPServer: Sendable {
   /// not be guessable, since it is all that tells one client's session from another's.
   static func sessionID() -> String {
     var generator = SystemRandomNumberGenerator()
-    return [generator.next() as UInt64, generator.next()].withUnsafeBytes { Hex.encode($0) }
+    return [generator.next() as UInt64, generator.next()].withUnsafeBytes { Hex.encode(Array($0)) }
   }
 
   /// An `Origin` of a page served from this machine's loopback (`http://localhost:3000`); `null`

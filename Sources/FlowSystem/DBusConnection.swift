@@ -139,7 +139,7 @@ final class DBusConnection: @unchecked Sendable {
     let deadline = ContinuousClock.now + timeout
     // The credentials byte, then EXTERNAL with our uid in hex of its decimal digits; the bus checks it
     // against the socket's peer credentials.
-    try send(Array("\0AUTH EXTERNAL \(Hex.encode(String(getuid()).utf8))\r\n".utf8))
+    try send(Array("\0AUTH EXTERNAL \(Hex.encode(Array(String(getuid()).utf8)))\r\n".utf8))
     let answer = try readLine(until: deadline)
     guard answer.hasPrefix("OK ") else {
       throw .noBus("the bus refused to let this user in (it said '\(answer)')")

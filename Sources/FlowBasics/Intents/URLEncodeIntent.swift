@@ -24,7 +24,7 @@ struct URLEncodeIntent: AppIntent {
         UInt8(ascii: "~"):
         out.unicodeScalars.append(Unicode.Scalar(byte))
       default:
-        out += "%" + Hex.encode(CollectionOfOne(byte), uppercase: true)
+        out += "%" + Hex.encode([byte], uppercase: true)
       }
     }
     return .result(value: out)

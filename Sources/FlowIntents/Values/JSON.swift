@@ -90,7 +90,7 @@ public enum JSON {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case let s where s.value < 0x20: out += "\\u00" + Hex.encode(CollectionOfOne(UInt8(s.value)))
+      case let s where s.value < 0x20: out += "\\u00" + Hex.encode([UInt8(s.value)])
       default: out.unicodeScalars.append(scalar)
       }
     }
