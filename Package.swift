@@ -38,7 +38,8 @@ let package = Package(
     .target(name: "FlowDiagnostics", swiftSettings: swiftSettings),
     .target(name: "FlowYAML", dependencies: ["CLibYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
-    .target(name: "FlowIntents", dependencies: ["FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
+    .target(
+      name: "FlowIntents", dependencies: ["CSodium", "FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     /// JSON-RPC 2.0 for MCP, client and server: not the MCP Swift SDK, which links libcurl into every run.
     .target(name: "FlowMCP", dependencies: ["FlowIntents", "FlowHTTP", "FlowSystem"], swiftSettings: swiftSettings),
     /// The command line handed to the static Swift runtime from glibc, not read from /proc/self/maps (`flow` only).
@@ -53,7 +54,8 @@ let package = Package(
       swiftSettings: swiftSettings),
     /// Every Linux adapter, so that effects enter in one module: the one `Subprocess`, files, D-Bus, the threads.
     .target(
-      name: "FlowSystem", dependencies: ["CLinux", "CSwiftConcurrency", "FlowBasics", "FlowIntents"],
+      name: "FlowSystem",
+      dependencies: ["CLinux", "CSwiftConcurrency", "FlowBasics", "FlowDiagnostics", "FlowIntents"],
       swiftSettings: swiftSettings),
     /// The Linux calls Swift's Glibc module leaves out (timerfd, eventfd, signalfd, statx, pidfd, pipe2, ...).
     .systemLibrary(name: "CLinux"),
@@ -87,7 +89,7 @@ let package = Package(
     .target(
       name: "FlowLibrary",
       dependencies: [
-        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowYAML",
+        "CLinux", "FlowDiagnostics", "FlowIntents", "FlowModel", "FlowRuntime", "FlowSQLite", "FlowYAML",
       ],
       swiftSettings: swiftSettings),
     /// Run history: what each run did, step by step, in SQLite (History.md).
@@ -238,7 +240,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FlowIntentsTests",
-      dependencies: ["FlowModel", "FlowIntents", "FlowTestSupport"],
+      dependencies: ["FlowDiagnostics", "FlowModel", "FlowIntents", "FlowTestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

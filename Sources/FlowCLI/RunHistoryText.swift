@@ -1,5 +1,6 @@
 import FlowDiagnostics
 import FlowHistory
+import FlowIntents
 import FlowLibrary
 import FlowSession
 import FlowYAML
@@ -92,7 +93,7 @@ struct RunHistoryText {
     guard let bytes = try? RegularFile.read(path, limit: YAMLLimits.workflow.maxFileSize).get() else {
       return "note: \(path) is gone; the excerpt shows it as it was when the run happened"
     }
-    guard SHA256.hex(bytes) != hash else { return nil }
+    guard Digest.sha256Hex(bytes) != hash else { return nil }
     return "note: \(path) has changed since; the excerpt shows it as it was when the run happened"
   }
 

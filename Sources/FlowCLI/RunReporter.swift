@@ -4,6 +4,7 @@ import FlowModel
 import FlowRuntime
 import FlowSession
 import Foundation
+import Synchronization
 
 /// Shows a run as it happens: what actions show goes to standard output; a progress bar for long loops
 /// and for steps whose action reports its progress (an MCP tool's progress notifications, with the
@@ -16,12 +17,12 @@ final class RunReporter: RunObserver, @unchecked Sendable {
   private let renderer: DiagnosticRenderer
   private let json: Bool
   private let progress: Bool
-  private let lock = NSLock()
+  private let lock = Mutex(())
   private(set) var records: [StepRecord] = []
   /// The backend the run opened, once a step has used it.
   var backend: BackendUse? {
-    get { lock.withLock { announced } }
-    set { lock.withLock { announced = newValue } }
+    get { lock.withLock { _ in announced } }
+    set { lock.withLock { _ in announced = newValue } }
   }
   private var announced: BackendUse?
   private(set) var shown: [String] = []
@@ -42,7 +43,7 @@ final class RunReporter: RunObserver, @unchecked Sendable {
   var recordsSteps: Bool { json }
 
   func record(_ event: RunEvent) {
-    lock.withLock {
+    lock.withLock { _ in
       if drawnProgress > 0, !event.isProgress { clearProgress() }
       switch event {
       case .started:

@@ -1,6 +1,7 @@
 import FlowLibrary
 import FlowSQLite
 import Foundation
+import Synchronization
 
 /// A failure to read or write run history.
 public struct HistoryError: Error, CustomStringConvertible {
@@ -23,7 +24,8 @@ public final class RunHistory: @unchecked Sendable {
   private let path: String
   private let pending: PendingRuns
   private let processes: any ProcessInspector
-  private let lock = NSLock()
+  /// Guards `connection` and the pending file's appends and takes, which go on outside it.
+  private let lock = Mutex(())
   /// Opened by the first read: a run that only writes never opens it.
   private var connection: SQLiteConnection?
 
@@ -128,21 +130,19 @@ public final class RunHistory: @unchecked Sendable {
 
   /// Runs `body` on the database with every pending entry moved into it.
   private func reading<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(HistoryError) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    let database = try openDatabase()
-    try ingest(into: database)
-    do {
-      return try body(database)
-    } catch {
-      throw HistoryError(description: "run history \(path): \(error)")
+    try lock.withLock { _ throws(HistoryError) in
+      let database = try openDatabase()
+      try ingest(into: database)
+      do {
+        return try body(database)
+      } catch {
+        throw HistoryError(description: "run history \(path): \(error)")
+      }
     }
   }
 
   private func appending(_ entries: [PendingRuns.Entry]) throws(HistoryError) {
-    lock.lock()
-    defer { lock.unlock() }
-    try pending.append(entries)
+    try lock.withLock { _ throws(HistoryError) in try pending.append(entries) }
   }
 
   /// Moves the pending entries into the database, in one transaction; they stay pending if it fails.
@@ -197,7 +197,7 @@ public final class RunHistory: @unchecked Sendable {
       }
     }
     for (workflowKey, last) in pruning.sorted(by: { $0.key < $1.key }) {
-      try prune(workflowKey: workflowKey, policy: last.policy, now: date(.integer(last.now)), in: database)
+      try prune(workflowKey: workflowKey, policy: last.policy, now: Date(millisecondsSince1970: last.now), in: database)
     }
   }
 
@@ -262,7 +262,7 @@ public final class RunHistory: @unchecked Sendable {
     [
       .text(start.id), .text(start.workflow), .text(start.workflowKey), start.path.map(SQLValue.text) ?? .null,
       start.contentHash.map(SQLValue.text) ?? .null, .text(start.trigger.rawValue),
-      .integer(milliseconds(start.started)), .integer(Int64(start.process.pid)), .text(start.process.bootID),
+      .integer(start.started.millisecondsSince1970), .integer(Int64(start.process.pid)), .text(start.process.bootID),
       .integer(Int64(bitPattern: start.process.startTime)),
     ]
   }
@@ -274,7 +274,7 @@ public final class RunHistory: @unchecked Sendable {
       end.diagnostics.isEmpty
       ? nil : (try? JSONEncoder().encode(end.diagnostics)).map { String(decoding: $0, as: UTF8.self) }
     return [
-      .integer(milliseconds(end.ended)), .text(end.status.rawValue), .integer(Int64(end.exitCode)),
+      .integer(end.ended.millisecondsSince1970), .text(end.status.rawValue), .integer(Int64(end.exitCode)),
       end.failedStep.map { .text($0.position) } ?? .null, end.failedStep.map { .text($0.action) } ?? .null,
       first.map { .text($0.message) } ?? .null, first?.location.map(SQLValue.text) ?? .null,
       diagnostics.map(SQLValue.text) ?? .null,
@@ -307,7 +307,7 @@ public final class RunHistory: @unchecked Sendable {
       """
       DELETE FROM runs WHERE status != 'running' AND key < (
         SELECT key FROM runs WHERE started >= ? ORDER BY key LIMIT 1)
-      """, [.integer(milliseconds(cutoff))])
+      """, [.integer(cutoff.millisecondsSince1970)])
   }
 
   // MARK: - Reading
@@ -418,13 +418,10 @@ public final class RunHistory: @unchecked Sendable {
       position: row[10].string, action: row[11].string, message: row[12].string, location: row[13].string)
     return RunRecord(
       key: Int64(row[0].int ?? 0), id: row[1].string ?? "", workflow: row[2].string ?? "", path: row[3].string,
-      contentHash: row[4].string, trigger: row[5].string ?? "", started: date(row[6]),
-      ended: row[7] == .null ? nil : date(row[7]), status: RunStatus(rawValue: row[8].string ?? "") ?? .running,
+      contentHash: row[4].string, trigger: row[5].string ?? "", started: row[6].date,
+      ended: row[7] == .null ? nil : row[7].date, status: RunStatus(rawValue: row[8].string ?? "") ?? .running,
       exitCode: row[9].int.map(Int32.init),
       failedStep: failed.message == nil && failed.position == nil ? nil : failed,
       diagnostics: diagnostics ?? [], steps: [])
   }
-
-  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-  static func date(_ value: SQLValue) -> Date { Date(timeIntervalSince1970: Double(value.int ?? 0) / 1000) }
 }

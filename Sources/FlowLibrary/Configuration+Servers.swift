@@ -88,9 +88,9 @@ extension Configuration {
           at: entry.value.span)
       }
       for field in fields.entries where !serverKeys.contains(field.key.value) {
-        let help = Suggestion.closest(to: field.key.value, among: serverKeys).map { "did you mean '\($0)'?" }
-        throw Diagnostic(.error, .unknownKey, "unknown server setting '\(field.key.value)'", at: field.key.span)
-          .help(help ?? "a server has 'command', 'args' and 'env', or 'url' and 'header-env'")
+        throw unknownKey(
+          field.key, "server setting", among: serverKeys,
+          otherwise: "a server has 'command', 'args' and 'env', or 'url' and 'header-env'")
       }
       if let command = fields["command"] {
         servers.append(

@@ -81,9 +81,8 @@ public struct Configuration: Sendable {
       case "depth": limits.depth = try count(entry, unit: "levels")
       case "passes": limits.passes = try count(entry, unit: "passes")
       default:
-        let help = Suggestion.closest(to: entry.key.value, among: limitKeys).map { "did you mean '\($0)'?" }
-        throw Diagnostic(.error, .unknownKey, "unknown limit '\(entry.key.value)'", at: entry.key.span)
-          .help(help ?? "the limits are 'text', 'items', 'depth' and 'passes'")
+        throw unknownKey(
+          entry.key, "limit", among: limitKeys, otherwise: "the limits are 'text', 'items', 'depth' and 'passes'")
       }
     }
     return limits
@@ -128,12 +127,20 @@ public struct Configuration: Sendable {
       case "keep-runs": policy.keepRuns = try count(entry, unit: "runs")
       case "keep-days": policy.keepDays = try count(entry, unit: "days")
       default:
-        let help = Suggestion.closest(to: entry.key.value, among: historyKeys).map { "did you mean '\($0)'?" }
-        throw Diagnostic(.error, .unknownKey, "unknown history setting '\(entry.key.value)'", at: entry.key.span)
-          .help(help ?? "the history settings are 'keep-runs' and 'keep-days'")
+        throw unknownKey(
+          entry.key, "history setting", among: historyKeys,
+          otherwise: "the history settings are 'keep-runs' and 'keep-days'")
       }
     }
     return policy
+  }
+
+  /// A key no setting has: the closest one as help when there is one, else `otherwise`.
+  static func unknownKey(_ key: YAMLNode.Scalar, _ what: String, among keys: [String], otherwise: String)
+    -> Diagnostic
+  {
+    let help = Suggestion.closest(to: key.value, among: keys).map { "did you mean '\($0)'?" }
+    return Diagnostic(.error, .unknownKey, "unknown \(what) '\(key.value)'", at: key.span).help(help ?? otherwise)
   }
 
   private static func count(_ entry: YAMLNode.Mapping.Entry, unit: String) throws(Diagnostic) -> Int {

@@ -1,3 +1,5 @@
+import FlowIntents
+import FlowSQLite
 import Foundation
 
 /// The per-workflow lock that keeps a workflow from running twice at once, whoever starts it: `flow run`
@@ -25,8 +27,7 @@ public final class WorkflowLock: Sendable {
 
     /// The line written into the lock file. Plain text rather than JSON: it is written on every run.
     var line: String {
-      let milliseconds = Int64((started.timeIntervalSince1970 * 1000).rounded())
-      return "\(process.pid) \(process.startTime) \(milliseconds) \(process.bootID) \(runID)\n"
+      "\(process.pid) \(process.startTime) \(started.millisecondsSince1970) \(process.bootID) \(runID)\n"
     }
 
     /// The holder the file's first line names; what follows it is ignored (see ``acquire``).
@@ -37,7 +38,7 @@ public final class WorkflowLock: Sendable {
         let milliseconds = Int64(fields[2])
       else { return nil }
       self.init(
-        runID: String(fields[4]), started: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+        runID: String(fields[4]), started: Date(millisecondsSince1970: milliseconds),
         process: ProcessIdentity(pid: pid, bootID: String(fields[3]), startTime: startTime))
     }
   }
@@ -73,7 +74,7 @@ public final class WorkflowLock: Sendable {
           ? Character(scalar) : "_"
       })
     return directory.appending(
-      path: "\(safe)-\(SHA256.hex(Array(path.utf8)).prefix(12)).lock", directoryHint: .notDirectory)
+      path: "\(safe)-\(Digest.sha256Hex(Array(path.utf8)).prefix(12)).lock", directoryHint: .notDirectory)
   }
 
   /// Takes the lock of the workflow at `path`, waiting for the run that holds it when `wait` is true.

@@ -27,7 +27,7 @@ public struct ToolCache: Sendable, Hashable {
   public var hash: String { Self.hash(tools) }
 
   static func hash(_ tools: [MCPTool]) -> String {
-    Digest.hex(Digest.sha256(Array(JSON.encode(.list(tools.map(\.raw))).utf8)))
+    Digest.sha256Hex(Array(JSON.encode(.list(tools.map(\.raw))).utf8))
   }
 
   public func tool(named name: String) -> MCPTool? { tools.first { $0.name == name } }

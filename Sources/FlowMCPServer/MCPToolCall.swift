@@ -7,6 +7,7 @@ import FlowPresentation
 import FlowRuntime
 import FlowSession
 import Foundation
+import Synchronization
 
 /// What a `tools/call` gives back: the protocol's `CallToolResult`.
 package struct ToolResult: Sendable, Equatable {
@@ -173,7 +174,7 @@ package struct MCPToolCall {
 /// step's action reports, as progress when the client asked for progress.
 package final class MCPRunObserver: RunObserver, @unchecked Sendable {
   private let progress: (@Sendable (Int, String) -> Void)?
-  private let lock = NSLock()
+  private let lock = Mutex(())
   private var shown: [String] = []
   private var warnings = Diagnostics()
   private var started = 0
@@ -188,7 +189,7 @@ package final class MCPRunObserver: RunObserver, @unchecked Sendable {
     switch event {
     case .started(let info):
       guard let progress else { return }
-      let count = lock.withLock {
+      let count = lock.withLock { _ in
         started += 1
         return started
       }
@@ -197,7 +198,7 @@ package final class MCPRunObserver: RunObserver, @unchecked Sendable {
       // A step's own progress (a server's tool it calls) goes on to the client with the step's, counted
       // on the same token, which the protocol wants to grow with every notification.
       guard let progress else { return }
-      let count = lock.withLock {
+      let count = lock.withLock { _ in
         started += 1
         return started
       }
@@ -208,9 +209,9 @@ package final class MCPRunObserver: RunObserver, @unchecked Sendable {
       if let message = report.message { words += ": " + message }
       progress(count, words)
     case .dialog(let text, _):
-      lock.withLock { shown.append(text) }
+      lock.withLock { _ in shown.append(text) }
     case .finished(let record):
-      if let warning = record.warning { lock.withLock { warnings.append(warning) } }
+      if let warning = record.warning { lock.withLock { _ in warnings.append(warning) } }
     case .loopProgress, .progressEnded, .runFailed:
       // The failure itself comes back as the tool's error; on-failure steps' dialogs come as dialogs.
       break
@@ -221,8 +222,8 @@ package final class MCPRunObserver: RunObserver, @unchecked Sendable {
   /// (`on-error: continue`), and the output, as `structuredContent` with its JSON in a text block (the
   /// protocol's advice for clients that read only text) when the tool has an output schema, else as text.
   package func result(_ output: FlowValue, structured: Bool) -> ToolResult {
-    var texts = lock.withLock { shown }
-    let warnings = lock.withLock { self.warnings }
+    var texts = lock.withLock { _ in shown }
+    let warnings = lock.withLock { _ in self.warnings }
     if !warnings.isEmpty { texts.append(DiagnosticRenderer(colors: false).render(warnings)) }
     guard structured else {
       if case .list(let items) = output {

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 import FlowMCP
 import Foundation
@@ -311,11 +312,7 @@ public final class StreamableHTTPServer: Sendable {
   /// not be guessable, since it is all that tells one client's session from another's.
   static func sessionID() -> String {
     var generator = SystemRandomNumberGenerator()
-    return (0..<2).map { _ in
-      let word = generator.next() as UInt64
-      let hex = String(word, radix: 16)
-      return String(repeating: "0", count: 16 - hex.count) + hex
-    }.joined()
+    return [generator.next() as UInt64, generator.next()].withUnsafeBytes { Hex.encode(Array($0)) }
   }
 
   /// An `Origin` of a page served from this machine's loopback (`http://localhost:3000`); `null`

@@ -2,6 +2,7 @@ import FlowIntents
 import FlowModel
 import FlowRuntime
 import Foundation
+import Synchronization
 
 /// Works out ``Capabilities``: walks a checked workflow and, through `run-workflow`, every workflow it runs,
 /// adding up what each step's intent declares.
@@ -16,7 +17,7 @@ public final class CapabilityAnalysis: @unchecked Sendable {
   let registry: IntentRegistry
   let loader: (any WorkflowLoading)?
   // Guards the memos below; never held while walking.
-  private let lock = NSLock()
+  private let lock = Mutex(())
   /// What each literal reference leads to, by the referring workflow's identity and the reference.
   private var loads: [String: Loaded] = [:]
   /// Everything each workflow may do together, its nested workflows' steps included, by identity.
@@ -57,7 +58,7 @@ public final class CapabilityAnalysis: @unchecked Sendable {
   /// How many times the steps of the workflow with `identity` were walked: what shows the analysis is
   /// linear (a test counts rather than times it).
   public func walks(of identity: String) -> Int {
-    lock.withLock { walked[identity, default: 0] }
+    lock.withLock { _ in walked[identity, default: 0] }
   }
 
   /// The effect of one step, for `flow show`'s margin: an action's own, or everything a nested workflow
@@ -95,23 +96,23 @@ public final class CapabilityAnalysis: @unchecked Sendable {
     guard case .text(let template) = reference, let name = template.literal else { return .computed }
     guard let loader else { return .failed("not examined") }
     let key = workflow.identity + "\u{0}" + name
-    if let known = lock.withLock({ loads[key] }) { return known }
+    if let known = lock.withLock({ _ in loads[key] }) { return known }
     let loaded: Loaded
     do {
       loaded = .loaded(try loader.load(name, from: workflow))
     } catch {
       loaded = .failed(error.message)
     }
-    lock.withLock { loads[key] = loaded }
+    lock.withLock { _ in loads[key] = loaded }
     return loaded
   }
 
   fileprivate func treeEffect(of workflow: Workflow) -> StepEffect? {
-    lock.withLock { treeEffects[workflow.identity] }
+    lock.withLock { _ in treeEffects[workflow.identity] }
   }
 
   fileprivate func remember(_ effect: StepEffect, of workflow: Workflow) {
-    lock.withLock {
+    lock.withLock { _ in
       treeEffects[workflow.identity] = effect
       walked[workflow.identity, default: 0] += 1
     }

@@ -4,6 +4,7 @@ import FlowIntents
 import FlowModel
 import FlowYAML
 import Foundation
+import Synchronization
 
 /// Checks a workflow and every workflow it runs, before anything runs (SPEC §4): YAML, structure, the
 /// catalogue, and across files the `input:` each `run-workflow` passes and the type it gets back. The one
@@ -20,8 +21,9 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 
   let registry: IntentRegistry
   let files: any WorkflowFiles
-  // Guards the cache: the interpreter loads nested workflows from it while a run goes on.
-  private let lock = NSLock()
+  // Guards the cache: the interpreter loads nested workflows from it while a run goes on. It holds
+  // nothing itself, since the recursive check below works on several of the fields at once.
+  private let lock = Mutex(())
   private var entries: [String: Entry] = [:]
   /// The workflows embedded under each checked file's `workflows:`, by file key and then by name.
   private var embedded: [String: [String: Workflow]] = [:]
@@ -59,7 +61,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// Reads and checks the file at `path` (as `WorkflowFiles/locate(_:from:)` found it) and every
   /// workflow it runs.
   public func check(path: String) -> Result {
-    lock.withLock {
+    lock.withLock { _ in
       let key = files.canonicalPath(path)
       return (check(key: key, read: { files.read(path) }).workflow, tree(key))
     }
@@ -71,7 +73,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   ///   not the folder it was read from: `flow import` checks a download as the library copy it will
   ///   become, so that the card, the check and every later run find the same workflows.
   public func check(_ file: SourceFile, asIfIn folder: String? = nil) -> Result {
-    lock.withLock {
+    lock.withLock { _ in
       let key = files.canonicalPath(file.path)
       if let folder { folders[key] = folder }
       return (check(key: key, read: { .success(file) }).workflow, tree(key))
@@ -93,7 +95,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 
   /// The checked workflow a literal `run-workflow` reference of `parent` leads to, from the cache.
   func child(_ reference: String, of parent: Workflow) -> Workflow? {
-    lock.withLock {
+    lock.withLock { _ in
       entries[key(of: parent)]?.children[reference].flatMap { entries[$0]?.workflow }
     }
   }
@@ -101,7 +103,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// The workflows `workflow` runs by literal reference, each once, in the order its steps name them,
   /// with the reference as written: what `flow export` embeds. Only what the check has met.
   public func children(of workflow: Workflow) -> [(reference: String, workflow: Workflow)] {
-    lock.withLock {
+    lock.withLock { _ in
       guard let entry = entries[key(of: workflow)] else { return [] }
       var found: [(String, Workflow)] = []
       StepWalk.walk(workflow) { visit in
@@ -124,7 +126,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// steps agree on one; nil when they do not, or when the check has not met it. What `run-workflow`
   /// steps get back, and the output schema `flow mcp` gives the workflow's tool.
   public func resultType(of workflow: Workflow) -> ValueType? {
-    lock.withLock { entries[key(of: workflow)]?.summary?.resultType }
+    lock.withLock { _ in entries[key(of: workflow)]?.summary?.resultType }
   }
 
   // MARK: - WorkflowLoading
@@ -132,7 +134,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// The workflow `reference` names from `parent`: from the cache when the run's check met it, else
   /// read and checked now (a computed reference).
   public func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow {
-    let (entry, diagnostics): (Entry?, Diagnostics) = lock.withLock {
+    let (entry, diagnostics): (Entry?, Diagnostics) = lock.withLock { _ in
       guard let location = locate(reference, from: parent) else { return (nil, Diagnostics()) }
       return (check(location), tree(location.key))
     }

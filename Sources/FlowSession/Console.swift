@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowSystem
 import Foundation
+import Synchronization
 
 /// The terminal as the commands see it: standard input, two output streams, and whether each is a
 /// terminal.
@@ -114,7 +115,7 @@ public struct StandardConsole: Console {
 
 /// A console that keeps what is written and answers from scripted input, for tests.
 public final class BufferConsole: Console, @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Mutex(())
   private var outputText = ""
   private var errorText = ""
   private var lines: [String]
@@ -132,7 +133,7 @@ public final class BufferConsole: Console, @unchecked Sendable {
   }
 
   public func readLine() -> String? {
-    lock.withLock {
+    lock.withLock { _ in
       guard !lines.isEmpty else { return nil }
       let line = lines.removeFirst()
       // Echo the answer, as a terminal would, so transcripts read like a session.
@@ -143,7 +144,7 @@ public final class BufferConsole: Console, @unchecked Sendable {
 
   /// Like a terminal with echo off: the answer does not appear in the transcript, only the line break.
   public func readSecretLine(prompt: String) -> String? {
-    lock.withLock {
+    lock.withLock { _ in
       if terminal { errorText += prompt }
       guard !lines.isEmpty else { return nil }
       if terminal { errorText += "\n" }
@@ -155,11 +156,11 @@ public final class BufferConsole: Console, @unchecked Sendable {
     terminal ? nil : piped.map { String(decoding: $0.utf8.prefix(limit), as: UTF8.self) }
   }
 
-  public var output: String { lock.withLock { outputText } }
-  public var error: String { lock.withLock { errorText } }
+  public var output: String { lock.withLock { _ in outputText } }
+  public var error: String { lock.withLock { _ in errorText } }
 
   public func write(_ text: String, to stream: ConsoleStream) {
-    lock.withLock {
+    lock.withLock { _ in
       if stream == .output { outputText += text } else { errorText += text }
     }
   }

@@ -102,7 +102,7 @@ package final class RunSession: Sendable {
   package func begin(_ workflow: Workflow) throws(Diagnostic) {
     state.withLock {
       $0.workflow = workflow.name
-      $0.contentHash = SHA256.hex(workflow.file.bytes)
+      $0.contentHash = Digest.sha256Hex(workflow.file.bytes)
     }
     if let path { try lock(path, name: workflow.name) }
     start(secrets: secrets(of: workflow))
@@ -237,7 +237,7 @@ package final class RunSession: Sendable {
     guard let path, let given else { return }
     let name = workflow ?? URL(fileURLWithPath: given).deletingPathExtension().lastPathComponent
     let contentHash =
-      hash ?? (try? RegularFile.read(path, limit: YAMLLimits.workflow.maxFileSize).get()).map { SHA256.hex($0) }
+      hash ?? (try? RegularFile.read(path, limit: YAMLLimits.workflow.maxFileSize).get()).map(Digest.sha256Hex)
     let redact = Redactor(secrets: Backends(context: context).token().map { [$0.token] } ?? [])
     let end = RunEnd(
       ended: context.clock.now, status: runStatus, exitCode: status.rawValue,

@@ -1,3 +1,4 @@
+import FlowIntents
 import FlowLibrary
 import FlowPresentation
 import Foundation
@@ -34,7 +35,7 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
     self.signer = signer?.base64
     self.fingerprint = signer?.fingerprint
     self.status = status
-    self.sha256 = Self.hex(copy)
+    self.sha256 = Digest.sha256Hex(copy)
     self.answered = answered
   }
 
@@ -58,14 +59,7 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
 
   /// The signature status of the library copy whose bytes are `current`, with today's trust.
   public func status(of current: [UInt8], trustedName: (PublicKey) -> String?) -> SignatureStatus {
-    guard Self.hex(current) == sha256, let signer, let key = PublicKey(base64: signer) else { return .unsigned }
+    guard Digest.sha256Hex(current) == sha256, let signer, let key = PublicKey(base64: signer) else { return .unsigned }
     return trustedName(key).map { .trusted(name: $0) } ?? .unknownKey(fingerprint: key.fingerprint)
-  }
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    Sodium.sha256(bytes).map { byte in
-      let text = String(byte, radix: 16)
-      return byte < 16 ? "0" + text : text
-    }.joined()
   }
 }

@@ -1,3 +1,4 @@
+import FlowIntents
 import Foundation
 
 /// An Ed25519 public key: what a signature block carries and what a person trusts under a name.
@@ -23,7 +24,7 @@ public struct PublicKey: Sendable, Hashable {
   /// `SHA256:` and the unpadded base64 of the key's SHA-256, as OpenSSH prints fingerprints: what a
   /// person compares with the signer over another channel.
   public var fingerprint: String {
-    let digest = Data(Sodium.sha256(raw)).base64EncodedString()
+    let digest = Data(Digest.sha256(raw)).base64EncodedString()
     return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
   }
 

@@ -1,7 +1,7 @@
 import CSodium
 
-/// The three things sharing needs from libsodium: Ed25519 key pairs from a seed, detached signatures and
-/// their check, and SHA-256. Ed25519 is deterministic (RFC 8032), so a seed gives the same key pair and a
+/// What sharing needs from libsodium: Ed25519 key pairs from a seed, detached signatures and their check
+/// (its SHA-256 is FlowIntents' `Digest`). Ed25519 is deterministic (RFC 8032), so a seed gives the same key pair and a
 /// message the same signature bytes as swift-crypto (BoringSSL) gave before: keys and signed files made
 /// with earlier builds stay valid (SignatureTests.keysAndSignaturesOfEarlierBuildsStayValid).
 enum Sodium {
@@ -51,13 +51,5 @@ enum Sodium {
     guard signature.count == signatureBytes, publicKey.count == publicKeyBytes else { return false }
     _ = ready
     return crypto_sign_ed25519_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
-  }
-
-  /// The SHA-256 of `bytes`.
-  static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-    _ = ready
-    var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
-    _ = crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
-    return digest
   }
 }

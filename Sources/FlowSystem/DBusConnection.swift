@@ -1,4 +1,6 @@
+import FlowDiagnostics
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -71,7 +73,9 @@ final class DBusConnection: @unchecked Sendable {
   private var nextSerial: UInt32 = 1
   /// Messages read while waiting for a reply: signals to hand out later.
   private var pending: [DBusMessage] = []
-  private let interrupted = Interrupted()
+  /// Set once, from any thread.
+  private let interrupted = Mutex(false)
+  private var isInterrupted: Bool { interrupted.withLock { $0 } }
 
   /// Connects to the first of `addresses` that answers, authenticates and says `Hello`.
   static func open(_ addresses: [DBusAddress], timeout: Duration = .seconds(25)) throws(DBusError) -> DBusConnection {
@@ -125,7 +129,7 @@ final class DBusConnection: @unchecked Sendable {
 
   /// Makes a blocked ``readMessage(until:)`` (on another thread) fail with `cancelled`.
   func interrupt() {
-    interrupted.set()
+    interrupted.withLock { $0 = true }
     shutdown(fd, Int32(SHUT_RDWR))
   }
 
@@ -135,9 +139,7 @@ final class DBusConnection: @unchecked Sendable {
     let deadline = ContinuousClock.now + timeout
     // The credentials byte, then EXTERNAL with our uid in hex of its decimal digits; the bus checks it
     // against the socket's peer credentials.
-    let uid = String(getuid())
-    let hex = uid.utf8.map { String(format: "%02x", $0) }.joined()
-    try send(Array("\0AUTH EXTERNAL \(hex)\r\n".utf8))
+    try send(Array("\0AUTH EXTERNAL \(Hex.encode(Array(String(getuid()).utf8)))\r\n".utf8))
     let answer = try readLine(until: deadline)
     guard answer.hasPrefix("OK ") else {
       throw .noBus("the bus refused to let this user in (it said '\(answer)')")
@@ -210,7 +212,7 @@ final class DBusConnection: @unchecked Sendable {
       }
       if count < 0 {
         if errno == EINTR { continue }
-        if interrupted.isSet { throw .cancelled }
+        if isInterrupted { throw .cancelled }
         throw .io("cannot write to the bus: \(String(cString: strerror(errno)))")
       }
       sent += count
@@ -221,7 +223,7 @@ final class DBusConnection: @unchecked Sendable {
   private func fill(until deadline: ContinuousClock.Instant) throws(DBusError) {
     var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     while true {
-      if interrupted.isSet { throw .cancelled }
+      if isInterrupted { throw .cancelled }
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { throw .timedOut }
       let milliseconds = Int32(
@@ -233,19 +235,11 @@ final class DBusConnection: @unchecked Sendable {
       var chunk = [UInt8](repeating: 0, count: 8192)
       let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if count < 0, errno == EINTR { continue }
-      if interrupted.isSet { throw .cancelled }
+      if isInterrupted { throw .cancelled }
       if count < 0 { throw .io("cannot read from the bus: \(String(cString: strerror(errno)))") }
       if count == 0 { throw .io("the bus closed the connection") }
       buffer.append(contentsOf: chunk[0..<count])
       return
     }
-  }
-
-  /// Set once, from any thread.
-  private final class Interrupted: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
   }
 }

@@ -1,6 +1,7 @@
 import FlowBasics
 import FlowIntents
 import Foundation
+import Synchronization
 
 /// The freedesktop.org notification service (`org.freedesktop.Notifications`) on the session bus, reached
 /// through flow's own D-Bus client (``DBusConnection``).
@@ -172,23 +173,21 @@ public struct DBusNotifications: NotificationService {
   }
 
   /// The connection in use, so that cancelling the task can interrupt the thread that waits on it.
-  private final class ConnectionHolder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var connection: DBusConnection?
-    private var cancelled = false
+  private final class ConnectionHolder: Sendable {
+    private let state = Mutex<(connection: DBusConnection?, cancelled: Bool)>((nil, false))
 
     func set(_ connection: DBusConnection?) {
-      let cancelled = lock.withLock {
-        self.connection = connection
-        return self.cancelled
+      let cancelled = state.withLock {
+        $0.connection = connection
+        return $0.cancelled
       }
       if cancelled { connection?.interrupt() }
     }
 
     func interrupt() {
-      let connection = lock.withLock {
-        cancelled = true
-        return self.connection
+      let connection = state.withLock {
+        $0.cancelled = true
+        return $0.connection
       }
       connection?.interrupt()
     }

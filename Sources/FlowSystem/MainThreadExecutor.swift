@@ -45,7 +45,9 @@ package enum MainThreadExecutor {
 /// only when there are none. Jobs are taken a batch at a time, so a job enqueued by a job running on the
 /// main thread (the usual case: a task resuming itself) costs a lock and an append, and no wake-up.
 private final class JobQueue: @unchecked Sendable {
-  // Unchecked: `pending` and `sleeping` are under `mutex`; `batch` is touched by `run` alone.
+  // Unchecked: `pending` and `sleeping` are under `mutex`; `batch` is touched by `run` alone. A pthread
+  // mutex rather than `Mutex`, because the main thread sleeps on a condition variable, which needs one;
+  // Synchronization has no condition to wait on.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var pending: [(job: UnownedJob, onMainActor: Bool)] = []

@@ -4,22 +4,20 @@ import Foundation
 import Synchronization
 
 /// A clock that never waits: sleeping moves its time forward at once and is recorded.
-public final class ManualClock: FlowClock, @unchecked Sendable {
-  private let lock = NSLock()
-  private var time: Date
-  private var slept: [Duration] = []
+public final class ManualClock: FlowClock, Sendable {
+  private let state: Mutex<(time: Date, slept: [Duration])>
 
-  public init(now: Date = Date(timeIntervalSince1970: 1_795_000_000)) { self.time = now }
+  public init(now: Date = Date(timeIntervalSince1970: 1_795_000_000)) { state = Mutex((now, [])) }
 
-  public var now: Date { lock.withLock { time } }
+  public var now: Date { state.withLock { $0.time } }
   /// Every `sleep(for:)` so far, in order.
-  public var sleeps: [Duration] { lock.withLock { slept } }
+  public var sleeps: [Duration] { state.withLock { $0.slept } }
 
   public func sleep(for duration: Duration) async throws {
     try Task.checkCancellation()
-    lock.withLock {
-      slept.append(duration)
-      time += DurationParsing.seconds(of: duration)
+    state.withLock {
+      $0.slept.append(duration)
+      $0.time += DurationParsing.seconds(of: duration)
     }
   }
 }
@@ -84,14 +82,13 @@ public actor ScriptedPrompter: Prompter {
 }
 
 /// A repeatable sequence of random indices from a seed (SplitMix64), for tests and reproducible runs.
-public final class SeededRandomSource: RandomSource, @unchecked Sendable {
-  private let lock = NSLock()
-  private var state: UInt64
+public final class SeededRandomSource: RandomSource, Sendable {
+  private let state: Mutex<UInt64>
 
-  public init(seed: UInt64) { self.state = seed }
+  public init(seed: UInt64) { state = Mutex(seed) }
 
   public func index(below count: Int) -> Int {
-    lock.withLock {
+    state.withLock { state in
       state &+= 0x9E37_79B9_7F4A_7C15
       var z = state
       z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

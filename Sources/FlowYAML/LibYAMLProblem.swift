@@ -110,7 +110,7 @@ struct LibYAMLProblem {
       return Diagnostic(.error, .invalidEncoding, "control character \(code) is not allowed in YAML", at: span)
     default:
       let byte = offset < file.bytes.count ? file.bytes[offset] : 0
-      let hex = "0x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+      let hex = "0x" + Hex.encode([byte], uppercase: true)
       return Diagnostic(.error, .invalidEncoding, "the file is not valid UTF-8 (byte \(hex) here)", at: span)
         .help("save the file as UTF-8")
     }

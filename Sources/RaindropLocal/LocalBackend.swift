@@ -136,11 +136,6 @@ public actor LocalBackend: BookmarkBackend {
   private static let bookmarkColumns =
     "id, link, title, excerpt, note, type, tags, important, collection, cover, domain, sort, created, last_update"
 
-  private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-  private static func date(_ value: SQLValue) -> Date {
-    Date(timeIntervalSince1970: Double(value.int ?? 0) / 1000)
-  }
-
   private static func encodeTags(_ tags: [String]) -> String {
     guard let data = try? JSONEncoder().encode(tags), let text = String(data: data, encoding: .utf8) else {
       return "[]"
@@ -169,8 +164,8 @@ public actor LocalBackend: BookmarkBackend {
       collectionId: collection,
       cover: row[9].string ?? "",
       domain: row[10].string ?? "",
-      created: date(row[12]),
-      lastUpdate: date(row[13]),
+      created: row[12].date,
+      lastUpdate: row[13].date,
       sort: row[11].int ?? 0,
       removed: collection == SystemCollection.trash.rawValue
     )
@@ -398,7 +393,7 @@ public actor LocalBackend: BookmarkBackend {
             .text(link), .text(LinkNormalizer.comparable(link)), .text(title), .text(new.excerpt ?? ""),
             .text(new.note ?? ""), .text((new.type ?? .link).rawValue), .text(Self.encodeTags(tags)),
             .integer(new.important ? 1 : 0), .integer(Int64(collection)), .text(LinkNormalizer.domain(of: link)),
-            .integer(Self.milliseconds(created)), .integer(Self.milliseconds(max(created, now))),
+            .integer(created.millisecondsSince1970), .integer(max(created, now).millisecondsSince1970),
           ]
         )
         let id = database.lastInsertRowID
@@ -438,7 +433,7 @@ public actor LocalBackend: BookmarkBackend {
           .text(bookmark.excerpt), .text(bookmark.note), .text(bookmark.type.rawValue),
           .text(Self.encodeTags(bookmark.tags)),
           .integer(bookmark.important ? 1 : 0), .integer(Int64(bookmark.collectionId)),
-          .text(LinkNormalizer.domain(of: bookmark.link)), .integer(Self.milliseconds(bookmark.lastUpdate)),
+          .text(LinkNormalizer.domain(of: bookmark.link)), .integer(bookmark.lastUpdate.millisecondsSince1970),
           .integer(Int64(bookmark.id)),
         ]
       )
@@ -476,7 +471,7 @@ public actor LocalBackend: BookmarkBackend {
             "UPDATE bookmarks SET tags = ?, important = ?, collection = ?, last_update = ? WHERE id = ?",
             [
               .text(Self.encodeTags(bookmark.tags)), .integer(bookmark.important ? 1 : 0),
-              .integer(Int64(bookmark.collectionId)), .integer(Self.milliseconds(now)), .integer(Int64(bookmark.id)),
+              .integer(Int64(bookmark.collectionId)), .integer(now.millisecondsSince1970), .integer(Int64(bookmark.id)),
             ]
           )
         }
@@ -522,7 +517,7 @@ public actor LocalBackend: BookmarkBackend {
             try database.query(
               "UPDATE bookmarks SET collection = ?, last_update = ? WHERE id = ?",
               [
-                .integer(Int64(SystemCollection.trash.rawValue)), .integer(Self.milliseconds(now)),
+                .integer(Int64(SystemCollection.trash.rawValue)), .integer(now.millisecondsSince1970),
                 .integer(Int64(bookmark.id)),
               ]
             )
@@ -584,7 +579,7 @@ public actor LocalBackend: BookmarkBackend {
   private static func collection(_ row: [SQLValue]) -> BookmarkCollection {
     BookmarkCollection(
       id: row[0].int ?? 0, title: row[1].string ?? "", count: row[5].int ?? 0, parentId: row[2].int,
-      created: date(row[3]), lastUpdate: date(row[4])
+      created: row[3].date, lastUpdate: row[4].date
     )
   }
 
@@ -605,7 +600,7 @@ public actor LocalBackend: BookmarkBackend {
         throw .notFound(.collection(id: parent))
       }
     }
-    let now = Self.milliseconds(clock.now)
+    let now = clock.now.millisecondsSince1970
     let id = try store { () throws(SQLiteError) in
       try database.transaction { () throws(SQLiteError) in
         try database.query(
@@ -633,7 +628,7 @@ public actor LocalBackend: BookmarkBackend {
       throw .invalidRequest(message: "system collections cannot be removed")
     }
     let (condition, parameters) = try scope(id, nested: true)
-    let now = Self.milliseconds(clock.now)
+    let now = clock.now.millisecondsSince1970
     try store { () throws(SQLiteError) in
       try database.transaction { () throws(SQLiteError) in
         try database.query(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Time and sleeping for backends, injected so that tests never really wait.
 ///

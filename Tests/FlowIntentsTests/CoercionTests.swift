@@ -160,6 +160,10 @@ struct JSONTests {
     #expect(JSON.encode(try JSON.parse(text)) == text)
   }
 
+  @Test func escapesControlCharactersAsFourHexDigits() {
+    #expect(JSON.encode(.text("a\u{01}\u{1f}\u{7f}")) == #""a\u0001\u001f\#u{7f}""#)
+  }
+
   @Test(arguments: [#"{"a" 1}"#, "[1,", "tru", #"{"a":1} x"#, ""])
   func refusesInvalidJSON(text: String) {
     #expect(throws: JSON.ParseError.self) { try JSON.parse(text) }

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 
 /// The digest of a text's UTF-8 bytes, in hexadecimal.
@@ -26,6 +27,6 @@ struct HashIntent: AppIntent {
       case .sha256: Digest.sha256(bytes)
       case .sha512: Digest.sha512(bytes)
       }
-    return .result(value: Digest.hex(digest))
+    return .result(value: Hex.encode(digest))
   }
 }

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 
 /// Percent-encodes a text so that it can go into a URL as one path segment or query value.
@@ -15,18 +16,17 @@ struct URLEncodeIntent: AppIntent {
   }
 
   func perform() async throws -> some ReturnsValue<String> {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var out: [UInt8] = []
+    var out = ""
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
         UInt8(ascii: "~"):
-        out.append(byte)
+        out.unicodeScalars.append(Unicode.Scalar(byte))
       default:
-        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0f)]]
+        out += "%" + Hex.encode([byte], uppercase: true)
       }
     }
-    return .result(value: String(decoding: out, as: UTF8.self))
+    return .result(value: out)
   }
 }

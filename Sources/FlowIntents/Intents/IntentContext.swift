@@ -1,5 +1,6 @@
 import FlowModel
 import Foundation
+import Synchronization
 
 /// What an intent runs with: who answers questions, what time it is, where randomness comes from, and
 /// the services (`@Dependency`) of this run.

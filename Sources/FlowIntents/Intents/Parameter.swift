@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An input of an intent, as App Intents declares it:
 ///
@@ -37,8 +38,10 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
 
   /// `Value`'s conformance, kept by the initialisers, which know it; the conversions below open it.
   private let conformance: any IntentValueConvertible.Type
-  // The lock guards the value and the binding, which the runtime sets while the intent is performed.
-  private let lock = NSLock()
+  // The lock guards the value and the binding, which the runtime sets while the intent is performed. It
+  // holds nothing itself: a `Mutex` of the two would be one more generic type for the runtime to make
+  // for each value type when it reads an intent's fields (above).
+  private let lock = Mutex(())
   private var storage: Value?
   private var boundOrigin = PromptOrigin()
 
@@ -89,11 +92,11 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
   /// required value before `perform()` is called.
   public var wrappedValue: Value {
     get {
-      if let value = lock.withLock({ storage }) ?? defaultValue { return value }
+      if let value = lock.withLock({ _ in storage }) ?? defaultValue { return value }
       if let none = noValue { return none }
       preconditionFailure("parameter '\(title)' was read before it had a value")
     }
-    set { lock.withLock { storage = newValue } }
+    set { lock.withLock { _ in storage = newValue } }
   }
 
   /// `$name`: the parameter itself, for summaries (`\.$url`) and the request family.
@@ -109,14 +112,14 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
     return value == .nothing ? nil : value
   }
   public var currentFlowValue: FlowValue? {
-    guard let value = lock.withLock({ storage }) ?? defaultValue else { return nil }
+    guard let value = lock.withLock({ _ in storage }) ?? defaultValue else { return nil }
     let converted = flowValue(value)
     return converted == .nothing ? nil : converted
   }
-  public var hasExplicitValue: Bool { lock.withLock { storage != nil } }
-  public var origin: PromptOrigin { lock.withLock { boundOrigin } }
+  public var hasExplicitValue: Bool { lock.withLock { _ in storage != nil } }
+  public var origin: PromptOrigin { lock.withLock { _ in boundOrigin } }
 
-  public func bind(_ origin: PromptOrigin) { lock.withLock { boundOrigin = origin } }
+  public func bind(_ origin: PromptOrigin) { lock.withLock { _ in boundOrigin = origin } }
 
   // MARK: - Conversions, through the conformance the initialiser kept
   //
@@ -153,11 +156,11 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
 
   public func assign(_ value: FlowValue, in context: IntentContext) async throws {
     let resolved = try await resolve(value, in: context)
-    lock.withLock { storage = resolved }
+    lock.withLock { _ in storage = resolved }
   }
 
   public func assignDefault() {
-    lock.withLock { storage = defaultValue }
+    lock.withLock { _ in storage = defaultValue }
   }
 
   /// Converts and checks a value for this parameter, without keeping it.
@@ -200,7 +203,7 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
       // What a person types for a date is read as words too ('tomorrow'), as `ask` reads it.
       try await self.resolve(DateWords.reading(answer, as: self.valueType, now: context.clock.now), in: context)
     }
-    lock.withLock { storage = value }
+    lock.withLock { _ in storage = value }
     return value
   }
 
@@ -218,7 +221,7 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
     let chosen = try await context.prompter.requestChoice(
       ChoiceRequest(kind: .disambiguation, origin: origin, dialog: dialog?.text ?? "Which \(title)?", options: options))
     guard let index = chosen.first, values.indices.contains(index) else { throw AppIntentError.userCancelled }
-    lock.withLock { storage = values[index] }
+    lock.withLock { _ in storage = values[index] }
     return values[index]
   }
 

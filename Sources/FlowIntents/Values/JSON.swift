@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import Foundation
 
 /// JSON to and from ``FlowValue``, keeping object keys in order and `true` apart from `1`.
@@ -89,7 +90,7 @@ public enum JSON {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+      case let s where s.value < 0x20: out += "\\u00" + Hex.encode([UInt8(s.value)])
       default: out.unicodeScalars.append(scalar)
       }
     }

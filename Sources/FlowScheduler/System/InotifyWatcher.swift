@@ -1,15 +1,15 @@
 import Foundation
+import Synchronization
 
 /// Watches folders of workflow files with inotify: a change is a `.yml` or `.yaml` file (not hidden)
 /// closed after writing, moved in or out, or deleted, or the folder itself going. Files being written
 /// (`IN_MODIFY`, `IN_CREATE`) do not count until they are closed, so a half-written file is not read.
 ///
 /// The inotify descriptor is read in the scheduler's poll (``RealtimeClock``).
-public final class InotifyWatcher: LibraryWatcher, @unchecked Sendable {
+public final class InotifyWatcher: LibraryWatcher, Sendable {
   private let descriptor: Int32
-  private let lock = NSLock()
-  private var watches: [Int32] = []
-  private var changed: (@Sendable () -> Void)?
+  /// The folders' watch descriptors, and what to call when one of their workflow files changes.
+  private let state = Mutex<(watches: [Int32], changed: (@Sendable () -> Void)?)>(([], nil))
 
   static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
 
@@ -24,11 +24,11 @@ public final class InotifyWatcher: LibraryWatcher, @unchecked Sendable {
   deinit { close(descriptor) }
 
   public func watch(_ folders: [String], changed: @escaping @Sendable () -> Void) {
-    lock.withLock {
-      for watch in watches { inotify_rm_watch(descriptor, watch) }
+    state.withLock { state in
+      for watch in state.watches { inotify_rm_watch(descriptor, watch) }
       // A folder that does not exist (yet) is not watched; SIGHUP reads everything again.
-      watches = folders.map { inotify_add_watch(descriptor, $0, Self.mask) }.filter { $0 >= 0 }
-      self.changed = changed
+      state.watches = folders.map { inotify_add_watch(descriptor, $0, Self.mask) }.filter { $0 >= 0 }
+      state.changed = changed
     }
   }
 
@@ -51,7 +51,7 @@ public final class InotifyWatcher: LibraryWatcher, @unchecked Sendable {
         offset += header + length
       }
     }
-    if relevant, let changed = lock.withLock({ changed }) { changed() }
+    if relevant, let changed = state.withLock({ $0.changed }) { changed() }
   }
 
   static func concernsWorkflows(mask: UInt32, name: String) -> Bool {

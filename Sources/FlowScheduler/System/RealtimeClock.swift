@@ -16,13 +16,12 @@ import Synchronization
 /// No Dispatch and no Swift concurrency: their thread pools keep a monitor that wakes the process every
 /// second (libdispatch's workqueue monitor), which `flow schedule` avoids by running on the main thread
 /// of a process that never starts them (`FlowCommand.start`).
-public final class RealtimeClock: SchedulerClock, @unchecked Sendable {
+public final class RealtimeClock: SchedulerClock, Sendable {
   private let timer: Int32
   private let doorbell: Int32
   private let inbox = Mutex<[SchedulerEvent]>([])
-  private let lock = NSLock()
   /// Descriptors waited on beside the timer, with what to do when each can be read.
-  private var sources: [(descriptor: Int32, readable: () -> Void)] = []
+  private let sources = Mutex<[(descriptor: Int32, readable: @Sendable () -> Void)]>([])
 
   public init() throws(LaunchFailure) {
     timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
@@ -43,8 +42,8 @@ public final class RealtimeClock: SchedulerClock, @unchecked Sendable {
 
   /// Waits on `descriptor` too from now on: `readable` runs inside ``wait(until:)``, on the scheduler's
   /// thread, whenever it can be read, and must read what is there.
-  public func watch(_ descriptor: Int32, readable: @escaping () -> Void) {
-    lock.withLock { sources.append((descriptor, readable)) }
+  public func watch(_ descriptor: Int32, readable: @escaping @Sendable () -> Void) {
+    sources.withLock { $0.append((descriptor, readable)) }
   }
 
   public func post(_ event: SchedulerEvent) {
@@ -58,7 +57,7 @@ public final class RealtimeClock: SchedulerClock, @unchecked Sendable {
     while true {
       let posted = takePosted()
       if !posted.isEmpty { return posted }
-      let sources = lock.withLock { self.sources }
+      let sources = self.sources.withLock { $0 }
       var descriptors = [timer, doorbell].map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
       descriptors += sources.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
       guard poll(&descriptors, nfds_t(descriptors.count), -1) > 0 else { continue }  // EINTR

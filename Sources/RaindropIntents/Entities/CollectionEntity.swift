@@ -27,6 +27,13 @@ public struct CollectionEntity: AppEntity {
     self.count = collection.count
   }
 
+  /// The side effect of a step that may move bookmarks to `values["move-to"]`: destructive when that may
+  /// be Trash, otherwise a change.
+  static func sideEffect(movingTo values: [String: FlowValue]) -> SideEffect {
+    guard let moveTo = values["move-to"] else { return .changes }
+    return mayBe(.trash, moveTo) ? .destructive : .changes
+  }
+
   /// Whether `value` — a collection, an id, or a title as a step writes it — may turn out to be the
   /// `system` collection when the run looks it up. A title is looked up without regard to case, an
   /// exact title first and otherwise any title that contains it (``CollectionQuery``), and several

@@ -55,8 +55,7 @@ struct UpdateBookmarkIntent: AppIntent {
 
   /// Destructive when the bookmark may go to Trash; otherwise a change.
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
-    guard let moveTo = values["move-to"] else { return .changes }
-    return CollectionEntity.mayBe(.trash, moveTo) ? .destructive : .changes
+    CollectionEntity.sideEffect(movingTo: values)
   }
 
   func perform() async throws -> some ReturnsValue<BookmarkEntity> {
