@@ -16,11 +16,11 @@ enum Library {
 
 extension DiagnosticCode {
   /// `flow new` was given a name that cannot name a workflow file.
-  public static let invalidWorkflowName: Self = "invalid-workflow-name"
+  package static let invalidWorkflowName: Self = "invalid-workflow-name"
   /// `flow new` was given the name of a workflow the library already has.
-  public static let workflowExists: Self = "workflow-exists"
+  package static let workflowExists: Self = "workflow-exists"
   /// `flow remove` was given a name the library does not have.
-  public static let notInLibrary: Self = "not-in-library"
+  package static let notInLibrary: Self = "not-in-library"
 }
 
 extension Sharing {

@@ -215,7 +215,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
 extension DiagnosticCode {
   /// Two workflows would install under the same unit or object name.
-  public static let unitNameClash: Self = "unit-name-clash"
+  package static let unitNameClash: Self = "unit-name-clash"
   /// A schedule that the chosen engine would read differently from cron.
-  public static let unsupportedByEngine: Self = "unsupported-by-engine"
+  package static let unsupportedByEngine: Self = "unsupported-by-engine"
 }

@@ -86,7 +86,7 @@ enum UsageProblems {
 
 extension DiagnosticCode {
   /// The command line is wrong: an unknown option, a missing argument, a value that does not parse.
-  public static let usage: Self = "usage"
+  package static let usage: Self = "usage"
   /// A word where a subcommand belongs names none (`flow rn`).
-  public static let unknownCommand: Self = "unknown-command"
+  package static let unknownCommand: Self = "unknown-command"
 }

@@ -1,16 +1,16 @@
 /// A workflow to install into another engine's schedule: what every unit emitter needs.
-public struct ScheduledWorkflow: Sendable {
+package struct ScheduledWorkflow: Sendable {
   /// The workflow's name, for descriptions.
-  public var name: String
+  package var name: String
   /// The absolute path of the workflow file.
-  public var path: String
+  package var path: String
   /// The file's text, for engines that carry the file themselves (a Kubernetes ConfigMap).
-  public var contents: String
-  public var schedule: Schedule
+  package var contents: String
+  package var schedule: Schedule
   /// The absolute path of the `flow` binary that runs it.
-  public var executable: String
+  package var executable: String
 
-  public init(name: String, path: String, contents: String, schedule: Schedule, executable: String) {
+  package init(name: String, path: String, contents: String, schedule: Schedule, executable: String) {
     self.name = name
     self.path = path
     self.contents = contents
@@ -19,7 +19,7 @@ public struct ScheduledWorkflow: Sendable {
   }
 
   /// The file's name without folder and extension: `favourites-digest`.
-  public var fileStem: String {
+  package var fileStem: String {
     let file = path.split(separator: "/").last.map(String.init) ?? path
     for suffix in [".yml", ".yaml"] where file.hasSuffix(suffix) { return String(file.dropLast(suffix.count)) }
     return file
@@ -28,7 +28,7 @@ public struct ScheduledWorkflow: Sendable {
   /// `flow-NAME` for unit and object names: lowercase letters, digits and single dashes from the file's
   /// name, which is unique within a folder (the workflow's display name need not be). At most `limit`
   /// characters; a longer name is cut and keeps a short hash of the whole, so two stay apart.
-  public func unitName(limit: Int = 63) -> String {
+  package func unitName(limit: Int = 63) -> String {
     var slug = ""
     for scalar in fileStem.lowercased().unicodeScalars {
       if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {

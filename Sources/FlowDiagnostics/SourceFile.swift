@@ -6,19 +6,19 @@ import Synchronization
 /// still show the line around it. Every file gets a small number on creation, and spans store that
 /// number rather than a reference: a parsed file has millions of spans, and counting references to the
 /// file from each of them cost a fifth of the parse time.
-public final class SourceFile: Sendable {
+package final class SourceFile: Sendable {
   /// The path as the person typed it; relative stays relative.
-  public let path: String
+  package let path: String
   /// The file's contents, exactly as read.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
   /// This file's number in ``SourceFile/registry``; what a span stores.
   package let id: UInt32
   /// Whether diagnostics may quote the file's lines. A file that may not be a workflow at all
   /// (`run-workflow: ~/.aws/credentials`) is pointed at by line and column, never shown: its lines would
   /// otherwise reach the terminal and run history.
-  public let isQuotable: Bool
+  package let isQuotable: Bool
 
-  public init(path: String, bytes: [UInt8], isQuotable: Bool = true) {
+  package init(path: String, bytes: [UInt8], isQuotable: Bool = true) {
     self.path = path
     self.bytes = bytes
     self.isQuotable = isQuotable
@@ -35,7 +35,7 @@ public final class SourceFile: Sendable {
   static let registry = Registry()
 
   /// How many files are alive, and their bytes: what a long-running process keeps of the files it read.
-  public static var registered: (files: Int, bytes: Int) { registry.usage }
+  package static var registered: (files: Int, bytes: Int) { registry.usage }
 
   /// How many of the files alive are `matching`: for tests, which share the registry with others running.
   package static func registered(matching predicate: (SourceFile) -> Bool) -> Int {
@@ -114,7 +114,7 @@ public final class SourceFile: Sendable {
     private static let unloaded = SourceFile(path: "<unloaded file>", bytes: [])
   }
 
-  public convenience init(path: String, text: String) {
+  package convenience init(path: String, text: String) {
     self.init(path: path, bytes: Array(text.utf8))
   }
 
@@ -122,7 +122,7 @@ public final class SourceFile: Sendable {
   ///
   /// A linear scan: it runs only when a diagnostic is rendered, never while parsing.
   /// Nil for a file that is not ``isQuotable``.
-  public func line(_ number: Int) -> String? {
+  package func line(_ number: Int) -> String? {
     guard number >= 1, isQuotable else { return nil }
     var current = 1
     var start = 0
@@ -149,34 +149,34 @@ public final class SourceFile: Sendable {
 
 /// A position in a source file: 1-based line and column, the column counted in Unicode scalars (libyaml's
 /// unit). Converted to display width only when drawing.
-public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
+package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+  package var line: Int
+  package var column: Int
 
-  public init(line: Int, column: Int) {
+  package init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 
-  public static func < (lhs: Self, rhs: Self) -> Bool {
+  package static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.line, lhs.column) < (rhs.line, rhs.column)
   }
 
-  public var description: String { "\(line):\(column)" }
+  package var description: String { "\(line):\(column)" }
 }
 
 /// A range in a source file, from `start` up to (not including) `end`.
 ///
 /// Stored compactly (the file's number and 32-bit positions, 20 bytes, no reference counting) because
 /// every node and key of a parsed file carries one.
-public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
+package struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   private let fileID: UInt32
   private var startLine: Int32
   private var startColumn: Int32
   private var endLine: Int32
   private var endColumn: Int32
 
-  public init(file: SourceFile, start: SourceLocation, end: SourceLocation) {
+  package init(file: SourceFile, start: SourceLocation, end: SourceLocation) {
     self.init(fileID: file.id, start: start, end: end)
   }
 
@@ -191,13 +191,13 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A span of one character at `location`.
-  public init(file: SourceFile, at location: SourceLocation) {
+  package init(file: SourceFile, at location: SourceLocation) {
     self.init(file: file, start: location, end: SourceLocation(line: location.line, column: location.column + 1))
   }
 
-  public var file: SourceFile { SourceFile.registry.file(fileID) }
+  package var file: SourceFile { SourceFile.registry.file(fileID) }
 
-  public var start: SourceLocation {
+  package var start: SourceLocation {
     get { SourceLocation(line: Int(startLine), column: Int(startColumn)) }
     set {
       startLine = Int32(clamping: newValue.line)
@@ -205,7 +205,7 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var end: SourceLocation {
+  package var end: SourceLocation {
     get { SourceLocation(line: Int(endLine), column: Int(endColumn)) }
     set {
       endLine = Int32(clamping: newValue.line)
@@ -214,5 +214,5 @@ public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `path:line:column` of the start, the prefix of every diagnostic.
-  public var description: String { "\(file.path):\(start)" }
+  package var description: String { "\(file.path):\(start)" }
 }

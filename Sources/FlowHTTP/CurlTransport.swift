@@ -10,13 +10,13 @@ import Foundation
 ///
 /// Redirects are followed here, within one scheme, host and port only, so that an `Authorization`
 /// header (the Raindrop.io token) never goes to another host; a redirect elsewhere comes back as it is.
-public struct CurlTransport: HTTPTransport {
+package struct CurlTransport: HTTPTransport {
   /// How many redirects one request may follow.
-  public static let maximumRedirects = 5
+  package static let maximumRedirects = 5
 
-  public init() {}
+  package init() {}
 
-  public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
     var current = request
     var response = try await Self.perform(current)
     for _ in 0..<Self.maximumRedirects {

@@ -1,19 +1,19 @@
 import Foundation
 
 /// An HTTP request as flow's actions and clients describe it, independent of the client library.
-public struct HTTPRequest: Sendable, Hashable {
-  public var method: String
-  public var url: URL
+package struct HTTPRequest: Sendable, Hashable {
+  package var method: String
+  package var url: URL
   /// Header fields; names compare case-insensitively on the wire, so keep one spelling per name.
-  public var headers: [String: String]
-  public var body: Data?
+  package var headers: [String: String]
+  package var body: Data?
   /// How long to wait for the whole response.
-  public var timeout: Duration
+  package var timeout: Duration
   /// The longest response body accepted, in bytes; a longer one stops the transfer as it passes the
   /// limit (``HTTPTransportError/tooLarge(limit:)``) instead of being read into memory. nil: no limit.
-  public var maximumBodySize: Int?
+  package var maximumBodySize: Int?
 
-  public init(
+  package init(
     method: String = "GET",
     url: URL,
     headers: [String: String] = [:],
@@ -31,20 +31,20 @@ public struct HTTPRequest: Sendable, Hashable {
 }
 
 /// A complete HTTP response.
-public struct HTTPResponse: Sendable, Hashable {
-  public var status: Int
+package struct HTTPResponse: Sendable, Hashable {
+  package var status: Int
   /// Header fields with lower-cased names.
-  public var headers: [String: String]
-  public var body: Data
+  package var headers: [String: String]
+  package var body: Data
 
-  public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+  package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
     self.status = status
     self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
     self.body = body
   }
 
   /// The value of a header, by case-insensitive name.
-  public subscript(header name: String) -> String? { headers[name.lowercased()] }
+  package subscript(header name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// The one effect for HTTP: send a request, get the whole response back.
@@ -52,12 +52,12 @@ public struct HTTPResponse: Sendable, Hashable {
 /// A status such as 404 or 500 is a response, not an error; errors are for requests that got no
 /// response at all (``HTTPTransportError``). Tests use the real implementation against a loopback
 /// server; the protocol exists so that another client (AsyncHTTPClient, say) could be swapped in.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
 }
 
 /// Why a request got no response.
-public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
   case timedOut(after: Duration)
   case cannotConnect(host: String)
   case connectionLost
@@ -66,7 +66,7 @@ public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertib
   case tooLarge(limit: Int)
   case other(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .timedOut(let after): "no answer within \(after)"
     case .cannotConnect(let host): "cannot connect to \(host)"

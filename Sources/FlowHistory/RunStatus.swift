@@ -1,5 +1,5 @@
 /// How a recorded run ended, or that it has not yet.
-public enum RunStatus: String, Sendable, Hashable, CaseIterable, Codable {
+package enum RunStatus: String, Sendable, Hashable, CaseIterable, Codable {
   /// Still going: its process is alive.
   case running
   case succeeded

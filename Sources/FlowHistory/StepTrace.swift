@@ -4,8 +4,8 @@
 /// and the time of all passes together: a 10,000-pass loop adds one line to history, not 10,000, and
 /// `flow runs show` reads like the workflow file. Steps of a nested workflow sit under the
 /// `run-workflow` step that ran them (`2.1` is the first step of the workflow step 2 ran).
-public struct StepTrace: Sendable, Hashable, Codable {
-  public enum Status: String, Sendable, Hashable, Codable {
+package struct StepTrace: Sendable, Hashable, Codable {
+  package enum Status: String, Sendable, Hashable, Codable {
     case ran
     case skipped
     case failed
@@ -21,22 +21,22 @@ public struct StepTrace: Sendable, Hashable, Codable {
   }
 
   /// `3`, or `3.2` for the second step inside step 3.
-  public var position: String
+  package var position: String
   /// The action id or block keyword.
-  public var action: String
+  package var action: String
   /// How its last pass ended.
-  public var status: Status
-  public var ran: Int
-  public var skipped: Int
-  public var failed: Int
+  package var status: Status
+  package var ran: Int
+  package var skipped: Int
+  package var failed: Int
   /// All passes together, in microseconds.
-  public var microseconds: Int64
+  package var microseconds: Int64
   /// The last pass's output in a few words (`'Swift.org'`, `a list of 3 items`), secrets masked.
-  public var summary: String?
+  package var summary: String?
   /// The first failure's message, secrets masked.
-  public var error: String?
+  package var error: String?
 
-  public init(
+  package init(
     position: String, action: String, status: Status, ran: Int = 0, skipped: Int = 0, failed: Int = 0,
     microseconds: Int64 = 0, summary: String? = nil, error: String? = nil
   ) {

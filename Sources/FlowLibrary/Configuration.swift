@@ -21,21 +21,21 @@ import Foundation
 /// ```
 ///
 /// Keys it does not know are left alone, so that a newer flow's settings do not break an older one.
-public struct Configuration: Sendable {
+package struct Configuration: Sendable {
   /// `backend:` as written; the command line checks the name.
-  public var backend: Located<String>?
-  public var history = HistoryPolicy()
-  public var limits = ValueLimits()
+  package var backend: Located<String>?
+  package var history = HistoryPolicy()
+  package var limits = ValueLimits()
   /// `servers:`, in the order written (Configuration+Servers.swift).
-  public var servers: [ServerConfiguration] = []
+  package var servers: [ServerConfiguration] = []
 
-  public init() {}
+  package init() {}
 
   /// The server configured under this name.
-  public func server(named name: String) -> ServerConfiguration? { servers.first { $0.name == name } }
+  package func server(named name: String) -> ServerConfiguration? { servers.first { $0.name == name } }
 
   /// The settings in `url`, the defaults when there is no such file, or the first problem in it.
-  public static func load(_ url: URL) throws(Diagnostic) -> Configuration {
+  package static func load(_ url: URL) throws(Diagnostic) -> Configuration {
     var configuration = Configuration()
     let file: SourceFile
     let path = url.fileSystemPath

@@ -131,5 +131,5 @@ private final class SpoofChecker: @unchecked Sendable {
 
 extension DiagnosticCode {
   /// A new workflow or key name mixes scripts, uses compatibility forms, or looks like a name already there.
-  public static let confusableName: Self = "confusable-name"
+  package static let confusableName: Self = "confusable-name"
 }

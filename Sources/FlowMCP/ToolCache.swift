@@ -7,15 +7,15 @@ import Foundation
 ///
 /// The hash covers the tools as the server listed them (names, schemas, annotations, in order); a run
 /// compares it with the server's answer on first connect, before step 1 (see ``staleness(against:)``).
-public struct ToolCache: Sendable, Hashable {
-  public var serverName: String
-  public var serverVersion: String
-  public var protocolVersion: String
+package struct ToolCache: Sendable, Hashable {
+  package var serverName: String
+  package var serverVersion: String
+  package var protocolVersion: String
   /// The command line (or URL) the tools were listed from: a changed configuration invalidates the cache.
-  public var source: String
-  public var tools: [MCPTool]
+  package var source: String
+  package var tools: [MCPTool]
 
-  public init(serverName: String, serverVersion: String, protocolVersion: String, source: String, tools: [MCPTool]) {
+  package init(serverName: String, serverVersion: String, protocolVersion: String, source: String, tools: [MCPTool]) {
     self.serverName = serverName
     self.serverVersion = serverVersion
     self.protocolVersion = protocolVersion
@@ -24,15 +24,15 @@ public struct ToolCache: Sendable, Hashable {
   }
 
   /// SHA-256 of the tools' JSON.
-  public var hash: String { Self.hash(tools) }
+  package var hash: String { Self.hash(tools) }
 
   static func hash(_ tools: [MCPTool]) -> String {
     Digest.sha256Hex(Array(JSON.encode(.list(tools.map(\.raw))).utf8))
   }
 
-  public func tool(named name: String) -> MCPTool? { tools.first { $0.name == name } }
+  package func tool(named name: String) -> MCPTool? { tools.first { $0.name == name } }
 
-  public func encoded() -> String {
+  package func encoded() -> String {
     JSON.encode(
       [
         "format": 1, "server": ["name": .text(serverName), "version": .text(serverVersion)],
@@ -41,7 +41,7 @@ public struct ToolCache: Sendable, Hashable {
       ], pretty: true) + "\n"
   }
 
-  public static func decode(_ text: String) -> ToolCache? {
+  package static func decode(_ text: String) -> ToolCache? {
     guard case .dictionary(let fields)? = try? JSON.parse(text), fields["format"] == 1,
       case .list(let tools)? = fields["tools"]
     else { return nil }
@@ -54,7 +54,7 @@ public struct ToolCache: Sendable, Hashable {
 
   /// How the tools a server lists now differ from the cache, for the tools a run uses: nil when every one
   /// of them is as cached. Tools the run does not use may change freely.
-  public func staleness(against current: [MCPTool], using names: Set<String>) -> String? {
+  package func staleness(against current: [MCPTool], using names: Set<String>) -> String? {
     var problems: [String] = []
     for name in names.sorted() {
       guard let cached = tool(named: name) else { continue }

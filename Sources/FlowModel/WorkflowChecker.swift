@@ -6,9 +6,9 @@ import FlowYAML
 /// and conditions are well formed.
 ///
 /// Every problem is collected; nothing stops at the first.
-public enum WorkflowChecker {
+package enum WorkflowChecker {
   /// Loads `file` and checks it.
-  public static func check(_ file: SourceFile) -> Diagnostics {
+  package static func check(_ file: SourceFile) -> Diagnostics {
     let document = YAMLDocument.load(file)
     var diagnostics = document.diagnostics
     // A YAML error leaves no tree, or a partial one, to check.
@@ -18,7 +18,7 @@ public enum WorkflowChecker {
   }
 
   /// Checks a loaded document.
-  public static func check(_ document: YAMLDocument) -> Diagnostics {
+  package static func check(_ document: YAMLDocument) -> Diagnostics {
     WorkflowDecoder.decode(document).diagnostics
   }
 }
@@ -26,17 +26,17 @@ public enum WorkflowChecker {
 /// The problems found while checking a workflow's structure.
 extension DiagnosticCode {
   /// The file holds no document.
-  public static let emptyWorkflow: Self = "empty-workflow"
+  package static let emptyWorkflow: Self = "empty-workflow"
   /// A node is a different kind (mapping, sequence, scalar type) than its place requires.
-  public static let wrongKind: Self = "wrong-kind"
+  package static let wrongKind: Self = "wrong-kind"
   /// A key that the format does not define.
-  public static let unknownKey: Self = "unknown-key"
+  package static let unknownKey: Self = "unknown-key"
   /// A workflow declares MCP servers (`servers:`, `mcpServers:`): only config.yml may.
-  public static let serverDeclaration: Self = "server-declaration"
+  package static let serverDeclaration: Self = "server-declaration"
   /// A required key is absent.
-  public static let missingKey: Self = "missing-key"
+  package static let missingKey: Self = "missing-key"
   /// A value outside a fixed set of names.
-  public static let unknownValue: Self = "unknown-value"
+  package static let unknownValue: Self = "unknown-value"
   /// `flow:` names a format version this build cannot read.
-  public static let unsupportedVersion: Self = "unsupported-version"
+  package static let unsupportedVersion: Self = "unsupported-version"
 }

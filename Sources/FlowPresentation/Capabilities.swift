@@ -9,17 +9,17 @@ import FlowModel
 /// access, the literal URLs of `get-url`, `env:`, the `run-workflow` tree and the schedule. Counts are of
 /// steps in the files (a step inside a loop counts once). The JSON form (`flow show --json`'s
 /// `capabilities`) is stable: fields are only ever added.
-public struct Capabilities: Sendable, Hashable, Encodable {
+package struct Capabilities: Sendable, Hashable, Encodable {
   /// A step, in whichever file of the `run-workflow` tree it is.
-  public struct StepReference: Sendable, Hashable, Encodable {
+  package struct StepReference: Sendable, Hashable, Encodable {
     /// The file as it was named: the workflow's own path, or a nested workflow's.
-    public var file: String
+    package var file: String
     /// As `flow run` numbers steps: `3`, `3.1` for the first step inside step 3.
-    public var position: String
+    package var position: String
     /// The action id, or the block keyword.
-    public var action: String
+    package var action: String
 
-    public init(file: String, position: String, action: String) {
+    package init(file: String, position: String, action: String) {
       self.file = file
       self.position = position
       self.action = action
@@ -27,106 +27,106 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   }
 
   /// What the workflow does to one app's data (a catalogue with a namespace, such as Raindrop.io).
-  public struct AppAccess: Sendable, Hashable, Encodable {
+  package struct AppAccess: Sendable, Hashable, Encodable {
     /// The catalogue's title: "Raindrop.io".
-    public var app: String
-    public var reads: Int = 0
-    public var writes: Int = 0
-    public var deletes: Int = 0
+    package var app: String
+    package var reads: Int = 0
+    package var writes: Int = 0
+    package var deletes: Int = 0
     /// The steps, in order, with what each does.
-    public var steps: [EffectStep] = []
+    package var steps: [EffectStep] = []
   }
 
   /// A step and its side effect.
-  public struct EffectStep: Sendable, Hashable, Encodable {
-    public var step: StepReference
+  package struct EffectStep: Sendable, Hashable, Encodable {
+    package var step: StepReference
     /// `read-only`, `changes` or `destructive`, as intents declare it.
-    public var effect: String
+    package var effect: String
     /// The kind of thing the step acts on, from its intent's entity types: `Bookmark`, `Collection`.
-    public var entity: String?
+    package var entity: String?
   }
 
   /// A host the workflow may contact, with the steps that would.
-  public struct HostAccess: Sendable, Hashable, Encodable {
-    public var host: String
-    public var steps: [StepReference]
+  package struct HostAccess: Sendable, Hashable, Encodable {
+    package var host: String
+    package var steps: [StepReference]
   }
 
   /// Something the workflow does to the machine it runs on, with the steps that do it.
-  public struct MachineUse: Sendable, Hashable, Encodable {
+  package struct MachineUse: Sendable, Hashable, Encodable {
     /// `reads-files`, `writes-files`, `trashes-files`, `deletes-files`, `runs-commands`,
     /// `shows-notifications`, `reads-clipboard`, `writes-clipboard`, `reads-device-details`.
-    public var kind: String
+    package var kind: String
     /// What is acted on, as the steps write it: a path, a glob, a script, a command. Nil when the run
     /// computes it, or when the kind names nothing.
-    public var subject: String?
+    package var subject: String?
     /// The run computes what is acted on: any file, any command.
-    public var computed: Bool
-    public var steps: [StepReference]
+    package var computed: Bool
+    package var steps: [StepReference]
   }
 
   /// Steps whose actions may contact hosts they do not name, as someone other than flow says (an MCP
   /// tool whose server gives `openWorldHint`, or no annotations): which hosts, only that one knows.
-  public struct UndeclaredHosts: Sendable, Hashable, Encodable {
+  package struct UndeclaredHosts: Sendable, Hashable, Encodable {
     /// Who says so: "the server 'time'".
-    public var claimedBy: String
+    package var claimedBy: String
     /// Whether the steps pass them values the run computes (which may then go on to those hosts).
-    public var sendsComputed: Bool
-    public var steps: [StepReference]
+    package var sendsComputed: Bool
+    package var steps: [StepReference]
   }
 
   /// An MCP server the workflow's steps call tools of, with what it starts on this machine.
-  public struct ServerUse: Sendable, Hashable, Encodable {
+  package struct ServerUse: Sendable, Hashable, Encodable {
     /// The name the steps write before the tool (`time` in `time.get_current_time`).
-    public var name: String
+    package var name: String
     /// What config.yml here says the name starts (a command line, or a URL); nil when no server of that
     /// name is configured here: then its steps can be neither checked nor run.
-    public var command: String?
-    public var steps: [StepReference]
+    package var command: String?
+    package var steps: [StepReference]
   }
 
   /// A workflow this one runs with `run-workflow`.
-  public struct WorkflowRun: Sendable, Hashable, Encodable {
+  package struct WorkflowRun: Sendable, Hashable, Encodable {
     /// As written in the step; a computed reference is shown as written (`${choice}`).
-    public var reference: String
+    package var reference: String
     /// The file it resolved to; nil when it did not.
-    public var file: String?
+    package var file: String?
     /// Its `name:`.
-    public var name: String?
+    package var name: String?
     /// Why it could not be looked at: computed at run time, missing, or invalid.
-    public var problem: String?
+    package var problem: String?
     /// Whether it travels inside the file analysed (under its `workflows:`): false for a workflow found
     /// on the reader's disk, which a shared file's author never showed them; nil when it did not resolve.
-    public var carried: Bool?
+    package var carried: Bool?
     /// The step that runs it.
-    public var step: StepReference
+    package var step: StepReference
   }
 
   /// A confirmation that `confirmations: auto` answers without asking anybody.
-  public struct Unattended: Sendable, Hashable, Encodable {
-    public var step: StepReference
+  package struct Unattended: Sendable, Hashable, Encodable {
+    package var step: StepReference
     /// The question that will not be asked, when the step wrote one.
-    public var question: String?
+    package var question: String?
     /// Whether what it lets through deletes something: the card shows these in red.
-    public var deletes: Bool
+    package var deletes: Bool
   }
 
   /// One cron expression of the schedule, as written and in words.
-  public struct Schedule: Sendable, Hashable, Encodable {
-    public var cron: String
+  package struct Schedule: Sendable, Hashable, Encodable {
+    package var cron: String
     /// Its own `timezone`, else the workflow's; nil for the machine's zone.
-    public var timezone: String?
+    package var timezone: String?
     /// FlowScheduler's words ("at 09:00, on Monday"); nil when the expression does not read as cron.
-    public var words: String?
+    package var words: String?
 
-    public init(cron: String, timezone: String?, words: String?) {
+    package init(cron: String, timezone: String?, words: String?) {
       self.cron = cron
       self.timezone = timezone
       self.words = words
     }
 
     /// The schedule of `workflow`: one entry per cron expression, none without `schedule:`.
-    public static func entries(of workflow: Workflow) -> [Schedule] {
+    package static func entries(of workflow: Workflow) -> [Schedule] {
       workflow.schedule.map { entry in
         let expression = CronExpression.parse(entry.cron.value, locate: { _, _ in nil }).expression
         return Schedule(
@@ -136,44 +136,44 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   }
 
   /// The workflow's own file; steps of nested workflows name theirs.
-  public var file: String = ""
-  public var apps: [AppAccess] = []
+  package var file: String = ""
+  package var apps: [AppAccess] = []
   /// Steps outside any app's catalogue that change or delete something (open-url, get-url with POST or
   /// DELETE), each with its effect.
-  public var otherChanges: [EffectStep] = []
+  package var otherChanges: [EffectStep] = []
   /// Hosts named by the intents or by literal URLs, in the order the steps meet them.
-  public var hosts: [HostAccess] = []
+  package var hosts: [HostAccess] = []
   /// Steps whose URL is computed at run time: they may contact any host.
-  public var anyHost: [StepReference] = []
+  package var anyHost: [StepReference] = []
   /// Steps that may contact hosts they do not name, by who says so, in the order the steps meet them.
-  public var undeclaredHosts: [UndeclaredHosts] = []
+  package var undeclaredHosts: [UndeclaredHosts] = []
   /// The MCP servers whose tools the steps call, in the order the steps meet them.
-  public var servers: [ServerUse] = []
+  package var servers: [ServerUse] = []
   /// Hosts written out in URLs whose path or query the run computes (`https://evil.example/c?d=${previous}`):
   /// what the workflow holds goes to them, in the URL. Each host is also under ``hosts``.
-  public var dataSent: [HostAccess] = []
+  package var dataSent: [HostAccess] = []
   /// Steps that hand values computed at run time to another program as command-line arguments
   /// (`open-url` to `xdg-open`), which every user of the machine can read while it runs.
-  public var exposedArguments: [StepReference] = []
+  package var exposedArguments: [StepReference] = []
   /// What it does to the machine it runs on (files, commands, the desktop), by kind and subject, in the
   /// order the steps first do it. Steps listed here are not under ``otherChanges``.
-  public var machine: [MachineUse] = []
+  package var machine: [MachineUse] = []
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
-  public var environment: [String] = []
-  public var workflows: [WorkflowRun] = []
+  package var environment: [String] = []
+  package var workflows: [WorkflowRun] = []
   /// When it runs unattended: one entry per cron expression.
-  public var schedule: [Schedule] = []
+  package var schedule: [Schedule] = []
   /// `ask` or `auto`: how confirmations are answered when nobody is at a terminal.
-  public var confirmations: String = "ask"
+  package var confirmations: String = "ask"
   /// What acts without asking: every confirmation `confirmations: auto` answers by itself.
-  public var unattended: [Unattended] = []
+  package var unattended: [Unattended] = []
 
   /// Whether the workflow can change or delete anything at all.
-  public var changesAnything: Bool {
+  package var changesAnything: Bool {
     apps.contains { $0.writes + $0.deletes > 0 } || !otherChanges.isEmpty
       || machine.contains { MachineAccess.Kind(rawValue: $0.kind)?.onlyReads == false }
   }
 
   /// Whether anything deletes without the person being asked: the card's red line.
-  public var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
+  package var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
 }

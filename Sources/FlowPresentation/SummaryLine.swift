@@ -5,16 +5,16 @@ import Foundation
 ///
 /// Where the dates come from is the caller's business (a `shared:` block's dates when the file has one,
 /// else the file's modification time); times are said against the injected clock.
-public struct SummaryLine: Sendable, Hashable {
-  public var actionCount: Int
+package struct SummaryLine: Sendable, Hashable {
+  package var actionCount: Int
   /// When the workflow was first shared; nil for a file that never was.
-  public var created: Date?
-  public var modified: Date?
-  public var signature: SignatureStatus
+  package var created: Date?
+  package var modified: Date?
+  package var signature: SignatureStatus
   /// The line as a person reads it.
-  public var text: String
+  package var text: String
 
-  public init(actionCount: Int, created: Date?, modified: Date?, signature: SignatureStatus, now: Date) {
+  package init(actionCount: Int, created: Date?, modified: Date?, signature: SignatureStatus, now: Date) {
     self.actionCount = actionCount
     self.created = created
     self.modified = modified
@@ -33,7 +33,7 @@ public struct SummaryLine: Sendable, Hashable {
 extension SummaryLine: Encodable {
   private enum CodingKeys: String, CodingKey { case actions, created, modified, signature, text }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(actionCount, forKey: .actions)
     // Left out when unknown, as every JSON document of flow leaves out keys without a value.

@@ -9,9 +9,9 @@ import FlowRuntime
 /// prompts and defaults) make the `inputSchema`, the type the check finds for the result makes the
 /// `outputSchema`, and the capability analysis (``CapabilityAnalysis``) makes the annotations, so a
 /// client is told what a person deciding to import the file is told.
-public enum ToolDescription {
+package enum ToolDescription {
   /// The tool for the library workflow `name` (what `flow run NAME` takes), checked by `check`.
-  public static func tool(
+  package static func tool(
     named name: String, workflow: Workflow, check: WorkflowCheck, analysis: CapabilityAnalysis,
     registry: IntentRegistry
   ) -> FlowValue {
@@ -49,7 +49,7 @@ public enum ToolDescription {
   }
 
   /// The tool for an action of the catalogue (`flow mcp --actions`), named by its id.
-  public static func tool(for descriptor: IntentDescriptor) -> FlowValue {
+  package static func tool(for descriptor: IntentDescriptor) -> FlowValue {
     var parameters = FlowDictionary()
     var required: [FlowValue] = []
     for parameter in descriptor.parameters {

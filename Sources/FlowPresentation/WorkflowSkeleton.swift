@@ -1,14 +1,14 @@
 /// What `flow new NAME` writes: a workflow that runs as it is, with the editor-schema modeline and the
 /// common keys commented in, so the person fills in rather than looks up.
-public enum WorkflowSkeleton {
+package enum WorkflowSkeleton {
   /// The schema file's name beside the library's workflows; the modeline names it relative to the file.
-  public static let schemaFileName = "flow.schema.json"
+  package static let schemaFileName = "flow.schema.json"
 
   /// The modeline yaml-language-server reads (VS Code, Neovim, Helix): a path relative to the workflow.
-  public static let modeline = "# yaml-language-server: $schema=\(schemaFileName)"
+  package static let modeline = "# yaml-language-server: $schema=\(schemaFileName)"
 
   /// The skeleton for the library name `name` ("daily-digest" becomes "Daily Digest").
-  public static func text(name: String) -> String {
+  package static func text(name: String) -> String {
     let title = name.split(whereSeparator: { $0 == "-" || $0 == "_" }).map {
       $0.prefix(1).uppercased() + $0.dropFirst()
     }

@@ -7,9 +7,9 @@ import FlowModel
 /// reference names something defined before it, its path exists on the type that reaches it, and its type
 /// can become what the parameter takes (the coercion table, entity to entity included); what
 /// `run-workflow` passes fits the inputs of the workflow it runs. Every problem is reported, in one pass.
-public struct Checker {
+package struct Checker {
   let registry: IntentRegistry
-  public init(registry: IntentRegistry) {
+  package init(registry: IntentRegistry) {
     self.registry = registry
   }
 
@@ -29,7 +29,7 @@ public struct Checker {
   }
 
   /// Checks `workflow` on its own; the workflows it runs are not looked at (see ``WorkflowCheck``).
-  public func check(_ workflow: Workflow) -> Diagnostics {
+  package func check(_ workflow: Workflow) -> Diagnostics {
     check(workflow, children: [:]).diagnostics
   }
 
@@ -46,7 +46,7 @@ public struct Checker {
 
   /// The static type the check finds for each reference whose type is known: what `flow show` reads to
   /// make coercions visible (`⟨saved⟩ as URL`) without a second type inference. Reports nothing.
-  public func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
+  package func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
     var pass = Pass(checker: self, workflow: workflow, children: [:])
     pass.run()
     return pass.referenceTypes
@@ -889,35 +889,35 @@ private struct Pass {
 /// The problems the checker finds.
 extension DiagnosticCode {
   /// `SERVER.TOOL` for a server not configured here: a warning for the check, an error for a run.
-  public static let unknownServer: Self = "unknown-server"
+  package static let unknownServer: Self = "unknown-server"
   /// A parameter name the action does not have.
-  public static let unknownParameter: Self = "unknown-parameter"
+  package static let unknownParameter: Self = "unknown-parameter"
   /// A literal of the wrong type for its parameter.
-  public static let invalidValue: Self = "invalid-value"
+  package static let invalidValue: Self = "invalid-value"
   /// A number outside its parameter's range.
-  public static let outOfRange: Self = "out-of-range"
+  package static let outOfRange: Self = "out-of-range"
   /// A reference to a name nothing defines.
-  public static let undefinedName: Self = "undefined-name"
+  package static let undefinedName: Self = "undefined-name"
   /// A reference to a name defined only by a later step.
-  public static let usedBeforeDefined: Self = "used-before-defined"
+  package static let usedBeforeDefined: Self = "used-before-defined"
   /// A property the value's type does not have.
-  public static let unknownProperty: Self = "unknown-property"
+  package static let unknownProperty: Self = "unknown-property"
   /// A list where the parameter takes one value.
-  public static let listWhereOneExpected: Self = "list-where-one-expected"
+  package static let listWhereOneExpected: Self = "list-where-one-expected"
   /// An index into a value that is not a list.
-  public static let notAList: Self = "not-a-list"
+  package static let notAList: Self = "not-a-list"
   /// `${env.NAME}` for a name the workflow does not list under `env:`.
-  public static let environmentNotAllowed: Self = "environment-not-allowed"
+  package static let environmentNotAllowed: Self = "environment-not-allowed"
   /// An input type that names no type.
-  public static let unknownType: Self = "unknown-type"
+  package static let unknownType: Self = "unknown-type"
   /// A bare value given to an action that has no primary parameter.
-  public static let noPrimaryParameter: Self = "no-primary-parameter"
+  package static let noPrimaryParameter: Self = "no-primary-parameter"
   /// A reference whose type can never become what the parameter takes (a Bookmark for a Collection).
-  public static let typeMismatch: Self = "type-mismatch"
+  package static let typeMismatch: Self = "type-mismatch"
   /// `run-workflow` does not give an input that the workflow it runs declares without a default.
-  public static let missingInput: Self = "missing-input"
+  package static let missingInput: Self = "missing-input"
   /// `run-workflow` names its workflow with a computed reference, which is checked only when it runs.
-  public static let uncheckedWorkflow: Self = "unchecked-workflow"
+  package static let uncheckedWorkflow: Self = "unchecked-workflow"
   /// `$name` or `{{ name }}` written in text where `${name}` was meant.
-  public static let plainReference: Self = "plain-reference"
+  package static let plainReference: Self = "plain-reference"
 }

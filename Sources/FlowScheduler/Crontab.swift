@@ -55,5 +55,5 @@ package struct CrontabCommand: CrontabStore {
 
 extension DiagnosticCode {
   /// The `crontab` command is missing or failed while `flow schedule install cron --apply` ran.
-  public static let crontabFailed: Self = "crontab-failed"
+  package static let crontabFailed: Self = "crontab-failed"
 }

@@ -96,5 +96,5 @@ extension SessionContext {
 
 extension DiagnosticCode {
   /// A workflow given to `flow schedule next` or `install` has no `schedule:`.
-  public static let noSchedule: Self = "no-schedule"
+  package static let noSchedule: Self = "no-schedule"
 }

@@ -24,38 +24,38 @@ import Foundation
 ///   grace period are killed.
 ///
 /// Single-threaded: ``run()`` handles one event at a time; its effects post events from their threads.
-public final class Scheduler {
-  public struct Options: Sendable {
+package final class Scheduler {
+  package struct Options: Sendable {
     /// The `flow` binary the runs start.
-    public var executable: String
+    package var executable: String
     /// The runs' environment (each also gets `FLOW_RUN_ID`).
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// How long runs have to end after a stop signal before they are killed.
-    public var gracePeriod: TimeInterval = 3
+    package var gracePeriod: TimeInterval = 3
     /// How long after a change in a watched folder the workflows are read, so that a burst of changes
     /// (an editor's save, a copy of many files) is read once.
-    public var quietPeriod: TimeInterval = 0.25
+    package var quietPeriod: TimeInterval = 0.25
     /// A fire the timer reports later than this (the machine slept, the clock jumped) is a catch-up.
-    public var lateness: TimeInterval = 60
+    package var lateness: TimeInterval = 60
 
-    public init(executable: String, environment: [String: String]) {
+    package init(executable: String, environment: [String: String]) {
       self.executable = executable
       self.environment = environment
     }
   }
 
-  public struct Effects: Sendable {
-    public var clock: any SchedulerClock
-    public var launcher: any RunLauncher
-    public var watcher: any LibraryWatcher
-    public var signals: any SignalSource
-    public var workflows: any WorkflowSource
-    public var record: any FireRecordStore
-    public var ledger: any RunLedger
+  package struct Effects: Sendable {
+    package var clock: any SchedulerClock
+    package var launcher: any RunLauncher
+    package var watcher: any LibraryWatcher
+    package var signals: any SignalSource
+    package var workflows: any WorkflowSource
+    package var record: any FireRecordStore
+    package var ledger: any RunLedger
     /// A new run id (a UUID; the tests count).
-    public var newRunID: @Sendable () -> String
+    package var newRunID: @Sendable () -> String
 
-    public init(
+    package init(
       clock: any SchedulerClock, launcher: any RunLauncher, watcher: any LibraryWatcher, signals: any SignalSource,
       workflows: any WorkflowSource, record: any FireRecordStore, ledger: any RunLedger,
       newRunID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
@@ -73,7 +73,7 @@ public final class Scheduler {
 
   /// How far back the clock may be set before the fires already handled stop counting: cronie's rule,
   /// which treats a larger jump back as a clock that was wrong before.
-  public static let backwardTolerance: TimeInterval = 3 * 3600
+  package static let backwardTolerance: TimeInterval = 3 * 3600
 
   private let options: Options
   private let effects: Effects
@@ -103,14 +103,14 @@ public final class Scheduler {
     var killAt: Date?
   }
 
-  public init(options: Options, effects: Effects, report: @escaping (SchedulerActivity) -> Void) {
+  package init(options: Options, effects: Effects, report: @escaping (SchedulerActivity) -> Void) {
     self.options = options
     self.effects = effects
     self.report = report
   }
 
   /// Schedules until a stop signal, and returns when the last run has ended.
-  public func run() {
+  package func run() {
     let clock = effects.clock
     effects.signals.start { signal in clock.post(signal == SIGHUP ? .reload : .stop(signal: signal)) }
     handled = effects.record.load()

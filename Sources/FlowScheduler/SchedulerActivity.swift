@@ -4,7 +4,7 @@ import FlowSystem
 import Foundation
 
 /// What the scheduler did, as it does it: the command line prints one line for each (or a JSON line).
-public enum SchedulerActivity: Sendable {
+package enum SchedulerActivity: Sendable {
   /// The workflows were read, at start or again: how many are scheduled, and the folders watched.
   case loaded(count: Int, folders: [String], reason: ReloadReason?)
   /// A workflow is scheduled (at start, or new or changed since), and when it fires next.
@@ -33,7 +33,7 @@ public enum SchedulerActivity: Sendable {
 }
 
 /// Why the workflows were read again.
-public enum ReloadReason: String, Sendable {
+package enum ReloadReason: String, Sendable {
   /// A workflow file in a watched folder changed.
   case filesChanged = "files-changed"
   /// SIGHUP.
@@ -41,19 +41,19 @@ public enum ReloadReason: String, Sendable {
 }
 
 /// A run the scheduler started.
-public struct ScheduledRun: Sendable {
+package struct ScheduledRun: Sendable {
   /// The run's id: `${run.id}` inside it, and its id in run history.
-  public var id: String
-  public var workflow: ScheduledWorkflow
-  public var trigger: FireTrigger
+  package var id: String
+  package var workflow: ScheduledWorkflow
+  package var trigger: FireTrigger
   /// The fire it runs for: for a catch-up, the first one missed.
-  public var fire: Schedule.Fire
+  package var fire: Schedule.Fire
   /// How many fires it stands for: more than one when a catch-up runs once for several.
-  public var fires: Int
-  public var pid: Int32
-  public var started: Date
+  package var fires: Int
+  package var pid: Int32
+  package var started: Date
 
-  public init(
+  package init(
     id: String, workflow: ScheduledWorkflow, trigger: FireTrigger, fire: Schedule.Fire, fires: Int, pid: Int32,
     started: Date
   ) {

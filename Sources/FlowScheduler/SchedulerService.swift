@@ -84,7 +84,7 @@ package struct SchedulerService {
 
 extension DiagnosticCode {
   /// Another `flow schedule` holds the scheduler's lock for this state folder (exit 6).
-  public static let schedulerRunning: Self = "scheduler-running"
+  package static let schedulerRunning: Self = "scheduler-running"
   /// The scheduler's timer or file watch cannot be made (exit 2).
-  public static let schedulerUnavailable: Self = "scheduler-unavailable"
+  package static let schedulerUnavailable: Self = "scheduler-unavailable"
 }

@@ -87,5 +87,5 @@ package final class SchedulerWorkflows: WorkflowSource {
 extension DiagnosticCode {
   /// A scheduled workflow would need an answer (an input, a confirmation, a choice) that a scheduled run
   /// cannot give: it is scheduled, and each run will end with exit 4.
-  public static let scheduledNeedsAnswers: Self = "scheduled-needs-answers"
+  package static let scheduledNeedsAnswers: Self = "scheduled-needs-answers"
 }

@@ -110,5 +110,5 @@ package struct BackendUse: Sendable, Hashable {
 
 extension DiagnosticCode {
   /// The backend cannot be opened, reached, or refuses the credentials (exit 5).
-  public static let backendUnavailable: Self = "backend-unavailable"
+  package static let backendUnavailable: Self = "backend-unavailable"
 }

@@ -7,15 +7,15 @@ import Synchronization
 /// The action catalogues this build of flow ships, in the order `flow actions` lists them. Public for the
 /// tests that must cover every shipped action (the effect of each, issue 16), and for the fuzzing harness
 /// (`FlowFuzzing`), which checks files against exactly these.
-public enum Catalogs {
-  public static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
+package enum Catalogs {
+  package static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
 
   /// The compiled-in catalogues.
-  public static let builtIn = IntentRegistry(catalogs: all)
+  package static let builtIn = IntentRegistry(catalogs: all)
 
   /// The compiled-in catalogues and the MCP servers configured for this context (config.yml and their tool
   /// caches, read only when an id is not built in or every action is listed: ServerCatalogs).
-  public static var registry: IntentRegistry {
+  package static var registry: IntentRegistry {
     let paths = SessionContext.current.paths
     let source = sources.withLock { sources in
       if let known = sources.first(where: { $0.paths == paths }) { return known }

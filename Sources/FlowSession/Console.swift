@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The one effect through which flow reads and writes; tests script it with ``BufferConsole``, and a
 /// pseudo-terminal test drives the real one.
-public protocol Console: Sendable {
+package protocol Console: Sendable {
   func write(_ text: String, to stream: ConsoleStream)
   func isTerminal(_ stream: ConsoleStream) -> Bool
   /// The next line of standard input without its line break; nil at its end.
@@ -24,20 +24,20 @@ public protocol Console: Sendable {
 }
 
 extension Console {
-  public func columns(_ stream: ConsoleStream) -> Int? { nil }
+  package func columns(_ stream: ConsoleStream) -> Int? { nil }
 
   /// Writes text that came from a workflow file or a value (what `show` shows, a question's words, a result)
   /// rather than from flow itself: its control characters are shown, never obeyed (``TerminalSafe/lines(_:)``),
   /// wherever a person reads it — always on standard error, on standard output at a terminal. Piped standard
   /// output keeps the bytes: there it is the workflow's data.
-  public func writeShown(_ text: String, to stream: ConsoleStream) {
+  package func writeShown(_ text: String, to stream: ConsoleStream) {
     write(stream == .error || isTerminal(stream) ? TerminalSafe.lines(text) : text, to: stream)
   }
 
-  public func readAllInput() -> String? { readAllInput(atMost: .max) }
+  package func readAllInput() -> String? { readAllInput(atMost: .max) }
 }
 
-public enum ConsoleStream: Sendable {
+package enum ConsoleStream: Sendable {
   /// Standard input; only for ``Console/isTerminal(_:)``.
   case input
   /// Results: what a script captures.
@@ -47,10 +47,10 @@ public enum ConsoleStream: Sendable {
 }
 
 /// The process's standard output and standard error.
-public struct StandardConsole: Console {
-  public init() {}
+package struct StandardConsole: Console {
+  package init() {}
 
-  public func write(_ text: String, to stream: ConsoleStream) {
+  package func write(_ text: String, to stream: ConsoleStream) {
     // The bytes go straight to write(2): `FileHandle.write(Data(text.utf8))` made the runtime scan every
     // protocol conformance in the binary on the first write (`Data.init` casts the sequence), a quarter
     // of a million instructions of every run.
@@ -70,7 +70,7 @@ public struct StandardConsole: Console {
     }
   }
 
-  public func isTerminal(_ stream: ConsoleStream) -> Bool {
+  package func isTerminal(_ stream: ConsoleStream) -> Bool {
     switch stream {
     case .input: isatty(STDIN_FILENO) == 1
     case .output: isatty(STDOUT_FILENO) == 1
@@ -78,11 +78,11 @@ public struct StandardConsole: Console {
     }
   }
 
-  public func readLine() -> String? {
+  package func readLine() -> String? {
     Swift.readLine(strippingNewline: true)
   }
 
-  public func readSecretLine(prompt: String) -> String? {
+  package func readSecretLine(prompt: String) -> String? {
     guard isTerminal(.input) else { return readLine() }
     let line = TerminalEcho.withoutEcho {
       // Asked only once echo is off, so that nothing typed after the prompt appears.
@@ -94,14 +94,14 @@ public struct StandardConsole: Console {
     return line
   }
 
-  public func columns(_ stream: ConsoleStream) -> Int? {
+  package func columns(_ stream: ConsoleStream) -> Int? {
     let descriptor = stream == .output ? STDOUT_FILENO : stream == .error ? STDERR_FILENO : STDIN_FILENO
     var size = winsize()
     let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
     return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
   }
 
-  public func readAllInput(atMost limit: Int) -> String? {
+  package func readAllInput(atMost limit: Int) -> String? {
     guard !isTerminal(.input) else { return nil }
     var data = Data()
     while data.count < limit,
@@ -114,7 +114,7 @@ public struct StandardConsole: Console {
 }
 
 /// A console that keeps what is written and answers from scripted input, for tests.
-public final class BufferConsole: Console, @unchecked Sendable {
+package final class BufferConsole: Console, @unchecked Sendable {
   private let lock = Mutex(())
   private var outputText = ""
   private var errorText = ""
@@ -126,13 +126,13 @@ public final class BufferConsole: Console, @unchecked Sendable {
   ///   - terminal: whether every stream reports being a terminal.
   ///   - lines: what a person types, line by line.
   ///   - piped: standard input as a pipe would give it (only when not a terminal).
-  public init(terminal: Bool = false, lines: [String] = [], piped: String? = nil) {
+  package init(terminal: Bool = false, lines: [String] = [], piped: String? = nil) {
     self.terminal = terminal
     self.lines = lines
     self.piped = piped
   }
 
-  public func readLine() -> String? {
+  package func readLine() -> String? {
     lock.withLock { _ in
       guard !lines.isEmpty else { return nil }
       let line = lines.removeFirst()
@@ -143,7 +143,7 @@ public final class BufferConsole: Console, @unchecked Sendable {
   }
 
   /// Like a terminal with echo off: the answer does not appear in the transcript, only the line break.
-  public func readSecretLine(prompt: String) -> String? {
+  package func readSecretLine(prompt: String) -> String? {
     lock.withLock { _ in
       if terminal { errorText += prompt }
       guard !lines.isEmpty else { return nil }
@@ -152,18 +152,18 @@ public final class BufferConsole: Console, @unchecked Sendable {
     }
   }
 
-  public func readAllInput(atMost limit: Int) -> String? {
+  package func readAllInput(atMost limit: Int) -> String? {
     terminal ? nil : piped.map { String(decoding: $0.utf8.prefix(limit), as: UTF8.self) }
   }
 
-  public var output: String { lock.withLock { _ in outputText } }
-  public var error: String { lock.withLock { _ in errorText } }
+  package var output: String { lock.withLock { _ in outputText } }
+  package var error: String { lock.withLock { _ in errorText } }
 
-  public func write(_ text: String, to stream: ConsoleStream) {
+  package func write(_ text: String, to stream: ConsoleStream) {
     lock.withLock { _ in
       if stream == .output { outputText += text } else { errorText += text }
     }
   }
 
-  public func isTerminal(_ stream: ConsoleStream) -> Bool { terminal }
+  package func isTerminal(_ stream: ConsoleStream) -> Bool { terminal }
 }

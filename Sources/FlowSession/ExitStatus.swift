@@ -4,7 +4,7 @@ import FlowRuntime
 ///
 /// Small families in the spirit of go-task: each class of outcome a script may want to branch on has
 /// its own code, and nothing else produces it.
-public enum ExitStatus: Int32, Error, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Error, Sendable, CaseIterable {
   /// Everything asked for was done.
   case success = 0
   /// A step failed while the workflow ran.
@@ -22,7 +22,7 @@ public enum ExitStatus: Int32, Error, Sendable, CaseIterable {
   case skipped = 6
 
   /// What the status means, for `--help` and the docs.
-  public var meaning: String {
+  package var meaning: String {
     switch self {
     case .success: "success"
     case .stepFailed: "a step failed"

@@ -268,9 +268,9 @@ extension RunStatus {
 
 extension DiagnosticCode {
   /// Another run of the workflow holds its lock (exit 6).
-  public static let alreadyRunning: Self = "already-running"
+  package static let alreadyRunning: Self = "already-running"
   /// The workflow's lock file cannot be created or locked (exit 2).
-  public static let lockFailed: Self = "lock-failed"
+  package static let lockFailed: Self = "lock-failed"
   /// Run history cannot be opened or written; the run goes on unrecorded (a warning).
-  public static let historyUnavailable: Self = "history-unavailable"
+  package static let historyUnavailable: Self = "history-unavailable"
 }

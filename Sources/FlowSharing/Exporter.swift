@@ -9,16 +9,16 @@ import FlowYAML
 /// Defaults of inputs marked `secret: true` are dropped, and a `shared:`/`workflows:` section or a
 /// signature block already in a source (a re-export of an imported file) is replaced, not repeated.
 /// The caller checks the result as a whole before writing it.
-public enum Exporter {
+package enum Exporter {
   /// The `shared:` block's facts.
-  public struct Shared: Sendable {
+  package struct Shared: Sendable {
     /// `2026-11-23T09:15:00Z`.
-    public var created: String
-    public var modified: String
-    public var actions: Int
-    public var flowVersion: String
+    package var created: String
+    package var modified: String
+    package var actions: Int
+    package var flowVersion: String
 
-    public init(created: String, modified: String, actions: Int, flowVersion: String) {
+    package init(created: String, modified: String, actions: Int, flowVersion: String) {
       self.created = created
       self.modified = modified
       self.actions = actions
@@ -27,18 +27,18 @@ public enum Exporter {
   }
 
   /// A workflow and the workflows it runs, in the order they are met, each with its reference.
-  public struct Tree: Sendable {
-    public var root: Workflow
-    public var children: [(reference: String, workflow: Workflow)]
+  package struct Tree: Sendable {
+    package var root: Workflow
+    package var children: [(reference: String, workflow: Workflow)]
 
-    public init(root: Workflow, children: [(reference: String, workflow: Workflow)]) {
+    package init(root: Workflow, children: [(reference: String, workflow: Workflow)]) {
       self.root = root
       self.children = children
     }
   }
 
   /// The exported bytes, or the problems that stop the export.
-  public static func export(_ tree: Tree, shared: Shared) -> Result<[UInt8], DiagnosticError> {
+  package static func export(_ tree: Tree, shared: Shared) -> Result<[UInt8], DiagnosticError> {
     var problems = Diagnostics()
     var seen: [String: String] = [:]
     var embedded: [(String, [UInt8])] = []

@@ -11,23 +11,23 @@ import Foundation
 /// signer's key) and the SHA-256 of the copy as written. While the copy is unchanged, `flow list` and
 /// `flow show` say who signed it, under the name the person trusts the key by now; once someone edits it,
 /// it is the person's own file and reads `unsigned`.
-public struct ProvenanceRecord: Sendable, Codable, Hashable {
+package struct ProvenanceRecord: Sendable, Codable, Hashable {
   /// The path or URL it was imported from.
-  public var source: String
+  package var source: String
   /// When, in ISO 8601 UTC.
-  public var imported: String
+  package var imported: String
   /// The signer's public key in base64; nil for an unsigned file.
-  public var signer: String?
+  package var signer: String?
   /// The signer's fingerprint, for people reading the record.
-  public var fingerprint: String?
+  package var fingerprint: String?
   /// The status at import: `trusted`, `unknown-key` or `unsigned`.
-  public var status: String
+  package var status: String
   /// The SHA-256 of the library copy as import wrote it, in hex.
-  public var sha256: String
+  package var sha256: String
   /// The inputs whose defaults the import questions set.
-  public var answered: [String]
+  package var answered: [String]
 
-  public init(
+  package init(
     source: String, imported: String, signer: PublicKey?, status: String, copy: [UInt8], answered: [String]
   ) {
     self.source = source
@@ -40,17 +40,17 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   /// The record of the library workflow at `file`.
-  public static func url(for file: URL) -> URL {
+  package static func url(for file: URL) -> URL {
     file.deletingLastPathComponent().appendingPathComponent(".provenance")
       .appendingPathComponent(file.deletingPathExtension().lastPathComponent + ".json")
   }
 
-  public static func read(for file: URL) -> ProvenanceRecord? {
+  package static func read(for file: URL) -> ProvenanceRecord? {
     guard let data = try? Data(contentsOf: url(for: file)) else { return nil }
     return try? JSONDecoder().decode(ProvenanceRecord.self, from: data)
   }
 
-  public func write(for file: URL) throws {
+  package func write(for file: URL) throws {
     let url = Self.url(for: file)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -58,7 +58,7 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   /// The signature status of the library copy whose bytes are `current`, with today's trust.
-  public func status(of current: [UInt8], trustedName: (PublicKey) -> String?) -> SignatureStatus {
+  package func status(of current: [UInt8], trustedName: (PublicKey) -> String?) -> SignatureStatus {
     guard Digest.sha256Hex(current) == sha256, let signer, let key = PublicKey(base64: signer) else { return .unsigned }
     return trustedName(key).map { .trusted(name: $0) } ?? .unknownKey(fingerprint: key.fingerprint)
   }

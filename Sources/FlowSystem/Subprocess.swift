@@ -17,9 +17,9 @@ import Synchronization
 /// - A group started with ``Options/endsWithFlow`` is registered until it is reaped (``reaped(_:)``):
 ///   when flow must exit at once (a second Ctrl-C), ``endAll()`` kills every one still running, so
 ///   nothing flow started outlives it.
-public struct Subprocess: Sendable {
+package struct Subprocess: Sendable {
   /// Where the child's standard input comes from.
-  public enum Input: Sendable, Hashable {
+  package enum Input: Sendable, Hashable {
     /// `/dev/null`: nobody answers.
     case null
     /// A pipe whose write end is ``Subprocess/standardInput``.
@@ -27,7 +27,7 @@ public struct Subprocess: Sendable {
   }
 
   /// Where one of the child's output streams goes.
-  public enum Output: Sendable, Hashable {
+  package enum Output: Sendable, Hashable {
     case null
     /// A pipe whose read end is ``Subprocess/standardOutput`` or ``Subprocess/standardError``.
     case pipe
@@ -38,30 +38,30 @@ public struct Subprocess: Sendable {
   }
 
   /// What to start, and with what.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// A path, or a bare name looked up on the `PATH` of ``environment`` (the child's, never flow's own,
     /// which `posix_spawnp` would search).
-    public var executable: String
+    package var executable: String
     /// `argv[1...]`, passed as they are: no shell sees them.
-    public var arguments: [String]
+    package var arguments: [String]
     /// `argv[0]`; the executable as written when nil.
-    public var name: String?
+    package var name: String?
     /// The child's whole environment.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// The child's working directory; flow's own when nil.
-    public var workingDirectory: String?
-    public var standardInput: Input
-    public var standardOutput: Output
-    public var standardError: Output
+    package var workingDirectory: String?
+    package var standardInput: Input
+    package var standardOutput: Output
+    package var standardError: Output
     /// Descriptors of flow's given to the child at other numbers: child number → flow's descriptor.
-    public var descriptors: [Int32: Int32]
+    package var descriptors: [Int32: Int32]
     /// A process group of its own (the default); false leaves the child in flow's.
-    public var ownGroup: Bool
+    package var ownGroup: Bool
     /// Whether ``endAll()`` kills the group when flow exits at once; false for children flow hands on
     /// in order itself (the scheduler's runs).
-    public var endsWithFlow: Bool
+    package var endsWithFlow: Bool
 
-    public init(
+    package init(
       executable: String, arguments: [String] = [], name: String? = nil, environment: [String: String],
       workingDirectory: String? = nil, standardInput: Input = .null, standardOutput: Output = .pipe,
       standardError: Output = .pipe, descriptors: [Int32: Int32] = [:], ownGroup: Bool = true, endsWithFlow: Bool = true
@@ -80,11 +80,11 @@ public struct Subprocess: Sendable {
     }
   }
 
-  public let pid: pid_t
+  package let pid: pid_t
   /// flow's ends of the child's pipes (close-on-exec, blocking), or -1; the caller closes them.
-  public let standardInput: Int32
-  public let standardOutput: Int32
-  public let standardError: Int32
+  package let standardInput: Int32
+  package let standardOutput: Int32
+  package let standardError: Int32
 
   /// Signals whose disposition the child gets back: every one flow or a library may ignore or catch.
   private static let defaultSignals: [Int32] = [
@@ -96,7 +96,7 @@ public struct Subprocess: Sendable {
 
   /// Starts the program; `registered`, when given, runs under the same lock as the spawn, so that a
   /// caller that learns of children's ends elsewhere (a SIGCHLD) knows the pid before it can end.
-  public static func spawn(
+  package static func spawn(
     _ options: Options, registered: (pid_t) -> Void = { _ in }
   ) throws(SubprocessError) -> Subprocess {
     let executable = try locate(options.executable, path: options.environment["PATH"] ?? "/usr/bin:/bin")
@@ -191,7 +191,7 @@ public struct Subprocess: Sendable {
   }
 
   /// The program to start: a path as it is, a bare name from `path`.
-  public static func locate(_ name: String, path: String) throws(SubprocessError) -> String {
+  package static func locate(_ name: String, path: String) throws(SubprocessError) -> String {
     if name.contains("/") {
       guard access(name, X_OK) == 0 else {
         throw SubprocessError("cannot run '\(name)': \(String(cString: strerror(errno)))", code: errno)
@@ -212,7 +212,7 @@ public struct Subprocess: Sendable {
   }
 
   /// A pipe, both ends close-on-exec from the start.
-  public static func pipe() throws(SubprocessError) -> (read: Int32, write: Int32) {
+  package static func pipe() throws(SubprocessError) -> (read: Int32, write: Int32) {
     var ends: [Int32] = [-1, -1]
     guard clinux_pipe2(&ends, O_CLOEXEC) == 0 else {
       throw SubprocessError("cannot make a pipe: \(String(cString: strerror(errno)))", code: errno)
@@ -221,7 +221,7 @@ public struct Subprocess: Sendable {
   }
 
   /// Forgets a group once its leader is reaped: ``endAll()`` no longer kills it.
-  public static func reaped(_ pid: pid_t) {
+  package static func reaped(_ pid: pid_t) {
     _ = running.withLock { $0.remove(pid) }
   }
 
@@ -229,12 +229,12 @@ public struct Subprocess: Sendable {
   static var runningGroups: Set<pid_t> { running.withLock { $0 } }
 
   /// Sends SIGKILL to every registered group still running: for flow's last moment when it exits at once.
-  public static func endAll() {
+  package static func endAll() {
     for group in runningGroups { kill(-group, SIGKILL) }
   }
 
   /// Waits for the child to end (restarting on EINTR) and forgets its group.
-  public func wait() -> Termination {
+  package func wait() -> Termination {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else {
@@ -248,7 +248,7 @@ public struct Subprocess: Sendable {
 
   /// Runs `body` with SIGPIPE blocked on this thread, so that writing to a child that stopped reading
   /// fails with EPIPE instead of ending flow; a SIGPIPE that came meanwhile is taken, not left pending.
-  public static func withoutPipeSignal<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+  package static func withoutPipeSignal<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var pipeSignal = sigset_t()
     sigemptyset(&pipeSignal)
     sigaddset(&pipeSignal, SIGPIPE)
@@ -264,17 +264,17 @@ public struct Subprocess: Sendable {
 }
 
 /// How a child process ended.
-public enum Termination: Sendable, Hashable {
+package enum Termination: Sendable, Hashable {
   case exited(Int32)
   case signalled(Int32)
 
   /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG`, macros Swift does not import.
-  public init(waitStatus status: Int32) {
+  package init(waitStatus status: Int32) {
     self = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
   }
 
   /// The status as a shell reports it: the exit status, or 128 + the signal's number.
-  public var shellStatus: Int32 {
+  package var shellStatus: Int32 {
     switch self {
     case .exited(let status): status
     case .signalled(let signal): 128 + signal
@@ -283,17 +283,17 @@ public enum Termination: Sendable, Hashable {
 }
 
 /// A program that could not be started.
-public struct SubprocessError: Error, Sendable, Hashable, CustomStringConvertible {
-  public var message: String
-  public var help: String?
+package struct SubprocessError: Error, Sendable, Hashable, CustomStringConvertible {
+  package var message: String
+  package var help: String?
   /// The `errno` behind it, or 0.
-  public var code: Int32
+  package var code: Int32
 
-  public init(_ message: String, help: String? = nil, code: Int32 = 0) {
+  package init(_ message: String, help: String? = nil, code: Int32 = 0) {
     self.message = message
     self.help = help
     self.code = code
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

@@ -5,12 +5,12 @@ import Foundation
 /// Opens URLs with `xdg-open`, the freedesktop way, found on the `PATH` of the environment it is given.
 ///
 /// The environment comes from the caller (the CLI reads it), so this module never does.
-public struct XDGOpenLauncher: URLLauncher {
-  public let environment: [String: String]
+package struct XDGOpenLauncher: URLLauncher {
+  package let environment: [String: String]
 
-  public init(environment: [String: String]) { self.environment = environment }
+  package init(environment: [String: String]) { self.environment = environment }
 
-  public func open(_ url: URL) async throws {
+  package func open(_ url: URL) async throws {
     let options = Subprocess.Options(
       executable: "xdg-open", arguments: [url.absoluteString], environment: environment, standardOutput: .null,
       standardError: .null)

@@ -11,12 +11,12 @@ import RaindropModel
 /// at most 50. The store lives in one file, ``LocalBackend/fileName``, in the directory the caller passes (the
 /// CLI passes `$XDG_DATA_HOME/flow/`). Several processes may use it at once: WAL journal, a busy timeout and
 /// `BEGIN IMMEDIATE` for every write.
-public actor LocalBackend: BookmarkBackend {
-  public nonisolated let name = "local"
+package actor LocalBackend: BookmarkBackend {
+  package nonisolated let name = "local"
   /// The store's file name inside the directory.
-  public static let fileName = "raindrop.sqlite"
+  package static let fileName = "raindrop.sqlite"
   /// The SQLite file.
-  public nonisolated let fileURL: URL
+  package nonisolated let fileURL: URL
 
   private let database: SQLiteConnection
   private let clock: any BackendClock
@@ -27,10 +27,10 @@ public actor LocalBackend: BookmarkBackend {
   private var sortedListing: SortedListing?
 
   /// The account the local store pretends to be.
-  public static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
+  package static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
 
   /// How the store is opened.
-  public enum Access: Sendable {
+  package enum Access: Sendable {
     /// Reads and writes; the directory and the file are created as needed.
     case readWrite
     /// Reads only, and writes nothing to the disk at all (a dry run): no file or directory is created,
@@ -40,7 +40,7 @@ public actor LocalBackend: BookmarkBackend {
 
   /// Opens the store in `directory`, creating the directory and the file as needed unless `access` is
   /// ``Access/readOnly``.
-  public init(directory: URL, access: Access = .readWrite, clock: any BackendClock = SystemBackendClock())
+  package init(directory: URL, access: Access = .readWrite, clock: any BackendClock = SystemBackendClock())
     throws(RaindropError)
   {
     fileURL = directory.appendingPathComponent(Self.fileName)
@@ -221,9 +221,9 @@ public actor LocalBackend: BookmarkBackend {
 
   // MARK: - BookmarkBackend
 
-  public func currentUser() async throws(RaindropError) -> RaindropUser { Self.localUser }
+  package func currentUser() async throws(RaindropError) -> RaindropUser { Self.localUser }
 
-  public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+  package func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     let search = SearchQuery(parsing: query.search ?? "")
     if search.isEmpty, let order = SQLOrder(query.sort) {
       return try page(query, order: order)
@@ -362,14 +362,14 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  public func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
+  package func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
     guard let found = try store({ () throws(SQLiteError) in try fetchBookmark(id) }) else {
       throw .notFound(.bookmark(id: id))
     }
     return found
   }
 
-  public func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+  package func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
     try insert(new)
   }
 
@@ -407,7 +407,7 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  public func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
+  package func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
     let original = try await bookmark(id: id)
     guard !changes.isEmpty else { return original }
     var modified = changes.applied(to: original)
@@ -440,7 +440,8 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError) -> Int
+  package func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
+    -> Int
   {
     guard !ids.isEmpty else { return 0 }
     return try bulkUpdate(collectionId: collectionId, ids: ids, search: nil, change)
@@ -448,7 +449,7 @@ public actor LocalBackend: BookmarkBackend {
 
   /// `PUT /raindrops/{collectionId}`: the bookmarks in the collection with one of `ids` (all of them when `ids`
   /// is nil) that match `search`, changed at once. Returns how many matched.
-  public func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError)
+  package func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError)
     -> Int
   {
     var targets = try matching(collectionId: collectionId, search: search, nested: false)
@@ -480,7 +481,7 @@ public actor LocalBackend: BookmarkBackend {
     return changed.count
   }
 
-  public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+  package func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
     let found = try await bookmark(id: id)
     if found.removed {
       try store { () throws(SQLiteError) in
@@ -500,7 +501,7 @@ public actor LocalBackend: BookmarkBackend {
 
   /// `DELETE /raindrops/{collectionId}`: moves the matching bookmarks to Trash, or removes them for good when
   /// the collection is Trash. Returns how many.
-  public func bulkDelete(collectionId: Int, ids: [Int]?, search: String?) throws(RaindropError) -> Int {
+  package func bulkDelete(collectionId: Int, ids: [Int]?, search: String?) throws(RaindropError) -> Int {
     var targets = try matching(collectionId: collectionId, search: search, nested: false)
     if let ids {
       let wanted = Set(ids)
@@ -528,7 +529,7 @@ public actor LocalBackend: BookmarkBackend {
     return chosen.count
   }
 
-  public func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+  package func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
     try store { () throws(SQLiteError) in
       try database.query(
         "SELECT id FROM bookmarks WHERE link_key = ? AND collection != ? ORDER BY id",
@@ -539,12 +540,12 @@ public actor LocalBackend: BookmarkBackend {
 
   // MARK: - Collections
 
-  public func collections() async throws(RaindropError) -> [BookmarkCollection] {
+  package func collections() async throws(RaindropError) -> [BookmarkCollection] {
     try systemCollections() + userCollections()
   }
 
   /// All, Unsorted and Trash with their counts (`GET /user/stats`).
-  public func systemCollections() throws(RaindropError) -> [BookmarkCollection] {
+  package func systemCollections() throws(RaindropError) -> [BookmarkCollection] {
     let counts = try store { () throws(SQLiteError) in
       try database.query("SELECT collection, COUNT(*) FROM bookmarks GROUP BY collection")
     }
@@ -564,7 +565,7 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   /// The person's collections in the order they were made, with the number of bookmarks directly in each.
-  public func userCollections() throws(RaindropError) -> [BookmarkCollection] {
+  package func userCollections() throws(RaindropError) -> [BookmarkCollection] {
     try store { () throws(SQLiteError) in
       try database.query(
         """
@@ -584,7 +585,7 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   /// One collection, system or not (`GET /collection/{id}`).
-  public func collection(id: Int) throws(RaindropError) -> BookmarkCollection {
+  package func collection(id: Int) throws(RaindropError) -> BookmarkCollection {
     if SystemCollection(rawValue: id) != nil, let system = try systemCollections().first(where: { $0.id == id }) {
       return system
     }
@@ -592,7 +593,7 @@ public actor LocalBackend: BookmarkBackend {
     return found
   }
 
-  public func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
+  package func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
     let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw .invalidRequest(message: "title: Path `title` is required.") }
     if let parent = new.parentId {
@@ -615,7 +616,7 @@ public actor LocalBackend: BookmarkBackend {
 
   /// `DELETE /collection/{id}`: its bookmarks, and those of its descendants, move to Trash and the
   /// collections go. `DELETE /collection/-99` empties Trash.
-  public func deleteCollection(id: Int) throws(RaindropError) {
+  package func deleteCollection(id: Int) throws(RaindropError) {
     if id == SystemCollection.trash.rawValue {
       try store { () throws(SQLiteError) in
         try database.transaction { () throws(SQLiteError) in

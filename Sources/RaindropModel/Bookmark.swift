@@ -1,32 +1,32 @@
 import Foundation
 
 /// A saved link: Raindrop calls it a "raindrop". Field names follow the REST API's, in Swift spelling.
-public struct Bookmark: Sendable, Hashable, Codable {
+package struct Bookmark: Sendable, Hashable, Codable {
   /// Raindrop's `_id`: an integer, unique per account.
-  public var id: Int
-  public var link: String
+  package var id: Int
+  package var link: String
   /// Defaults to the link when nothing else is known (reference §3.3).
-  public var title: String
+  package var title: String
   /// The description parsed from the page, or written by the person.
-  public var excerpt: String
-  public var note: String
-  public var type: BookmarkType
-  public var tags: [String]
+  package var excerpt: String
+  package var note: String
+  package var type: BookmarkType
+  package var tags: [String]
   /// "Favorite" in the apps; `important` on the wire, absent there when false.
-  public var important: Bool
+  package var important: Bool
   /// The collection's id; system collections are negative (``SystemCollection``).
-  public var collectionId: Int
-  public var cover: String
+  package var collectionId: Int
+  package var cover: String
   /// The link's host without `www.`.
-  public var domain: String
-  public var created: Date
-  public var lastUpdate: Date
+  package var domain: String
+  package var created: Date
+  package var lastUpdate: Date
   /// The manual order (`-sort`); a new bookmark gets its own id.
-  public var sort: Int
+  package var sort: Int
   /// True while the bookmark is in Trash.
-  public var removed: Bool
+  package var removed: Bool
 
-  public init(
+  package init(
     id: Int,
     link: String,
     title: String,
@@ -62,20 +62,20 @@ public struct Bookmark: Sendable, Hashable, Codable {
 }
 
 /// What kind of page a bookmark points at (`type` on the wire, `type:` in search).
-public enum BookmarkType: String, Sendable, Hashable, Codable, CaseIterable {
+package enum BookmarkType: String, Sendable, Hashable, Codable, CaseIterable {
   case link, article, image, video, document, audio
   /// Known to the vendor's app only; kept so decoding one never fails.
   case book
 }
 
 /// The account behind a backend (`GET /user`).
-public struct RaindropUser: Sendable, Hashable, Codable {
-  public var id: Int
-  public var name: String
-  public var email: String
-  public var pro: Bool
+package struct RaindropUser: Sendable, Hashable, Codable {
+  package var id: Int
+  package var name: String
+  package var email: String
+  package var pro: Bool
 
-  public init(id: Int, name: String, email: String = "", pro: Bool = false) {
+  package init(id: Int, name: String, email: String = "", pro: Bool = false) {
     self.id = id
     self.name = name
     self.email = email

@@ -1,23 +1,23 @@
 import Foundation
 
 /// What to list: `GET /raindrops/{collectionId}?search=…&sort=…&page=…&perpage=…`.
-public struct BookmarkListQuery: Sendable, Hashable {
+package struct BookmarkListQuery: Sendable, Hashable {
   /// The collection to list; ``SystemCollection/all`` (0) means everything but Trash.
-  public var collectionId: Int
+  package var collectionId: Int
   /// Raindrop's search syntax (reference §5); nil or blank lists everything.
-  public var search: String?
-  public var sort: BookmarkSort
+  package var search: String?
+  package var sort: BookmarkSort
   /// Zero-based.
-  public var page: Int
+  package var page: Int
   /// Items per page; the server caps it at ``BookmarkListQuery/maximumPerPage``.
-  public var perPage: Int
+  package var perPage: Int
   /// Also include bookmarks in nested collections.
-  public var nested: Bool
+  package var nested: Bool
 
-  public static let defaultPerPage = 25
-  public static let maximumPerPage = 50
+  package static let defaultPerPage = 25
+  package static let maximumPerPage = 50
 
-  public init(
+  package init(
     collectionId: Int = SystemCollection.all.rawValue,
     search: String? = nil,
     sort: BookmarkSort = .default,
@@ -34,39 +34,39 @@ public struct BookmarkListQuery: Sendable, Hashable {
   }
 
   /// The page size the server actually uses: at least 1, at most 50.
-  public var effectivePerPage: Int { min(max(perPage, 1), Self.maximumPerPage) }
+  package var effectivePerPage: Int { min(max(perPage, 1), Self.maximumPerPage) }
 }
 
 /// One page of a listing.
-public struct BookmarkPage: Sendable, Hashable {
-  public var items: [Bookmark]
+package struct BookmarkPage: Sendable, Hashable {
+  package var items: [Bookmark]
   /// Matches over all pages, not just this one.
-  public var count: Int
+  package var count: Int
 
-  public init(items: [Bookmark], count: Int) {
+  package init(items: [Bookmark], count: Int) {
     self.items = items
     self.count = count
   }
 }
 
 /// A bookmark to create (`POST /raindrop`).
-public struct NewBookmark: Sendable, Hashable {
-  public var link: String
+package struct NewBookmark: Sendable, Hashable {
+  package var link: String
   /// Nil: the server's parser, or the link itself, gives the title.
-  public var title: String?
-  public var excerpt: String?
-  public var note: String?
-  public var tags: [String]
-  public var important: Bool
+  package var title: String?
+  package var excerpt: String?
+  package var note: String?
+  package var tags: [String]
+  package var important: Bool
   /// Nil: Unsorted.
-  public var collectionId: Int?
-  public var type: BookmarkType?
+  package var collectionId: Int?
+  package var type: BookmarkType?
   /// Nil: now. Imports and tests set it.
-  public var created: Date?
+  package var created: Date?
   /// Ask the server to fetch the page and fill in title, excerpt and cover (`pleaseParse: {}`).
-  public var parse: Bool
+  package var parse: Bool
 
-  public init(
+  package init(
     link: String,
     title: String? = nil,
     excerpt: String? = nil,
@@ -93,17 +93,17 @@ public struct NewBookmark: Sendable, Hashable {
 
 /// The fields of one bookmark to change (`PUT /raindrop/{id}`); nil fields are left alone, so only the diff is
 /// sent. `tags` replaces the whole list.
-public struct BookmarkChanges: Sendable, Hashable {
-  public var link: String?
-  public var title: String?
-  public var excerpt: String?
-  public var note: String?
-  public var tags: [String]?
-  public var important: Bool?
-  public var collectionId: Int?
-  public var type: BookmarkType?
+package struct BookmarkChanges: Sendable, Hashable {
+  package var link: String?
+  package var title: String?
+  package var excerpt: String?
+  package var note: String?
+  package var tags: [String]?
+  package var important: Bool?
+  package var collectionId: Int?
+  package var type: BookmarkType?
 
-  public init(
+  package init(
     link: String? = nil,
     title: String? = nil,
     excerpt: String? = nil,
@@ -124,7 +124,7 @@ public struct BookmarkChanges: Sendable, Hashable {
   }
 
   /// The diff from `original` to `modified`: the seed's `raindropUpdate(original:modified:)`.
-  public init(from original: Bookmark, to modified: Bookmark) {
+  package init(from original: Bookmark, to modified: Bookmark) {
     self.init()
     if original.link != modified.link { link = modified.link }
     if original.title != modified.title { title = modified.title }
@@ -136,10 +136,10 @@ public struct BookmarkChanges: Sendable, Hashable {
     if original.type != modified.type { type = modified.type }
   }
 
-  public var isEmpty: Bool { self == BookmarkChanges() }
+  package var isEmpty: Bool { self == BookmarkChanges() }
 
   /// `bookmark` with these changes applied.
-  public func applied(to bookmark: Bookmark) -> Bookmark {
+  package func applied(to bookmark: Bookmark) -> Bookmark {
     var result = bookmark
     if let link { result.link = link }
     if let title { result.title = title }
@@ -154,18 +154,18 @@ public struct BookmarkChanges: Sendable, Hashable {
 }
 
 /// One change applied to many bookmarks at once (`PUT /raindrops/{collectionId}` with `ids`).
-public struct BulkChange: Sendable, Hashable {
+package struct BulkChange: Sendable, Hashable {
   /// Tags to add where missing (compared case-insensitively).
-  public var addTags: [String]
+  package var addTags: [String]
   /// Tags to remove (compared case-insensitively).
-  public var removeTags: [String]
+  package var removeTags: [String]
   /// Remove every tag first (`tags: []` on the wire).
-  public var clearTags: Bool
-  public var important: Bool?
+  package var clearTags: Bool
+  package var important: Bool?
   /// Move into this collection.
-  public var moveTo: Int?
+  package var moveTo: Int?
 
-  public init(
+  package init(
     addTags: [String] = [], removeTags: [String] = [], clearTags: Bool = false, important: Bool? = nil,
     moveTo: Int? = nil
   ) {
@@ -176,26 +176,26 @@ public struct BulkChange: Sendable, Hashable {
     self.moveTo = moveTo
   }
 
-  public var isEmpty: Bool { self == BulkChange() }
+  package var isEmpty: Bool { self == BulkChange() }
 
   /// The most ids one request may carry; more, or none, is a 413 (reference §2).
-  public static let maximumIDsPerRequest = 100
+  package static let maximumIDsPerRequest = 100
 }
 
 /// A collection to create (`POST /collection`).
-public struct NewCollection: Sendable, Hashable {
-  public var title: String
+package struct NewCollection: Sendable, Hashable {
+  package var title: String
   /// Nil: a root collection.
-  public var parentId: Int?
+  package var parentId: Int?
 
-  public init(title: String, parentId: Int? = nil) {
+  package init(title: String, parentId: Int? = nil) {
     self.title = title
     self.parentId = parentId
   }
 }
 
 /// What deleting a bookmark did.
-public enum DeleteOutcome: Sendable, Hashable {
+package enum DeleteOutcome: Sendable, Hashable {
   /// It was somewhere else and is now in Trash.
   case movedToTrash(Bookmark)
   /// It was already in Trash and is gone.

@@ -5,22 +5,22 @@ import Foundation
 ///
 /// The REST backend sends the text as it is; the local store parses it with this type and evaluates it with
 /// ``matches(_:)``, so that both backends understand the same syntax.
-public struct SearchQuery: Sendable, Hashable {
-  public var terms: [Term]
+package struct SearchQuery: Sendable, Hashable {
+  package var terms: [Term]
   /// `match:OR`: a bookmark matches when any positive term does. Negated terms always exclude.
-  public var matchAny: Bool
+  package var matchAny: Bool
 
-  public struct Term: Sendable, Hashable {
-    public var negated: Bool
-    public var kind: Kind
+  package struct Term: Sendable, Hashable {
+    package var negated: Bool
+    package var kind: Kind
 
-    public init(_ kind: Kind, negated: Bool = false) {
+    package init(_ kind: Kind, negated: Bool = false) {
       self.kind = kind
       self.negated = negated
     }
   }
 
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// A word, anywhere in title, excerpt, note, link, domain or tags.
     case word(String)
     /// `"exact phrase"`, anywhere the same places.
@@ -43,21 +43,21 @@ public struct SearchQuery: Sendable, Hashable {
     case unsupported(String)
   }
 
-  public enum Field: String, Sendable, Hashable, CaseIterable {
+  package enum Field: String, Sendable, Hashable, CaseIterable {
     case title, excerpt, note, link, domain
   }
 
   /// A day, month or year, and whether to match on, before or after it (in UTC).
-  public struct DateFilter: Sendable, Hashable {
-    public enum Comparison: Sendable, Hashable { case on, before, after }
-    public var comparison: Comparison
+  package struct DateFilter: Sendable, Hashable {
+    package enum Comparison: Sendable, Hashable { case on, before, after }
+    package var comparison: Comparison
     /// The first instant of the period.
-    public var start: Date
+    package var start: Date
     /// The first instant after the period.
-    public var end: Date
+    package var end: Date
 
     /// Parses `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, with an optional `<` or `>` in front.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
       var rest = Substring(text)
       comparison = .on
       if rest.hasPrefix("<") {
@@ -84,7 +84,7 @@ public struct SearchQuery: Sendable, Hashable {
       self.end = end
     }
 
-    public func matches(_ date: Date) -> Bool {
+    package func matches(_ date: Date) -> Bool {
       switch comparison {
       case .on: date >= start && date < end
       case .before: date < start
@@ -93,13 +93,13 @@ public struct SearchQuery: Sendable, Hashable {
     }
   }
 
-  public init(terms: [Term], matchAny: Bool = false) {
+  package init(terms: [Term], matchAny: Bool = false) {
     self.terms = terms
     self.matchAny = matchAny
   }
 
   /// Parses the search text. Anything that is not an operator is a word, so parsing never fails.
-  public init(parsing text: String) {
+  package init(parsing text: String) {
     var terms: [Term] = []
     var matchAny = false
     for token in Self.tokenize(text) {
@@ -139,7 +139,7 @@ public struct SearchQuery: Sendable, Hashable {
     self.init(terms: terms, matchAny: matchAny)
   }
 
-  public var isEmpty: Bool { terms.isEmpty }
+  package var isEmpty: Bool { terms.isEmpty }
 
   private static func operatorKind(key: String, value: String) -> Kind? {
     let truthy = value.lowercased() != "false"
@@ -205,7 +205,7 @@ public struct SearchQuery: Sendable, Hashable {
   // MARK: - Evaluating
 
   /// Whether `bookmark` matches: all positive terms (any, with `match:OR`), and none of the negated ones.
-  public func matches(_ bookmark: Bookmark) -> Bool {
+  package func matches(_ bookmark: Bookmark) -> Bool {
     var anyPositive = false
     var anyPositiveMatched = false
     for term in terms {
@@ -225,7 +225,7 @@ public struct SearchQuery: Sendable, Hashable {
   }
 
   /// Relevance for `sort=score`: a title hit weighs 3, a tag 2, anything else 1.
-  public func score(_ bookmark: Bookmark) -> Int {
+  package func score(_ bookmark: Bookmark) -> Int {
     terms.filter { !$0.negated }.reduce(0) { $0 + Self.evaluate($1.kind, bookmark) }
   }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Tag list edits with the case-insensitive rules the intents use.
-public enum TagEditor {
+package enum TagEditor {
   /// `tags` plus those of `adding` not already there (ignoring case), minus those in `removing` (ignoring case).
-  public static func edit(_ tags: [String], adding: [String] = [], removing: [String] = [], clearing: Bool = false)
+  package static func edit(_ tags: [String], adding: [String] = [], removing: [String] = [], clearing: Bool = false)
     -> [String]
   {
     var result = clearing ? [] : tags

@@ -10,9 +10,9 @@ import RaindropModel
 /// `x-ratelimit-*` headers on every answer from a fixed window (429 with `Retry-After` when it is used up), and
 /// answers with `Connection: close` (FlyingFox without it costs ~40 ms a request on keep-alive). Faults can be
 /// switched on per test (``StubFault``), and it counts requests per endpoint.
-public final class RaindropStubServer: Sendable {
+package final class RaindropStubServer: Sendable {
   /// The store behind the server; tests may seed it directly.
-  public let store: LocalBackend
+  package let store: LocalBackend
   private let tokens: Set<String>
   private let state: StubState
   private let clock: any BackendClock
@@ -23,7 +23,7 @@ public final class RaindropStubServer: Sendable {
   ///   - tokens: bearer tokens accepted; others get 401 `Incorrect access_token`.
   ///   - rateLimit: the window; scale it down to exercise the client's limiter quickly.
   ///   - clock: the time the window runs on (share a ``ManualBackendClock`` with the client to never wait).
-  public init(
+  package init(
     store: LocalBackend,
     tokens: Set<String> = ["test-token"],
     rateLimit: RateWindow = .raindrop,
@@ -44,7 +44,7 @@ public final class RaindropStubServer: Sendable {
   }
 
   /// Starts listening and returns the base URL, `http://127.0.0.1:PORT/rest/v1`.
-  public func start() async throws -> URL {
+  package func start() async throws -> URL {
     let server = self.server
     let task = Task { try await server.run() }
     await runner.set(task)
@@ -55,7 +55,7 @@ public final class RaindropStubServer: Sendable {
     return url
   }
 
-  public func stop() async {
+  package func stop() async {
     await server.stop()
     if let task = await runner.take() { _ = await task.result }
   }
@@ -64,41 +64,41 @@ public final class RaindropStubServer: Sendable {
 
   /// The next `times` requests (after the token check) get `fault`; with `endpoint` (keyed like
   /// ``requestCounts``), only requests to it, after letting `skipping` of them through.
-  public func failNext(_ fault: StubFault, times: Int = 1, on endpoint: String? = nil, skipping: Int = 0) async {
+  package func failNext(_ fault: StubFault, times: Int = 1, on endpoint: String? = nil, skipping: Int = 0) async {
     await state.enqueue(fault, times: times, on: endpoint, skipping: skipping)
   }
 
   /// From now on, each request gets one of `faults` with probability `rate`, drawn from a seeded generator.
-  public func injectRandomFaults(rate: Double, from faults: [StubFault], seed: UInt64 = 42) async {
+  package func injectRandomFaults(rate: Double, from faults: [StubFault], seed: UInt64 = 42) async {
     await state.setRandom(rate: rate, faults: faults, seed: seed)
   }
 
-  public func clearFaults() async { await state.clearFaults() }
+  package func clearFaults() async { await state.clearFaults() }
 
   // MARK: - Counting
 
   /// Requests per endpoint, keyed like `PUT /raindrops/{collectionId}`.
-  public var requestCounts: [String: Int] { get async { await state.counts } }
-  public var totalRequests: Int { get async { await state.total } }
+  package var requestCounts: [String: Int] { get async { await state.counts } }
+  package var totalRequests: Int { get async { await state.total } }
   /// 429s sent because the window was used up (not injected ones).
-  public var rateLimitedResponses: Int { get async { await state.rateLimited } }
+  package var rateLimitedResponses: Int { get async { await state.rateLimited } }
   /// Injected faults by kind.
-  public var injectedFaults: [String: Int] { get async { await state.faultsInjected } }
+  package var injectedFaults: [String: Int] { get async { await state.faultsInjected } }
   /// When the first and the last counted request arrived, on the server's clock.
-  public var activeInterval: (first: Date, last: Date)? {
+  package var activeInterval: (first: Date, last: Date)? {
     get async {
       guard let first = await state.firstRequest, let last = await state.lastRequest else { return nil }
       return (first, last)
     }
   }
 
-  public func resetCounts() async { await state.resetCounts() }
+  package func resetCounts() async { await state.resetCounts() }
 }
 
 extension RaindropStubServer {
   /// Starts a stand-in over `store`, runs `body` with it and its base URL (for `RAINDROP_API_URL`), and stops it
   /// whether `body` succeeds or throws.
-  public static func withRunning<T>(
+  package static func withRunning<T>(
     store: LocalBackend,
     tokens: Set<String> = ["test-token"],
     rateLimit: RateWindow = .raindrop,
@@ -119,9 +119,9 @@ extension RaindropStubServer {
 }
 
 /// Why the stand-in could not start.
-public enum StubServerError: Error, CustomStringConvertible {
+package enum StubServerError: Error, CustomStringConvertible {
   case noAddress
-  public var description: String { "the stand-in server has no IPv4 address" }
+  package var description: String { "the stand-in server has no IPv4 address" }
 }
 
 /// Holds the server's run task.

@@ -16,16 +16,16 @@ import Synchronization
 /// often it is asked. Listing 100,000 files and counting them makes no `statx` at all (Files.md).
 /// Everything else is computed when it is read. An action that acts on a File goes by its path and
 /// looks again.
-public final class FileEntity: AppEntity {
-  public static let typeDisplayRepresentation: TypeDisplayRepresentation = "File"
-  public static let defaultQuery = FileQuery()
+package final class FileEntity: AppEntity {
+  package static let typeDisplayRepresentation: TypeDisplayRepresentation = "File"
+  package static let defaultQuery = FileQuery()
 
   /// The absolute path of the folder it is in (`/` for a file at the root).
-  public let folder: String
+  package let folder: String
   /// The last part of the path.
-  public let name: String
+  package let name: String
   /// A folder, or a link to one; a file otherwise.
-  public let isFolder: Bool
+  package let isFolder: Bool
   /// Size and dates: given when the File was made with a `statx` in hand, read on first use otherwise.
   private let details = AtomicLazyReference<FileDetails>()
   /// Who reads them on first use: the file system the File was listed from.
@@ -57,23 +57,23 @@ public final class FileEntity: AppEntity {
   }
 
   /// The absolute path.
-  public var path: String {
+  package var path: String {
     folder.isEmpty ? name : folder == "/" ? "/" + name : folder + "/" + name
   }
-  public var id: String { path }
-  public var url: URL { URL(fileURLWithPath: path, isDirectory: isFolder) }
+  package var id: String { path }
+  package var url: URL { URL(fileURLWithPath: path, isDirectory: isFolder) }
   /// The extension without its dot, empty when there is none (`notes.md` → `md`; `.bashrc` → ``).
-  public var `extension`: String { isFolder ? "" : FileKinds.extension(of: name) }
+  package var `extension`: String { isFolder ? "" : FileKinds.extension(of: name) }
   /// `file` or `folder`; a symbolic link is what it points to.
-  public var kind: String { isFolder ? "folder" : "file" }
+  package var kind: String { isFolder ? "folder" : "file" }
   /// In bytes; 0 for a folder.
-  public var size: Int { isFolder ? 0 : readDetails().size }
+  package var size: Int { isFolder ? 0 : readDetails().size }
   /// The birth time, where the file system records one.
-  public var created: Date? { readDetails().created }
+  package var created: Date? { readDetails().created }
   /// Nil only when the file was gone by the time its details were first read.
-  public var modified: Date? { readDetails().modified }
+  package var modified: Date? { readDetails().modified }
   /// From the extension (`text/markdown`), `inode/directory` for a folder; the contents are never read.
-  public var mimeType: String {
+  package var mimeType: String {
     isFolder ? "inode/directory" : FileKinds.mimeType(ofExtension: self.extension)
   }
 
@@ -81,7 +81,7 @@ public final class FileEntity: AppEntity {
     details.load() ?? details.storeIfNil(loader?.details(at: path) ?? FileDetails(size: 0, created: nil, modified: nil))
   }
 
-  public var displayRepresentation: DisplayRepresentation {
+  package var displayRepresentation: DisplayRepresentation {
     DisplayRepresentation(title: LocalizedStringResource(path))
   }
 
@@ -103,25 +103,25 @@ public final class FileEntity: AppEntity {
       ("mime-type", "MIME Type", .text, { .text($0.mimeType) }),
     ]
 
-  public static let propertySchema: [PropertySchema] =
+  package static let propertySchema: [PropertySchema] =
     [PropertySchema(key: "id", title: "ID", type: .text), PropertySchema(key: "title", title: "Title", type: .text)]
     + properties.map { PropertySchema(key: $0.key, title: Naming.title(fromKey: $0.key), type: $0.type) }
 
-  public var propertyValues: FlowDictionary {
+  package var propertyValues: FlowDictionary {
     FlowDictionary(Self.properties.map { (key: $0.key, value: $0.read(self)) })
   }
 
-  public func propertyValue(forKey key: String) -> FlowValue? {
+  package func propertyValue(forKey key: String) -> FlowValue? {
     Self.properties.first { $0.key == key }?.read(self)
   }
 
-  public var propertyTitles: [(key: String, title: String)] {
+  package var propertyTitles: [(key: String, title: String)] {
     Self.properties.map { ($0.key, $0.title) }
   }
 
   /// A path written in a step, another step's File, or a URL (`file://`) where a File is wanted: looked up
   /// on the disk now, through the run's ``Files``. No globs here: `get-file` expands them.
-  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> FileEntity {
+  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> FileEntity {
     guard let files = context.dependency((any Files).self) else {
       throw AppIntentError.failed("files cannot be reached in this run")
     }
@@ -164,19 +164,19 @@ package protocol FileDetailsLoading {
 }
 
 /// Finds Files by path: the entity query every AppEntity declares.
-public struct FileQuery: EntityQuery {
-  public init() {}
+package struct FileQuery: EntityQuery {
+  package init() {}
 
-  public func entities(for identifiers: [String]) async throws -> [FileEntity] {
+  package func entities(for identifiers: [String]) async throws -> [FileEntity] {
     guard let files = IntentContext.current?.dependency((any Files).self) else { return [] }
     return identifiers.compactMap { try? files.item(at: $0) }
   }
 }
 
 /// What the extension of a name says: the extension itself, and the MIME type a desktop gives it.
-public enum FileKinds {
+package enum FileKinds {
   /// The text after the last dot of a name, unless the dot starts it (`.bashrc`) or ends it.
-  public static func `extension`(of name: String) -> String {
+  package static func `extension`(of name: String) -> String {
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
     else { return "" }
     return String(name[name.index(after: dot)...])
@@ -185,7 +185,7 @@ public enum FileKinds {
   /// The MIME type for an extension, from the shared-mime-info names of common types (no content
   /// sniffing: reading every file of a listing would be slow and libmagic is one more library);
   /// `application/octet-stream` for the rest, as a desktop says of an unknown file.
-  public static func mimeType(ofExtension ext: String) -> String {
+  package static func mimeType(ofExtension ext: String) -> String {
     types[ext.lowercased()] ?? "application/octet-stream"
   }
 

@@ -10,17 +10,17 @@
 ///   }
 /// }
 /// ```
-public protocol AppShortcutsProvider: Sendable {
+package protocol AppShortcutsProvider: Sendable {
   /// What `\(.applicationName)` stands for in phrases.
   static var applicationName: String { get }
   @AppShortcutsBuilder static var appShortcuts: [AppShortcut] { get }
 }
 
 extension AppShortcutsProvider {
-  public static var applicationName: String { "flow" }
+  package static var applicationName: String { "flow" }
 
   /// Every phrase of every shortcut with the application name filled in, lowercased for matching.
-  public static var phrases: [(phrase: String, shortcut: AppShortcut)] {
+  package static var phrases: [(phrase: String, shortcut: AppShortcut)] {
     appShortcuts.flatMap { shortcut in
       shortcut.phrases.map { ($0.render(applicationName: applicationName), shortcut) }
     }
@@ -28,13 +28,13 @@ extension AppShortcutsProvider {
 }
 
 /// One app shortcut: an intent, the phrases that start it, a short title and a symbol name.
-public struct AppShortcut: Sendable {
-  public let intentType: any AppIntent.Type
-  public let phrases: [AppShortcutPhrase]
-  public let shortTitle: String
-  public let systemImageName: String?
+package struct AppShortcut: Sendable {
+  package let intentType: any AppIntent.Type
+  package let phrases: [AppShortcutPhrase]
+  package let shortTitle: String
+  package let systemImageName: String?
 
-  public init<Intent: AppIntent>(
+  package init<Intent: AppIntent>(
     intent: Intent,
     phrases: [AppShortcutPhrase],
     shortTitle: LocalizedStringResource? = nil,
@@ -48,20 +48,20 @@ public struct AppShortcut: Sendable {
 }
 
 /// A phrase such as "Save to \(.applicationName)".
-public struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpolation {
+package struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpolation {
   /// Literal text, or the application name.
-  public enum Part: Sendable, Hashable {
+  package enum Part: Sendable, Hashable {
     case text(String)
     case applicationName
   }
 
-  public var parts: [Part]
+  package var parts: [Part]
 
-  public init(stringLiteral value: String) { self.parts = [.text(value)] }
-  public init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
+  package init(stringLiteral value: String) { self.parts = [.text(value)] }
+  package init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
 
   /// The phrase with the application name filled in, lowercased: "save to raindrop".
-  public func render(applicationName: String) -> String {
+  package func render(applicationName: String) -> String {
     parts.map { part in
       switch part {
       case .text(let text): text
@@ -71,24 +71,24 @@ public struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpol
   }
 
   /// Builds a phrase from text and `\(.applicationName)`.
-  public struct StringInterpolation: StringInterpolationProtocol {
+  package struct StringInterpolation: StringInterpolationProtocol {
     var parts: [Part] = []
-    public init(literalCapacity: Int, interpolationCount: Int) {}
-    public mutating func appendLiteral(_ literal: String) { if !literal.isEmpty { parts.append(.text(literal)) } }
-    public mutating func appendInterpolation(_ token: AppShortcutPhraseToken) { parts.append(.applicationName) }
+    package init(literalCapacity: Int, interpolationCount: Int) {}
+    package mutating func appendLiteral(_ literal: String) { if !literal.isEmpty { parts.append(.text(literal)) } }
+    package mutating func appendInterpolation(_ token: AppShortcutPhraseToken) { parts.append(.applicationName) }
   }
 }
 
 /// The tokens a phrase may contain.
-public enum AppShortcutPhraseToken: Sendable {
+package enum AppShortcutPhraseToken: Sendable {
   case applicationName
 }
 
 /// Lets `appShortcuts` list shortcuts one per line, as App Intents does.
 @resultBuilder
-public enum AppShortcutsBuilder {
-  public static func buildExpression(_ shortcut: AppShortcut) -> [AppShortcut] { [shortcut] }
-  public static func buildBlock(_ components: [AppShortcut]...) -> [AppShortcut] { components.flatMap { $0 } }
-  public static func buildArray(_ components: [[AppShortcut]]) -> [AppShortcut] { components.flatMap { $0 } }
-  public static func buildOptional(_ component: [AppShortcut]?) -> [AppShortcut] { component ?? [] }
+package enum AppShortcutsBuilder {
+  package static func buildExpression(_ shortcut: AppShortcut) -> [AppShortcut] { [shortcut] }
+  package static func buildBlock(_ components: [AppShortcut]...) -> [AppShortcut] { components.flatMap { $0 } }
+  package static func buildArray(_ components: [[AppShortcut]]) -> [AppShortcut] { components.flatMap { $0 } }
+  package static func buildOptional(_ component: [AppShortcut]?) -> [AppShortcut] { component ?? [] }
 }

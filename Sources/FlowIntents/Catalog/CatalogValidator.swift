@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Programmer errors, caught in tests (swift-argument-parser's validators): each problem names the
 /// intent type and the rule it breaks.
-public enum CatalogValidator {
+package enum CatalogValidator {
   /// The rules, as their ids.
-  public enum Rule: String, Sendable, Hashable, CaseIterable {
+  package enum Rule: String, Sendable, Hashable, CaseIterable {
     case uniqueIDs = "unique-ids"
     case kebabCaseIDs = "kebab-case-ids"
     case sortedRegistry = "sorted-registry"
@@ -33,17 +33,17 @@ public enum CatalogValidator {
   }
 
   /// One broken rule in one declaration.
-  public struct Problem: Sendable, Hashable, CustomStringConvertible {
+  package struct Problem: Sendable, Hashable, CustomStringConvertible {
     /// The Swift type that breaks the rule: `SaveBookmarkIntent`.
-    public var declaration: String
-    public var rule: Rule
-    public var message: String
+    package var declaration: String
+    package var rule: Rule
+    package var message: String
 
-    public var description: String { "\(declaration): \(message) [\(rule.rawValue)]" }
+    package var description: String { "\(declaration): \(message) [\(rule.rawValue)]" }
   }
 
   /// Problems in these catalogues, across them too (ids must be unique among all).
-  public static func validate(_ catalogs: [any IntentCatalog.Type]) -> [Problem] {
+  package static func validate(_ catalogs: [any IntentCatalog.Type]) -> [Problem] {
     var problems: [Problem] = []
     var seen: [String: String] = [:]
     for catalog in catalogs {
@@ -70,7 +70,7 @@ public enum CatalogValidator {
   }
 
   /// Problems in these intents, which form one catalogue.
-  public static func validate(intents: [any AppIntent.Type], namespace: String? = nil) -> [Problem] {
+  package static func validate(intents: [any AppIntent.Type], namespace: String? = nil) -> [Problem] {
     validate(intents.map { IntentDescriptor($0, namespace: namespace) })
   }
 

@@ -16,7 +16,7 @@
 /// Its `@Property`s are what `${saved.title}` reaches; their keys are the kebab-case of the property
 /// names (`collectionId` → `collection-id`). Where a URL is wanted the entity gives its first URL
 /// property, where text is wanted its display title (SPEC §3).
-public protocol AppEntity: IntentValueConvertible, Identifiable where ID: IntentValueConvertible & Hashable {
+package protocol AppEntity: IntentValueConvertible, Identifiable where ID: IntentValueConvertible & Hashable {
   associatedtype DefaultQuery: EntityQuery where DefaultQuery.Entity == Self
 
   static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
@@ -37,12 +37,12 @@ public protocol AppEntity: IntentValueConvertible, Identifiable where ID: Intent
 
 extension AppEntity {
   /// Inside an entity, `@Property(title:)` declares a property.
-  public typealias Property<Value: IntentValueConvertible> = EntityProperty<Value>
+  package typealias Property<Value: IntentValueConvertible> = EntityProperty<Value>
 
-  public static var valueType: ValueType { .entity(entityType) }
+  package static var valueType: ValueType { .entity(entityType) }
 
   /// The entity type with its property list, for the checker.
-  public static var entityType: EntityType {
+  package static var entityType: EntityType {
     EntityType(name: typeDisplayRepresentation.name) { propertySchema }
   }
 
@@ -50,7 +50,7 @@ extension AppEntity {
   /// `id`, `title` unless declared, then each `@Property` in declaration order.
   ///
   /// Titles are not stored in the type, only in values, so the schema derives them from the key.
-  public static var propertySchema: [PropertySchema] {
+  package static var propertySchema: [PropertySchema] {
     var schema: [PropertySchema] = []
     _ = _forEachField(of: Self.self, options: _EachFieldOptions()) { name, _, type, _ in
       let label = String(cString: name)
@@ -71,7 +71,7 @@ extension AppEntity {
 
   /// The `@Property` values of this entity, by key, in declaration order: read at the offsets the type's
   /// ``EntityLayout`` found once, without reflecting on each value.
-  public var propertyValues: FlowDictionary {
+  package var propertyValues: FlowDictionary {
     guard let fields = EntityLayout.of(Self.self).fields else {
       return FlowDictionary(uniqueKeys: reflectedProperties().map { ($0.key, $0.property.flowValue) })
     }
@@ -82,7 +82,7 @@ extension AppEntity {
   }
 
   /// One `@Property` value, read at its offset.
-  public func propertyValue(forKey key: String) -> FlowValue? {
+  package func propertyValue(forKey key: String) -> FlowValue? {
     guard let fields = EntityLayout.of(Self.self).fields else { return propertyValues[key] }
     guard let field = fields.first(where: { $0.key == key }) else { return nil }
     return withUnsafeBytes(of: self) { value in
@@ -91,7 +91,7 @@ extension AppEntity {
   }
 
   /// The `@Property` titles of this entity, by key.
-  public var propertyTitles: [(key: String, title: String)] {
+  package var propertyTitles: [(key: String, title: String)] {
     guard let fields = EntityLayout.of(Self.self).fields else {
       return reflectedProperties().map { ($0.key, $0.property.title) }
     }
@@ -109,15 +109,15 @@ extension AppEntity {
     }
   }
 
-  public var flowValue: FlowValue {
+  package var flowValue: FlowValue {
     // The id, title and properties are read from the instance when a step asks for them, not here.
     .entity(EntityValue(typeName: Self.typeDisplayRepresentation.name, instance: self))
   }
 
   /// The id as a value, for an `EntityValue` that holds the entity as `any AppEntity`.
-  public var idValue: FlowValue { id.flowValue }
+  package var idValue: FlowValue { id.flowValue }
 
-  public init(flowValue: FlowValue) throws(CoercionError) {
+  package init(flowValue: FlowValue) throws(CoercionError) {
     guard case .entity(let entity) = flowValue, let instance = entity.instance as? Self else {
       throw .expected(Self.valueType, got: flowValue)
     }
@@ -127,7 +127,7 @@ extension AppEntity {
   /// An entity, an id, or text (SPEC §3): an entity passes as it is; an id is looked up with
   /// `entities(for:)`; text goes to the string query, where one match is used, several ask the person
   /// to choose, and none is an error naming the closest titles.
-  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
+  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     let name = typeDisplayRepresentation.name
     switch value {
     case .entity(let entity):
@@ -179,21 +179,21 @@ extension AppEntity {
 
 /// A property of an entity, `@Property(title:)` inside an ``AppEntity``.
 @propertyWrapper
-public struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntityProperty, AnyEntityPropertyType {
-  public let title: String
+package struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntityProperty, AnyEntityPropertyType {
+  package let title: String
   private var storage: Value?
 
-  public init(title: LocalizedStringResource) {
+  package init(title: LocalizedStringResource) {
     self.title = title.key
   }
 
-  public init(wrappedValue: Value, title: LocalizedStringResource) {
+  package init(wrappedValue: Value, title: LocalizedStringResource) {
     self.title = title.key
     self.storage = wrappedValue
   }
 
   /// Reading a property that was never set is a broken invariant of the entity's initialiser.
-  public var wrappedValue: Value {
+  package var wrappedValue: Value {
     get {
       if let storage { return storage }
       if let none = Value.noValue { return none }
@@ -202,28 +202,28 @@ public struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntity
     set { storage = newValue }
   }
 
-  public var projectedValue: EntityProperty<Value> { self }
+  package var projectedValue: EntityProperty<Value> { self }
 
-  public var flowValue: FlowValue { storage?.flowValue ?? .nothing }
-  public static var valueType: ValueType { Value.valueType }
+  package var flowValue: FlowValue { storage?.flowValue ?? .nothing }
+  package static var valueType: ValueType { Value.valueType }
 
-  public static func flowValue(at field: UnsafeRawPointer) -> FlowValue {
+  package static func flowValue(at field: UnsafeRawPointer) -> FlowValue {
     field.assumingMemoryBound(to: Self.self).pointee.flowValue
   }
 
-  public static func title(at field: UnsafeRawPointer) -> String {
+  package static func title(at field: UnsafeRawPointer) -> String {
     field.assumingMemoryBound(to: Self.self).pointee.title
   }
 }
 
 /// An entity property's title and value, without its Swift type.
-public protocol AnyEntityProperty: Sendable {
+package protocol AnyEntityProperty: Sendable {
   var title: String { get }
   var flowValue: FlowValue { get }
 }
 
 /// An entity property's type, without an instance.
-public protocol AnyEntityPropertyType {
+package protocol AnyEntityPropertyType {
   static var valueType: ValueType { get }
   /// The value of the property stored at `field` (inside an entity value, at its ``EntityLayout`` offset).
   static func flowValue(at field: UnsafeRawPointer) -> FlowValue
@@ -232,7 +232,7 @@ public protocol AnyEntityPropertyType {
 }
 
 /// Finds entities by id, and suggests some (App Intents' `EntityQuery`).
-public protocol EntityQuery: Sendable {
+package protocol EntityQuery: Sendable {
   associatedtype Entity: AppEntity
   func entities(for identifiers: [Entity.ID]) async throws -> [Entity]
   /// A few entities to offer, and the names a not-found error suggests from.
@@ -240,11 +240,11 @@ public protocol EntityQuery: Sendable {
 }
 
 extension EntityQuery {
-  public func suggestedEntities() async throws -> [Entity] { [] }
+  package func suggestedEntities() async throws -> [Entity] { [] }
 }
 
 /// A query that also finds entities by text (App Intents' `EntityStringQuery`): what a workflow's
 /// `collection: Reading List` goes through.
-public protocol EntityStringQuery: EntityQuery {
+package protocol EntityStringQuery: EntityQuery {
   func entities(matching string: String) async throws -> [Entity]
 }

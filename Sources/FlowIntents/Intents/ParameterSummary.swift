@@ -11,28 +11,28 @@
 ///
 /// The sentence's parameters are shown inline; those in the trailing block follow it. `flow show`
 /// renders it with a step's values, `flow actions` with placeholders.
-public protocol ParameterSummary: Sendable {
+package protocol ParameterSummary: Sendable {
   /// The sentence's parts and the trailing parameters, as parameter keys.
   func layout(keys: (AnyKeyPath) -> String?) -> SummaryLayout
 }
 
 /// A summary with its key paths turned into parameter keys: what renderers use.
-public struct SummaryLayout: Sendable, Hashable {
+package struct SummaryLayout: Sendable, Hashable {
   /// Literal text, or a parameter by key.
-  public enum Part: Sendable, Hashable {
+  package enum Part: Sendable, Hashable {
     case text(String)
     case parameter(String)
   }
 
-  public var sentence: [Part]
+  package var sentence: [Part]
   /// Parameters shown after the sentence.
-  public var trailing: [String]
+  package var trailing: [String]
   /// Key paths that are not parameters of the intent (CatalogValidator reports them).
-  public var unknownKeyPaths: Int
+  package var unknownKeyPaths: Int
   /// Whether the intent declared no summary (the title stands in).
-  public var isUndeclared: Bool
+  package var isUndeclared: Bool
 
-  public init(sentence: [Part], trailing: [String], unknownKeyPaths: Int = 0, isUndeclared: Bool = false) {
+  package init(sentence: [Part], trailing: [String], unknownKeyPaths: Int = 0, isUndeclared: Bool = false) {
     self.sentence = sentence
     self.trailing = trailing
     self.unknownKeyPaths = unknownKeyPaths
@@ -40,7 +40,7 @@ public struct SummaryLayout: Sendable, Hashable {
   }
 
   /// Every parameter key the summary mentions, sentence first.
-  public var keys: [String] {
+  package var keys: [String] {
     sentence.compactMap { if case .parameter(let key) = $0 { key } else { nil } } + trailing
   }
 
@@ -48,7 +48,7 @@ public struct SummaryLayout: Sendable, Hashable {
   /// trailing parameters that have values, as `key: value`.
   ///
   /// `Save https://example.com to Raindrop.io (title: Example, tags: a, b)`.
-  public func render(values: [String: String], placeholder: (String) -> String = { "<\($0)>" }) -> String {
+  package func render(values: [String: String], placeholder: (String) -> String = { "<\($0)>" }) -> String {
     var out = ""
     for part in sentence {
       switch part {
@@ -63,7 +63,7 @@ public struct SummaryLayout: Sendable, Hashable {
 
   /// The sentence with placeholders, and the trailing parameters listed as placeholders too:
   /// `Save <url> to Raindrop.io [title] [collection]`, for `flow actions`.
-  public func renderPlaceholders() -> String {
+  package func renderPlaceholders() -> String {
     var out = render(values: [:])
     for key in trailing { out += " [\(key)]" }
     return out
@@ -71,18 +71,19 @@ public struct SummaryLayout: Sendable, Hashable {
 }
 
 /// The summary `Summary("…") { … }` builds for an intent.
-public struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
+package struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
   let template: SummaryTemplate<Intent>
   let trailing: [PartialKeyPath<Intent>]
   let isUndeclared: Bool
 
-  public init(_ template: SummaryTemplate<Intent>) {
+  package init(_ template: SummaryTemplate<Intent>) {
     self.template = template
     self.trailing = []
     self.isUndeclared = false
   }
 
-  public init(_ template: SummaryTemplate<Intent>, @SummaryBuilder<Intent> _ trailing: () -> [PartialKeyPath<Intent>]) {
+  package init(_ template: SummaryTemplate<Intent>, @SummaryBuilder<Intent> _ trailing: () -> [PartialKeyPath<Intent>])
+  {
     self.template = template
     self.trailing = trailing()
     self.isUndeclared = false
@@ -94,7 +95,7 @@ public struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
     self.isUndeclared = true
   }
 
-  public func layout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
+  package func layout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
     var unknown = 0
     var sentence: [SummaryLayout.Part] = []
     for part in template.parts {
@@ -117,7 +118,7 @@ public struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
 extension IntentParameterSummary: @unchecked Sendable {}
 
 /// The sentence of a summary: text with `\(\.$parameter)` interpolations.
-public struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolation, @unchecked Sendable {
+package struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolation, @unchecked Sendable {
   /// Literal text, or a parameter by key path.
   enum Part {
     case text(String)
@@ -128,21 +129,21 @@ public struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolati
 
   init(parts: [Part]) { self.parts = parts }
 
-  public init(stringLiteral value: String) { self.parts = [.text(value)] }
+  package init(stringLiteral value: String) { self.parts = [.text(value)] }
 
-  public init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
+  package init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
 
   /// Builds the sentence from text and `\(\.$parameter)`.
-  public struct StringInterpolation: StringInterpolationProtocol {
+  package struct StringInterpolation: StringInterpolationProtocol {
     var parts: [Part] = []
 
-    public init(literalCapacity: Int, interpolationCount: Int) {}
+    package init(literalCapacity: Int, interpolationCount: Int) {}
 
-    public mutating func appendLiteral(_ literal: String) {
+    package mutating func appendLiteral(_ literal: String) {
       if !literal.isEmpty { parts.append(.text(literal)) }
     }
 
-    public mutating func appendInterpolation<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) {
+    package mutating func appendInterpolation<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) {
       parts.append(.parameter(keyPath))
     }
   }
@@ -150,12 +151,12 @@ public struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolati
 
 /// Collects the trailing parameters of a summary: one `\.$name` per line.
 @resultBuilder
-public enum SummaryBuilder<Intent: AppIntent> {
-  public static func buildExpression<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) -> [PartialKeyPath<Intent>] {
+package enum SummaryBuilder<Intent: AppIntent> {
+  package static func buildExpression<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) -> [PartialKeyPath<Intent>] {
     [keyPath]
   }
 
-  public static func buildBlock(_ components: [PartialKeyPath<Intent>]...) -> [PartialKeyPath<Intent>] {
+  package static func buildBlock(_ components: [PartialKeyPath<Intent>]...) -> [PartialKeyPath<Intent>] {
     components.flatMap { $0 }
   }
 }

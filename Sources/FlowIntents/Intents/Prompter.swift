@@ -4,7 +4,7 @@
 /// how to supply the answer (`--input`, `--yes`). The tests answer from a script (FlowTestSupport).
 /// Coercion and re-asking stay in the framework: a prompter returns what the person typed, and is asked
 /// again with ``ValueRequest/problem`` set when the answer did not fit.
-public protocol Prompter: Sendable {
+package protocol Prompter: Sendable {
   func requestValue(_ request: ValueRequest) async throws -> FlowValue
   /// Returns the indices of the chosen options: one, or any number when `allowsMultiple`.
   func requestChoice(_ request: ChoiceRequest) async throws -> [Int]
@@ -12,45 +12,45 @@ public protocol Prompter: Sendable {
 }
 
 /// Who is asking: the intent and, when it is about one, the parameter.
-public struct PromptOrigin: Sendable, Hashable {
+package struct PromptOrigin: Sendable, Hashable {
   /// The action id (`raindrop.save-bookmark`), when known.
-  public var intentID: String?
+  package var intentID: String?
   /// The parameter key (`url`), when the question is about a parameter.
-  public var parameterKey: String?
+  package var parameterKey: String?
   /// The parameter's title ("URL").
-  public var parameterTitle: String?
+  package var parameterTitle: String?
 
-  public init(intentID: String? = nil, parameterKey: String? = nil, parameterTitle: String? = nil) {
+  package init(intentID: String? = nil, parameterKey: String? = nil, parameterTitle: String? = nil) {
     self.intentID = intentID
     self.parameterKey = parameterKey
     self.parameterTitle = parameterTitle
   }
 
   /// The parameter being resolved, so that an entity lookup deep inside can say whom it asks for.
-  @TaskLocal public static var current: PromptOrigin?
+  @TaskLocal package static var current: PromptOrigin?
 }
 
 /// A request for a value: a required parameter without one, `requestValue`, or the `ask` action.
-public struct ValueRequest: Sendable, Hashable {
+package struct ValueRequest: Sendable, Hashable {
   /// Why the value is asked for.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// A required parameter has no value (SPEC §3's last resort).
     case missingParameter
     /// The workflow asks on purpose (`ask`, or a parameter given `ask`).
     case question
   }
 
-  public var kind: Kind
-  public var origin: PromptOrigin
+  package var kind: Kind
+  package var origin: PromptOrigin
   /// The question: the parameter's `requestValueDialog`, or its title.
-  public var dialog: String
-  public var valueType: ValueType
+  package var dialog: String
+  package var valueType: ValueType
   /// Offered when the person just presses return.
-  public var defaultAnswer: FlowValue?
+  package var defaultAnswer: FlowValue?
   /// Why the previous answer was refused ("expected a number, got 'lots'"); nil on the first ask.
-  public var problem: String?
+  package var problem: String?
 
-  public init(
+  package init(
     kind: Kind, origin: PromptOrigin, dialog: String, valueType: ValueType, defaultAnswer: FlowValue? = nil,
     problem: String? = nil
   ) {
@@ -64,23 +64,23 @@ public struct ValueRequest: Sendable, Hashable {
 }
 
 /// A request to pick among options: disambiguation of an entity, or `choose-from-list`.
-public struct ChoiceRequest: Sendable, Hashable {
+package struct ChoiceRequest: Sendable, Hashable {
   /// Why a choice is asked for.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// Several entities matched some text; which one was meant?
     case disambiguation
     /// The workflow offers a list (`choose-from-list`, `menu`).
     case choice
   }
 
-  public var kind: Kind
-  public var origin: PromptOrigin
-  public var dialog: String
+  package var kind: Kind
+  package var origin: PromptOrigin
+  package var dialog: String
   /// What each option shows, in order.
-  public var options: [String]
-  public var allowsMultiple: Bool
+  package var options: [String]
+  package var allowsMultiple: Bool
 
-  public init(kind: Kind, origin: PromptOrigin, dialog: String, options: [String], allowsMultiple: Bool = false) {
+  package init(kind: Kind, origin: PromptOrigin, dialog: String, options: [String], allowsMultiple: Bool = false) {
     self.kind = kind
     self.origin = origin
     self.dialog = dialog
@@ -90,9 +90,9 @@ public struct ChoiceRequest: Sendable, Hashable {
 }
 
 /// A yes/no question before something happens.
-public struct ConfirmationRequest: Sendable, Hashable {
+package struct ConfirmationRequest: Sendable, Hashable {
   /// What is being confirmed.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// The intent declares `requiresConfirmation`, or calls `requestConfirmation` (delete-bookmark).
     case intent
     /// A parameter's value wants confirming (`$title.requestConfirmation(for:dialog:)`).
@@ -101,16 +101,16 @@ public struct ConfirmationRequest: Sendable, Hashable {
     case alert
   }
 
-  public var kind: Kind
-  public var origin: PromptOrigin
-  public var dialog: String
+  package var kind: Kind
+  package var origin: PromptOrigin
+  package var dialog: String
   /// Whether the action cannot be undone (``SideEffect/destructive``); a terminal may word it so.
-  public var isDestructive: Bool
+  package var isDestructive: Bool
   /// Only the person, or `--yes`, may answer: not `confirmations: auto`, nor a `confirm:` block around the
   /// step. What deleting files for good asks (``MachineAccess/Kind/deletesFiles``): nothing brings them back.
-  public var needsExplicitYes = false
+  package var needsExplicitYes = false
 
-  public init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {
+  package init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {
     self.kind = kind
     self.origin = origin
     self.dialog = dialog
