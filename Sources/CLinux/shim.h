@@ -24,7 +24,7 @@ static inline int clinux_statx(int dirfd, const char *path, int flags, unsigned 
   return (int)syscall(SYS_statx, dirfd, path, flags, mask, buffer);
 }
 
-// For run-shell's children (FlowBasics.SpawnCommandRunner). `prctl` and `syscall` are variadic, which
+// For run-shell's children (FlowSystem.Subprocess). `prctl` and `syscall` are variadic, which
 // Swift cannot call, hence these wrappers.
 
 // A descriptor that becomes readable when the process ends (Linux 5.3), so that one poll waits for the

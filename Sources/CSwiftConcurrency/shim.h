@@ -3,7 +3,7 @@
 // The Swift runtime's hooks for where concurrency's jobs run (swift/Runtime/ConcurrencyHooks.def): how a
 // program puts a global executor of its own in place of Dispatch's thread pool, as SwiftNIO and
 // FoundationDB do. Each is a function pointer of the Swift calling convention, declared here
-// as a plain pointer: Swift stores a `@convention(thin)` function in it (FlowCLI.MainThreadExecutor).
+// as a plain pointer: Swift stores a `@convention(thin)` function in it (FlowSystem.MainThreadExecutor).
 // The variables live in the Swift runtime itself (libswift_Concurrency): nothing to link.
 
 // void (*)(Job *job, void (*original)(Job *)): every job of a task that is not isolated to an actor.

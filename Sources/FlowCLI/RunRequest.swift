@@ -15,7 +15,7 @@ import RaindropIntents
 import RaindropModel
 
 /// `flow run` as a plain value, and the run itself: what `RunCommand` parses, or what
-/// ``plain(_:)`` reads without ArgumentParser (Architecture.md, start-up).
+/// ``plain(_:)`` reads without ArgumentParser (Performance.md).
 struct RunRequest: Sendable, Equatable {
   var workflow: String
   /// `--input NAME=VALUE`, in order.

@@ -50,7 +50,7 @@ package final class SourceFile: Sendable {
     private struct State {
       /// By number, ascending, since numbers only grow: a sorted list rather than a `[UInt32: Entry]`,
       /// whose first use would make the Swift runtime scan every conformance in the binary (0.4 M
-      /// instructions of every start, Architecture.md). Few files are loaded at once.
+      /// instructions of every start, Performance.md). Few files are loaded at once.
       var files: [(id: UInt32, entry: Entry)] = []
       /// Numbers are never reused, so that a span of a file that has gone can never name another one.
       var next: UInt32 = 0

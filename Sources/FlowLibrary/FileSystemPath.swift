@@ -5,7 +5,7 @@ extension URL {
   ///
   /// On Linux, `path` percent-decodes through a `Set<UInt8>` that swift-foundation builds at every call,
   /// and the first such set in a process makes the Swift runtime check `UInt8: Hashable` by scanning every
-  /// protocol conformance in the program: 0.3 ms of a one-step run (Architecture.md, start-up).
+  /// protocol conformance in the program: 0.3 ms of a one-step run (Performance.md).
   /// `path(percentEncoded: false)` decodes without one. It differs from `path` only in keeping trailing
   /// slashes, dropped here, and in decoding `%2F` and `%00`, which a URL made from a file path never holds:
   /// it encodes a `%` in a name as `%25`. `FileSystemPathTests` holds the two to each other.

@@ -27,7 +27,7 @@ package enum UnattendedCheck {
     /// notifications, no display for the clipboard. A person at a terminal sees such a step fail and
     /// can act; a run nobody attends would fail the same way every night, so it refuses before step 1.
     /// A list, not a dictionary: a dictionary keyed by a new type costs every unattended start a scan
-    /// of the binary's protocol conformances (Architecture.md).
+    /// of the binary's protocol conformances (Performance.md).
     package var unreachable: [(kind: MachineAccess.Kind, why: String)]
 
     package init(

@@ -8,7 +8,7 @@ import Foundation
 import RaindropModel
 
 /// The same choices as a plain value, for a run read without ArgumentParser (``RunRequest``): making
-/// an `ActionOptions` makes its property wrappers, whose types cost start-up (Architecture.md).
+/// an `ActionOptions` makes its property wrappers, whose types cost start-up (Performance.md).
 package struct ActionSettings: ActionChoices, Sendable, Equatable {
   package init(yes: Bool = false, noInput: Bool = false, backend: BackendChoice? = nil) {
     self.yes = yes

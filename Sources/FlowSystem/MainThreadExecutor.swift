@@ -8,7 +8,7 @@ import Glibc
 /// process, an HTTP transfer, an MCP server's pipe) already waits on a thread of its own and resumes the
 /// task through a continuation. Dispatch's pool cost every command its set-up, a manager thread (epoll,
 /// an eventfd and a timerfd) and a worker thread or two, and the hand-overs between them, while the main
-/// thread sat idle: a one-step run took 3.58 ms with them and 3.34 without (Architecture.md, start-up).
+/// thread sat idle: a one-step run took 3.58 ms with them and 3.34 without (Performance.md).
 ///
 /// The runtime's own hooks (`CSwiftConcurrency`) route the jobs here: those of tasks not isolated to an
 /// actor, which run on the generic executor as on Dispatch's pool, and those isolated to the main actor,

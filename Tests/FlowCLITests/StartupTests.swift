@@ -6,7 +6,7 @@ import Testing
 @testable import FlowSession
 
 /// `flow run` is parsed by `RunCommand` as the root, without the rest of the command tree and without
-/// ArgumentParser's completion-script probe (Architecture.md, start-up). Only a plain run takes that
+/// ArgumentParser's completion-script probe (Performance.md). Only a plain run takes that
 /// path; everything else reaches `flow`'s own parser and reads as it always did.
 struct StartupTests {
   @Test func aPlainRunIsParsedByRunItself() throws {

@@ -33,6 +33,23 @@ struct PackageGraphTests {
     #expect(checked > 300, "too few imports were checked: \(checked)")
   }
 
+  /// flow's one product is an executable: nothing needs to be `public`, and `package` says what crosses
+  /// modules.
+  @Test func noDeclarationIsPublic() throws {
+    let targets = try PackageManifest.read(Self.root.appendingPathComponent("Package.swift"))
+    var read = 0
+    for target in targets where target.kind != .test && target.kind != .systemLibrary {
+      for file in try Self.swiftFiles(in: Self.root.appendingPathComponent(target.path)) {
+        read += 1
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        for (number, line) in lines.enumerated() where Self.isPublic(line) {
+          Issue.record("\(file.lastPathComponent):\(number + 1) is public: \(line)")
+        }
+      }
+    }
+    #expect(read > 300, "too few files were read: \(read)")
+  }
+
   @Test func architectureMapDrawsPackageSwift() throws {
     let targets = try PackageManifest.read(Self.root.appendingPathComponent("Package.swift"))
     // Every library target named Flow… or Raindrop…, with its dependencies on this package's targets (C
@@ -49,6 +66,13 @@ struct PackageGraphTests {
     for (module, dependencies) in expected.sorted(by: { $0.key < $1.key }) {
       #expect(drawn[module] == dependencies, "Architecture.md draws \(module) → \(drawn[module] ?? [])")
     }
+  }
+
+  /// Whether `line` declares something `public`, after any attributes (`@inlinable public func`).
+  static func isPublic(_ line: Substring) -> Bool {
+    var words = line.split(separator: " ")[...]
+    while let first = words.first, first.hasPrefix("@") { words = words.dropFirst() }
+    return words.first == "public"
   }
 
   static func swiftFiles(in folder: URL) throws -> [URL] {

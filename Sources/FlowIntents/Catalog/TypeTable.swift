@@ -4,7 +4,7 @@ import Synchronization
 /// few dozen types one run meets.
 ///
 /// Not a `[ObjectIdentifier: Value]`: the first dictionary with a new key type makes the Swift runtime
-/// scan every protocol conformance in the binary (0.4 M instructions of every start, Architecture.md),
+/// scan every protocol conformance in the binary (0.4 M instructions of every start, Performance.md),
 /// and a search of a short list costs less than hashing.
 struct TypeTable<Value> {
   private var entries: [(type: ObjectIdentifier, value: Value)] = []

@@ -28,7 +28,7 @@ package enum NoResultPart: Sendable {}
 ///
 /// The factories, which know `Value: IntentValueConvertible`, convert the value as they make the result:
 /// a cast to the protocol here would have the Swift runtime scan every conformance in the program, once
-/// for each value type (Architecture.md, start-up).
+/// for each value type (Performance.md).
 package struct IntentResultContainer<Value: Sendable, Dialog: Sendable>: IntentResult {
   package let outputValue: FlowValue?
   package let outputDialog: IntentDialog?

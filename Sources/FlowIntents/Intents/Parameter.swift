@@ -21,7 +21,7 @@ import Synchronization
 /// keep the conformance. Reading an intent's fields has the Swift
 /// runtime build each field's type from its mangled name, and a requirement on `Value` would have it look
 /// the conformance up by scanning every conformance in the program, once for each value type: a tenth of
-/// a millisecond each, about twenty in a bookmark workflow (Architecture.md, start-up).
+/// a millisecond each, about twenty in a bookmark workflow (Performance.md).
 @propertyWrapper
 package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked Sendable {
   package let title: String
@@ -243,7 +243,7 @@ package enum ParameterControlStyle: Sendable, Hashable {
 /// Every ``Parameter``, whatever its value type: what tells a parameter field, or a summary's key path,
 /// from the rest with a class check. A cast to ``AnyParameter`` would do the same, but the first cast of
 /// each type to a protocol makes the Swift runtime scan every conformance in the program, two scans of a
-/// one-step run's start (Architecture.md, start-up).
+/// one-step run's start (Performance.md).
 package class ParameterObject: @unchecked Sendable {
   /// This parameter as ``AnyParameter``, converted where its type is known (no cast).
   var erased: any AnyParameter { preconditionFailure("only Parameter is a ParameterObject") }

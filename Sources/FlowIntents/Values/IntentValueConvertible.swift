@@ -19,7 +19,7 @@ package protocol IntentValueConvertible: Sendable {
   /// The value of an optional type when nothing was given (`nil`), which tells optional parameters from
   /// required ones; nil for a type that is not optional. A requirement rather than a cast to a protocol:
   /// the first cast of each type makes the Swift runtime scan every conformance in the program, a cost
-  /// at the start of every run (Architecture.md, start-up).
+  /// at the start of every run (Performance.md).
   static var noValue: Self? { get }
 }
 
