@@ -4,10 +4,10 @@ import FlowIntents
 ///
 /// One line per intent, sorted by id; `CatalogValidator` checks the order and a test checks that every
 /// file in `Intents/` is listed.
-package enum BasicsCatalog: IntentCatalog {
-  package static let namespace: String? = nil
-  package static let title = "Basics"
-  package static let intents: [any AppIntent.Type] = [
+public enum BasicsCatalog: IntentCatalog {
+  public static let namespace: String? = nil
+  public static let title = "Basics"
+  public static let intents: [any AppIntent.Type] = [
     AdjustDateIntent.self,
     AppendToFileIntent.self,
     AskIntent.self,

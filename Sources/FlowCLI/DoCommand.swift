@@ -190,5 +190,5 @@ struct DoCommand: AsyncParsableCommand {
 
 extension DiagnosticCode {
   /// `flow do` was given words that start no phrase.
-  package static let unknownPhrase: Self = "unknown-phrase"
+  public static let unknownPhrase: Self = "unknown-phrase"
 }

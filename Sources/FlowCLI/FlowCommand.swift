@@ -6,8 +6,8 @@ import FlowSystem
 import Foundation
 
 /// The `flow` command: Apple Shortcuts for Linux.
-package struct FlowCommand: AsyncParsableCommand {
-  package static let configuration = CommandConfiguration(
+public struct FlowCommand: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "flow",
     abstract: "Run workflows of chained actions, like Apple Shortcuts.",
     discussion: """
@@ -41,7 +41,7 @@ package struct FlowCommand: AsyncParsableCommand {
   /// configuration (its help text, 0.4 M instructions).
   static let version = Sharing.flowVersion
 
-  package init() {}
+  public init() {}
 
   /// The executable's whole job: runs flow with `arguments` in `context` and exits with its status.
   ///
@@ -50,7 +50,7 @@ package struct FlowCommand: AsyncParsableCommand {
   /// `flow schedule` runs here, on the main thread, with neither Dispatch nor Swift concurrency started.
   /// Every other command runs as a task whose jobs the main thread runs (MainThreadExecutor), while a
   /// thread of its own takes Ctrl-C and SIGTERM (Interrupts).
-  package static func start(arguments: [String], context makeContext: @autoclosure () -> SessionContext) -> Never {
+  public static func start(arguments: [String], context makeContext: @autoclosure () -> SessionContext) -> Never {
     let context = makeContext()
     // Parsed once: building the command tree is most of flow's start-up (ArgumentParser reflects over
     // the commands, and each new cast scans every protocol conformance in the binary).
@@ -78,7 +78,7 @@ package struct FlowCommand: AsyncParsableCommand {
   /// arguments are looked at in place, as C strings: making `CommandLine.arguments` (an array of
   /// `String`s, and its generic metadata) and the environment (whose first `[String: String]` scans
   /// every protocol conformance in the binary) cost more than the rest of the answer.
-  package static func answerVersion(argc: Int32, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>) {
+  public static func answerVersion(argc: Int32, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>) {
     guard argc == 2, let argument = argv[1], strcmp(argument, "--version") == 0 else { return }
     StandardConsole().write(version + "\n", to: .output)
     Foundation.exit(ExitStatus.success.rawValue)
@@ -88,7 +88,7 @@ package struct FlowCommand: AsyncParsableCommand {
   ///
   /// Usage errors, which ArgumentParser reports as 64, become ``ExitStatus/invalid``: nothing ran. They
   /// are printed as diagnostics, like every other problem.
-  package static func main(arguments: [String], context: SessionContext) async -> Int32 {
+  public static func main(arguments: [String], context: SessionContext) async -> Int32 {
     await main(Parsed(arguments, context), arguments: arguments, context: context)
   }
 

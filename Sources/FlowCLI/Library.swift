@@ -16,11 +16,11 @@ enum Library {
 
 extension DiagnosticCode {
   /// `flow new` was given a name that cannot name a workflow file.
-  package static let invalidWorkflowName: Self = "invalid-workflow-name"
+  public static let invalidWorkflowName: Self = "invalid-workflow-name"
   /// `flow new` was given the name of a workflow the library already has.
-  package static let workflowExists: Self = "workflow-exists"
+  public static let workflowExists: Self = "workflow-exists"
   /// `flow remove` was given a name the library does not have.
-  package static let notInLibrary: Self = "not-in-library"
+  public static let notInLibrary: Self = "not-in-library"
 }
 
 extension Sharing {

@@ -167,5 +167,5 @@ struct MCPCommand: AsyncParsableCommand {
 
 extension DiagnosticCode {
   /// `flow mcp --http` was given an address it does not listen on (not loopback, no port, taken).
-  package static let mcpAddress: Self = "mcp-address"
+  public static let mcpAddress: Self = "mcp-address"
 }

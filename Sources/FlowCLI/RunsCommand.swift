@@ -138,9 +138,9 @@ extension RunStatus: ExpressibleByArgument {}
 
 extension DiagnosticCode {
   /// `flow runs show` was given an id no run has.
-  package static let unknownRun: Self = "unknown-run"
+  public static let unknownRun: Self = "unknown-run"
   /// `flow runs show` was given the start of several runs' ids.
-  package static let ambiguousRun: Self = "ambiguous-run"
+  public static let ambiguousRun: Self = "ambiguous-run"
   /// `flow runs WORKFLOW` names neither a workflow file nor a workflow with recorded runs.
-  package static let unknownWorkflow: Self = "unknown-workflow"
+  public static let unknownWorkflow: Self = "unknown-workflow"
 }

@@ -215,7 +215,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
 extension DiagnosticCode {
   /// Two workflows would install under the same unit or object name.
-  package static let unitNameClash: Self = "unit-name-clash"
+  public static let unitNameClash: Self = "unit-name-clash"
   /// A schedule that the chosen engine would read differently from cron.
-  package static let unsupportedByEngine: Self = "unsupported-by-engine"
+  public static let unsupportedByEngine: Self = "unsupported-by-engine"
 }

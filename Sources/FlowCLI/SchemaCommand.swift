@@ -41,5 +41,5 @@ struct SchemaCommand: AsyncParsableCommand {
 
 extension DiagnosticCode {
   /// A file flow was asked to write cannot be written.
-  package static let cannotWrite: Self = "cannot-write"
+  public static let cannotWrite: Self = "cannot-write"
 }

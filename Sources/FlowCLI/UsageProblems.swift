@@ -86,7 +86,7 @@ enum UsageProblems {
 
 extension DiagnosticCode {
   /// The command line is wrong: an unknown option, a missing argument, a value that does not parse.
-  package static let usage: Self = "usage"
+  public static let usage: Self = "usage"
   /// A word where a subcommand belongs names none (`flow rn`).
-  package static let unknownCommand: Self = "unknown-command"
+  public static let unknownCommand: Self = "unknown-command"
 }

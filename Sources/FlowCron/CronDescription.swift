@@ -4,7 +4,7 @@ extension CronExpression {
   /// The expression in words: "at 09:00, Monday through Friday", "every 15 minutes".
   ///
   /// The one place schedules become words: `flow schedule explain`, `flow show` and `flow list` use it.
-  package var words: String {
+  public var words: String {
     [timeWords, dayWords, monthWords].filter { !$0.isEmpty }.joined(separator: ", ")
   }
 

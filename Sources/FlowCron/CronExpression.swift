@@ -5,11 +5,11 @@
 /// Each field is kept as a bitset of the values it allows, so matching a time is a few shifts and the
 /// next-fire search can jump from one allowed value to the next. Parse one with
 /// ``CronExpression/parse(_:locate:)``.
-package struct CronExpression: Sendable, Hashable, CustomStringConvertible {
+public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
   /// The expression as written, without surrounding blanks.
-  package let text: String
+  public let text: String
   /// The macro it was written as (`@daily`), lowercased; nil for five fields.
-  package let macro: String?
+  public let macro: String?
 
   /// Bit n is set when value n is allowed: minutes 0–59, hours 0–23, days of month 1–31, months 1–12,
   /// days of week 0–6 (Sunday is 0; 7 is folded into 0).
@@ -28,7 +28,7 @@ package struct CronExpression: Sendable, Hashable, CustomStringConvertible {
   /// cronie's "wildcard" job: the minute or the hour field starts with `*`. On daylight-saving days such
   /// a job follows elapsed time (it fires at both passes of a repeated hour and not in a skipped one),
   /// while a fixed-time job fires exactly once (see ``Schedule``).
-  package let isWildcardTime: Bool
+  public let isWildcardTime: Bool
 
   init(
     text: String, macro: String?, minutes: UInt64, hours: UInt64, daysOfMonth: UInt64, months: UInt64,
@@ -47,10 +47,10 @@ package struct CronExpression: Sendable, Hashable, CustomStringConvertible {
     self.isWildcardTime = isWildcardTime
   }
 
-  package var description: String { text }
+  public var description: String { text }
 
   /// The five fields with macros spelt out, for engines that take no macros.
-  package var fields: String {
+  public var fields: String {
     switch macro {
     case "@hourly": "0 * * * *"
     case "@daily", "@midnight": "0 0 * * *"
@@ -94,7 +94,7 @@ package struct CronExpression: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the local wall-clock minute `localSeconds` (seconds since 1970-01-01 00:00 as if in UTC)
   /// matches. The next-fire search never asks this minute by minute; tests and benchmarks do.
-  package func matches(localSeconds: Int64) -> Bool {
+  public func matches(localSeconds: Int64) -> Bool {
     let day = CivilTime.floorDivide(localSeconds, CivilTime.secondsPerDay)
     let second = Int(localSeconds - day * CivilTime.secondsPerDay)
     let (year, month, dayOfMonth) = CivilTime.date(days: day)
@@ -108,7 +108,7 @@ package struct CronExpression: Sendable, Hashable, CustomStringConvertible {
   ///
   /// Jumps field by field — month, day, hour, minute — to the next allowed value with one bit scan each,
   /// so a search costs a handful of steps whatever the gap between fires.
-  package func nextLocal(atOrAfter localSeconds: Int64) -> Int64? {
+  public func nextLocal(atOrAfter localSeconds: Int64) -> Int64? {
     let startMinute = CivilTime.floorDivide(localSeconds + 59, 60)
     let startDay = CivilTime.floorDivide(startMinute, 1440)
     var (year, month, day) = CivilTime.date(days: startDay)

@@ -12,7 +12,7 @@ extension CronExpression {
   /// - Parameter locate: the span of the characters `start..<end` of `text` (counted in Unicode scalars),
   ///   so that `0 25 * * *` is reported at `25` wherever the expression was written.
   /// - Returns: the expression, or nil with at least one error.
-  package static func parse(_ text: String, locate: (Int, Int) -> SourceSpan?) -> (
+  public static func parse(_ text: String, locate: (Int, Int) -> SourceSpan?) -> (
     expression: CronExpression?, diagnostics: [Diagnostic]
   ) {
     withoutActuallyEscaping(locate) { locate in
@@ -26,19 +26,19 @@ extension CronExpression {
 /// The problems a cron expression or a time zone can have.
 extension DiagnosticCode {
   /// Not five fields: too few, or six or seven (seconds, years, a command).
-  package static let cronFieldCount: Self = "cron-field-count"
+  public static let cronFieldCount: Self = "cron-field-count"
   /// A character or form cron does not have in a field (`5/10`, `?`, `L`, an empty list item).
-  package static let cronSyntax: Self = "cron-syntax"
+  public static let cronSyntax: Self = "cron-syntax"
   /// A number outside its field's range (`0 25 * * *`), or a step outside 1 to the field's width.
-  package static let cronOutOfRange: Self = "cron-out-of-range"
+  public static let cronOutOfRange: Self = "cron-out-of-range"
   /// A month or weekday name that cron does not know.
-  package static let cronUnknownName: Self = "cron-unknown-name"
+  public static let cronUnknownName: Self = "cron-unknown-name"
   /// A range whose start is after its end (`5-1`, `MON-SUN`).
-  package static let cronBackwardRange: Self = "cron-backward-range"
+  public static let cronBackwardRange: Self = "cron-backward-range"
   /// A macro that is not a time (`@reboot`) or not cron's (`@every 5m`).
-  package static let cronUnsupportedMacro: Self = "cron-unsupported-macro"
+  public static let cronUnsupportedMacro: Self = "cron-unsupported-macro"
   /// Days and months that never meet (`0 0 30 2 *`): the schedule would never fire.
-  package static let cronNeverFires: Self = "cron-never-fires"
+  public static let cronNeverFires: Self = "cron-never-fires"
 }
 
 /// The recursive-descent reader behind ``CronExpression/parse(_:locate:)``.

@@ -1,10 +1,10 @@
 /// The lines flow keeps in a user's crontab (crontab(5)): one block between marker comments, with
 /// `CRON_TZ=` before lines whose zone differs from the machine's, replaced whole on each install and
 /// never touching a line outside it.
-package enum CrontabBlock {
-  package static let begin =
+public enum CrontabBlock {
+  public static let begin =
     "# BEGIN flow schedule (written by 'flow schedule install cron --apply'; edits inside are replaced)"
-  package static let end = "# END flow schedule"
+  public static let end = "# END flow schedule"
 
   /// The block for `workflows`, markers included.
   ///
@@ -12,7 +12,7 @@ package enum CrontabBlock {
   ///   - machineZone: the zone cron uses without `CRON_TZ`; lines in it need none.
   ///   - zoneAfter: the `CRON_TZ` in force after the block: the one the crontab set before it, else
   ///     the machine's. Restored at the end when the block changed it, so lines below keep their zone.
-  package static func block(for workflows: [ScheduledWorkflow], machineZone: String, zoneAfter: String? = nil)
+  public static func block(for workflows: [ScheduledWorkflow], machineZone: String, zoneAfter: String? = nil)
     -> [String]
   {
     var lines = [begin]
@@ -37,7 +37,7 @@ package enum CrontabBlock {
 
   /// `crontab` with the block put in place of the previous one, or appended when there was none.
   /// Everything outside the markers stays as it was.
-  package static func merge(_ block: [String], into crontab: String) -> String {
+  public static func merge(_ block: [String], into crontab: String) -> String {
     var lines = crontab.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     if let start = lines.firstIndex(of: begin),
@@ -51,7 +51,7 @@ package enum CrontabBlock {
   }
 
   /// The `CRON_TZ` set by the lines before the block (or before the end, when there is no block yet).
-  package static func zoneBeforeBlock(in crontab: String) -> String? {
+  public static func zoneBeforeBlock(in crontab: String) -> String? {
     var zone: String?
     for line in crontab.split(separator: "\n") {
       if line == begin { break }

@@ -1,7 +1,7 @@
 /// ISO 8601 text for fire times, without Foundation's formatters (a few microseconds each).
-package enum ISO8601Text {
+public enum ISO8601Text {
   /// `2026-11-30T09:00:00+01:00`; UTC is `+00:00`, as `date -Iseconds` writes it.
-  package static func format(_ instant: Int64, utcOffset: Int) -> String {
+  public static func format(_ instant: Int64, utcOffset: Int) -> String {
     let local = instant + Int64(utcOffset)
     let day = CivilTime.floorDivide(local, CivilTime.secondsPerDay)
     let second = Int(local - day * CivilTime.secondsPerDay)

@@ -7,14 +7,14 @@ import Foundation
 /// (never two runs at once), `startingDeadlineSeconds` (one catch-up), `timeZone`, `backoffLimit: 0`
 /// (a failed run is not started again: it may have done half its work), and the Raindrop token from a
 /// Secret, never inline.
-package enum KubernetesManifest {
-  package struct Options: Sendable {
-    package var image: String
-    package var namespace: String?
+public enum KubernetesManifest {
+  public struct Options: Sendable {
+    public var image: String
+    public var namespace: String?
     /// The Secret holding the Raindrop token, under the key `token`.
-    package var secret: String
+    public var secret: String
 
-    package init(image: String, namespace: String? = nil, secret: String = "flow-raindrop") {
+    public init(image: String, namespace: String? = nil, secret: String = "flow-raindrop") {
       self.image = image
       self.namespace = namespace
       self.secret = secret
@@ -29,7 +29,7 @@ package enum KubernetesManifest {
   /// The controller reads schedules with robfig/cron, which treats `*/2` in a day field as restricted:
   /// with the other day field restricted too it fires when either matches, where cron needs both. No
   /// CronJob says "odd days that are Mondays", so such a schedule is refused rather than changed.
-  package static func problem(with expression: CronExpression) -> String? {
+  public static func problem(with expression: CronExpression) -> String? {
     let days = expression.values(.dayOfMonth).count, weekdays = expression.values(.dayOfWeek).count
     let stepped =
       (expression.dayOfMonthStar && days < 31 && weekdays < 7)
@@ -40,7 +40,7 @@ package enum KubernetesManifest {
   }
 
   /// The YAML stream for `workflows`.
-  package static func stream(for workflows: [ScheduledWorkflow], options: Options) -> String {
+  public static func stream(for workflows: [ScheduledWorkflow], options: Options) -> String {
     var documents: [String] = []
     for workflow in workflows {
       let name = workflow.unitName(limit: 52)

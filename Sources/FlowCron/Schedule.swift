@@ -11,15 +11,15 @@ import Foundation
 ///   its times inside the gap do not exist and are not made up.
 /// - A local time that occurs twice (the hour repeated when clocks fall back) fires a fixed-time
 ///   expression once, at the first occurrence; a wildcard expression fires at both.
-package struct Schedule: Sendable {
-  package struct Entry: Sendable {
-    package let expression: CronExpression
-    package let timeZone: TimeZone
+public struct Schedule: Sendable {
+  public struct Entry: Sendable {
+    public let expression: CronExpression
+    public let timeZone: TimeZone
     /// The zone's name as written (Foundation calls "UTC" "GMT"); what the units say.
-    package let zoneName: String
+    public let zoneName: String
     let rules: ZoneRules
 
-    package init(_ expression: CronExpression, timeZone: TimeZone, zoneName: String? = nil) {
+    public init(_ expression: CronExpression, timeZone: TimeZone, zoneName: String? = nil) {
       self.expression = expression
       self.timeZone = timeZone
       self.zoneName = zoneName ?? timeZone.identifier
@@ -28,33 +28,33 @@ package struct Schedule: Sendable {
   }
 
   /// One fire: when, and which entries fire then.
-  package struct Fire: Sendable, Hashable {
+  public struct Fire: Sendable, Hashable {
     /// Seconds since 1970; fires fall on whole minutes of their zone.
-    package let instant: Int64
+    public let instant: Int64
     /// The positions in ``Schedule/entries`` of the expressions that fire at this instant.
-    package let entries: [Int]
+    public let entries: [Int]
     /// The offset from UTC, in seconds, of the zone of the first of them at this instant.
-    package let utcOffset: Int
+    public let utcOffset: Int
 
-    package var date: Date { Date(timeIntervalSince1970: TimeInterval(instant)) }
+    public var date: Date { Date(timeIntervalSince1970: TimeInterval(instant)) }
 
     /// `2026-11-30T09:00:00+01:00`: local time in the zone of the first expression that fires.
-    package var iso8601: String { ISO8601Text.format(instant, utcOffset: utcOffset) }
+    public var iso8601: String { ISO8601Text.format(instant, utcOffset: utcOffset) }
   }
 
-  package let entries: [Entry]
+  public let entries: [Entry]
 
-  package init(_ entries: [Entry]) {
+  public init(_ entries: [Entry]) {
     self.entries = entries
   }
 
   /// The first fire strictly after `date`; nil when no expression fires again (within 400 years).
-  package func nextFire(after date: Date) -> Fire? {
+  public func nextFire(after date: Date) -> Fire? {
     nextFire(after: Int64(date.timeIntervalSince1970.rounded(.down)))
   }
 
   /// The first fire strictly after the instant `after` (seconds since 1970).
-  package func nextFire(after instant: Int64) -> Fire? {
+  public func nextFire(after instant: Int64) -> Fire? {
     var best = Int64.max
     var firing: [Int] = []
     for (index, entry) in entries.enumerated() {
@@ -71,7 +71,7 @@ package struct Schedule: Sendable {
   }
 
   /// The next `count` fires after `date`, in order.
-  package func fires(after date: Date, count: Int) -> [Fire] {
+  public func fires(after date: Date, count: Int) -> [Fire] {
     var fires: [Fire] = []
     var cursor = Int64(date.timeIntervalSince1970.rounded(.down))
     while fires.count < count, let fire = nextFire(after: cursor) {

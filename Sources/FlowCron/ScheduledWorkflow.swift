@@ -1,16 +1,16 @@
 /// A workflow to install into another engine's schedule: what every unit emitter needs.
-package struct ScheduledWorkflow: Sendable {
+public struct ScheduledWorkflow: Sendable {
   /// The workflow's name, for descriptions.
-  package var name: String
+  public var name: String
   /// The absolute path of the workflow file.
-  package var path: String
+  public var path: String
   /// The file's text, for engines that carry the file themselves (a Kubernetes ConfigMap).
-  package var contents: String
-  package var schedule: Schedule
+  public var contents: String
+  public var schedule: Schedule
   /// The absolute path of the `flow` binary that runs it.
-  package var executable: String
+  public var executable: String
 
-  package init(name: String, path: String, contents: String, schedule: Schedule, executable: String) {
+  public init(name: String, path: String, contents: String, schedule: Schedule, executable: String) {
     self.name = name
     self.path = path
     self.contents = contents
@@ -19,7 +19,7 @@ package struct ScheduledWorkflow: Sendable {
   }
 
   /// The file's name without folder and extension: `favourites-digest`.
-  package var fileStem: String {
+  public var fileStem: String {
     let file = path.split(separator: "/").last.map(String.init) ?? path
     for suffix in [".yml", ".yaml"] where file.hasSuffix(suffix) { return String(file.dropLast(suffix.count)) }
     return file
@@ -28,7 +28,7 @@ package struct ScheduledWorkflow: Sendable {
   /// `flow-NAME` for unit and object names: lowercase letters, digits and single dashes from the file's
   /// name, which is unique within a folder (the workflow's display name need not be). At most `limit`
   /// characters; a longer name is cut and keeps a short hash of the whole, so two stay apart.
-  package func unitName(limit: Int = 63) -> String {
+  public func unitName(limit: Int = 63) -> String {
     var slug = ""
     for scalar in fileStem.lowercased().unicodeScalars {
       if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {

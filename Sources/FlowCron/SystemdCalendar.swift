@@ -5,7 +5,7 @@ extension CronExpression {
   /// One line, except where cron's day rule cannot be said in one: cron fires when either restricted
   /// day field matches, `OnCalendar=` only when both do, so `0 9 1 * MON` becomes one line for the
   /// Mondays and one for the 1st.
-  package func onCalendar(zone: String) -> [String] {
+  public func onCalendar(zone: String) -> [String] {
     let time = "\(Self.systemdList(values(.hour), all: 24)):\(Self.systemdList(values(.minute), all: 60)):00 \(zone)"
     let month = Self.systemdList(values(.month), all: 12)
     let days = Self.systemdList(values(.dayOfMonth), all: 31)

@@ -1,15 +1,15 @@
 /// A user `.service` and `.timer` per workflow for systemd (systemd.timer(5)): the timer's `OnCalendar=`
 /// lines say the workflow's cron expressions exactly, in their zones; `Persistent=true` runs a fire
 /// missed while the machine was off once when it is back; the service runs `flow run` unattended.
-package enum SystemdUnits {
-  package struct Unit: Sendable, Hashable {
+public enum SystemdUnits {
+  public struct Unit: Sendable, Hashable {
     /// `flow-favourites-digest.timer`.
-    package var fileName: String
-    package var contents: String
+    public var fileName: String
+    public var contents: String
   }
 
   /// The service and the timer of `workflow`, in that order.
-  package static func units(for workflow: ScheduledWorkflow) -> [Unit] {
+  public static func units(for workflow: ScheduledWorkflow) -> [Unit] {
     let name = workflow.unitName()
     let header = "# Written by 'flow schedule install systemd' for \(workflow.path); run it again after editing.\n"
     let description = escapeSpecifiers("flow: \(workflow.name)")

@@ -3,10 +3,10 @@ import Foundation
 
 /// IANA time zone names (`Europe/Berlin`), checked as systemd, cron's `CRON_TZ` and Kubernetes will read
 /// them: exactly as the tz database spells them.
-package enum TimeZoneName {
+public enum TimeZoneName {
   /// The zone named exactly `name`; nil for unknown names, other spellings (`europe/berlin`) and offsets
   /// (`GMT+2`), which the engines the units go to would not take.
-  package static func zone(named name: String) -> TimeZone? {
+  public static func zone(named name: String) -> TimeZone? {
     // Foundation answers "GMT" for "UTC"; both are tz database names.
     guard let zone = TimeZone(identifier: name), zone.identifier == name || name == "UTC" else { return nil }
     return zone
@@ -17,7 +17,7 @@ package enum TimeZoneName {
 
   /// Up to three names close to `name`: the same name in another case, zones whose city is `name`
   /// (`Berlin`, `new york`), then the nearest by edit distance, whole or by city.
-  package static func suggestions(for name: String) -> [String] {
+  public static func suggestions(for name: String) -> [String] {
     let known = known
     let wanted = name.lowercased().replacingOccurrences(of: " ", with: "_")
     if let sameName = known.first(where: { $0.lowercased() == wanted }) { return [sameName] }
@@ -39,7 +39,7 @@ package enum TimeZoneName {
   }
 
   /// The diagnostic for an unknown zone written at `span`.
-  package static func unknown(_ name: String, at span: SourceSpan?) -> Diagnostic {
+  public static func unknown(_ name: String, at span: SourceSpan?) -> Diagnostic {
     // "GMT+2", "UTC-05:00", "+0100": an offset, which would not follow daylight saving.
     let isOffset =
       name.contains { $0 == "+" || $0 == "-" } && name.contains { $0.isNumber }
@@ -57,5 +57,5 @@ package enum TimeZoneName {
 
 extension DiagnosticCode {
   /// A `timezone:` that is not an IANA name as the tz database spells it.
-  package static let unknownTimeZone: Self = "unknown-time-zone"
+  public static let unknownTimeZone: Self = "unknown-time-zone"
 }

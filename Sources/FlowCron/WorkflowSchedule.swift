@@ -4,16 +4,16 @@ import Foundation
 
 /// A workflow's `schedule:` and `timezone:` read with the cron grammar: checked wherever the workflow
 /// is checked (`FlowRuntime.WorkflowCheck`), and turned into a ``Schedule`` for the commands.
-package enum WorkflowSchedule {
+public enum WorkflowSchedule {
   /// Every problem in the workflow's schedule and zones, each at its place: a bad field at its column
   /// inside the expression, an unknown zone with the closest names.
-  package static func check(_ workflow: Workflow) -> Diagnostics {
+  public static func check(_ workflow: Workflow) -> Diagnostics {
     read(workflow).diagnostics
   }
 
   /// The schedule of a workflow whose schedule checks clean; nil when it has no `schedule:` or it
   /// does not check. Entries without a zone of their own or of the workflow use `machineZone`.
-  package static func schedule(of workflow: Workflow, machineZone: (name: String, zone: TimeZone)) -> Schedule? {
+  public static func schedule(of workflow: Workflow, machineZone: (name: String, zone: TimeZone)) -> Schedule? {
     let (entries, diagnostics) = read(workflow)
     guard !diagnostics.hasErrors, !entries.isEmpty else { return nil }
     return Schedule(

@@ -6,8 +6,8 @@ import Synchronization
 /// `TimeZone.secondsFromGMT(for:)` costs about 100 ns and the search needs the offsets around every fire,
 /// so the transitions from 1900 to 2400 are read once per zone (about 1,000 for Europe/Berlin, in about
 /// a millisecond) and shared: ``ZoneRules/for(_:)`` keeps one table per zone for the life of the process.
-package final class ZoneRules: Sendable {
-  package let timeZone: TimeZone
+public final class ZoneRules: Sendable {
+  public let timeZone: TimeZone
   /// Instants (seconds since 1970) where the offset changes, in order.
   let transitions: [Int64]
   /// `offsets[i]` holds from `transitions[i - 1]` up to `transitions[i]`; there is one more offset than
@@ -20,7 +20,7 @@ package final class ZoneRules: Sendable {
   /// thousand transitions for a zone with daylight saving. Later fires use the last offset.
   static let end = Date(timeIntervalSince1970: 13_569_465_600)  // 2400-01-01
 
-  package init(_ timeZone: TimeZone) {
+  public init(_ timeZone: TimeZone) {
     self.timeZone = timeZone
     var transitions: [Int64] = []
     var offsets: [Int64] = [Int64(timeZone.secondsFromGMT(for: Self.start))]
@@ -38,7 +38,7 @@ package final class ZoneRules: Sendable {
   }
 
   /// The rules of `timeZone`, built once per process and zone.
-  package static func `for`(_ timeZone: TimeZone) -> ZoneRules {
+  public static func `for`(_ timeZone: TimeZone) -> ZoneRules {
     cache.withLock { cache in
       if let rules = cache[timeZone.identifier] { return rules }
       let rules = ZoneRules(timeZone)
@@ -64,7 +64,7 @@ package final class ZoneRules: Sendable {
   }
 
   /// The offset from UTC, in seconds, at `instant`.
-  package func offset(at instant: Int64) -> Int64 {
+  public func offset(at instant: Int64) -> Int64 {
     offsets[period(containing: instant)]
   }
 }

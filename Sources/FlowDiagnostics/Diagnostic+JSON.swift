@@ -7,7 +7,7 @@ extension Diagnostic: Encodable {
     case code, severity, message, file, line, column, endLine, endColumn, notes, help
   }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(code, forKey: .code)
     try container.encode(severity, forKey: .severity)
@@ -27,7 +27,7 @@ extension Diagnostic.Note: Encodable {
     case message, file, line, column, endLine, endColumn
   }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(message, forKey: .message)
     try container.encodeIfPresent(span?.file.path, forKey: .file)

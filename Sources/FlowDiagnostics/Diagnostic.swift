@@ -3,8 +3,8 @@
 /// Everything user-facing that has a location becomes a `Diagnostic` before it is printed, and one
 /// renderer (``DiagnosticRenderer``) prints them all. Messages are lowercase with no final period, and
 /// quote names and values in single quotes: "unknown key 'nmae'".
-package struct Diagnostic: Error, Sendable, Hashable {
-  package enum Severity: String, Sendable, Hashable, Comparable, Codable {
+public struct Diagnostic: Error, Sendable, Hashable {
+  public enum Severity: String, Sendable, Hashable, Comparable, Codable {
     case note, warning, error
 
     private var rank: Int {
@@ -15,34 +15,34 @@ package struct Diagnostic: Error, Sendable, Hashable {
       }
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
   }
 
   /// A secondary message, optionally pointing at a second place ("'name' is first defined here").
-  package struct Note: Sendable, Hashable {
-    package var message: String
-    package var span: SourceSpan? { didSet { held = FileHold(span) } }
+  public struct Note: Sendable, Hashable {
+    public var message: String
+    public var span: SourceSpan? { didSet { held = FileHold(span) } }
     private var held: FileHold
 
-    package init(_ message: String, at span: SourceSpan? = nil) {
+    public init(_ message: String, at span: SourceSpan? = nil) {
       self.message = message
       self.span = span
       held = FileHold(span)
     }
   }
 
-  package var severity: Severity
-  package var code: DiagnosticCode
-  package var message: String
+  public var severity: Severity
+  public var code: DiagnosticCode
+  public var message: String
   /// Where the problem is. Nil for problems about a whole file that has no position (a missing file).
-  package var span: SourceSpan? { didSet { held = FileHold(span) } }
+  public var span: SourceSpan? { didSet { held = FileHold(span) } }
   private var held: FileHold
   /// The file the problem belongs to when there is no span.
-  package var path: String?
-  package var notes: [Note]
-  package var helps: [String]
+  public var path: String?
+  public var notes: [Note]
+  public var helps: [String]
 
-  package init(
+  public init(
     _ severity: Severity = .error,
     _ code: DiagnosticCode,
     _ message: String,
@@ -61,7 +61,7 @@ package struct Diagnostic: Error, Sendable, Hashable {
   }
 
   /// A diagnostic about a whole file, with no line or column.
-  package init(
+  public init(
     _ severity: Severity = .error,
     _ code: DiagnosticCode,
     _ message: String,
@@ -74,7 +74,7 @@ package struct Diagnostic: Error, Sendable, Hashable {
   }
 
   /// Adds a `= help:` line.
-  package func help(_ text: String?) -> Diagnostic {
+  public func help(_ text: String?) -> Diagnostic {
     guard let text else { return self }
     var copy = self
     copy.helps.append(text)
@@ -82,7 +82,7 @@ package struct Diagnostic: Error, Sendable, Hashable {
   }
 
   /// Adds a `= note:` line, optionally pointing at a second place.
-  package func note(_ text: String, at span: SourceSpan? = nil) -> Diagnostic {
+  public func note(_ text: String, at span: SourceSpan? = nil) -> Diagnostic {
     var copy = self
     copy.notes.append(Note(text, at: span))
     return copy
@@ -94,33 +94,33 @@ package struct Diagnostic: Error, Sendable, Hashable {
 /// Codes are not part of the human format; they key tests, the `--json` output and
 /// `Documentation/Diagnostics.md`. Each module declares its own in an extension, next to the code that
 /// emits them.
-package struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
   CustomStringConvertible
 {
-  package let rawValue: String
-  package init(rawValue: String) { self.rawValue = rawValue }
-  package init(stringLiteral value: String) { self.rawValue = value }
-  package var description: String { rawValue }
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { self.rawValue = value }
+  public var description: String { rawValue }
 }
 
 /// Problems collected while loading and checking, so that all of them are reported in one pass.
-package struct Diagnostics: Sendable, Hashable, Sequence {
-  package private(set) var all: [Diagnostic] = []
+public struct Diagnostics: Sendable, Hashable, Sequence {
+  public private(set) var all: [Diagnostic] = []
 
-  package init(_ diagnostics: [Diagnostic] = []) { self.all = diagnostics }
+  public init(_ diagnostics: [Diagnostic] = []) { self.all = diagnostics }
 
-  package mutating func append(_ diagnostic: Diagnostic) { all.append(diagnostic) }
-  package mutating func append(contentsOf other: some Sequence<Diagnostic>) { all.append(contentsOf: other) }
+  public mutating func append(_ diagnostic: Diagnostic) { all.append(diagnostic) }
+  public mutating func append(contentsOf other: some Sequence<Diagnostic>) { all.append(contentsOf: other) }
 
-  package var errorCount: Int { all.count { $0.severity == .error } }
-  package var warningCount: Int { all.count { $0.severity == .warning } }
-  package var hasErrors: Bool { all.contains { $0.severity == .error } }
-  package var isEmpty: Bool { all.isEmpty }
+  public var errorCount: Int { all.count { $0.severity == .error } }
+  public var warningCount: Int { all.count { $0.severity == .warning } }
+  public var hasErrors: Bool { all.contains { $0.severity == .error } }
+  public var isEmpty: Bool { all.isEmpty }
 
-  package func makeIterator() -> IndexingIterator<[Diagnostic]> { all.makeIterator() }
+  public func makeIterator() -> IndexingIterator<[Diagnostic]> { all.makeIterator() }
 
   /// In file order: by path, then position; problems without a position first.
-  package func sorted() -> [Diagnostic] {
+  public func sorted() -> [Diagnostic] {
     all.enumerated().sorted { lhs, rhs in
       let l = lhs.element, r = rhs.element
       if (l.path ?? "") != (r.path ?? "") { return (l.path ?? "") < (r.path ?? "") }
@@ -135,10 +135,10 @@ package struct Diagnostics: Sendable, Hashable, Sequence {
 }
 
 /// An error that carries diagnostics; thrown where one problem must stop the work at hand.
-package struct DiagnosticError: Error, Sendable {
-  package var diagnostics: Diagnostics
-  package init(_ diagnostics: Diagnostics) { self.diagnostics = diagnostics }
-  package init(_ diagnostic: Diagnostic) { self.diagnostics = Diagnostics([diagnostic]) }
+public struct DiagnosticError: Error, Sendable {
+  public var diagnostics: Diagnostics
+  public init(_ diagnostics: Diagnostics) { self.diagnostics = diagnostics }
+  public init(_ diagnostic: Diagnostic) { self.diagnostics = Diagnostics([diagnostic]) }
 }
 
 /// Keeps the file a span points into alive as long as a diagnostic about it is: spans name their file by

@@ -10,22 +10,22 @@
 /// The gutter holds the line number right-aligned; tabs are expanded and wide characters count twice,
 /// so the carets stand under the span however the line is written. Colour, when on, touches only the
 /// severity word and the carets.
-package struct DiagnosticRenderer: Sendable {
-  package var colors: Bool
+public struct DiagnosticRenderer: Sendable {
+  public var colors: Bool
 
-  package init(colors: Bool = false) {
+  public init(colors: Bool = false) {
     self.colors = colors
   }
 
   /// Every diagnostic in file order, then a line that counts them.
-  package func render(_ diagnostics: Diagnostics) -> String {
+  public func render(_ diagnostics: Diagnostics) -> String {
     var out = diagnostics.sorted().map(render).joined()
     if let summary = Self.summary(of: diagnostics) { out += summary + "\n" }
     return out
   }
 
   /// "found 2 errors and 1 warning", or nil when there is nothing to count.
-  package static func summary(of diagnostics: Diagnostics) -> String? {
+  public static func summary(of diagnostics: Diagnostics) -> String? {
     var parts: [String] = []
     if diagnostics.errorCount > 0 { parts.append(Count.of(diagnostics.errorCount, "error")) }
     if diagnostics.warningCount > 0 { parts.append(Count.of(diagnostics.warningCount, "warning")) }
@@ -33,7 +33,7 @@ package struct DiagnosticRenderer: Sendable {
   }
 
   /// One diagnostic: the header line, the excerpt, its notes, then its help lines, each ending in a newline.
-  package func render(_ diagnostic: Diagnostic) -> String {
+  public func render(_ diagnostic: Diagnostic) -> String {
     let lines = [diagnostic.span?.start.line ?? 0] + diagnostic.notes.compactMap { $0.span?.start.line }
     let width = max(4, String(lines.max() ?? 0).count)
     // Messages quote values from the file, which may hold control characters: shown, never obeyed.
@@ -143,18 +143,18 @@ package struct DiagnosticRenderer: Sendable {
 /// How many terminal columns a character takes: 0 for combining marks, 2 for wide East Asian characters
 /// and emoji, 1 otherwise. Enough to keep carets aligned and `flow show`'s columns straight; not a full
 /// wcwidth.
-package enum DisplayWidth {
+public enum DisplayWidth {
   /// The columns `text` takes at a terminal.
-  package static func of(_ text: String) -> Int {
+  public static func of(_ text: String) -> Int {
     let utf8 = text.utf8
     // ASCII text is as wide as it is long; only other text needs its characters looked up.
     if !utf8.contains(where: { $0 >= 0x80 }) { return utf8.count }
     return text.unicodeScalars.reduce(0) { $0 + of($1) }
   }
 
-  package static func of(_ text: Substring) -> Int { of(String(text)) }
+  public static func of(_ text: Substring) -> Int { of(String(text)) }
 
-  package static func of(_ scalar: Unicode.Scalar) -> Int {
+  public static func of(_ scalar: Unicode.Scalar) -> Int {
     // Most text is ASCII, and looking up Unicode properties costs far more than the rest of a layout.
     if scalar.isASCII { return 1 }
     let properties = scalar.properties

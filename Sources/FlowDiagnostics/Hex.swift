@@ -1,10 +1,10 @@
 /// Bytes as hexadecimal digits, two a byte: the one encoder for digests, ids, URLs' escapes and the
 /// bytes a message names. Here, in the module every other imports, so that all of them can reach it.
-package enum Hex {
+public enum Hex {
   /// Lowercase by default, as `sha256sum` prints a digest; URLs and messages ask for uppercase. An array,
   /// not any collection: called from other modules, a generic one had the runtime look its iterator type
   /// up by scanning every conformance, 0.36 M instructions of a one-step run (callgrind).
-  package static func encode(_ bytes: [UInt8], uppercase: Bool = false) -> String {
+  public static func encode(_ bytes: [UInt8], uppercase: Bool = false) -> String {
     let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
     return String(unsafeUninitializedCapacity: bytes.count * 2) { out in
       digits.withUTF8Buffer { digits in

@@ -6,19 +6,19 @@ import Synchronization
 /// still show the line around it. Every file gets a small number on creation, and spans store that
 /// number rather than a reference: a parsed file has millions of spans, and counting references to the
 /// file from each of them cost a fifth of the parse time.
-package final class SourceFile: Sendable {
+public final class SourceFile: Sendable {
   /// The path as the person typed it; relative stays relative.
-  package let path: String
+  public let path: String
   /// The file's contents, exactly as read.
-  package let bytes: [UInt8]
+  public let bytes: [UInt8]
   /// This file's number in ``SourceFile/registry``; what a span stores.
-  package let id: UInt32
+  public let id: UInt32
   /// Whether diagnostics may quote the file's lines. A file that may not be a workflow at all
   /// (`run-workflow: ~/.aws/credentials`) is pointed at by line and column, never shown: its lines would
   /// otherwise reach the terminal and run history.
-  package let isQuotable: Bool
+  public let isQuotable: Bool
 
-  package init(path: String, bytes: [UInt8], isQuotable: Bool = true) {
+  public init(path: String, bytes: [UInt8], isQuotable: Bool = true) {
     self.path = path
     self.bytes = bytes
     self.isQuotable = isQuotable
@@ -35,10 +35,10 @@ package final class SourceFile: Sendable {
   static let registry = Registry()
 
   /// How many files are alive, and their bytes: what a long-running process keeps of the files it read.
-  package static var registered: (files: Int, bytes: Int) { registry.usage }
+  public static var registered: (files: Int, bytes: Int) { registry.usage }
 
   /// How many of the files alive are `matching`: for tests, which share the registry with others running.
-  package static func registered(matching predicate: (SourceFile) -> Bool) -> Int {
+  public static func registered(matching predicate: (SourceFile) -> Bool) -> Int {
     registry.count(matching: predicate)
   }
 
@@ -114,7 +114,7 @@ package final class SourceFile: Sendable {
     private static let unloaded = SourceFile(path: "<unloaded file>", bytes: [])
   }
 
-  package convenience init(path: String, text: String) {
+  public convenience init(path: String, text: String) {
     self.init(path: path, bytes: Array(text.utf8))
   }
 
@@ -122,7 +122,7 @@ package final class SourceFile: Sendable {
   ///
   /// A linear scan: it runs only when a diagnostic is rendered, never while parsing.
   /// Nil for a file that is not ``isQuotable``.
-  package func line(_ number: Int) -> String? {
+  public func line(_ number: Int) -> String? {
     guard number >= 1, isQuotable else { return nil }
     var current = 1
     var start = 0
@@ -149,40 +149,40 @@ package final class SourceFile: Sendable {
 
 /// A position in a source file: 1-based line and column, the column counted in Unicode scalars (libyaml's
 /// unit). Converted to display width only when drawing.
-package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
-  package var line: Int
-  package var column: Int
+public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
 
-  package init(line: Int, column: Int) {
+  public init(line: Int, column: Int) {
     self.line = line
     self.column = column
   }
 
-  package static func < (lhs: Self, rhs: Self) -> Bool {
+  public static func < (lhs: Self, rhs: Self) -> Bool {
     (lhs.line, lhs.column) < (rhs.line, rhs.column)
   }
 
-  package var description: String { "\(line):\(column)" }
+  public var description: String { "\(line):\(column)" }
 }
 
 /// A range in a source file, from `start` up to (not including) `end`.
 ///
 /// Stored compactly (the file's number and 32-bit positions, 20 bytes, no reference counting) because
 /// every node and key of a parsed file carries one.
-package struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
+public struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   private let fileID: UInt32
   private var startLine: Int32
   private var startColumn: Int32
   private var endLine: Int32
   private var endColumn: Int32
 
-  package init(file: SourceFile, start: SourceLocation, end: SourceLocation) {
+  public init(file: SourceFile, start: SourceLocation, end: SourceLocation) {
     self.init(fileID: file.id, start: start, end: end)
   }
 
   /// A span in the file numbered `fileID`, for parsers that make millions of spans and should not
   /// touch the file object for each.
-  package init(fileID: UInt32, start: SourceLocation, end: SourceLocation) {
+  public init(fileID: UInt32, start: SourceLocation, end: SourceLocation) {
     self.fileID = fileID
     startLine = Int32(clamping: start.line)
     startColumn = Int32(clamping: start.column)
@@ -191,13 +191,13 @@ package struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A span of one character at `location`.
-  package init(file: SourceFile, at location: SourceLocation) {
+  public init(file: SourceFile, at location: SourceLocation) {
     self.init(file: file, start: location, end: SourceLocation(line: location.line, column: location.column + 1))
   }
 
-  package var file: SourceFile { SourceFile.registry.file(fileID) }
+  public var file: SourceFile { SourceFile.registry.file(fileID) }
 
-  package var start: SourceLocation {
+  public var start: SourceLocation {
     get { SourceLocation(line: Int(startLine), column: Int(startColumn)) }
     set {
       startLine = Int32(clamping: newValue.line)
@@ -205,7 +205,7 @@ package struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  package var end: SourceLocation {
+  public var end: SourceLocation {
     get { SourceLocation(line: Int(endLine), column: Int(endColumn)) }
     set {
       endLine = Int32(clamping: newValue.line)
@@ -214,5 +214,5 @@ package struct SourceSpan: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `path:line:column` of the start, the prefix of every diagnostic.
-  package var description: String { "\(file.path):\(start)" }
+  public var description: String { "\(file.path):\(start)" }
 }

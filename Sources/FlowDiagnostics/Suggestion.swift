@@ -1,11 +1,11 @@
 /// "Did you mean …?": the closest candidate to a misspelt name, when one is close enough.
-package enum Suggestion {
+public enum Suggestion {
   /// The candidate nearest to `name` by edit distance, if it is within the threshold.
   ///
   /// The threshold grows with the name: at most 2 edits for names up to 8 characters, 3 beyond. Fewer
   /// lets real typos through unanswered; more suggests unrelated names (just uses < 3,
   /// swift-argument-parser < 4). Ties go to the earlier candidate, so callers order by preference.
-  package static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+  public static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
     let limit = name.count <= 8 ? 2 : 3
     var best: (candidate: String, distance: Int)?
     let lowered = name.lowercased()
@@ -19,7 +19,7 @@ package enum Suggestion {
   }
 
   /// The `= help:` text for a misspelt name: the closest candidate, or every choice when there are few.
-  package static func help(for name: String, among candidates: [String], listUpTo few: Int = 6) -> String? {
+  public static func help(for name: String, among candidates: [String], listUpTo few: Int = 6) -> String? {
     if let match = closest(to: name, among: candidates) { return "did you mean '\(match)'?" }
     if !candidates.isEmpty, candidates.count <= few {
       return "expected \(List.or(candidates.map { "'\($0)'" }))"
@@ -28,7 +28,7 @@ package enum Suggestion {
   }
 
   /// Levenshtein distance over Unicode scalars, in O(min(m, n)) memory.
-  package static func editDistance(_ a: String, _ b: String) -> Int {
+  public static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
@@ -47,9 +47,9 @@ package enum Suggestion {
 }
 
 /// Lists that read as English: "'a', 'b' or 'c'".
-package enum List {
-  package static func or(_ items: [String]) -> String { join(items, "or") }
-  package static func and(_ items: [String]) -> String { join(items, "and") }
+public enum List {
+  public static func or(_ items: [String]) -> String { join(items, "or") }
+  public static func and(_ items: [String]) -> String { join(items, "and") }
 
   private static func join(_ items: [String], _ word: String) -> String {
     switch items.count {
@@ -61,8 +61,8 @@ package enum List {
 }
 
 /// Counted nouns that keep their grammar: "1 error", "2 errors".
-package enum Count {
-  package static func of(_ count: Int, _ singular: String, plural: String? = nil) -> String {
+public enum Count {
+  public static func of(_ count: Int, _ singular: String, plural: String? = nil) -> String {
     "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
   }
 }

@@ -11,13 +11,13 @@
 /// spaces, direction marks, the byte order mark, tag characters, line and paragraph separators) are
 /// shown by their code point, `<U+200B>`: a name or a URL could otherwise hide one, and read the same as
 /// another.
-package enum TerminalSafe {
-  package static func text(_ text: String) -> String { sanitised(text, keepingLines: false) }
+public enum TerminalSafe {
+  public static func text(_ text: String) -> String { sanitised(text, keepingLines: false) }
 
   /// Text printed as it is at run time (`show`, `ask`, the results of `flow do`): like ``text(_:)``, but line
   /// breaks and tabs stay, since a value may be several lines; a carriage return (which could draw over the
   /// line, a prompt erasing itself) is shown as `␍` unless it ends a line (CRLF).
-  package static func lines(_ text: String) -> String { sanitised(text, keepingLines: true) }
+  public static func lines(_ text: String) -> String { sanitised(text, keepingLines: true) }
 
   private static func sanitised(_ text: String, keepingLines: Bool) -> String {
     guard hasControl(text) else { return text }
@@ -60,7 +60,7 @@ package enum TerminalSafe {
   /// the zero-width space and its kin, the directional marks (U+200E, U+200F, U+061C), word joiners and
   /// invisible operators, the byte order mark, tag characters, U+2028 and U+2029. Zero-width joiners and
   /// non-joiners (U+200C, U+200D) stay: emoji and several scripts need them.
-  package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+  public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029,
       0x2060...0x2064, 0x206A...0x206F, 0x3164, 0xFEFF, 0xFFA0, 0xE0000...0xE007F:
@@ -70,7 +70,7 @@ package enum TerminalSafe {
   }
 
   /// `<U+200B>`.
-  package static func codePoint(_ scalar: Unicode.Scalar) -> String {
+  public static func codePoint(_ scalar: Unicode.Scalar) -> String {
     let hex = String(scalar.value, radix: 16, uppercase: true)
     return "<U+\(String(repeating: "0", count: max(4 - hex.count, 0)))\(hex)>"
   }

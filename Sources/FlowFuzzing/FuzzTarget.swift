@@ -1,7 +1,7 @@
 /// The parts of flow the fuzzing harness feeds arbitrary bytes (CONTRIBUTING.md): each through the entry
 /// point the command line uses, in-process, writing nothing. `flow-fuzz` hands them to libFuzzer, and
 /// `FlowFuzzingTests` replays every input that once crashed one (Tests/FuzzRegressions/<target>/).
-package enum FuzzTarget: String, CaseIterable, Sendable {
+public enum FuzzTarget: String, CaseIterable, Sendable {
   /// A whole file as `flow validate`, `flow show` and `flow import` take it: signature, YAML, decoder,
   /// checker, card analysis and every renderer of the result.
   case check
@@ -15,7 +15,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   case signature
 
   /// Runs one input. Returns normally whatever the input holds; a crash or a hang is the finding.
-  package func run(_ bytes: [UInt8]) {
+  public func run(_ bytes: [UInt8]) {
     switch self {
     case .check: CheckTarget.run(bytes)
     case .templates: TemplateTarget.run(bytes)

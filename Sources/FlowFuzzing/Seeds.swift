@@ -5,7 +5,7 @@ import Foundation
 
 /// The starting inputs of each target, made from the project's own files (the workflows, the examples
 /// and the test fixtures) when `Scripts/fuzz.sh` runs, rather than kept as copies that would go stale.
-package enum Seeds {
+public enum Seeds {
   /// The key the signature seeds are signed with, and the one `SignatureTarget` trusts: a fixed seed,
   /// because a random one would make every fuzzing run take different paths.
   /// (Any 32 bytes are an Ed25519 seed, so the random fallback is never taken.)
@@ -13,10 +13,10 @@ package enum Seeds {
 
   /// The folders of the project whose YAML files seed every target: every workflow flow ships or
   /// shows, and every fixture a test reads (the corpora of bad files, hostile files, schedules, sharing).
-  package static let folders = ["workflows", "examples", "Tests"]
+  public static let folders = ["workflows", "examples", "Tests"]
 
   /// The YAML files under `folders` of the project at `root`, in a stable order.
-  package static func files(root: URL) -> [URL] {
+  public static func files(root: URL) -> [URL] {
     folders.flatMap { folder -> [URL] in
       let enumerator = FileManager.default.enumerator(
         at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
@@ -25,12 +25,12 @@ package enum Seeds {
   }
 
   /// The inputs for `target` from the project at `root`.
-  package static func inputs(for target: FuzzTarget, root: URL) -> [[UInt8]] {
+  public static func inputs(for target: FuzzTarget, root: URL) -> [[UInt8]] {
     inputs(for: target, from: files(root: root).compactMap { try? [UInt8](Data(contentsOf: $0)) })
   }
 
   /// The inputs for `target` drawn from `files` (their bytes), each once.
-  package static func inputs(for target: FuzzTarget, from files: [[UInt8]]) -> [[UInt8]] {
+  public static func inputs(for target: FuzzTarget, from files: [[UInt8]]) -> [[UInt8]] {
     var inputs: [[UInt8]]
     switch target {
     case .check:

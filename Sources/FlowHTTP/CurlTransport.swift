@@ -10,13 +10,13 @@ import Foundation
 ///
 /// Redirects are followed here, within one scheme, host and port only, so that an `Authorization`
 /// header (the Raindrop.io token) never goes to another host; a redirect elsewhere comes back as it is.
-package struct CurlTransport: HTTPTransport {
+public struct CurlTransport: HTTPTransport {
   /// How many redirects one request may follow.
-  package static let maximumRedirects = 5
+  public static let maximumRedirects = 5
 
-  package init() {}
+  public init() {}
 
-  package func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+  public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
     var current = request
     var response = try await Self.perform(current)
     for _ in 0..<Self.maximumRedirects {

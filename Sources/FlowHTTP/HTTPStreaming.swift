@@ -2,34 +2,34 @@ internal import CCurlShim
 import Foundation
 
 /// The status and headers of a response whose body is still arriving.
-package struct HTTPResponseHead: Sendable, Hashable {
-  package var status: Int
+public struct HTTPResponseHead: Sendable, Hashable {
+  public var status: Int
   /// Header fields with lower-cased names.
-  package var headers: [String: String]
+  public var headers: [String: String]
 
-  package init(status: Int, headers: [String: String] = [:]) {
+  public init(status: Int, headers: [String: String] = [:]) {
     self.status = status
     self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
   }
 
   /// The value of a header, by case-insensitive name.
-  package subscript(header name: String) -> String? { headers[name.lowercased()] }
+  public subscript(header name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// Stops a transfer from another thread: the transfer polls it (at least once a second, even while
 /// nothing arrives) and ends as ``HTTPTransportError/cancelled``.
-package final class HTTPCancellation: @unchecked Sendable {
+public final class HTTPCancellation: @unchecked Sendable {
   /// Read by libcurl's progress callback on the transfer's thread; written once, from any thread.
   let pointer: UnsafeMutablePointer<Int32>
 
-  package init() {
+  public init() {
     pointer = .allocate(capacity: 1)
     pointer.initialize(to: 0)
   }
 
   deinit { pointer.deallocate() }
 
-  package func cancel() { pointer.pointee = 1 }
+  public func cancel() { pointer.pointee = 1 }
 }
 
 /// HTTP whose responses are read as they arrive, for answers that stay open (server-sent events, which
@@ -38,7 +38,7 @@ package final class HTTPCancellation: @unchecked Sendable {
 /// Blocking by design: each transfer runs on the thread that calls ``stream(_:cancellation:head:body:)``,
 /// one easy handle per transfer, so a caller that needs a second request while the first is open (the
 /// answer to a question the server asks on that open stream) gives each its own thread.
-package protocol StreamingHTTPTransport: Sendable {
+public protocol StreamingHTTPTransport: Sendable {
   /// Performs `request`, handing `head` the status and headers, then `body` each piece of the body as
   /// it arrives; either returns false to stop the transfer (which then ends as `.cancelled`).
   /// `request.timeout` bounds connecting; `limit` the whole transfer (nil: an open stream lasts until
@@ -51,7 +51,7 @@ package protocol StreamingHTTPTransport: Sendable {
 }
 
 extension CurlTransport: StreamingHTTPTransport {
-  package func stream(
+  public func stream(
     _ request: HTTPRequest, limit: Duration?, cancellation: HTTPCancellation, head: (HTTPResponseHead) -> Bool,
     body: (UnsafeRawBufferPointer) -> Bool
   ) -> Result<Void, HTTPTransportError> {

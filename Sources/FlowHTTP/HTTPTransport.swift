@@ -1,19 +1,19 @@
 import Foundation
 
 /// An HTTP request as flow's actions and clients describe it, independent of the client library.
-package struct HTTPRequest: Sendable, Hashable {
-  package var method: String
-  package var url: URL
+public struct HTTPRequest: Sendable, Hashable {
+  public var method: String
+  public var url: URL
   /// Header fields; names compare case-insensitively on the wire, so keep one spelling per name.
-  package var headers: [String: String]
-  package var body: Data?
+  public var headers: [String: String]
+  public var body: Data?
   /// How long to wait for the whole response.
-  package var timeout: Duration
+  public var timeout: Duration
   /// The longest response body accepted, in bytes; a longer one stops the transfer as it passes the
   /// limit (``HTTPTransportError/tooLarge(limit:)``) instead of being read into memory. nil: no limit.
-  package var maximumBodySize: Int?
+  public var maximumBodySize: Int?
 
-  package init(
+  public init(
     method: String = "GET",
     url: URL,
     headers: [String: String] = [:],
@@ -31,20 +31,20 @@ package struct HTTPRequest: Sendable, Hashable {
 }
 
 /// A complete HTTP response.
-package struct HTTPResponse: Sendable, Hashable {
-  package var status: Int
+public struct HTTPResponse: Sendable, Hashable {
+  public var status: Int
   /// Header fields with lower-cased names.
-  package var headers: [String: String]
-  package var body: Data
+  public var headers: [String: String]
+  public var body: Data
 
-  package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+  public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
     self.status = status
     self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
     self.body = body
   }
 
   /// The value of a header, by case-insensitive name.
-  package subscript(header name: String) -> String? { headers[name.lowercased()] }
+  public subscript(header name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// The one effect for HTTP: send a request, get the whole response back.
@@ -52,12 +52,12 @@ package struct HTTPResponse: Sendable, Hashable {
 /// A status such as 404 or 500 is a response, not an error; errors are for requests that got no
 /// response at all (``HTTPTransportError``). Tests use the real implementation against a loopback
 /// server; the protocol exists so that another client (AsyncHTTPClient, say) could be swapped in.
-package protocol HTTPTransport: Sendable {
+public protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
 }
 
 /// Why a request got no response.
-package enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
   case timedOut(after: Duration)
   case cannotConnect(host: String)
   case connectionLost
@@ -66,7 +66,7 @@ package enum HTTPTransportError: Error, Sendable, Hashable, CustomStringConverti
   case tooLarge(limit: Int)
   case other(String)
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .timedOut(let after): "no answer within \(after)"
     case .cannotConnect(let host): "cannot connect to \(host)"

@@ -14,8 +14,8 @@ import Synchronization
 /// ``flush()`` is called (`flow` does each second while the run goes on). If history cannot be written
 /// (a full disk, a lock held past the busy timeout), the run goes on: `warn` hears of it once, and
 /// nothing more is written.
-package final class HistoryRecorder: RunObserver, Sendable {
-  package let start: RunStart
+public final class HistoryRecorder: RunObserver, Sendable {
+  public let start: RunStart
   private let history: RunHistory
   private let policy: HistoryPolicy
   private let clock: any FlowClock
@@ -31,10 +31,10 @@ package final class HistoryRecorder: RunObserver, Sendable {
   }
 
   /// The longest output summary kept, in characters.
-  package static let summaryLimit = 80
+  public static let summaryLimit = 80
 
   /// Writes the row of a run that is starting.
-  package init(
+  public init(
     history: RunHistory, start: RunStart, policy: HistoryPolicy, clock: any FlowClock, redact: Redactor,
     warn: @escaping @Sendable (String) -> Void
   ) throws(HistoryError) {
@@ -48,15 +48,15 @@ package final class HistoryRecorder: RunObserver, Sendable {
   }
 
   /// Masks these too from now on (the values of `secret: true` inputs, known once inputs are resolved).
-  package func addSecrets(_ redactor: Redactor) {
+  public func addSecrets(_ redactor: Redactor) {
     writer.withLock { $0.redact = $0.redact.adding(redactor) }
   }
 
   // MARK: - RunObserver
 
-  package var recordsSteps: Bool { true }
+  public var recordsSteps: Bool { true }
 
-  package func record(_ event: RunEvent) {
+  public func record(_ event: RunEvent) {
     switch event {
     case .started(let step): started(step)
     case .finished(let record): finished(record)
@@ -67,7 +67,7 @@ package final class HistoryRecorder: RunObserver, Sendable {
 
   /// `reporter` with this recorder beside it: the run's one observer. A ran step's record reaches the
   /// reporter only if it asked for those (``RunObserver/recordsSteps``).
-  package func observing(_ reporter: any RunObserver) -> any RunObserver {
+  public func observing(_ reporter: any RunObserver) -> any RunObserver {
     RecordingObserver(recorder: self, reporter: reporter, reporterRecordsSteps: reporter.recordsSteps)
   }
 
@@ -98,7 +98,7 @@ package final class HistoryRecorder: RunObserver, Sendable {
   /// False once nothing more will be written (the run ended, or history could not be written): a caller
   /// flushing periodically stops then.
   @discardableResult
-  package func flush() -> Bool {
+  public func flush() -> Bool {
     writer.withLock { writer in
       guard !writer.broken, !writer.finished else { return false }
       let now = clock.now
@@ -115,13 +115,13 @@ package final class HistoryRecorder: RunObserver, Sendable {
   }
 
   /// A prompter that writes the trace before each question, for the time a person takes to answer.
-  package func flushingBeforeQuestions(_ prompter: any Prompter) -> any Prompter {
+  public func flushingBeforeQuestions(_ prompter: any Prompter) -> any Prompter {
     FlushingPrompter(base: prompter, recorder: self)
   }
 
   /// Ends the run's row: status, exit code, the problems that ended it and the step it ended in, the
   /// rest of the trace; then prunes history by the policy. Only the first call counts.
-  package func finish(_ status: RunStatus, exitCode: Int32, diagnostics: Diagnostics, workingDirectory: String) {
+  public func finish(_ status: RunStatus, exitCode: Int32, diagnostics: Diagnostics, workingDirectory: String) {
     let now = clock.now
     writer.withLock { writer in
       guard !writer.finished else { return }

@@ -7,32 +7,32 @@ import Foundation
 /// `flow runs show` turns it back into a ``Diagnostic`` and prints it with ``DiagnosticRenderer``, like
 /// every other diagnostic. The excerpt comes from the kept lines, never from the file as it is now: the
 /// file may have changed or gone since, and the excerpt should show what the run saw.
-package struct RecordedDiagnostic: Sendable, Hashable, Codable {
-  package struct Place: Sendable, Hashable, Codable {
-    package var line: Int
-    package var column: Int
-    package var endLine: Int
-    package var endColumn: Int
+public struct RecordedDiagnostic: Sendable, Hashable, Codable {
+  public struct Place: Sendable, Hashable, Codable {
+    public var line: Int
+    public var column: Int
+    public var endLine: Int
+    public var endColumn: Int
   }
 
-  package struct Note: Sendable, Hashable, Codable {
-    package var message: String
-    package var file: String?
-    package var place: Place?
+  public struct Note: Sendable, Hashable, Codable {
+    public var message: String
+    public var file: String?
+    public var place: Place?
   }
 
-  package var severity: Diagnostic.Severity
-  package var code: String
-  package var message: String
-  package var file: String?
-  package var place: Place?
-  package var notes: [Note]
-  package var helps: [String]
+  public var severity: Diagnostic.Severity
+  public var code: String
+  public var message: String
+  public var file: String?
+  public var place: Place?
+  public var notes: [Note]
+  public var helps: [String]
   /// The lines the diagnostic and its notes point at, by file and line number.
-  package var lines: [String: [Int: String]]
+  public var lines: [String: [Int: String]]
 
   /// Keeps `diagnostic`, with relative paths made absolute against `directory` and secrets masked.
-  package init(_ diagnostic: Diagnostic, workingDirectory directory: String, redact: Redactor) {
+  public init(_ diagnostic: Diagnostic, workingDirectory directory: String, redact: Redactor) {
     func absolute(_ path: String?) -> String? {
       guard let path else { return nil }
       return path.hasPrefix("/") ? path : URL(fileURLWithPath: directory).appendingPathComponent(path).standardized.path
@@ -60,14 +60,14 @@ package struct RecordedDiagnostic: Sendable, Hashable, Codable {
   }
 
   /// `path:line:column`, or the path alone, or nil.
-  package var location: String? {
+  public var location: String? {
     guard let file else { return nil }
     return place.map { "\(file):\($0.line):\($0.column)" } ?? file
   }
 
   /// The diagnostic again, its spans pointing into stand-in files that hold the kept lines at their
   /// numbers (and nothing else), so that the renderer draws the excerpt as it was.
-  package func diagnostic() -> Diagnostic {
+  public func diagnostic() -> Diagnostic {
     var files: [String: SourceFile] = [:]
     func span(_ file: String?, _ place: Place?) -> SourceSpan? {
       guard let file, let place else { return nil }

@@ -8,9 +8,9 @@ import Foundation
 /// `*PASSWORD*`, `*PASSPHRASE*`, `*KEY*`). Each is matched as given and percent-encoded (as it would
 /// appear in a URL). A value computed from a secret that no longer contains it (uppercased, hashed) is
 /// not recognised; summaries are short, and inputs are never recorded at all.
-package struct Redactor: Sendable {
+public struct Redactor: Sendable {
   /// What a secret becomes.
-  package static let mask = "***"
+  public static let mask = "***"
 
   private let secrets: [String]
   /// The longest secret's length, so that a cut text is masked before it is cut.
@@ -18,7 +18,7 @@ package struct Redactor: Sendable {
 
   /// An array, not any sequence: a generic walk of one looked its iterator type up at run time, one scan
   /// of every protocol conformance in the program at the start of every recorded run.
-  package init(secrets: [String]) {
+  public init(secrets: [String]) {
     var all: Set<String> = []
     for secret in secrets where !secret.isEmpty {
       all.insert(secret)
@@ -32,10 +32,10 @@ package struct Redactor: Sendable {
   }
 
   /// Redacts nothing.
-  package static let none = Redactor(secrets: [])
+  public static let none = Redactor(secrets: [])
 
   /// `text` with every secret masked.
-  package func callAsFunction(_ text: String) -> String {
+  public func callAsFunction(_ text: String) -> String {
     guard !secrets.isEmpty else { return text }
     var text = text
     for secret in secrets where text.contains(secret) {
@@ -47,7 +47,7 @@ package struct Redactor: Sendable {
   /// The start of `text`, masked, at most `limit` characters with '…' where it was cut. Only a prefix
   /// is masked, long enough to hold any secret that starts within the limit, so a megabyte of text costs
   /// no more than a line.
-  package func excerpt(_ text: String, limit: Int) -> String {
+  public func excerpt(_ text: String, limit: Int) -> String {
     let head = text.prefix(limit + longest)
     let masked = self(String(head))
     guard head.endIndex < text.endIndex || masked.count > limit else { return masked }
@@ -55,12 +55,12 @@ package struct Redactor: Sendable {
   }
 
   /// This redactor and `other` together.
-  package func adding(_ other: Redactor) -> Redactor {
+  public func adding(_ other: Redactor) -> Redactor {
     Redactor(secrets: secrets + other.secrets)
   }
 
   /// Whether an environment variable's name says its value is secret.
-  package static func isSecretName(_ name: String) -> Bool {
+  public static func isSecretName(_ name: String) -> Bool {
     let upper = name.uppercased()
     return ["TOKEN", "SECRET", "PASSWORD", "PASSPHRASE", "KEY"].contains { upper.contains($0) }
   }

@@ -4,8 +4,8 @@ import Foundation
 import Synchronization
 
 /// A failure to read or write run history.
-package struct HistoryError: Error, CustomStringConvertible {
-  package var description: String
+public struct HistoryError: Error, CustomStringConvertible {
+  public var description: String
 }
 
 /// Run history: one SQLite file (``FlowPaths/history``) with a row per run and its trace, and beside it
@@ -19,8 +19,8 @@ package struct HistoryError: Error, CustomStringConvertible {
 /// process died (``RunStatus/interrupted``) from one still going, and fixes its row.
 ///
 /// Safe to use from several threads: a run's recorder writes from the run and from its flush timer.
-package final class RunHistory: @unchecked Sendable {
-  package let file: URL
+public final class RunHistory: @unchecked Sendable {
+  public let file: URL
   private let path: String
   private let pending: PendingRuns
   private let processes: any ProcessInspector
@@ -31,7 +31,7 @@ package final class RunHistory: @unchecked Sendable {
 
   /// History at `file`, creating its directory (mode 0700). The files are made 0600 (runs say what a
   /// person did) as they are first written.
-  package init(file: URL, processes: any ProcessInspector = LinuxProcesses()) throws(HistoryError) {
+  public init(file: URL, processes: any ProcessInspector = LinuxProcesses()) throws(HistoryError) {
     self.file = file
     self.processes = processes
     path = file.fileSystemPath
@@ -43,7 +43,7 @@ package final class RunHistory: @unchecked Sendable {
 
   /// Whether any run was recorded at `file`: the database, or entries not yet moved into it. What reads
   /// history asks first, so as not to create it.
-  package static func exists(at file: URL) -> Bool {
+  public static func exists(at file: URL) -> Bool {
     let path = file.fileSystemPath
     return access(path, F_OK) == 0 || access(path + "-pending", F_OK) == 0
   }
@@ -204,12 +204,12 @@ package final class RunHistory: @unchecked Sendable {
   // MARK: - Writing
 
   /// Writes the row of a run that is starting.
-  package func begin(_ start: RunStart) throws(HistoryError) {
+  public func begin(_ start: RunStart) throws(HistoryError) {
     try appending([.began(Self.insertValues(start))])
   }
 
   /// Writes a run that ended as it began (skipped, or invalid before anything ran).
-  package func record(_ start: RunStart, _ end: RunEnd, policy: HistoryPolicy) throws(HistoryError) {
+  public func record(_ start: RunStart, _ end: RunEnd, policy: HistoryPolicy) throws(HistoryError) {
     try appending([
       .began(Self.insertValues(start)),
       .ended(id: start.id, Self.updateValues(end), workflowKey: start.workflowKey, policy: policy),
@@ -218,14 +218,14 @@ package final class RunHistory: @unchecked Sendable {
   }
 
   /// Writes (or rewrites) trace entries of the run `id` in progress, by their place in the trace.
-  package func write(steps: [(seq: Int, trace: StepTrace)], of id: String) throws(HistoryError) {
+  public func write(steps: [(seq: Int, trace: StepTrace)], of id: String) throws(HistoryError) {
     guard !steps.isEmpty else { return }
     try appending(steps.map { .step(id: id, Self.stepValues($0.seq, $0.trace)) })
   }
 
   /// Ends the run `id`: its status and its last trace entries, in one write. Pruning by `policy` comes
   /// when the entries reach the database.
-  package func finish(
+  public func finish(
     _ id: String, _ end: RunEnd, steps: [(seq: Int, trace: StepTrace)], workflowKey: String, policy: HistoryPolicy
   ) throws(HistoryError) {
     try appending(
@@ -313,15 +313,15 @@ package final class RunHistory: @unchecked Sendable {
   // MARK: - Reading
 
   /// Which runs `flow runs` lists.
-  package struct Query: Sendable {
+  public struct Query: Sendable {
     /// A workflow's name (any case) …
-    package var workflow: String?
+    public var workflow: String?
     /// … or its file.
-    package var path: String?
-    package var status: RunStatus?
-    package var limit: Int
+    public var path: String?
+    public var status: RunStatus?
+    public var limit: Int
 
-    package init(workflow: String? = nil, path: String? = nil, status: RunStatus? = nil, limit: Int = 20) {
+    public init(workflow: String? = nil, path: String? = nil, status: RunStatus? = nil, limit: Int = 20) {
       self.workflow = workflow
       self.path = path
       self.status = status
@@ -330,7 +330,7 @@ package final class RunHistory: @unchecked Sendable {
   }
 
   /// Runs newest first (in the order they started, which is the order their rows were written).
-  package func runs(_ query: Query) throws(HistoryError) -> [RunRecord] {
+  public func runs(_ query: Query) throws(HistoryError) -> [RunRecord] {
     try reading { database throws(SQLiteError) in
       try settleInterrupted(in: database)
       var conditions: [String] = []
@@ -352,7 +352,7 @@ package final class RunHistory: @unchecked Sendable {
   }
 
   /// The runs whose id starts with `prefix` (at most `limit`), each with its trace when there is only one.
-  package func runs(idPrefix prefix: String, limit: Int = 10) throws(HistoryError) -> [RunRecord] {
+  public func runs(idPrefix prefix: String, limit: Int = 10) throws(HistoryError) -> [RunRecord] {
     try reading { database throws(SQLiteError) in
       try settleInterrupted(in: database)
       var found = try database.query(
@@ -365,7 +365,7 @@ package final class RunHistory: @unchecked Sendable {
   }
 
   /// Every workflow name with a recorded run, for "did you mean".
-  package func workflowNames() throws(HistoryError) -> [String] {
+  public func workflowNames() throws(HistoryError) -> [String] {
     try reading { database throws(SQLiteError) in
       try database.query("SELECT DISTINCT workflow FROM runs").compactMap { $0.first?.string }
     }

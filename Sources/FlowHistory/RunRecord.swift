@@ -2,20 +2,20 @@ import FlowLibrary
 import Foundation
 
 /// What run history knows when a run starts: written before its first step.
-package struct RunStart: Sendable {
+public struct RunStart: Sendable {
   /// The run's id, the one `${run.id}` gives.
-  package var id: String
+  public var id: String
   /// The workflow's `name:` (or its file name), or the action of a `flow do`.
-  package var workflow: String
+  public var workflow: String
   /// The workflow file, absolute; nil for `flow do`.
-  package var path: String?
+  public var path: String?
   /// SHA-256 of the file's bytes, as `sha256sum` prints it.
-  package var contentHash: String?
-  package var trigger: RunTrigger
-  package var started: Date
-  package var process: ProcessIdentity
+  public var contentHash: String?
+  public var trigger: RunTrigger
+  public var started: Date
+  public var process: ProcessIdentity
 
-  package init(
+  public init(
     id: String, workflow: String, path: String?, contentHash: String?, trigger: RunTrigger, started: Date,
     process: ProcessIdentity
   ) {
@@ -33,16 +33,16 @@ package struct RunStart: Sendable {
 }
 
 /// How a run ended.
-package struct RunEnd: Sendable {
-  package var ended: Date
-  package var status: RunStatus
-  package var exitCode: Int32
+public struct RunEnd: Sendable {
+  public var ended: Date
+  public var status: RunStatus
+  public var exitCode: Int32
   /// The problems that ended it: the failing step's error, or every problem of an invalid file.
-  package var diagnostics: [RecordedDiagnostic]
+  public var diagnostics: [RecordedDiagnostic]
   /// The step it failed in, when one did.
-  package var failedStep: (position: String, action: String)?
+  public var failedStep: (position: String, action: String)?
 
-  package init(
+  public init(
     ended: Date, status: RunStatus, exitCode: Int32, diagnostics: [RecordedDiagnostic] = [],
     failedStep: (position: String, action: String)? = nil
   ) {
@@ -55,34 +55,34 @@ package struct RunEnd: Sendable {
 }
 
 /// A run as `flow runs` reads it back.
-package struct RunRecord: Sendable {
+public struct RunRecord: Sendable {
   /// The row, for reading its trace.
   let key: Int64
-  package var id: String
-  package var workflow: String
-  package var path: String?
-  package var contentHash: String?
+  public var id: String
+  public var workflow: String
+  public var path: String?
+  public var contentHash: String?
   /// The trigger's name; kept as text so that a newer flow's triggers still read.
-  package var trigger: String
-  package var started: Date
+  public var trigger: String
+  public var started: Date
   /// Nil while running, and for an interrupted run (nobody saw it end).
-  package var ended: Date?
-  package var status: RunStatus
-  package var exitCode: Int32?
-  package var failedStep: FailedStep?
-  package var diagnostics: [RecordedDiagnostic]
+  public var ended: Date?
+  public var status: RunStatus
+  public var exitCode: Int32?
+  public var failedStep: FailedStep?
+  public var diagnostics: [RecordedDiagnostic]
   /// Filled only by ``RunHistory/run(matching:)``.
-  package var steps: [StepTrace]
+  public var steps: [StepTrace]
 
   /// Where a failed run stopped.
-  package struct FailedStep: Sendable, Hashable {
-    package var position: String?
-    package var action: String?
-    package var message: String?
+  public struct FailedStep: Sendable, Hashable {
+    public var position: String?
+    public var action: String?
+    public var message: String?
     /// `path:line:column`.
-    package var location: String?
+    public var location: String?
   }
 
   /// How long it took; nil until it ended.
-  package var duration: TimeInterval? { ended.map { $0.timeIntervalSince(started) } }
+  public var duration: TimeInterval? { ended.map { $0.timeIntervalSince(started) } }
 }

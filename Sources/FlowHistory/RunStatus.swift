@@ -1,5 +1,5 @@
 /// How a recorded run ended, or that it has not yet.
-package enum RunStatus: String, Sendable, Hashable, CaseIterable, Codable {
+public enum RunStatus: String, Sendable, Hashable, CaseIterable, Codable {
   /// Still going: its process is alive.
   case running
   case succeeded

@@ -1,5 +1,5 @@
 /// What started a run, as run history records it and `flow run --trigger` sets it.
-package enum RunTrigger: String, Sendable, Hashable, CaseIterable, Codable {
+public enum RunTrigger: String, Sendable, Hashable, CaseIterable, Codable {
   /// `flow run` by hand (the default).
   case manual
   /// `flow do PHRASE…`.

@@ -4,8 +4,8 @@
 /// and the time of all passes together: a 10,000-pass loop adds one line to history, not 10,000, and
 /// `flow runs show` reads like the workflow file. Steps of a nested workflow sit under the
 /// `run-workflow` step that ran them (`2.1` is the first step of the workflow step 2 ran).
-package struct StepTrace: Sendable, Hashable, Codable {
-  package enum Status: String, Sendable, Hashable, Codable {
+public struct StepTrace: Sendable, Hashable, Codable {
+  public enum Status: String, Sendable, Hashable, Codable {
     case ran
     case skipped
     case failed
@@ -21,22 +21,22 @@ package struct StepTrace: Sendable, Hashable, Codable {
   }
 
   /// `3`, or `3.2` for the second step inside step 3.
-  package var position: String
+  public var position: String
   /// The action id or block keyword.
-  package var action: String
+  public var action: String
   /// How its last pass ended.
-  package var status: Status
-  package var ran: Int
-  package var skipped: Int
-  package var failed: Int
+  public var status: Status
+  public var ran: Int
+  public var skipped: Int
+  public var failed: Int
   /// All passes together, in microseconds.
-  package var microseconds: Int64
+  public var microseconds: Int64
   /// The last pass's output in a few words (`'Swift.org'`, `a list of 3 items`), secrets masked.
-  package var summary: String?
+  public var summary: String?
   /// The first failure's message, secrets masked.
-  package var error: String?
+  public var error: String?
 
-  package init(
+  public init(
     position: String, action: String, status: Status, ran: Int = 0, skipped: Int = 0, failed: Int = 0,
     microseconds: Int64 = 0, summary: String? = nil, error: String? = nil
   ) {

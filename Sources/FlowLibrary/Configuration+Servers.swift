@@ -18,8 +18,8 @@ import Foundation
 /// ```
 ///
 /// Only this file says what a name starts: a shared workflow names servers and never commands.
-package struct ServerConfiguration: Sendable, Hashable {
-  package enum Transport: Sendable, Hashable {
+public struct ServerConfiguration: Sendable, Hashable {
+  public enum Transport: Sendable, Hashable {
     /// A program started as a child process, speaking on its stdin and stdout.
     case stdio(command: String, arguments: [String], environment: [String: String])
     /// Streamable HTTP at `url`; each header's value is read from the named environment variable at run time,
@@ -27,16 +27,16 @@ package struct ServerConfiguration: Sendable, Hashable {
     case http(url: String, headerEnvironment: [String: String])
   }
 
-  package var name: String
-  package var transport: Transport
+  public var name: String
+  public var transport: Transport
 
-  package init(name: String, transport: Transport) {
+  public init(name: String, transport: Transport) {
     self.name = name
     self.transport = transport
   }
 
   /// The command as one line, for the card and `flow servers list`: `uvx mcp-server-time`.
-  package var commandLine: String {
+  public var commandLine: String {
     switch transport {
     case .stdio(let command, let arguments, _):
       ([command] + arguments).map(Self.shellQuoted).joined(separator: " ")
@@ -46,7 +46,7 @@ package struct ServerConfiguration: Sendable, Hashable {
 
   /// The hosts a call to this server contacts: an HTTP server's host (what the card and `flow show` list
   /// among the hosts a workflow contacts); none for a local process, whose own effects are the tool's.
-  package var contactedHosts: [String] {
+  public var contactedHosts: [String] {
     guard case .http(let url, _) = transport, let host = URL(string: url)?.host, !host.isEmpty else { return [] }
     return [host]
   }
@@ -59,13 +59,13 @@ package struct ServerConfiguration: Sendable, Hashable {
 
   /// Server names: what may stand before the dot of an action id. Lower-case letters, digits and dashes,
   /// starting with a letter, so that `NAME.TOOL` is never ambiguous and never a path.
-  package static func isValidName(_ name: String) -> Bool {
+  public static func isValidName(_ name: String) -> Bool {
     guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= 64 else { return false }
     return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
   }
 
   /// Names a server may not take: the catalogues flow ships.
-  package static let reservedNames: Set<String> = ["raindrop", "flow"]
+  public static let reservedNames: Set<String> = ["raindrop", "flow"]
 }
 
 extension Configuration {
@@ -158,7 +158,7 @@ extension Configuration {
 
   /// `text` (config.yml as it is, or empty) with its `servers:` block replaced by `servers`, everything else
   /// — comments, other settings, their order — kept as written. A block with no servers is removed.
-  package static func replacingServers(in text: String, with servers: [ServerConfiguration]) -> String {
+  public static func replacingServers(in text: String, with servers: [ServerConfiguration]) -> String {
     var lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
     if lines.last == "" { lines.removeLast() }
     var block: [String] = []

@@ -21,21 +21,21 @@ import Foundation
 /// ```
 ///
 /// Keys it does not know are left alone, so that a newer flow's settings do not break an older one.
-package struct Configuration: Sendable {
+public struct Configuration: Sendable {
   /// `backend:` as written; the command line checks the name.
-  package var backend: Located<String>?
-  package var history = HistoryPolicy()
-  package var limits = ValueLimits()
+  public var backend: Located<String>?
+  public var history = HistoryPolicy()
+  public var limits = ValueLimits()
   /// `servers:`, in the order written (Configuration+Servers.swift).
-  package var servers: [ServerConfiguration] = []
+  public var servers: [ServerConfiguration] = []
 
-  package init() {}
+  public init() {}
 
   /// The server configured under this name.
-  package func server(named name: String) -> ServerConfiguration? { servers.first { $0.name == name } }
+  public func server(named name: String) -> ServerConfiguration? { servers.first { $0.name == name } }
 
   /// The settings in `url`, the defaults when there is no such file, or the first problem in it.
-  package static func load(_ url: URL) throws(Diagnostic) -> Configuration {
+  public static func load(_ url: URL) throws(Diagnostic) -> Configuration {
     var configuration = Configuration()
     let file: SourceFile
     let path = url.fileSystemPath

@@ -9,7 +9,7 @@ extension URL {
   /// `path(percentEncoded: false)` decodes without one. It differs from `path` only in keeping trailing
   /// slashes, dropped here, and in decoding `%2F` and `%00`, which a URL made from a file path never holds:
   /// it encodes a `%` in a name as `%25`. `FileSystemPathTests` holds the two to each other.
-  package var fileSystemPath: String {
+  public var fileSystemPath: String {
     var path = path(percentEncoded: false)
     while path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
     return path
@@ -17,10 +17,10 @@ extension URL {
 }
 
 /// Paths as text, for the code a run goes through (see ``Foundation/URL/fileSystemPath``).
-package enum FileSystemPath {
+public enum FileSystemPath {
   /// `path` made absolute against `directory` (itself absolute), as `URL(fileURLWithPath:).path` makes it:
   /// joined, with trailing slashes dropped; `.`, `..` and doubled slashes are left as written.
-  package static func absolute(_ path: String, in directory: String) -> String {
+  public static func absolute(_ path: String, in directory: String) -> String {
     var joined: String
     if path.hasPrefix("/") {
       joined = path
@@ -33,7 +33,7 @@ package enum FileSystemPath {
 
   /// The file at `path`, absolute, with every link and every `.` and `..` resolved (realpath(3)); nil when
   /// nothing is there.
-  package static func resolved(_ path: String) -> String? {
+  public static func resolved(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

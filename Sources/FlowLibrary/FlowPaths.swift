@@ -10,20 +10,20 @@ import Foundation
 /// | ``state`` `$XDG_STATE_HOME/flow` | `~/.local/state/flow` | `history.sqlite`, `locks/`, `scheduler.json` |
 ///
 /// Built from an environment passed in: library modules never read the process environment.
-package struct FlowPaths: Sendable, Hashable {
+public struct FlowPaths: Sendable, Hashable {
   /// `$XDG_CONFIG_HOME/flow`: what the person configures.
-  package var config: URL
+  public var config: URL
   /// `$XDG_DATA_HOME/flow`: what the person keeps (bookmarks, workflows).
-  package var data: URL
+  public var data: URL
   /// `$XDG_STATE_HOME/flow`: what flow keeps about its own runs, safe to lose.
-  package var state: URL
+  public var state: URL
 
   /// Reads `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `HOME` from `environment`.
   ///
   /// As the specification says, a variable that is unset, empty or relative is ignored and the default
   /// under `HOME` is used. Without an absolute `HOME`, the defaults go under `fallbackHome` (the command
   /// line passes the temporary directory, so that a bare environment never writes into `/`).
-  package init(environment: [String: String], fallbackHome: @autoclosure () -> String = NSTemporaryDirectory()) {
+  public init(environment: [String: String], fallbackHome: @autoclosure () -> String = NSTemporaryDirectory()) {
     func absolute(_ value: String?) -> String? {
       guard let value, value.hasPrefix("/") else { return nil }
       return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value
@@ -45,14 +45,14 @@ package struct FlowPaths: Sendable, Hashable {
   // MARK: - Config
 
   /// `config.yml`: the backend, history settings.
-  package var configFile: URL { file(config, "config.yml") }
+  public var configFile: URL { file(config, "config.yml") }
   /// The Raindrop.io token `flow auth login` saves (mode 0600).
-  package var tokenFile: URL { file(config, "raindrop-token") }
+  public var tokenFile: URL { file(config, "raindrop-token") }
   /// Signing keys (`flow keys generate`).
-  package var keys: URL { config.appending(path: "keys", directoryHint: .isDirectory) }
+  public var keys: URL { config.appending(path: "keys", directoryHint: .isDirectory) }
   /// `$XDG_CONFIG_HOME/systemd/user`, where `flow schedule install systemd` writes user units: systemd's
   /// folder, beside flow's own.
-  package var systemdUserUnits: URL {
+  public var systemdUserUnits: URL {
     config.deletingLastPathComponent().appending(path: "systemd/user", directoryHint: .isDirectory)
   }
 
@@ -60,15 +60,15 @@ package struct FlowPaths: Sendable, Hashable {
 
   /// The workflow library: names given to `flow run` are looked up here. Issues 8 and 9 moved it from
   /// the SPEC's `$XDG_CONFIG_HOME/flow/workflows`: workflows are the person's data, not configuration.
-  package var workflows: URL { data.appending(path: "workflows", directoryHint: .isDirectory) }
+  public var workflows: URL { data.appending(path: "workflows", directoryHint: .isDirectory) }
 
   // MARK: - State
 
   /// Run history.
-  package var history: URL { file(state, "history.sqlite") }
+  public var history: URL { file(state, "history.sqlite") }
   /// One lock file per workflow, so that no workflow runs twice at once.
-  package var locks: URL { state.appending(path: "locks", directoryHint: .isDirectory) }
+  public var locks: URL { state.appending(path: "locks", directoryHint: .isDirectory) }
   /// The scheduler's fire record: when it last handled each workflow's fire, for the catch-up after
   /// downtime.
-  package var schedulerRecord: URL { file(state, "scheduler.json") }
+  public var schedulerRecord: URL { file(state, "scheduler.json") }
 }

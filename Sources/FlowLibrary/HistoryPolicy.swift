@@ -3,15 +3,15 @@
 /// A run is pruned when it is older than ``keepDays`` or when its workflow has more than ``keepRuns``
 /// newer runs, whichever comes first. Pruning happens as each run ends, for that run's workflow and for
 /// age.
-package struct HistoryPolicy: Sendable, Hashable {
+public struct HistoryPolicy: Sendable, Hashable {
   /// `history: off` turns recording off (`flow run --no-history` does for one run).
-  package var enabled: Bool
+  public var enabled: Bool
   /// Runs kept per workflow (`keep-runs`, default 1,000).
-  package var keepRuns: Int
+  public var keepRuns: Int
   /// Days a run is kept (`keep-days`, default 90).
-  package var keepDays: Int
+  public var keepDays: Int
 
-  package init(enabled: Bool = true, keepRuns: Int = 1000, keepDays: Int = 90) {
+  public init(enabled: Bool = true, keepRuns: Int = 1000, keepDays: Int = 90) {
     self.enabled = enabled
     self.keepRuns = keepRuns
     self.keepDays = keepDays

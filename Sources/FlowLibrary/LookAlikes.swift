@@ -9,9 +9,9 @@ import Foundation
 /// The checks are ICU's spoof checker (`uspoof`) from the ICU that Foundation bundles, with its TS #39
 /// data, loaded on first use: nothing to keep up to date in this repository. Where it cannot be loaded,
 /// names must be ASCII, which needs no table to tell apart.
-package enum LookAlikes {
+public enum LookAlikes {
   /// What a name names, for the message.
-  package enum Kind {
+  public enum Kind {
     case workflow, key
 
     var noun: String { self == .workflow ? "workflow" : "key" }
@@ -19,7 +19,7 @@ package enum LookAlikes {
 
   /// Why `name` (made of valid characters: ``Library/isValidName(_:)``) could be taken for another name, as
   /// a diagnostic; nil when it cannot. `existing` are the names it must not look like.
-  package static func problem(_ name: String, _ kind: Kind, among existing: [String]) -> Diagnostic? {
+  public static func problem(_ name: String, _ kind: Kind, among existing: [String]) -> Diagnostic? {
     let plain = name.precomposedStringWithCompatibilityMapping
     if plain != name {
       return Diagnostic(
@@ -59,7 +59,7 @@ package enum LookAlikes {
   }
 
   /// The name with every character outside ASCII shown by its code point: `bulk-t<U+0430>g`.
-  package static func visible(_ name: String) -> String {
+  public static func visible(_ name: String) -> String {
     name.unicodeScalars.map { $0.isASCII ? String($0) : TerminalSafe.codePoint($0) }.joined()
   }
 }
@@ -88,7 +88,7 @@ private final class SpoofChecker: @unchecked Sendable {
   private let check2: Check2
   private let skeletonUTF8: Skeleton
 
-  package static let shared: SpoofChecker? = SpoofChecker()
+  public static let shared: SpoofChecker? = SpoofChecker()
 
   private init?() {
     func symbol(_ name: String) -> UnsafeMutableRawPointer? {
@@ -105,14 +105,14 @@ private final class SpoofChecker: @unchecked Sendable {
     skeletonUTF8 = unsafeBitCast(skeleton, to: Skeleton.self)
   }
 
-  package func mixesScripts(_ text: String) -> Bool {
+  public func mixesScripts(_ text: String) -> Bool {
     var status: Int32 = 0
     let result = check2(checker, text, -1, nil, &status)
     return status <= 0 && result & Self.singleStringChecks != 0
   }
 
   /// The TS #39 skeleton: two names with the same one look alike.
-  package func skeleton(_ text: String) -> String {
+  public func skeleton(_ text: String) -> String {
     var capacity: Int32 = 256
     while true {
       var buffer = [CChar](repeating: 0, count: Int(capacity) + 1)
@@ -131,5 +131,5 @@ private final class SpoofChecker: @unchecked Sendable {
 
 extension DiagnosticCode {
   /// A new workflow or key name mixes scripts, uses compatibility forms, or looks like a name already there.
-  package static let confusableName: Self = "confusable-name"
+  public static let confusableName: Self = "confusable-name"
 }

@@ -3,11 +3,11 @@ import Foundation
 /// Folders and files flow keeps under its XDG folders, private to the user whatever the umask: folders
 /// mode 0700 (as the XDG specification asks), files 0600. Bookmarks, run history, keys and workflows are
 /// nobody else's business, and a umask of 000 must not make them everybody's.
-package enum PrivateFiles {
+public enum PrivateFiles {
   /// Why a folder or file could not be made, in the system's words.
-  package struct Failure: Error, CustomStringConvertible, LocalizedError {
-    package var description: String
-    package var errorDescription: String? { description }
+  public struct Failure: Error, CustomStringConvertible, LocalizedError {
+    public var description: String
+    public var errorDescription: String? { description }
   }
 
   /// Creates `url` and any missing parents, mode 0700, and returns what went wrong, if anything, in the
@@ -16,24 +16,24 @@ package enum PrivateFiles {
   /// version looks up file attributes and user names, a measurable part of a one-step run, says only
   /// "NSCocoaErrorDomain error 512" when a file stands where a folder should, and makes parents 0777 less
   /// the umask.
-  package static func createDirectory(_ url: URL) -> String? {
+  public static func createDirectory(_ url: URL) -> String? {
     createDirectory(atPath: url.fileSystemPath)
   }
 
   /// ``createDirectory(_:)`` for a path.
-  package static func createDirectory(atPath path: String) -> String? {
+  public static func createDirectory(atPath path: String) -> String? {
     problem(path).map { "cannot create \(path): \($0)" }
   }
 
   /// ``createDirectory(_:)`` for callers that throw.
-  package static func ensureDirectory(_ url: URL) throws(Failure) {
+  public static func ensureDirectory(_ url: URL) throws(Failure) {
     if let problem = createDirectory(url) { throw Failure(description: problem) }
   }
 
   /// Writes `data` to `url`, mode 0600, creating its folder (0700) if needed. Atomic: the bytes go to a new
   /// file beside it, created 0600 (never readable by others, not even for a moment), which then replaces
   /// `url`; with `replacing: false` an existing `url` is left alone and the write fails.
-  package static func write(_ data: Data, to url: URL, replacing: Bool = true) throws(Failure) {
+  public static func write(_ data: Data, to url: URL, replacing: Bool = true) throws(Failure) {
     try ensureDirectory(url.deletingLastPathComponent())
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
       ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
@@ -66,7 +66,7 @@ package enum PrivateFiles {
 
   /// Makes an existing file private (0600) if others may read or write it: files an earlier flow made with
   /// the umask's mode.
-  package static func restrict(_ path: String) {
+  public static func restrict(_ path: String) {
     var status = stat()
     guard stat(path, &status) == 0, status.st_mode & 0o077 != 0, status.st_uid == getuid() else { return }
     chmod(path, status.st_mode & 0o700)

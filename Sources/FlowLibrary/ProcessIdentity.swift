@@ -6,12 +6,12 @@ import Foundation
 /// A pid alone is not enough: pids are reused, and after a reboot they start again. The boot id
 /// (`/proc/sys/kernel/random/boot_id`) changes on every boot, and the process's start time (in clock
 /// ticks since boot, from `/proc/PID/stat`) tells a reused pid from the original.
-package struct ProcessIdentity: Sendable, Hashable {
-  package var pid: Int32
-  package var bootID: String
-  package var startTime: UInt64
+public struct ProcessIdentity: Sendable, Hashable {
+  public var pid: Int32
+  public var bootID: String
+  public var startTime: UInt64
 
-  package init(pid: Int32, bootID: String, startTime: UInt64) {
+  public init(pid: Int32, bootID: String, startTime: UInt64) {
     self.pid = pid
     self.bootID = bootID
     self.startTime = startTime
@@ -19,7 +19,7 @@ package struct ProcessIdentity: Sendable, Hashable {
 }
 
 /// Asks the system about processes; the effect behind run history's "interrupted".
-package protocol ProcessInspector: Sendable {
+public protocol ProcessInspector: Sendable {
   /// This process.
   func current() -> ProcessIdentity
   /// Whether the process is still running: same boot, and the pid is alive with the same start time.
@@ -27,15 +27,15 @@ package protocol ProcessInspector: Sendable {
 }
 
 /// The real system, through `/proc`.
-package struct LinuxProcesses: ProcessInspector {
-  package init() {}
+public struct LinuxProcesses: ProcessInspector {
+  public init() {}
 
-  package func current() -> ProcessIdentity {
+  public func current() -> ProcessIdentity {
     let pid = getpid()
     return ProcessIdentity(pid: pid, bootID: Self.bootID(), startTime: Self.startTime(of: pid) ?? 0)
   }
 
-  package func isRunning(_ process: ProcessIdentity) -> Bool {
+  public func isRunning(_ process: ProcessIdentity) -> Bool {
     guard process.bootID == Self.bootID() else { return false }
     guard let started = Self.startTime(of: process.pid) else { return false }
     return started == process.startTime

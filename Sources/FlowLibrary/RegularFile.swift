@@ -10,9 +10,9 @@ import Foundation
 /// a FIFO blocks the first `read` forever. So the file is opened without blocking, the *opened* descriptor is
 /// examined (a name checked and then opened could be swapped in between), and bytes are counted as they
 /// arrive, stopping one past the limit whatever the size claimed.
-package enum RegularFile {
+public enum RegularFile {
   /// Why a file was not read.
-  package enum Problem: Error, Sendable, Hashable {
+  public enum Problem: Error, Sendable, Hashable {
     /// Nothing is there (or a link leads nowhere).
     case missing
     case directory
@@ -28,7 +28,7 @@ package enum RegularFile {
     case system(String)
 
     /// What a diagnostic says, after the path: "is a character device, not a workflow file".
-    package var reason: String {
+    public var reason: String {
       switch self {
       case .missing: "no such file"
       case .directory: "is a directory, not a workflow file"
@@ -41,7 +41,7 @@ package enum RegularFile {
   }
 
   /// The bytes of the regular file at `path` (links followed), at most `limit` of them.
-  package static func read(_ path: String, limit: Int) -> Result<[UInt8], Problem> {
+  public static func read(_ path: String, limit: Int) -> Result<[UInt8], Problem> {
     // Not the authority (the descriptor's fstat below is), but it keeps flow from opening a device at all:
     // opening some has effects of its own.
     var named = stat()
@@ -123,7 +123,7 @@ extension RegularFile {
   /// The file at `path` (as the person wrote it; `location` is where it is) as a ``SourceFile``, or the
   /// diagnostic that says why not. Only a file named like a workflow (`.yml`, `.yaml`) has its lines quoted
   /// in diagnostics: any other file a workflow names could hold secrets (`run-workflow: ~/.aws/credentials`).
-  package static func source(_ path: String, at location: String, limits: YAMLLimits = .workflow) -> Result<
+  public static func source(_ path: String, at location: String, limits: YAMLLimits = .workflow) -> Result<
     SourceFile, Diagnostic
   > {
     switch read(location, limit: limits.maxFileSize) {
@@ -135,14 +135,14 @@ extension RegularFile {
   }
 
   /// Whether `path` is named as a workflow or a settings file is.
-  package static func isWorkflowName(_ path: String) -> Bool {
+  public static func isWorkflowName(_ path: String) -> Bool {
     path.hasSuffix(".yml") || path.hasSuffix(".yaml")
   }
 }
 
 extension RegularFile.Problem {
   /// The diagnostic for the file at `path` (as the person wrote it). It never quotes the file.
-  package func diagnostic(path: String, limits: YAMLLimits = .workflow) -> Diagnostic {
+  public func diagnostic(path: String, limits: YAMLLimits = .workflow) -> Diagnostic {
     switch self {
     case .tooLarge(let size):
       size.flatMap { limits.checkFileSize($0, path: path) } ?? limits.streamTooLarge(path: path)
@@ -155,5 +155,5 @@ extension RegularFile.Problem {
 extension DiagnosticCode {
   /// A file named on the command line (or by a workflow) cannot be read: missing, not a regular file, or
   /// refused by the system.
-  package static let fileNotFound: Self = "file-not-found"
+  public static let fileNotFound: Self = "file-not-found"
 }

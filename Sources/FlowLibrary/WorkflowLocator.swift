@@ -9,13 +9,13 @@ import Foundation
 /// (`$XDG_DATA_HOME/flow/workflows`, see ``FlowPaths/workflows``) and then in `./workflows/`, with or
 /// without `.yml`. The same lookup serves `flow run`, `flow validate` and `run-workflow` (see
 /// ``WorkflowFiles``).
-package struct WorkflowLocator: WorkflowFiles {
+public struct WorkflowLocator: WorkflowFiles {
   /// Where relative paths start.
-  package let workingDirectory: String
+  public let workingDirectory: String
   /// Where flow keeps its files: the library is ``FlowPaths/workflows``.
-  package let paths: FlowPaths
+  public let paths: FlowPaths
 
-  package init(workingDirectory: String, paths: FlowPaths) {
+  public init(workingDirectory: String, paths: FlowPaths) {
     self.workingDirectory = workingDirectory
     self.paths = paths
   }
@@ -26,14 +26,14 @@ package struct WorkflowLocator: WorkflowFiles {
 
   /// The library folder, ``FlowPaths/workflows``: `$XDG_DATA_HOME/flow/workflows`, by default
   /// `~/.local/share/flow/workflows`.
-  package var libraryDirectory: URL { paths.workflows }
+  public var libraryDirectory: URL { paths.workflows }
 
   /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
   /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
-  package var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
+  public var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
-  package var libraryWorkflows: [(name: String, url: URL)] {
+  public var libraryWorkflows: [(name: String, url: URL)] {
     guard
       let files = try? FileManager.default.contentsOfDirectory(at: libraryDirectory, includingPropertiesForKeys: nil)
     else { return [] }
@@ -52,14 +52,14 @@ package struct WorkflowLocator: WorkflowFiles {
   /// file that exists but one reached through `..` after a link, where realpath(3) finds the file and
   /// Foundation, removing the `..` as text first, named a path that is not there
   /// (`WorkflowLocatorTests.resolvedPaths`).
-  package func resolvedPath(_ path: String) -> String {
+  public func resolvedPath(_ path: String) -> String {
     FileSystemPath.resolved(absolutePath(path))
       ?? url(for: path).standardized.resolvingSymlinksInPath().path
   }
 
   /// The path to read for what a person typed (`flow run REFERENCE`), as they should see it: a path
   /// from the working directory, a library name, a name in `./workflows`; nil when nothing matches.
-  package func locate(_ reference: String) -> String? {
+  public func locate(_ reference: String) -> String? {
     let names = Self.names(reference)
     // In turn, so that a file found as written (the usual case) costs no library path.
     if let found = firstFile(names) { return found }
@@ -92,7 +92,7 @@ package struct WorkflowLocator: WorkflowFiles {
   /// Why `reference` names no workflow: nothing is there (with the closest name the library or
   /// `./workflows` has), or what is there is a folder or a link that leads nowhere (which "no workflow
   /// named" would leave a person puzzling over).
-  package func notFound(_ reference: String) -> Diagnostic {
+  public func notFound(_ reference: String) -> Diagnostic {
     let path = url(for: reference).path
     var status = stat()
     // A path (it has a `/`) is looked for only where it says, relative to the working folder: say which
@@ -133,7 +133,7 @@ package struct WorkflowLocator: WorkflowFiles {
   /// `run-workflow`: a path relative to the running workflow's folder, or a library name. Never the
   /// working directory or `./workflows`: a workflow run from the library, by the scheduler or after an
   /// import, must find the same file wherever flow was started (issue 16).
-  package func locate(_ reference: String, inFolder folder: String) -> String? {
+  public func locate(_ reference: String, inFolder folder: String) -> String? {
     let names = Self.names(reference)
     let beside = names.map { folder.isEmpty || $0.hasPrefix("/") ? $0 : "\(folder)/\($0)" }
     if let found = firstFile(beside) { return found }
@@ -142,11 +142,11 @@ package struct WorkflowLocator: WorkflowFiles {
 
   /// The file's own path (realpath(3)), which two names for one file share; Foundation's standardised
   /// path for a file that is not there. Only keys the check's own tables: nothing keeps it.
-  package func canonicalPath(_ path: String) -> String {
+  public func canonicalPath(_ path: String) -> String {
     FileSystemPath.resolved(absolutePath(path)) ?? url(for: path).standardizedFileURL.path
   }
 
-  package func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+  public func read(_ path: String) -> Result<SourceFile, Diagnostic> {
     RegularFile.source(path, at: absolutePath(path))
   }
 }

@@ -11,15 +11,15 @@ import Foundation
 /// is into the file (pid, run id, start), so that the one refused can say which run it is waiting for,
 /// and ``holder(of:in:processes:)`` answers "is it running?" without touching the lock itself: a probe
 /// that took the lock, even for an instant, could make a real run refuse to start.
-package final class WorkflowLock: Sendable {
+public final class WorkflowLock: Sendable {
   /// Who holds a lock, as one line in the lock file: `pid start-time started-ms boot-id run-id` (the run
   /// id last, as it may hold spaces when given with `FLOW_RUN_ID`).
-  package struct Holder: Sendable, Hashable {
-    package var runID: String
-    package var started: Date
-    package var process: ProcessIdentity
+  public struct Holder: Sendable, Hashable {
+    public var runID: String
+    public var started: Date
+    public var process: ProcessIdentity
 
-    package init(runID: String, started: Date, process: ProcessIdentity) {
+    public init(runID: String, started: Date, process: ProcessIdentity) {
       self.runID = runID
       self.started = started
       self.process = process
@@ -44,11 +44,11 @@ package final class WorkflowLock: Sendable {
   }
 
   /// The lock could not be taken for a reason other than another run holding it.
-  package struct Failure: Error, CustomStringConvertible {
-    package var description: String
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
   }
 
-  package let file: URL
+  public let file: URL
   private let descriptor: Int32
 
   private init(file: URL, descriptor: Int32) {
@@ -59,7 +59,7 @@ package final class WorkflowLock: Sendable {
   deinit { release() }
 
   /// The lock file of the workflow at `path` (absolute).
-  package static func file(for path: String, in directory: URL) -> URL {
+  public static func file(for path: String, in directory: URL) -> URL {
     // The file name without its extension, as text: `URL`'s path methods build a `Set<UInt8>` at every
     // call (FileSystemPath.swift). As `deletingPathExtension`: no extension in ".profile" or "name.".
     let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -79,7 +79,7 @@ package final class WorkflowLock: Sendable {
 
   /// Takes the lock of the workflow at `path`, waiting for the run that holds it when `wait` is true.
   /// Nil when another run holds it and `wait` is false.
-  package static func acquire(path: String, in directory: URL, holder: Holder, wait: Bool) throws(Failure)
+  public static func acquire(path: String, in directory: URL, holder: Holder, wait: Bool) throws(Failure)
     -> WorkflowLock?
   {
     if let problem = PrivateFiles.createDirectory(directory) { throw Failure(description: problem) }
@@ -106,7 +106,7 @@ package final class WorkflowLock: Sendable {
 
   /// Who holds the lock of the workflow at `path`, if a live process does: what the scheduler asks
   /// before it starts a run, to skip a fire while the last one is still going.
-  package static func holder(
+  public static func holder(
     of path: String, in directory: URL, processes: any ProcessInspector = LinuxProcesses()
   ) -> Holder? {
     guard let data = FileManager.default.contents(atPath: file(for: path, in: directory).path),
@@ -116,7 +116,7 @@ package final class WorkflowLock: Sendable {
   }
 
   /// Whether a live run holds the lock of the workflow at `path`.
-  package static func isHeld(_ path: String, in directory: URL, processes: any ProcessInspector = LinuxProcesses())
+  public static func isHeld(_ path: String, in directory: URL, processes: any ProcessInspector = LinuxProcesses())
     -> Bool
   {
     holder(of: path, in: directory, processes: processes) != nil
@@ -133,12 +133,12 @@ package final class WorkflowLock: Sendable {
 }
 
 /// A run holding a workflow's lock.
-package struct RunHolder: Sendable, Hashable {
-  package var runID: String
-  package var pid: Int32
-  package var started: Date
+public struct RunHolder: Sendable, Hashable {
+  public var runID: String
+  public var pid: Int32
+  public var started: Date
 
-  package init(runID: String, pid: Int32, started: Date) {
+  public init(runID: String, pid: Int32, started: Date) {
     self.runID = runID
     self.pid = pid
     self.started = started
@@ -147,7 +147,7 @@ package struct RunHolder: Sendable, Hashable {
 
 extension RunHolder {
   /// Who holds a workflow's lock, as the scheduler and the refusal message name it.
-  package init(_ holder: WorkflowLock.Holder) {
+  public init(_ holder: WorkflowLock.Holder) {
     self.init(runID: holder.runID, pid: holder.process.pid, started: holder.started)
   }
 }

@@ -1,8 +1,8 @@
 /// What a workflow is called in the library: the names `flow new`, `flow import` and `flow run NAME` take.
-package enum WorkflowName {
+public enum WorkflowName {
   /// A library name: letters, digits, `-` and `_`, starting with a letter or digit; what `flow run NAME`
   /// takes and a file name on every system.
-  package static func isValidName(_ name: String) -> Bool {
+  public static func isValidName(_ name: String) -> Bool {
     guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) else {
       return false
     }
@@ -12,7 +12,7 @@ package enum WorkflowName {
   }
 
   /// The name without `.yml` or `.yaml`, which people add out of habit.
-  package static func stripExtension(_ name: String) -> String {
+  public static func stripExtension(_ name: String) -> String {
     for suffix in [".yml", ".yaml"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
     return name
   }

@@ -3,10 +3,10 @@ import FlowIntents
 /// A server's `elicitation/create`, asked through flow's `Prompter` like any intent's `requestValue`: each
 /// property of the requested schema is one question (text, number, integer, boolean, or a choice for an
 /// enum), with the server's message as the dialog.
-package enum ElicitationPrompts {
+public enum ElicitationPrompts {
   /// The answer to send back: `{action: "accept", content: {...}}`. Throws what the prompter throws (an
   /// unattended run cannot ask, and the step fails naming the question).
-  package static func answer(
+  public static func answer(
     _ elicitation: MCPClient.Elicitation, server: String, prompter: any Prompter
   ) async throws -> FlowValue {
     let schema = elicitation.requestedSchema.dictionaryFields

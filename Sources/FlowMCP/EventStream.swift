@@ -5,15 +5,15 @@
 /// event (`message` when absent), `id:` is kept, a line starting with `:` is a comment (keep-alives),
 /// and a blank line dispatches the event. An event's data is bounded, like a stdio line: a server cannot
 /// make flow hold an unbounded message in memory.
-package struct EventStreamParser: Sendable {
-  package struct Event: Sendable, Hashable {
-    package var type: String
-    package var data: String
-    package var id: String?
+public struct EventStreamParser: Sendable {
+  public struct Event: Sendable, Hashable {
+    public var type: String
+    public var data: String
+    public var id: String?
   }
 
   /// The most bytes one event's data may hold.
-  package let maximumEvent: Int
+  public let maximumEvent: Int
   private var line: [UInt8] = []
   private var data: [UInt8] = []
   private var hasData = false
@@ -21,12 +21,12 @@ package struct EventStreamParser: Sendable {
   private var id: String?
   private var lastWasCR = false
   /// Set when an event passed `maximumEvent`; the parser takes nothing more.
-  package private(set) var overflowed = false
+  public private(set) var overflowed = false
 
-  package init(maximumEvent: Int = 64 << 20) { self.maximumEvent = maximumEvent }
+  public init(maximumEvent: Int = 64 << 20) { self.maximumEvent = maximumEvent }
 
   /// Feeds bytes; returns the events they complete, in order.
-  package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
+  public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
     var events: [Event] = []
     for byte in bytes where !overflowed {
       if lastWasCR {

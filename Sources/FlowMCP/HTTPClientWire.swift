@@ -19,10 +19,10 @@ import Synchronization
 /// Anything that goes wrong with the transport (nothing listening, a refused credential, an ended
 /// session, a body that is not the protocol) ends the connection: ``failure`` says what, and the
 /// requests still waiting fail with it.
-package final class HTTPClientWire: RPCWire {
+public final class HTTPClientWire: RPCWire {
   /// What went wrong, worded to follow "server 'NAME' (URL) ".
-  package struct Failure: Sendable, Hashable, CustomStringConvertible {
-    package enum Kind: Sendable, Hashable {
+  public struct Failure: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
       /// Nothing answered at the address.
       case unreachable
       /// HTTP 401 or 403.
@@ -36,16 +36,16 @@ package final class HTTPClientWire: RPCWire {
       /// The connection failed in another way (lost, timed out, too large).
       case transport
     }
-    package var kind: Kind
-    package var message: String
-    package var description: String { message }
+    public var kind: Kind
+    public var message: String
+    public var description: String { message }
   }
 
   /// How long a notification or an answer may take to be accepted: they get 202 at once from a server
   /// that works, and one that hangs must not hold up the messages behind them for long.
   static let acceptLimit = Duration.seconds(10)
 
-  package let url: URL
+  public let url: URL
   private let headers: [String: String]
   /// For each configured header, the environment variable its value came from (for messages).
   private let headerSources: [String: String]
@@ -73,7 +73,7 @@ package final class HTTPClientWire: RPCWire {
 
   /// A wire to the server at `url`, sending `headers` with every message (their values already read
   /// from the environment; `headerSources` names the variable of each, for messages).
-  package init(
+  public init(
     url: URL, headers: [String: String], headerSources: [String: String] = [:],
     transport: any StreamingHTTPTransport = CurlTransport(), connectTimeout: Duration = .seconds(10),
     maximumMessage: Int = 64 << 20
@@ -87,9 +87,9 @@ package final class HTTPClientWire: RPCWire {
   }
 
   /// The first thing that went wrong with the transport, once something has.
-  package var failure: Failure? { state.withLock { $0.failure } }
+  public var failure: Failure? { state.withLock { $0.failure } }
 
-  package func start(_ connection: RPCConnection) {
+  public func start(_ connection: RPCConnection) {
     state.withLock {
       $0.connection = connection
       $0.started = true
@@ -99,7 +99,7 @@ package final class HTTPClientWire: RPCWire {
     thread.start()
   }
 
-  package func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
+  public func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
     let queued = state.withLock { state -> Bool in
       guard !state.closing else { return false }
       state.queue.append(message)
@@ -111,7 +111,7 @@ package final class HTTPClientWire: RPCWire {
 
   /// Sends what is queued, ends the session (DELETE; a server that does not allow it answers 405, which
   /// is fine), stops the transfers still reading, and finishes the connection.
-  package func closeOutput() {
+  public func closeOutput() {
     let started = state.withLock { state -> Bool in
       guard !state.closing else { return false }
       state.closing = true

@@ -4,19 +4,19 @@ import Foundation
 ///
 /// Reads with `read(2)` on a blocking descriptor, so it belongs on a thread of its own (RPCConnection's
 /// reader); lines longer than `maximumLine` are reported rather than buffered without bound.
-package struct LineReader {
-  package let descriptor: Int32
-  package var maximumLine: Int
+public struct LineReader {
+  public let descriptor: Int32
+  public var maximumLine: Int
   private var buffer: [UInt8] = []
   private var start = 0
   private var atEnd = false
 
-  package init(descriptor: Int32, maximumLine: Int = 64 << 20) {
+  public init(descriptor: Int32, maximumLine: Int = 64 << 20) {
     self.descriptor = descriptor
     self.maximumLine = maximumLine
   }
 
-  package enum Line: Equatable {
+  public enum Line: Equatable {
     case line(String)
     /// A line that went past `maximumLine` bytes; the rest of it is skipped.
     case tooLong
@@ -24,7 +24,7 @@ package struct LineReader {
   }
 
   /// The next line without its `\n` (a `\r` before it is dropped too), or `.end` at end of file.
-  package mutating func next() -> Line {
+  public mutating func next() -> Line {
     while true {
       if let newline = buffer[start...].firstIndex(of: 0x0A) {
         var end = newline

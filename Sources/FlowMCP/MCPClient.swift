@@ -4,25 +4,25 @@ import Synchronization
 
 /// A connection to one MCP server as a client: initialize (with version negotiation), `tools/list`,
 /// `tools/call` with progress and cancellation, elicitation answered through a closure, and shutdown.
-package final class MCPClient: Sendable {
+public final class MCPClient: Sendable {
   /// The protocol versions flow speaks, newest first; it offers the first and accepts any of them back.
-  package static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+  public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 
   /// Something went wrong with the server itself (not a tool's own error): it could not start, did not
   /// answer, crashed, or wrote something that is not the protocol. Names the server and its command.
-  package struct Failure: Error, Sendable, CustomStringConvertible {
-    package var server: String
-    package var command: String
-    package var message: String
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var server: String
+    public var command: String
+    public var message: String
     /// The last lines of its stderr.
-    package var stderr: [String]
+    public var stderr: [String]
     /// The server could not be reached or refused the credentials (an HTTP server): the run's
     /// "backend unreachable or unauthorised" (exit 5) rather than a failure of the server itself.
-    package var isUnreachable: Bool
+    public var isUnreachable: Bool
 
-    package var description: String { "server '\(server)' (\(command)) \(message)" }
+    public var description: String { "server '\(server)' (\(command)) \(message)" }
 
-    package init(server: String, command: String, message: String, stderr: [String], isUnreachable: Bool = false) {
+    public init(server: String, command: String, message: String, stderr: [String], isUnreachable: Bool = false) {
       self.server = server
       self.command = command
       self.message = message
@@ -32,25 +32,25 @@ package final class MCPClient: Sendable {
   }
 
   /// A tool call's answer.
-  package struct ToolResult: Sendable, Hashable {
+  public struct ToolResult: Sendable, Hashable {
     /// The text items of `content`, joined by newlines.
-    package var text: String
-    package var structuredContent: FlowValue?
-    package var isError: Bool
+    public var text: String
+    public var structuredContent: FlowValue?
+    public var isError: Bool
   }
 
   /// A question the server asks during a call (`elicitation/create`).
-  package struct Elicitation: Sendable, Hashable {
-    package var message: String
+  public struct Elicitation: Sendable, Hashable {
+    public var message: String
     /// The flat object schema of the answer.
-    package var requestedSchema: FlowValue
+    public var requestedSchema: FlowValue
   }
 
-  package let name: String
-  package let command: String
-  package let serverName: String
-  package let serverVersion: String
-  package let protocolVersion: String
+  public let name: String
+  public let command: String
+  public let serverName: String
+  public let serverVersion: String
+  public let protocolVersion: String
   private let connection: RPCConnection
   private let process: ServerProcess?
   private let wire: HTTPClientWire?
@@ -71,7 +71,7 @@ package final class MCPClient: Sendable {
 
   /// Starts the server `command arguments` and initializes it; `elicit` answers its questions (nil: the
   /// client does not declare elicitation, and the server must not ask).
-  package static func start(
+  public static func start(
     name: String, command: String, arguments: [String], environment: [String: String] = [:],
     initializeTimeout: Duration = .seconds(30),
     elicit: (@Sendable (Elicitation) async throws -> FlowValue)? = nil
@@ -103,7 +103,7 @@ package final class MCPClient: Sendable {
 
   /// Connects to the Streamable HTTP server at `url` and initializes it; `headers` go with every
   /// message (`headerSources` names the environment variable each came from, for messages).
-  package static func connect(
+  public static func connect(
     name: String, url: URL, headers: [String: String], headerSources: [String: String] = [:],
     initializeTimeout: Duration = .seconds(30),
     elicit: (@Sendable (Elicitation) async throws -> FlowValue)? = nil
@@ -152,7 +152,7 @@ package final class MCPClient: Sendable {
   }
 
   /// Every tool, following `nextCursor`.
-  package func listTools() async throws(Failure) -> [MCPTool] {
+  public func listTools() async throws(Failure) -> [MCPTool] {
     var tools: [MCPTool] = []
     var cursor: FlowValue?
     repeat {
@@ -171,7 +171,7 @@ package final class MCPClient: Sendable {
 
   /// Calls a tool. `progress` gets (progress, total, message) from the server's progress notifications.
   /// Cancelling the calling task sends `notifications/cancelled` with `cancelReason`.
-  package func callTool(
+  public func callTool(
     _ tool: String, arguments: FlowDictionary, cancelReason: String = "cancelled",
     progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
   ) async throws -> ToolResult {
@@ -201,10 +201,10 @@ package final class MCPClient: Sendable {
   }
 
   /// The last lines of the server's stderr.
-  package var stderrLines: [String] { process?.stderrLines ?? [] }
+  public var stderrLines: [String] { process?.stderrLines ?? [] }
 
   /// Closes the server's stdin, then SIGTERM after `grace`, then SIGKILL; its process group ends with it.
-  package func shutdown(grace: Duration = .seconds(2)) {
+  public func shutdown(grace: Duration = .seconds(2)) {
     connection.close()
     process?.terminate(grace: grace)
   }

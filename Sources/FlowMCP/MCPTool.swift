@@ -1,17 +1,17 @@
 import FlowIntents
 
 /// A tool as `tools/list` describes it, kept as the server wrote it (the cache stores the JSON as is).
-package struct MCPTool: Sendable, Hashable {
-  package var name: String
-  package var title: String?
-  package var description: String
-  package var inputSchema: FlowValue
-  package var outputSchema: FlowValue?
-  package var annotations: FlowDictionary
+public struct MCPTool: Sendable, Hashable {
+  public var name: String
+  public var title: String?
+  public var description: String
+  public var inputSchema: FlowValue
+  public var outputSchema: FlowValue?
+  public var annotations: FlowDictionary
   /// The tool's JSON, for the cache and for comparing with what the server says at run time.
-  package var raw: FlowValue
+  public var raw: FlowValue
 
-  package init?(_ value: FlowValue) {
+  public init?(_ value: FlowValue) {
     guard case .dictionary(let fields) = value, case .text(let name)? = fields["name"], !name.isEmpty else {
       return nil
     }
@@ -31,17 +31,17 @@ package struct MCPTool: Sendable, Hashable {
 
   /// The side effect the annotations claim, with the specification's defaults for what they leave out:
   /// not read-only, and destructive unless it says otherwise. No annotations at all may change and delete.
-  package var sideEffect: SideEffect {
+  public var sideEffect: SideEffect {
     if annotations["readOnlyHint"] == .boolean(true) { return .readOnly }
     if annotations["destructiveHint"] == .boolean(false) { return .changes }
     return .destructive
   }
 
   /// Whether it may reach beyond the server (the specification's default: yes).
-  package var isOpenWorld: Bool { annotations["openWorldHint"] != .boolean(false) }
+  public var isOpenWorld: Bool { annotations["openWorldHint"] != .boolean(false) }
 
   /// The title `flow actions` shows: the tool's own, or its name in words.
-  package var displayTitle: String {
+  public var displayTitle: String {
     if let title, !title.isEmpty { return title }
     let words = name.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
     guard let first = words.first else { return name }
@@ -50,7 +50,7 @@ package struct MCPTool: Sendable, Hashable {
 
   /// Whether the output is `{result: T}`, the wrapper the Python SDK puts around a plain return value: the
   /// step's output is then the value itself, so a workflow writes `${time}` rather than `${time.result}`.
-  package var wrapsResult: Bool {
+  public var wrapsResult: Bool {
     guard case .dictionary(let schema)? = outputSchema, case .dictionary(let properties)? = schema["properties"]
     else { return false }
     return properties.keys == ["result"]
@@ -58,9 +58,9 @@ package struct MCPTool: Sendable, Hashable {
 }
 
 /// JSON Schema (the part MCP tools use) → flow's types: Documentation/MCP.md has the table.
-package enum SchemaTypes {
+public enum SchemaTypes {
   /// The parameters of `inputSchema`'s properties, in the order the server wrote them.
-  package static func parameters(of tool: MCPTool) -> [ParameterDescriptor] {
+  public static func parameters(of tool: MCPTool) -> [ParameterDescriptor] {
     guard case .dictionary(let schema) = tool.inputSchema, case .dictionary(let properties)? = schema["properties"]
     else { return [] }
     var required: Set<String> = []
@@ -85,7 +85,7 @@ package enum SchemaTypes {
   }
 
   /// The step's output type: the structured result's properties when there is an `outputSchema`, else text.
-  package static func outputType(of tool: MCPTool, actionTitle: String) -> ValueType {
+  public static func outputType(of tool: MCPTool, actionTitle: String) -> ValueType {
     guard let schema = tool.outputSchema else { return .text }
     if tool.wrapsResult, case .dictionary(let properties)? = schema.dictionaryFields["properties"],
       let result = properties["result"]
@@ -96,7 +96,7 @@ package enum SchemaTypes {
   }
 
   /// A JSON Schema's flow type, and whether it admits null (`["string", "null"]`, or pydantic's `anyOf`).
-  package static func valueType(of schema: FlowValue, named name: String) -> (type: ValueType, nullable: Bool) {
+  public static func valueType(of schema: FlowValue, named name: String) -> (type: ValueType, nullable: Bool) {
     let fields = schema.dictionaryFields
     if case .list(let options)? = fields["anyOf"] ?? fields["oneOf"] {
       let nonNull = options.filter { $0.dictionaryFields["type"] != .text("null") }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Reading happens on a dedicated thread with blocking `read(2)`: flow has no event loop to share, and
 /// a thread costs nothing at start-up for runs that never open a connection.
-package final class PipeWire: RPCWire {
+public final class PipeWire: RPCWire {
   private let input: Int32
   private let output: Int32
   private let invalidLines: RPCConnection.InvalidLinePolicy
@@ -13,14 +13,14 @@ package final class PipeWire: RPCWire {
   private let writeLock = Mutex(true)
 
   /// A wire reading `input` and writing `output`; it owns both and closes them.
-  package init(input: Int32, output: Int32, invalidLines: RPCConnection.InvalidLinePolicy = .close) {
+  public init(input: Int32, output: Int32, invalidLines: RPCConnection.InvalidLinePolicy = .close) {
     self.input = input
     self.output = output
     self.invalidLines = invalidLines
   }
 
   /// Starts the reader thread. Writing to a peer that is gone must be an error, not SIGPIPE's exit.
-  package func start(_ connection: RPCConnection) {
+  public func start(_ connection: RPCConnection) {
     signal(SIGPIPE, SIG_IGN)
     let thread = Thread { [self] in readLoop(connection) }
     thread.name = "flow.mcp.reader"
@@ -28,12 +28,12 @@ package final class PipeWire: RPCWire {
   }
 
   /// Writes one message as one line; whole lines from concurrent senders never interleave.
-  package func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
+  public func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
     let line = message.encoded()
     return writeLock.withLock { open in open && LineWriter.write(line, to: output) }
   }
 
-  package func closeOutput() {
+  public func closeOutput() {
     writeLock.withLock { open in
       if open { _ = Glibc.close(output) }
       open = false

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What a connection hands the peer's requests and notifications to: the client's handler answers a
 /// server's `elicitation/create`, the server's answers `tools/list` and `tools/call`.
-package protocol RPCHandler: Sendable {
+public protocol RPCHandler: Sendable {
   /// Answers a request. Throw an `RPCError` for an error answer; any other error becomes an internal error.
   /// Runs in a task of its own, cancelled when the peer sends `notifications/cancelled` for its id.
   func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
@@ -17,13 +17,13 @@ package protocol RPCHandler: Sendable {
 }
 
 extension RPCHandler {
-  package func handleNotification(_ method: String, params: FlowValue?, connection: RPCConnection) {}
-  package func connectionClosed(_ reason: RPCConnection.CloseReason) {}
+  public func handleNotification(_ method: String, params: FlowValue?, connection: RPCConnection) {}
+  public func connectionClosed(_ reason: RPCConnection.CloseReason) {}
 }
 
 /// How a connection's messages travel: a pair of pipes, one message per line (MCP's stdio transport,
 /// ``PipeWire``), or Streamable HTTP. The connection routes messages; the wire only moves them.
-package protocol RPCWire: Sendable {
+public protocol RPCWire: Sendable {
   /// Begins delivering the peer's messages to `connection.receive(_:)` and, once the peer is gone,
   /// calls `connection.finish(_:)` once.
   func start(_ connection: RPCConnection)
@@ -40,7 +40,7 @@ package protocol RPCWire: Sendable {
 }
 
 extension RPCWire {
-  package func requestEnded(_ request: RPCID) {}
+  public func requestEnded(_ request: RPCID) {}
 }
 
 /// JSON-RPC 2.0 between two peers, over any ``RPCWire``.
@@ -48,9 +48,9 @@ extension RPCWire {
 /// Sends requests and matches their answers by id (`request` suspends until its answer), answers the
 /// peer's requests through an `RPCHandler`, and turns task cancellation into `notifications/cancelled`
 /// both ways.
-package final class RPCConnection: Sendable {
+public final class RPCConnection: Sendable {
   /// Why a connection ended.
-  package enum CloseReason: Sendable, Hashable, CustomStringConvertible {
+  public enum CloseReason: Sendable, Hashable, CustomStringConvertible {
     /// The peer closed its output (a server that exited, or a client that hung up).
     case endOfInput
     /// The peer wrote a line that is not a JSON-RPC message (with a strict `invalidLines` policy).
@@ -58,7 +58,7 @@ package final class RPCConnection: Sendable {
     /// `close()` was called on this side.
     case closedHere
 
-    package var description: String {
+    public var description: String {
       switch self {
       case .endOfInput: "the connection ended"
       case .invalidLine(let line, let problem):
@@ -71,12 +71,12 @@ package final class RPCConnection: Sendable {
   /// What to do with a line that is not a message: a client stops (a server's stdout belongs to the
   /// protocol, so anything else there means the wrong program or a broken one), a server answers with
   /// JSON-RPC's parse error and goes on, as the specification asks.
-  package enum InvalidLinePolicy: Sendable { case close, answerParseError }
+  public enum InvalidLinePolicy: Sendable { case close, answerParseError }
 
   /// The error a request throws when the connection ends before its answer.
-  package struct Closed: Error, Sendable, Hashable, CustomStringConvertible {
-    package var reason: CloseReason
-    package var description: String { reason.description }
+  public struct Closed: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: CloseReason
+    public var description: String { reason.description }
   }
 
   private struct State {
@@ -98,31 +98,31 @@ package final class RPCConnection: Sendable {
   private let finished = Mutex<[CheckedContinuation<Void, Never>]?>([])
 
   /// A connection over `wire`. Call `start()`.
-  package init(wire: any RPCWire, handler: any RPCHandler) {
+  public init(wire: any RPCWire, handler: any RPCHandler) {
     self.wire = wire
     self.handler = handler
   }
 
   /// A connection reading `input` and writing `output`, one message per line (``PipeWire``); it owns
   /// both descriptors and closes them.
-  package convenience init(
+  public convenience init(
     input: Int32, output: Int32, handler: any RPCHandler, invalidLines: InvalidLinePolicy = .close
   ) {
     self.init(wire: PipeWire(input: input, output: output, invalidLines: invalidLines), handler: handler)
   }
 
   /// Starts receiving the peer's messages.
-  package func start() { wire.start(self) }
+  public func start() { wire.start(self) }
 
   /// The peer's request whose handler is running in this task (and the tasks it starts): what a request
   /// or notification sent from inside a handler belongs to, unless it says otherwise.
-  @TaskLocal package static var handling: RPCID?
+  @TaskLocal public static var handling: RPCID?
 
   /// Sends a request and waits for its answer. Cancelling the calling task withdraws the request: the
   /// peer gets `notifications/cancelled` with `reason`, and this throws `CancellationError`. `request`
   /// names the peer's request this one is made for (see ``RPCWire/send(_:relatedTo:)``); by default
   /// the one being handled, ``handling``.
-  package func request(
+  public func request(
     _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = RPCConnection.handling,
     cancelReason: String = "cancelled"
   ) async throws -> FlowValue {
@@ -160,7 +160,7 @@ package final class RPCConnection: Sendable {
 
   /// Sends a notification; false when the peer is gone.
   @discardableResult
-  package func notify(
+  public func notify(
     _ method: String, params: FlowValue? = nil, relatedTo request: RPCID? = RPCConnection.handling
   ) -> Bool {
     send(.notification(method: method, params: params), relatedTo: request)
@@ -168,13 +168,13 @@ package final class RPCConnection: Sendable {
 
   /// Sends one message through the wire.
   @discardableResult
-  package func send(_ message: RPCMessage, relatedTo request: RPCID? = nil) -> Bool {
+  public func send(_ message: RPCMessage, relatedTo request: RPCID? = nil) -> Bool {
     wire.send(message, relatedTo: request)
   }
 
   /// Closes this side's output. Requests still waiting fail with `Closed`; the connection finishes
   /// when the peer closes its side.
-  package func close() {
+  public func close() {
     let waiting = state.withLock { state -> [CheckedContinuation<FlowValue, any Error>] in
       if state.closed == nil { state.closed = .closedHere }
       defer { state.pending.removeAll() }
@@ -185,10 +185,10 @@ package final class RPCConnection: Sendable {
   }
 
   /// Why the connection ended, once it has.
-  package var closeReason: CloseReason? { state.withLock { $0.closed } }
+  public var closeReason: CloseReason? { state.withLock { $0.closed } }
 
   /// Waits until the connection has finished: the peer's side has ended.
-  package func waitUntilFinished() async {
+  public func waitUntilFinished() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let done = finished.withLock { waiters -> Bool in
         guard var list = waiters else { return true }
@@ -202,14 +202,14 @@ package final class RPCConnection: Sendable {
 
   /// Waits until every request the peer sent has been answered (or withdrawn): a server whose client
   /// hangs up right after a request (`echo '{…}' | flow mcp`) still owes it the answer before it exits.
-  package func waitUntilAnswered() async {
+  public func waitUntilAnswered() async {
     while let task = state.withLock({ $0.answering.values.first }) { await task.value }
   }
 
   // MARK: - Receiving
 
   /// Handles one message from the peer; the wire calls it in the order messages arrive.
-  package func receive(_ message: RPCMessage) {
+  public func receive(_ message: RPCMessage) {
     dispatch(message)
   }
 
@@ -261,7 +261,7 @@ package final class RPCConnection: Sendable {
 
   /// The peer's side is gone: requests still waiting fail, and this side closes its output once the
   /// peer's requests are answered. The wire calls it once; later calls do nothing.
-  package func finish(_ reason: CloseReason) {
+  public func finish(_ reason: CloseReason) {
     guard
       state.withLock({ state in
         defer { state.finished = true }; return !state.finished

@@ -2,7 +2,7 @@ import FlowIntents
 
 /// A JSON-RPC 2.0 request id: the specification allows a number or a string, and an answer must carry the
 /// id exactly as it was sent.
-package enum RPCID: Sendable, Hashable, CustomStringConvertible {
+public enum RPCID: Sendable, Hashable, CustomStringConvertible {
   case number(Int)
   case string(String)
 
@@ -14,14 +14,14 @@ package enum RPCID: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  package var value: FlowValue {
+  public var value: FlowValue {
     switch self {
     case .number(let number): .number(Double(number))
     case .string(let text): .text(text)
     }
   }
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .number(let number): String(number)
     case .string(let text): text
@@ -30,28 +30,28 @@ package enum RPCID: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A JSON-RPC error object, and the error a request throws when its answer is one.
-package struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
-  package var code: Int
-  package var message: String
-  package var data: FlowValue?
+public struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var code: Int
+  public var message: String
+  public var data: FlowValue?
 
-  package init(code: Int, message: String, data: FlowValue? = nil) {
+  public init(code: Int, message: String, data: FlowValue? = nil) {
     self.code = code
     self.message = message
     self.data = data
   }
 
-  package static let parseError = -32700
-  package static let invalidRequest = -32600
-  package static let methodNotFound = -32601
-  package static let invalidParams = -32602
-  package static let internalError = -32603
+  public static let parseError = -32700
+  public static let invalidRequest = -32600
+  public static let methodNotFound = -32601
+  public static let invalidParams = -32602
+  public static let internalError = -32603
 
-  package static func methodNotFound(_ method: String) -> RPCError {
+  public static func methodNotFound(_ method: String) -> RPCError {
     RPCError(code: methodNotFound, message: "Method not found: \(method)")
   }
 
-  package var description: String { "\(message) (JSON-RPC error \(code))" }
+  public var description: String { "\(message) (JSON-RPC error \(code))" }
 
   var value: FlowValue {
     var entries: [(key: String, value: FlowValue)] = [("code", .number(Double(code))), ("message", .text(message))]
@@ -61,7 +61,7 @@ package struct RPCError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One JSON-RPC 2.0 message. Batches (arrays) are not part of MCP since 2025-06-18 and are refused.
-package enum RPCMessage: Sendable, Hashable {
+public enum RPCMessage: Sendable, Hashable {
   case request(id: RPCID, method: String, params: FlowValue?)
   case notification(method: String, params: FlowValue?)
   case response(id: RPCID, result: FlowValue)
@@ -69,13 +69,13 @@ package enum RPCMessage: Sendable, Hashable {
   case error(id: RPCID?, RPCError)
 
   /// Why a line is not a JSON-RPC message.
-  package struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    package var message: String
-    package var description: String { message }
+  public struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
   }
 
   /// Reads one message from its JSON text (one line of the stdio transport).
-  package static func decode(_ text: String) throws(DecodingError) -> RPCMessage {
+  public static func decode(_ text: String) throws(DecodingError) -> RPCMessage {
     let value: FlowValue
     do { value = try JSON.parse(text) } catch { throw DecodingError(message: "not JSON: \(error.message)") }
     guard case .dictionary(let object) = value else {
@@ -103,7 +103,7 @@ package enum RPCMessage: Sendable, Hashable {
   }
 
   /// The message as compact JSON: one line, since `JSON.encode` escapes every newline inside strings.
-  package func encoded() -> String {
+  public func encoded() -> String {
     var entries: [(key: String, value: FlowValue)] = [("jsonrpc", "2.0")]
     switch self {
     case .request(let id, let method, let params):

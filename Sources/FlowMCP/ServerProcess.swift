@@ -4,22 +4,22 @@ import Synchronization
 
 /// An MCP server running as a child process (a ``Subprocess``, in a process group of its own),
 /// its stdin and stdout the protocol's, its stderr kept (the last lines) for diagnostics and the trace.
-package final class ServerProcess: Sendable {
-  package let pid: pid_t
+public final class ServerProcess: Sendable {
+  public let pid: pid_t
   /// Read by the connection (the server's stdout).
-  package let output: Int32
+  public let output: Int32
   /// Written by the connection (the server's stdin).
-  package let input: Int32
+  public let input: Int32
   private let stderrTail = StderrBuffer()
   private let exitStatus = Mutex<Int32?>(nil)
 
   /// Why a server could not start.
-  package struct LaunchFailure: Error, Sendable, CustomStringConvertible {
-    package var description: String
+  public struct LaunchFailure: Error, Sendable, CustomStringConvertible {
+    public var description: String
   }
 
   /// Starts `command` (found on PATH) with `arguments`; `environment` is added to flow's own.
-  package init(command: String, arguments: [String], environment: [String: String]) throws(LaunchFailure) {
+  public init(command: String, arguments: [String], environment: [String: String]) throws(LaunchFailure) {
     var merged = ProcessInfo.processInfo.environment
     merged.merge(environment) { $1 }
     // Its own group: Ctrl-C at flow's terminal reaches flow, which cancels the call and then shuts the
@@ -53,10 +53,10 @@ package final class ServerProcess: Sendable {
   }
 
   /// The last lines the server wrote to stderr (at most 20 lines, 4 KiB), terminal controls removed.
-  package var stderrLines: [String] { stderrTail.state.withLock { $0.lines } }
+  public var stderrLines: [String] { stderrTail.state.withLock { $0.lines } }
 
   /// The exit status once reaped: a number, or 128 + the signal.
-  package var status: Int32? {
+  public var status: Int32? {
     exitStatus.withLock { status in
       if status == nil {
         var raw: Int32 = 0
@@ -72,7 +72,7 @@ package final class ServerProcess: Sendable {
   /// Ends the server: its stdin is already closed (the connection's `close`); wait `grace` for it to exit,
   /// then SIGTERM the group, wait again, then SIGKILL. The group is signalled even after its leader
   /// exits, so nothing the server started outlives the run.
-  package func terminate(grace: Duration = .seconds(2)) {
+  public func terminate(grace: Duration = .seconds(2)) {
     if !waitForExit(within: grace) {
       kill(-pid, SIGTERM)
       if !waitForExit(within: grace) {

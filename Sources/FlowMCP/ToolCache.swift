@@ -7,15 +7,15 @@ import Foundation
 ///
 /// The hash covers the tools as the server listed them (names, schemas, annotations, in order); a run
 /// compares it with the server's answer on first connect, before step 1 (see ``staleness(against:)``).
-package struct ToolCache: Sendable, Hashable {
-  package var serverName: String
-  package var serverVersion: String
-  package var protocolVersion: String
+public struct ToolCache: Sendable, Hashable {
+  public var serverName: String
+  public var serverVersion: String
+  public var protocolVersion: String
   /// The command line (or URL) the tools were listed from: a changed configuration invalidates the cache.
-  package var source: String
-  package var tools: [MCPTool]
+  public var source: String
+  public var tools: [MCPTool]
 
-  package init(serverName: String, serverVersion: String, protocolVersion: String, source: String, tools: [MCPTool]) {
+  public init(serverName: String, serverVersion: String, protocolVersion: String, source: String, tools: [MCPTool]) {
     self.serverName = serverName
     self.serverVersion = serverVersion
     self.protocolVersion = protocolVersion
@@ -24,15 +24,15 @@ package struct ToolCache: Sendable, Hashable {
   }
 
   /// SHA-256 of the tools' JSON.
-  package var hash: String { Self.hash(tools) }
+  public var hash: String { Self.hash(tools) }
 
   static func hash(_ tools: [MCPTool]) -> String {
     Digest.sha256Hex(Array(JSON.encode(.list(tools.map(\.raw))).utf8))
   }
 
-  package func tool(named name: String) -> MCPTool? { tools.first { $0.name == name } }
+  public func tool(named name: String) -> MCPTool? { tools.first { $0.name == name } }
 
-  package func encoded() -> String {
+  public func encoded() -> String {
     JSON.encode(
       [
         "format": 1, "server": ["name": .text(serverName), "version": .text(serverVersion)],
@@ -41,7 +41,7 @@ package struct ToolCache: Sendable, Hashable {
       ], pretty: true) + "\n"
   }
 
-  package static func decode(_ text: String) -> ToolCache? {
+  public static func decode(_ text: String) -> ToolCache? {
     guard case .dictionary(let fields)? = try? JSON.parse(text), fields["format"] == 1,
       case .list(let tools)? = fields["tools"]
     else { return nil }
@@ -54,7 +54,7 @@ package struct ToolCache: Sendable, Hashable {
 
   /// How the tools a server lists now differ from the cache, for the tools a run uses: nil when every one
   /// of them is as cached. Tools the run does not use may change freely.
-  package func staleness(against current: [MCPTool], using names: Set<String>) -> String? {
+  public func staleness(against current: [MCPTool], using names: Set<String>) -> String? {
     var problems: [String] = []
     for name in names.sorted() {
       guard let cached = tool(named: name) else { continue }

@@ -2,28 +2,28 @@ import FlowMCP
 import Foundation
 
 /// One HTTP/1.1 request, as `flow mcp --http` reads it: header names lower-cased, the body whole.
-package struct IncomingHTTPRequest: Sendable {
-  package var method: String
+public struct IncomingHTTPRequest: Sendable {
+  public var method: String
   /// The request target as sent (`/mcp`, `/mcp?x=1`).
-  package var target: String
+  public var target: String
   /// `HTTP/1.1` or `HTTP/1.0`.
-  package var version: String
+  public var version: String
   /// In the order sent, names lower-cased.
-  package var headers: [(name: String, value: String)]
-  package var body: [UInt8]
+  public var headers: [(name: String, value: String)]
+  public var body: [UInt8]
 
   /// The first value of a header, by its name in any case.
-  package func header(_ name: String) -> String? {
+  public func header(_ name: String) -> String? {
     let name = name.lowercased()
     return headers.first { $0.name == name }?.value
   }
 
   /// The target without its query.
-  package var path: String { String(target.prefix { $0 != "?" }) }
+  public var path: String { String(target.prefix { $0 != "?" }) }
 
   /// Whether the connection stays open after the answer: HTTP/1.1 unless `Connection: close`,
   /// HTTP/1.0 only with `Connection: keep-alive`.
-  package var keepsAlive: Bool {
+  public var keepsAlive: Bool {
     let tokens = Set(
       (header("connection") ?? "").lowercased().split(separator: ",").map {
         $0.trimmingCharacters(in: .whitespaces)
@@ -33,11 +33,11 @@ package struct IncomingHTTPRequest: Sendable {
 }
 
 /// Why bytes are not a request this server takes, as the status that answers them.
-package struct HTTPRequestProblem: Error, Sendable, Equatable {
-  package var status: Int
-  package var message: String
+public struct HTTPRequestProblem: Error, Sendable, Equatable {
+  public var status: Int
+  public var message: String
 
-  package init(_ status: Int, _ message: String) {
+  public init(_ status: Int, _ message: String) {
     self.status = status
     self.message = message
   }
@@ -45,14 +45,14 @@ package struct HTTPRequestProblem: Error, Sendable, Equatable {
 
 /// How much of a request the server reads before refusing it: it buffers every request whole, so
 /// a client cannot make it hold more than this per connection.
-package struct HTTPLimits: Sendable {
+public struct HTTPLimits: Sendable {
   /// The request line and headers together (431 beyond).
-  package var headerBytes = 16 << 10
-  package var headerCount = 100
+  public var headerBytes = 16 << 10
+  public var headerCount = 100
   /// The body (413 beyond): a JSON-RPC message, whose arguments are a workflow's inputs.
-  package var bodyBytes = 4 << 20
+  public var bodyBytes = 4 << 20
 
-  package init() {}
+  public init() {}
 }
 
 /// Reads requests one after another from a connected socket (keep-alive), keeping what follows one

@@ -3,17 +3,17 @@ import Foundation
 
 /// Where `flow mcp --http` listens: a loopback address and a port, and nothing else. The server has
 /// no authentication, so anything that another machine could reach is refused (Documentation/MCP.md).
-package struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
+public struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
   /// `127.0.0.1` (any of 127.0.0.0/8) or `::1`.
-  package var host: String
-  package var isIPv6: Bool
+  public var host: String
+  public var isIPv6: Bool
   /// 0 asks the system for a free port.
-  package var port: UInt16
+  public var port: UInt16
 
   /// Why an `--http` value is not an address flow listens on.
-  package struct Problem: Error, Sendable, Equatable {
-    package var message: String
-    package var help: String?
+  public struct Problem: Error, Sendable, Equatable {
+    public var message: String
+    public var help: String?
   }
 
   static let loopbackHelp =
@@ -21,7 +21,7 @@ package struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// Reads `HOST:PORT`, `[::1]:PORT`, `:PORT` or `PORT` (the last two on 127.0.0.1). Host names other
   /// than `localhost` are refused rather than looked up: what a name resolves to can change.
-  package init(parsing text: String) throws(Problem) {
+  public init(parsing text: String) throws(Problem) {
     let hostText: String
     let portText: Substring
     if text.hasPrefix("[") {
@@ -76,9 +76,9 @@ package struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The host as a URL has it (`[::1]` for IPv6).
-  package var urlHost: String { isIPv6 ? "[\(host)]" : host }
+  public var urlHost: String { isIPv6 ? "[\(host)]" : host }
 
-  package var description: String { "\(urlHost):\(port)" }
+  public var description: String { "\(urlHost):\(port)" }
 
   /// Whether a `Host` header or an `Origin`'s host names this machine's loopback: `localhost`, an
   /// address in 127.0.0.0/8 or `[::1]`, with any port.

@@ -7,7 +7,7 @@ import FlowSession
 import Synchronization
 
 /// What the client's person answered to an `elicitation/create`.
-package enum Elicited: Sendable, Equatable {
+public enum Elicited: Sendable, Equatable {
   case accept(FlowDictionary)
   case decline
   case cancel
@@ -20,18 +20,18 @@ package enum Elicited: Sendable, Equatable {
 ///
 /// Declining or dismissing a value or a choice cancels the run, as end of input at a terminal does;
 /// declining a confirmation answers no, which cancels the run with nothing further done (SPEC §5).
-package final class ElicitingPrompter: Prompter {
+public final class ElicitingPrompter: Prompter {
   /// Sends one form and waits for the answer.
-  package let elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
+  public let elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
   /// The workflow's `secret: true` inputs: never asked for through the client (the protocol forbids
   /// asking for sensitive values in a form), only taken from the tool's arguments.
-  package let secretInputs: Set<String>
+  public let secretInputs: Set<String>
   /// How many answers in a row did not fit: a client that keeps sending what flow cannot read is
   /// told so after ``maximumRetries`` rather than asked forever.
   private let refusals = Mutex(0)
-  package static let maximumRetries = 3
+  public static let maximumRetries = 3
 
-  package init(
+  public init(
     secretInputs: Set<String> = [],
     elicit: @escaping @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
   ) {
@@ -39,7 +39,7 @@ package final class ElicitingPrompter: Prompter {
     self.elicit = elicit
   }
 
-  package func requestValue(_ request: ValueRequest) async throws -> FlowValue {
+  public func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     if request.origin.intentID == nil, let key = request.origin.parameterKey, secretInputs.contains(key) {
       var error = AppIntentError.needsValue(request.origin, dialog: request.dialog)
       error.message = "input '\(key)' needs a value"
@@ -73,7 +73,7 @@ package final class ElicitingPrompter: Prompter {
     }
   }
 
-  package func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
+  public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
     // The answer names an option by its text, so texts that repeat are told apart by their number.
     let labels =
       Set(request.options).count == request.options.count
@@ -99,7 +99,7 @@ package final class ElicitingPrompter: Prompter {
     }
   }
 
-  package func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+  public func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     let field: FlowDictionary = [
       "type": "boolean", "title": "Confirm", "description": .text(request.dialog), "default": true,
     ]
@@ -121,13 +121,13 @@ package final class ElicitingPrompter: Prompter {
 /// what would have answered it, in the client's terms (the tool's arguments, `confirmations: auto`).
 /// Before the run, ``MCPToolCall`` finds the same questions with ``UnattendedCheck``; this catches those
 /// only the run meets (a workflow named at run time).
-package struct NoElicitationPrompter: Prompter {
-  package let inputNames: Set<String>
+public struct NoElicitationPrompter: Prompter {
+  public let inputNames: Set<String>
   /// Whether it answers for an action called as a tool (`--actions`), which has no file to write
   /// `confirmations: auto` in.
-  package var action = false
+  public var action = false
 
-  package func requestValue(_ request: ValueRequest) async throws -> FlowValue {
+  public func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     var error = AppIntentError.needsValue(request.origin, dialog: request.dialog)
     if let key = request.origin.parameterKey, request.origin.intentID == nil, inputNames.contains(key) {
       error.message = "input '\(key)' needs a value"
@@ -138,13 +138,13 @@ package struct NoElicitationPrompter: Prompter {
     throw error
   }
 
-  package func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
+  public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
     var error = AppIntentError.needsChoice(request.origin, dialog: request.dialog, options: request.options)
     error.help = "the choices are \(List.or(request.options.map { "'\($0)'" })); \(MCPHelp.noElicitation)"
     throw error
   }
 
-  package func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+  public func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     var error = AppIntentError.confirmationRequired(request.origin, dialog: request.dialog)
     error.help = action ? MCPHelp.actionConfirmation : MCPHelp.confirmation
     throw error
@@ -152,17 +152,17 @@ package struct NoElicitationPrompter: Prompter {
 }
 
 /// What a tool error tells an MCP client would have answered a question.
-package enum MCPHelp {
-  package static let noElicitation = "the MCP client cannot answer questions (it did not declare 'elicitation')"
-  package static let confirmation =
+public enum MCPHelp {
+  public static let noElicitation = "the MCP client cannot answer questions (it did not declare 'elicitation')"
+  public static let confirmation =
     "\(noElicitation); write 'confirmations: auto' in the workflow to confirm without asking"
-  package static let actionConfirmation =
+  public static let actionConfirmation =
     "\(noElicitation); a workflow that runs the action with 'confirmations: auto' confirms without asking"
-  package static func argument(_ name: String) -> String { "give '\(name)' in the tool's arguments" }
+  public static func argument(_ name: String) -> String { "give '\(name)' in the tool's arguments" }
 
   /// ``UnattendedCheck``'s findings, their help reworded for a client: its helps name `--input`, `--yes`
   /// and the terminal, which a client has none of.
-  package static func reworded(_ diagnostics: Diagnostics, inputs: Set<String>) -> Diagnostics {
+  public static func reworded(_ diagnostics: Diagnostics, inputs: Set<String>) -> Diagnostics {
     Diagnostics(
       diagnostics.all.map { diagnostic in
         var diagnostic = diagnostic

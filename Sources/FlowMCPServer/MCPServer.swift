@@ -8,16 +8,16 @@ import Synchronization
 /// `flow mcp`'s side of the Model Context Protocol: the lifecycle (`initialize`, `ping`), `tools/list`
 /// with pagination and `tools/call`, over the JSON-RPC connection FlowMCP keeps (which also cancels a
 /// call's task when the client sends `notifications/cancelled`).
-package final class MCPServer: RPCHandler {
+public final class MCPServer: RPCHandler {
   /// The protocol revisions flow speaks, newest first: a client asking for one of them gets it, any
   /// other gets the newest, as the specification's negotiation says.
-  package static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+  public static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 
-  package let context: SessionContext
-  package let options: ActionSettings
-  package let tools: MCPTools
+  public let context: SessionContext
+  public let options: ActionSettings
+  public let tools: MCPTools
   /// How many tools one `tools/list` answer holds before it gives a cursor for the rest.
-  package let pageSize: Int
+  public let pageSize: Int
 
   private struct State {
     var protocolVersion = MCPServer.protocolVersions[0]
@@ -31,14 +31,14 @@ package final class MCPServer: RPCHandler {
   }
   private let state = Mutex(State())
 
-  package init(context: SessionContext, options: ActionSettings, actions: Bool, pageSize: Int) {
+  public init(context: SessionContext, options: ActionSettings, actions: Bool, pageSize: Int) {
     self.context = context
     self.options = options
     self.tools = MCPTools(context: context, actions: actions)
     self.pageSize = pageSize
   }
 
-  package func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
+  public func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
     -> FlowValue
   {
     let params = params?.fields ?? FlowDictionary()
@@ -51,12 +51,12 @@ package final class MCPServer: RPCHandler {
     }
   }
 
-  package func connectionClosed(_ reason: RPCConnection.CloseReason) {
+  public func connectionClosed(_ reason: RPCConnection.CloseReason) {
     cancelAll()
   }
 
   /// Cancels every running call: the client is gone, or flow was told to stop.
-  package func cancelAll() {
+  public func cancelAll() {
     let calls = state.withLock { state in
       state.closed = true
       return Array(state.calls.values)
@@ -65,7 +65,7 @@ package final class MCPServer: RPCHandler {
   }
 
   /// Waits until every call has ended (and so been recorded in history).
-  package func drain() async {
+  public func drain() async {
     while true {
       let calls = state.withLock { state in
         defer { state.calls.removeAll() }

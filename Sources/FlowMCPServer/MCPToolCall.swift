@@ -10,14 +10,14 @@ import Foundation
 import Synchronization
 
 /// What a `tools/call` gives back: the protocol's `CallToolResult`.
-package struct ToolResult: Sendable, Equatable {
+public struct ToolResult: Sendable, Equatable {
   /// Text blocks: what the run showed, then the result (its JSON when there is structured content), or
   /// the diagnostics of a failure.
-  package var texts: [String]
-  package var structured: FlowValue?
-  package var isError: Bool
+  public var texts: [String]
+  public var structured: FlowValue?
+  public var isError: Bool
 
-  package var value: FlowValue {
+  public var value: FlowValue {
     var result: FlowDictionary = [
       "content": .list(texts.map { ["type": "text", "text": .text($0)] })
     ]
@@ -27,20 +27,20 @@ package struct ToolResult: Sendable, Equatable {
   }
 
   /// A failure, its diagnostics rendered as `flow run` prints them (without colour).
-  package static func failure(_ diagnostics: Diagnostics) -> ToolResult {
+  public static func failure(_ diagnostics: Diagnostics) -> ToolResult {
     ToolResult(texts: [DiagnosticRenderer(colors: false).render(diagnostics)], structured: nil, isError: true)
   }
 }
 
 /// What the server knows of its client that a run needs.
-package struct CallingClient: Sendable {
+public struct CallingClient: Sendable {
   /// Whether questions can go to the client's person (`elicitation` declared, in form mode), and
   /// `--no-input` was not given.
-  package var elicits: Bool
+  public var elicits: Bool
   /// Sends an `elicitation/create` and waits for the answer.
-  package var elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
+  public var elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
   /// Sends a `notifications/progress` for the call's token, when the client gave one.
-  package var progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
+  public var progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
 }
 
 /// One `tools/call`: a library workflow run as `flow run` runs it, or an action run as `flow do` runs
@@ -48,15 +48,15 @@ package struct CallingClient: Sendable {
 /// for a client without them, a tool error naming what was needed), what the run shows and its result
 /// come back as the tool's content, and the run is recorded in history with trigger `mcp` under the
 /// workflow's lock.
-package struct MCPToolCall {
+public struct MCPToolCall: Sendable {
   /// The server's context: its console writes only to standard error.
-  package let context: SessionContext
-  package let options: ActionSettings
-  package let client: CallingClient
+  public let context: SessionContext
+  public let options: ActionSettings
+  public let client: CallingClient
 
   // MARK: - Workflows
 
-  package func runWorkflow(at path: String, arguments: [String: FlowValue]) async -> ToolResult {
+  public func runWorkflow(at path: String, arguments: [String: FlowValue]) async -> ToolResult {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = UUID().uuidString.lowercased()
@@ -130,7 +130,7 @@ package struct MCPToolCall {
 
   /// An action of the catalogue (`flow mcp --actions`), recorded as `flow do` records one: a one-step
   /// run under the action's id.
-  package func runAction(_ descriptor: IntentDescriptor, arguments: [String: FlowValue]) async -> ToolResult {
+  public func runAction(_ descriptor: IntentDescriptor, arguments: [String: FlowValue]) async -> ToolResult {
     let session: RunSession
     do {
       session = try RunSession(context, action: descriptor.id, runID: UUID().uuidString.lowercased(), trigger: .mcp)
@@ -172,20 +172,20 @@ package struct MCPToolCall {
 
 /// Collects what a run shows for the tool's content, and reports each step's start, and the progress a
 /// step's action reports, as progress when the client asked for progress.
-package final class MCPRunObserver: RunObserver, @unchecked Sendable {
+public final class MCPRunObserver: RunObserver, @unchecked Sendable {
   private let progress: (@Sendable (Int, String) -> Void)?
   private let lock = Mutex(())
   private var shown: [String] = []
   private var warnings = Diagnostics()
   private var started = 0
 
-  package init(progress: (@Sendable (Int, String) -> Void)?) {
+  public init(progress: (@Sendable (Int, String) -> Void)?) {
     self.progress = progress
   }
 
-  package var recordsSteps: Bool { false }
+  public var recordsSteps: Bool { false }
 
-  package func record(_ event: RunEvent) {
+  public func record(_ event: RunEvent) {
     switch event {
     case .started(let info):
       guard let progress else { return }
@@ -221,7 +221,7 @@ package final class MCPRunObserver: RunObserver, @unchecked Sendable {
   /// The tool's result for a run that produced `output`: what it showed, the failures it went past
   /// (`on-error: continue`), and the output, as `structuredContent` with its JSON in a text block (the
   /// protocol's advice for clients that read only text) when the tool has an output schema, else as text.
-  package func result(_ output: FlowValue, structured: Bool) -> ToolResult {
+  public func result(_ output: FlowValue, structured: Bool) -> ToolResult {
     var texts = lock.withLock { _ in shown }
     let warnings = lock.withLock { _ in self.warnings }
     if !warnings.isEmpty { texts.append(DiagnosticRenderer(colors: false).render(warnings)) }

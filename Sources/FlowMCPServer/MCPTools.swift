@@ -12,17 +12,17 @@ import Foundation
 ///
 /// Read afresh for every `tools/list` and `tools/call`, so a workflow added to the library, changed or
 /// removed is what the next request sees, as it is for `flow list` and `flow run`.
-package struct MCPTools {
-  package let context: SessionContext
-  package let actions: Bool
+public struct MCPTools: Sendable {
+  public let context: SessionContext
+  public let actions: Bool
 
-  package enum Target {
+  public enum Target {
     /// A library workflow at this path.
     case workflow(String)
     case action(IntentDescriptor)
   }
 
-  package struct Tool {
+  public struct Tool {
     var target: Target
     /// The protocol's `Tool` object.
     var value: FlowValue
@@ -31,7 +31,7 @@ package struct MCPTools {
   /// Every tool, workflows (by name) first, then actions. A library workflow that does not check is
   /// left out, with a line on standard error saying so; an action whose id a workflow's name takes is
   /// left out too, since the person's own workflow is what a name means to them.
-  package func list() -> [Tool] {
+  public func list() -> [Tool] {
     let locator = WorkflowLocator(context: context)
     // One check for the whole library: a workflow that several others run is read once.
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
@@ -65,7 +65,7 @@ package struct MCPTools {
 
   /// The tool called `name`: a library workflow by name, else (with `--actions`) an action by id; nil
   /// for a name that is neither. Found without checking the library.
-  package func find(_ name: String) -> Target? {
+  public func find(_ name: String) -> Target? {
     if let entry = WorkflowLocator(context: context).libraryWorkflows.first(where: { $0.name == name }) {
       return .workflow(entry.url.path)
     }
@@ -76,7 +76,7 @@ package struct MCPTools {
   }
 
   /// The names of every tool, for a did-you-mean when a call names none of them.
-  package func names() -> [String] {
+  public func names() -> [String] {
     WorkflowLocator(context: context).libraryWorkflows.map(\.name)
       + (actions ? Catalogs.registry.descriptors.map(\.id) : [])
   }

@@ -10,24 +10,24 @@ import Synchronization
 /// — the client answers those in POSTs of their own. Each session (`Mcp-Session-Id`, given at
 /// `initialize`) is one ``RPCConnection`` over an ``HTTPServerWire`` with a handler of its own, the
 /// same handler the stdio transport drives.
-package final class StreamableHTTPServer: Sendable {
-  package struct Options: Sendable {
+public final class StreamableHTTPServer: Sendable {
+  public struct Options: Sendable {
     /// The protocol revisions the handler negotiates: an `MCP-Protocol-Version` header naming any
     /// other is refused (400).
-    package var protocolVersions: [String]
-    package var path = "/mcp"
-    package var limits = HTTPLimits()
-    package var maximumSessions = 64
-    package var maximumConnections = 32
+    public var protocolVersions: [String]
+    public var path = "/mcp"
+    public var limits = HTTPLimits()
+    public var maximumSessions = 64
+    public var maximumConnections = 32
 
-    package init(protocolVersions: [String]) {
+    public init(protocolVersions: [String]) {
       self.protocolVersions = protocolVersions
     }
   }
 
   /// Why the server could not start listening.
-  package struct Failure: Error, Sendable, CustomStringConvertible {
-    package var description: String
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var description: String
   }
 
   private final class Session: Sendable {
@@ -53,7 +53,7 @@ package final class StreamableHTTPServer: Sendable {
   private let served = Mutex(0)
 
   /// Listens on `address` at once (so that port 0 has its number); serves after ``start()``.
-  package init(
+  public init(
     address: LoopbackAddress, options: Options, makeHandler: @escaping @Sendable () -> any RPCHandler
   ) throws(Failure) {
     do {
@@ -66,16 +66,16 @@ package final class StreamableHTTPServer: Sendable {
   }
 
   /// The endpoint, as a client is given it: `http://127.0.0.1:8765/mcp`.
-  package var url: String { "http://\(listener.address.urlHost):\(listener.port)\(options.path)" }
+  public var url: String { "http://\(listener.address.urlHost):\(listener.port)\(options.path)" }
 
-  package func start() {
+  public func start() {
     listener.start { [self] socket in serve(socket) }
   }
 
   /// Stops accepting connections and ends every session, which cancels the calls running (the
   /// handlers' `connectionClosed`). The connections stay open until ``closeConnections()``, so that
   /// the answers owed can still be written.
-  package func stop() {
+  public func stop() {
     listener.stop()
     let ended = sessions.withLock { sessions in
       defer { sessions.removeAll() }
@@ -85,7 +85,7 @@ package final class StreamableHTTPServer: Sendable {
   }
 
   /// Closes every connection still open (after ``stop()``).
-  package func closeConnections() {
+  public func closeConnections() {
     listener.closeConnections()
   }
 

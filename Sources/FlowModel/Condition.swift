@@ -7,7 +7,7 @@ import FlowYAML
 /// ```yaml
 /// - if: ${bookmark.tags} contains "inbox" and not ${bookmark.favorite}
 /// ```
-package indirect enum Condition: Sendable, Hashable {
+public indirect enum Condition: Sendable, Hashable {
   /// A single value, true when it is "truthy" (true, a non-zero number, non-empty text or list).
   case value(Operand)
   case compare(Operand, Comparison, Operand)
@@ -17,7 +17,7 @@ package indirect enum Condition: Sendable, Hashable {
   case and(Condition, Condition)
   case or(Condition, Condition)
 
-  package enum Comparison: String, Sendable, Hashable, CaseIterable {
+  public enum Comparison: String, Sendable, Hashable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"
@@ -31,7 +31,7 @@ package indirect enum Condition: Sendable, Hashable {
   }
 
   /// Every reference the condition reads, in order.
-  package var references: [Reference] {
+  public var references: [Reference] {
     switch self {
     case .value(let operand), .isEmpty(let operand, _): operand.references
     case .compare(let lhs, _, let rhs): lhs.references + rhs.references
@@ -42,8 +42,8 @@ package indirect enum Condition: Sendable, Hashable {
 }
 
 /// One side of a comparison.
-package struct Operand: Sendable, Hashable {
-  package enum Kind: Sendable, Hashable {
+public struct Operand: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
     /// Text, possibly with references inside (`"${a}-done"`); a lone `${…}` is a whole reference.
     case template(Template)
     case number(Double)
@@ -51,10 +51,10 @@ package struct Operand: Sendable, Hashable {
     case null
   }
 
-  package var kind: Kind
-  package var span: SourceSpan
+  public var kind: Kind
+  public var span: SourceSpan
 
-  package var references: [Reference] {
+  public var references: [Reference] {
     if case .template(let template) = kind { return template.references }
     return []
   }
@@ -65,7 +65,7 @@ package struct Operand: Sendable, Hashable {
 extension Condition {
   /// Parses a condition written as a YAML value: a boolean or number stands for itself, text is parsed
   /// with the grammar above. Problems go to `diagnostics`; nil when the condition is malformed.
-  package static func parse(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> Condition? {
+  public static func parse(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> Condition? {
     guard case .scalar(let scalar) = node else {
       diagnostics.append(
         Diagnostic(.error, .malformedCondition, "expected a condition, found \(node.kindName)", at: node.span))

@@ -3,22 +3,22 @@ import FlowDiagnostics
 /// The problems found while decoding a workflow's steps, references and conditions.
 extension DiagnosticCode {
   /// A `${…}` reference that is not closed or not of the form `name.property[index]`.
-  package static let malformedReference: Self = "malformed-reference"
+  public static let malformedReference: Self = "malformed-reference"
   /// A condition of `if:` or `when:` that does not follow the grammar.
-  package static let malformedCondition: Self = "malformed-condition"
+  public static let malformedCondition: Self = "malformed-condition"
 }
 
 extension DiagnosticCode {
   /// A key that belongs to another kind of step (`then` without `if`).
-  package static let misplacedKey: Self = "misplaced-key"
+  public static let misplacedKey: Self = "misplaced-key"
   /// A step mapping with no action or block keyword.
-  package static let missingAction: Self = "missing-action"
+  public static let missingAction: Self = "missing-action"
   /// A step mapping with more than one action key.
-  package static let multipleActions: Self = "multiple-actions"
+  public static let multipleActions: Self = "multiple-actions"
   /// Two steps use the same `as:` name.
-  package static let duplicateName: Self = "duplicate-name"
+  public static let duplicateName: Self = "duplicate-name"
   /// An `as:`, `set:` or action name that is not a valid name, or reuses a built-in.
-  package static let invalidName: Self = "invalid-name"
+  public static let invalidName: Self = "invalid-name"
   /// A `menu` without options.
-  package static let emptyMenu: Self = "empty-menu"
+  public static let emptyMenu: Self = "empty-menu"
 }

@@ -1,7 +1,7 @@
 /// Durations as people write them in workflows: `30s`, `2m`, `1h30m`, `500ms`, `1.5s`, or bare seconds.
-package enum DurationParsing {
+public enum DurationParsing {
   /// Parses `30s`, `2m`, `1h30m`, `500ms`, `1d`, `1.5s` or `90` (seconds); nil when it is not a duration.
-  package static func parse(_ text: String) -> Duration? {
+  public static func parse(_ text: String) -> Duration? {
     let trimmed = text.filter { !$0.isWhitespace }.lowercased()
     guard !trimmed.isEmpty else { return nil }
     if let seconds = Double(trimmed) {
@@ -38,17 +38,17 @@ package enum DurationParsing {
   ]
 
   /// A duration of `seconds`, exact to the millisecond.
-  package static func duration(seconds: Double) -> Duration {
+  public static func duration(seconds: Double) -> Duration {
     .milliseconds(Int64((seconds * 1000).rounded()))
   }
 
   /// The duration in seconds.
-  package static func seconds(of duration: Duration) -> Double {
+  public static func seconds(of duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// Writes a duration the way it is parsed: `1h30m`, `45s`, `500ms`.
-  package static func format(_ duration: Duration) -> String {
+  public static func format(_ duration: Duration) -> String {
     var milliseconds = Int64((seconds(of: duration) * 1000).rounded())
     if milliseconds == 0 { return "0s" }
     var out = ""

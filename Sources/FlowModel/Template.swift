@@ -5,25 +5,25 @@ import FlowYAML
 ///
 /// Parsed once, when the workflow is loaded, with a span for every reference, so that a diagnostic
 /// underlines exactly `${saved.titel}` and not the whole line. `$${` writes a literal `${`.
-package struct Template: Sendable, Hashable {
-  package enum Part: Sendable, Hashable {
+public struct Template: Sendable, Hashable {
+  public enum Part: Sendable, Hashable {
     case literal(String)
     case reference(Reference)
   }
 
-  package var parts: [Part]
-  package var span: SourceSpan
+  public var parts: [Part]
+  public var span: SourceSpan
   /// Plain text that looks like a reference in another tool's syntax — `$previous`, `{{ previous }}`.
   /// The checker warns where the name exists.
-  package var lookalikes: [Lookalike]
+  public var lookalikes: [Lookalike]
 
   /// Text written as another tool writes a reference, and the reference it resembles (spanning the text).
-  package struct Lookalike: Sendable, Hashable {
-    package var written: String
-    package var reference: Reference
+  public struct Lookalike: Sendable, Hashable {
+    public var written: String
+    public var reference: Reference
   }
 
-  package init(parts: [Part], span: SourceSpan, lookalikes: [Lookalike] = []) {
+  public init(parts: [Part], span: SourceSpan, lookalikes: [Lookalike] = []) {
     self.parts = parts
     self.span = span
     self.lookalikes = lookalikes
@@ -31,13 +31,13 @@ package struct Template: Sendable, Hashable {
 
   /// The reference, when the text is exactly one reference: such a value passes the typed value on
   /// (a Bookmark stays a Bookmark); a reference inside other text becomes text.
-  package var wholeReference: Reference? {
+  public var wholeReference: Reference? {
     if parts.count == 1, case .reference(let reference) = parts[0] { return reference }
     return nil
   }
 
   /// The text, when it holds no reference.
-  package var literal: String? {
+  public var literal: String? {
     var text = ""
     for part in parts {
       guard case .literal(let literal) = part else { return nil }
@@ -47,13 +47,13 @@ package struct Template: Sendable, Hashable {
   }
 
   /// Every reference, in order.
-  package var references: [Reference] {
+  public var references: [Reference] {
     parts.compactMap { if case .reference(let reference) = $0 { reference } else { nil } }
   }
 
   /// The text with its references as written (`Delete ${n} items?`): what a question or a nested
   /// workflow's name reads as before the run has computed it.
-  package var asWritten: String {
+  public var asWritten: String {
     parts.map { part in
       switch part {
       case .literal(let text): text
@@ -64,26 +64,26 @@ package struct Template: Sendable, Hashable {
 }
 
 /// A magic variable and the path into it: `${saved.link.host}`, `${bookmarks[0].title}`, `${input.url}`.
-package struct Reference: Sendable, Hashable, CustomStringConvertible {
-  package enum Component: Sendable, Hashable {
+public struct Reference: Sendable, Hashable, CustomStringConvertible {
+  public enum Component: Sendable, Hashable {
     case property(String)
     case index(Int)
   }
 
   /// The variable: an `as` name, `previous`, `input`, `item`, `index`, `now`, `workflow`, `run`, `env`.
-  package var root: String
-  package var path: [Component]
+  public var root: String
+  public var path: [Component]
   /// The whole `${…}`.
-  package var span: SourceSpan
+  public var span: SourceSpan
 
-  package init(root: String, path: [Component] = [], span: SourceSpan) {
+  public init(root: String, path: [Component] = [], span: SourceSpan) {
     self.root = root
     self.path = path
     self.span = span
   }
 
   /// As written, without `${}`: `saved.link.host`.
-  package var description: String {
+  public var description: String {
     root
       + path.map { component in
         switch component {
@@ -98,7 +98,7 @@ package struct Reference: Sendable, Hashable, CustomStringConvertible {
 
 extension Template {
   /// Parses the text of `scalar`, reporting malformed references into `diagnostics`.
-  package static func parse(_ scalar: YAMLNode.Scalar, into diagnostics: inout Diagnostics) -> Template {
+  public static func parse(_ scalar: YAMLNode.Scalar, into diagnostics: inout Diagnostics) -> Template {
     parse(scalar.value, locatedBy: ScalarLocator(scalar), into: &diagnostics)
   }
 
@@ -230,19 +230,19 @@ extension Reference {
 /// still the right place, only less precise.
 ///
 /// Cron expressions in `schedule:` use it too, so that a bad field is shown where it is written.
-package struct ScalarLocator: Sendable {
-  package let whole: SourceSpan
+public struct ScalarLocator: Sendable {
+  public let whole: SourceSpan
   /// The file column of the value's first character, when offsets map exactly.
   private var firstColumn: Int?
 
   /// A locator for text written on one line of `whole.file` from `firstColumn` on, such as a
   /// command-line argument shown as a file of its own.
-  package init(whole: SourceSpan, firstColumn: Int?) {
+  public init(whole: SourceSpan, firstColumn: Int?) {
     self.whole = whole
     self.firstColumn = firstColumn
   }
 
-  package init(_ scalar: YAMLNode.Scalar) {
+  public init(_ scalar: YAMLNode.Scalar) {
     whole = scalar.span
     let written = scalar.span.end.column - scalar.span.start.column
     let length = scalar.value.unicodeScalars.count
@@ -266,7 +266,7 @@ package struct ScalarLocator: Sendable {
   }
 
   /// The span of the value's Unicode scalars `start..<end`.
-  package func span(_ start: Int, _ end: Int) -> SourceSpan {
+  public func span(_ start: Int, _ end: Int) -> SourceSpan {
     guard let firstColumn else { return whole }
     let line = whole.start.line
     return SourceSpan(

@@ -5,51 +5,51 @@ import FlowDiagnostics
 ///
 /// This is the syntax of a workflow. Whether its actions, parameters and names exist is checked later,
 /// against the action catalogue.
-package struct Workflow: Sendable {
-  package var file: SourceFile
+public struct Workflow: Sendable {
+  public var file: SourceFile
   /// The `name:`, or the file's name without its extension.
-  package var name: String
-  package var description: String?
-  package var icon: String?
-  package var color: String?
-  package var inputs: [Input]
+  public var name: String
+  public var description: String?
+  public var icon: String?
+  public var color: String?
+  public var inputs: [Input]
   /// Environment variables the workflow may read as `${env.NAME}`.
-  package var environment: [Located<String>]
+  public var environment: [Located<String>]
   /// `schedule:` — when the workflow runs unattended: its cron expressions, none when it has no schedule.
-  package var schedule: [ScheduleEntry]
+  public var schedule: [ScheduleEntry]
   /// `timezone:` — the zone of every schedule entry that names none; the machine's zone when absent.
-  package var timezone: Located<String>?
-  package var confirmations: ConfirmationPolicy
-  package var steps: [Step]
+  public var timezone: Located<String>?
+  public var confirmations: ConfirmationPolicy
+  public var steps: [Step]
   /// `on-failure:` — the steps run when a run of this workflow fails (a step failed, the backend could
   /// not be reached, or a question nobody could answer stopped it), with `${run.error}`; never when it
   /// is cancelled. Empty when the workflow has none.
-  package var onFailure: [Step] = []
+  public var onFailure: [Step] = []
   /// `shared:` — what `flow export` wrote about the file it shared; nil for a file that never was.
-  package var shared: Shared?
+  public var shared: Shared?
   /// `workflows:` — the workflows this file runs, embedded by `flow export` so that the file is
   /// self-contained; `run-workflow` looks here first. Only a file's top level has them.
-  package var embedded: [Embedded] = []
+  public var embedded: [Embedded] = []
   /// For a workflow embedded under another's `workflows:`, the name it is embedded under.
-  package var embeddedName: String?
+  public var embeddedName: String?
 
   /// What identifies the workflow among those a run meets: its file's path, and for an embedded
   /// workflow the name it is embedded under (`shared.flow.yml#greet.yml`), since it shares its file.
-  package var identity: String {
+  public var identity: String {
     embeddedName.map { "\(file.path)#\($0)" } ?? file.path
   }
 
   /// The `shared:` block `flow export` writes: when the workflow was first shared and last changed,
   /// how many actions it has, and which flow wrote it. Dates stay text here (ISO 8601, UTC, to the
   /// second); the decoder checks their shape.
-  package struct Shared: Sendable {
-    package var created: Located<String>?
-    package var modified: Located<String>?
-    package var actions: Int?
-    package var flowVersion: String?
-    package var span: SourceSpan
+  public struct Shared: Sendable {
+    public var created: Located<String>?
+    public var modified: Located<String>?
+    public var actions: Int?
+    public var flowVersion: String?
+    public var span: SourceSpan
 
-    package init(
+    public init(
       created: Located<String>? = nil, modified: Located<String>? = nil, actions: Int? = nil,
       flowVersion: String? = nil, span: SourceSpan
     ) {
@@ -62,13 +62,13 @@ package struct Workflow: Sendable {
   }
 
   /// A workflow embedded under `workflows:`, by the reference its `run-workflow` steps use.
-  package struct Embedded: Sendable {
-    package var name: Located<String>
-    package var workflow: Workflow
+  public struct Embedded: Sendable {
+    public var name: Located<String>
+    public var workflow: Workflow
   }
 
   /// How confirmations are answered when nobody is at a terminal.
-  package enum ConfirmationPolicy: String, Sendable, Hashable {
+  public enum ConfirmationPolicy: String, Sendable, Hashable {
     /// Ask, and refuse when nobody can answer unless `--yes` is given.
     case ask
     /// Confirm unattended; shown on import.
@@ -76,17 +76,17 @@ package struct Workflow: Sendable {
   }
 
   /// One of the workflow's inputs (`${input.NAME}`).
-  package struct Input: Sendable {
-    package var name: Located<String>
+  public struct Input: Sendable {
+    public var name: Located<String>
     /// The declared type as written (`url`, `[text]`, `Bookmark`), checked against the catalogue later.
-    package var type: Located<String>?
-    package var prompt: String?
-    package var defaultValue: Value?
+    public var type: Located<String>?
+    public var prompt: String?
+    public var defaultValue: Value?
     /// Asked once when the workflow is imported, not on every run.
-    package var askOnImport: Bool
+    public var askOnImport: Bool
     /// `secret: true`: the value is never written to run history (it is masked in step summaries and
     /// messages).
-    package var secret: Bool
+    public var secret: Bool
   }
 }
 
@@ -96,7 +96,7 @@ extension Workflow {
   /// declares several inputs; when it declares one, only when the mapping's keys are that input's name, so
   /// `input: {url: https://…}` and `input: https://…` mean the same. The rule reads what is written, so the
   /// checker and the run agree on it.
-  package static func namesInputs(_ input: Value?, of declared: [String]) -> Bool {
+  public static func namesInputs(_ input: Value?, of declared: [String]) -> Bool {
     guard case .dictionary(let entries, _)? = input, !entries.isEmpty else { return false }
     return declared.count != 1 || entries.allSatisfy { declared.contains($0.key.value) }
   }
@@ -106,15 +106,15 @@ extension Workflow {
 ///
 /// The expression stays text here: its grammar belongs to `FlowScheduler`, which reads it with
 /// ``locator`` so that a bad field is reported at its own column.
-package struct ScheduleEntry: Sendable {
+public struct ScheduleEntry: Sendable {
   /// The expression as written: `0 9 * * MON-FRI`, `@daily`.
-  package var cron: Located<String>
+  public var cron: Located<String>
   /// Maps offsets inside the expression to places in the file.
-  package var locator: ScalarLocator
+  public var locator: ScalarLocator
   /// `timezone:` of a `{cron, timezone}` entry; the workflow's `timezone:` applies when nil.
-  package var timezone: Located<String>?
+  public var timezone: Located<String>?
 
-  package init(cron: Located<String>, locator: ScalarLocator, timezone: Located<String>? = nil) {
+  public init(cron: Located<String>, locator: ScalarLocator, timezone: Located<String>? = nil) {
     self.cron = cron
     self.locator = locator
     self.timezone = timezone
@@ -122,11 +122,11 @@ package struct ScheduleEntry: Sendable {
 }
 
 /// A value with the place it was written.
-package struct Located<Value: Sendable>: Sendable {
-  package var value: Value
-  package var span: SourceSpan
+public struct Located<Value: Sendable>: Sendable {
+  public var value: Value
+  public var span: SourceSpan
 
-  package init(_ value: Value, at span: SourceSpan) {
+  public init(_ value: Value, at span: SourceSpan) {
     self.value = value
     self.span = span
   }
@@ -137,7 +137,7 @@ extension Located: Hashable where Value: Hashable {}
 
 /// A value as written in a workflow, before anything is resolved: literals, lists, dictionaries, text
 /// with `${…}` references, and `ask` (Shortcuts' "Ask Each Time").
-package indirect enum Value: Sendable, Hashable {
+public indirect enum Value: Sendable, Hashable {
   case null(SourceSpan)
   case bool(Bool, SourceSpan)
   case integer(Int, SourceSpan)
@@ -149,12 +149,12 @@ package indirect enum Value: Sendable, Hashable {
   /// The plain word `ask`: ask the person each time the step runs.
   case ask(SourceSpan)
 
-  package struct DictionaryEntry: Sendable, Hashable {
-    package var key: Located<String>
-    package var value: Value
+  public struct DictionaryEntry: Sendable, Hashable {
+    public var key: Located<String>
+    public var value: Value
   }
 
-  package var span: SourceSpan {
+  public var span: SourceSpan {
     switch self {
     case .null(let span), .bool(_, let span), .integer(_, let span), .double(_, let span), .list(_, let span),
       .dictionary(_, let span), .ask(let span):
@@ -164,7 +164,7 @@ package indirect enum Value: Sendable, Hashable {
   }
 
   /// Every reference inside the value, in order.
-  package var references: [Reference] {
+  public var references: [Reference] {
     switch self {
     case .text(let template): template.references
     case .list(let items, _): items.flatMap(\.references)
@@ -175,20 +175,20 @@ package indirect enum Value: Sendable, Hashable {
 }
 
 /// One step: what it does, and the step keys that apply to any step (SPEC §1).
-package struct Step: Sendable {
-  package var kind: Kind
-  package var span: SourceSpan
+public struct Step: Sendable {
+  public var kind: Kind
+  public var span: SourceSpan
   /// `as:` — the name of the step's output; for `for-each`, the name of each item.
-  package var name: Located<String>?
+  public var name: Located<String>?
   /// `when:` — run only if this holds.
-  package var when: Condition?
+  public var when: Condition?
   /// `confirm:` — ask before running, with this message.
-  package var confirm: Confirmation?
-  package var onError: ErrorPolicy
-  package var retry: Retry?
-  package var timeout: Located<Duration>?
+  public var confirm: Confirmation?
+  public var onError: ErrorPolicy
+  public var retry: Retry?
+  public var timeout: Located<Duration>?
 
-  package enum Kind: Sendable {
+  public enum Kind: Sendable {
     case action(ActionCall)
     case ifBlock(Condition, then: [Step], otherwise: [Step])
     case repeatBlock(count: Value, body: [Step])
@@ -200,34 +200,34 @@ package struct Step: Sendable {
     case append(variable: Located<String>, value: Value?)
   }
 
-  package enum ErrorPolicy: String, Sendable, Hashable {
+  public enum ErrorPolicy: String, Sendable, Hashable {
     case stop
     case `continue`
   }
 
-  package struct Retry: Sendable, Hashable {
-    package var attempts: Int
-    package var delay: Duration
+  public struct Retry: Sendable, Hashable {
+    public var attempts: Int
+    public var delay: Duration
   }
 
-  package struct Confirmation: Sendable {
+  public struct Confirmation: Sendable {
     /// The question; nil asks "Run step N (action)?".
-    package var message: Template?
-    package var span: SourceSpan
+    public var message: Template?
+    public var span: SourceSpan
   }
 
   /// What the positions of `on-failure:` steps start with, so that they never mix with the positions of
   /// `steps:` in messages, run history and the card: `on-failure.1`, `on-failure.2.1`.
-  package static let onFailurePrefix = "on-failure."
+  public static let onFailurePrefix = "on-failure."
 
   /// How messages name the step at `position`: "step 3", "on-failure step 1".
-  package static func describe(position: String) -> String {
+  public static func describe(position: String) -> String {
     position.hasPrefix(onFailurePrefix)
       ? "on-failure step \(position.dropFirst(onFailurePrefix.count))" : "step \(position)"
   }
 
   /// The label of the step in messages: its action id or block keyword.
-  package var label: String {
+  public var label: String {
     if case .action(let call) = kind { return call.id.value }
     return kind.keyword?.rawValue ?? ""
   }
@@ -237,7 +237,7 @@ package struct Step: Sendable {
 /// adding a kind is a compile error here, and the walks take its bodies with no change.
 extension Step.Kind {
   /// The block's keyword; nil for an action.
-  package var keyword: BlockKeyword? {
+  public var keyword: BlockKeyword? {
     switch self {
     case .action: nil
     case .ifBlock: .if
@@ -253,7 +253,7 @@ extension Step.Kind {
 
   /// The lists of steps inside the block, in the order the docs write them: `then` and `else`, `do`, each
   /// menu option's. Empty for a step that holds none.
-  package var bodies: [[Step]] {
+  public var bodies: [[Step]] {
     switch self {
     case .ifBlock(_, let then, let otherwise): [then, otherwise]
     case .repeatBlock(_, let body), .forEach(_, let body): [body]
@@ -263,7 +263,7 @@ extension Step.Kind {
   }
 
   /// The variable a `set` or `append` step writes.
-  package var variable: Located<String>? {
+  public var variable: Located<String>? {
     switch self {
     case .set(let variable, _), .append(let variable, _): variable
     case .action, .ifBlock, .repeatBlock, .forEach, .menu, .stop, .runWorkflow: nil
@@ -272,11 +272,11 @@ extension Step.Kind {
 }
 
 /// An action and what the step passes it.
-package struct ActionCall: Sendable {
-  package var id: Located<String>
-  package var arguments: Arguments
+public struct ActionCall: Sendable {
+  public var id: Located<String>
+  public var arguments: Arguments
 
-  package enum Arguments: Sendable {
+  public enum Arguments: Sendable {
     /// `- raindrop.get-collections` or `- show:` with nothing after it.
     case none
     /// A scalar or list for the action's primary parameter: `- show: "Done"`.
@@ -288,7 +288,7 @@ package struct ActionCall: Sendable {
 }
 
 /// One choice of a `menu`.
-package struct MenuOption: Sendable {
-  package var label: Located<String>
-  package var steps: [Step]
+public struct MenuOption: Sendable {
+  public var label: Located<String>
+  public var steps: [Step]
 }

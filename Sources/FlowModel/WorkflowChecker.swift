@@ -6,9 +6,9 @@ import FlowYAML
 /// and conditions are well formed.
 ///
 /// Every problem is collected; nothing stops at the first.
-package enum WorkflowChecker {
+public enum WorkflowChecker {
   /// Loads `file` and checks it.
-  package static func check(_ file: SourceFile) -> Diagnostics {
+  public static func check(_ file: SourceFile) -> Diagnostics {
     let document = YAMLDocument.load(file)
     var diagnostics = document.diagnostics
     // A YAML error leaves no tree, or a partial one, to check.
@@ -18,7 +18,7 @@ package enum WorkflowChecker {
   }
 
   /// Checks a loaded document.
-  package static func check(_ document: YAMLDocument) -> Diagnostics {
+  public static func check(_ document: YAMLDocument) -> Diagnostics {
     WorkflowDecoder.decode(document).diagnostics
   }
 }
@@ -26,17 +26,17 @@ package enum WorkflowChecker {
 /// The problems found while checking a workflow's structure.
 extension DiagnosticCode {
   /// The file holds no document.
-  package static let emptyWorkflow: Self = "empty-workflow"
+  public static let emptyWorkflow: Self = "empty-workflow"
   /// A node is a different kind (mapping, sequence, scalar type) than its place requires.
-  package static let wrongKind: Self = "wrong-kind"
+  public static let wrongKind: Self = "wrong-kind"
   /// A key that the format does not define.
-  package static let unknownKey: Self = "unknown-key"
+  public static let unknownKey: Self = "unknown-key"
   /// A workflow declares MCP servers (`servers:`, `mcpServers:`): only config.yml may.
-  package static let serverDeclaration: Self = "server-declaration"
+  public static let serverDeclaration: Self = "server-declaration"
   /// A required key is absent.
-  package static let missingKey: Self = "missing-key"
+  public static let missingKey: Self = "missing-key"
   /// A value outside a fixed set of names.
-  package static let unknownValue: Self = "unknown-value"
+  public static let unknownValue: Self = "unknown-value"
   /// `flow:` names a format version this build cannot read.
-  package static let unsupportedVersion: Self = "unsupported-version"
+  public static let unsupportedVersion: Self = "unsupported-version"
 }

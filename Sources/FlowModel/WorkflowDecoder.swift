@@ -6,14 +6,14 @@ import FlowYAML
 ///
 /// Short and long forms meet here: `- show: Done` and `- show: {text: Done}` both become one
 /// ``ActionCall``; `retry: 3` and `retry: {attempts: 3}` one ``Step/Retry``.
-package struct WorkflowDecoder {
-  package private(set) var diagnostics = Diagnostics()
+public struct WorkflowDecoder {
+  public private(set) var diagnostics = Diagnostics()
   private let file: SourceFile
   /// `as:` names seen so far, for the duplicate check.
   private var names: [String: SourceSpan] = [:]
 
   /// Decodes `document`; the workflow is nil when its top level could not be read at all.
-  package static func decode(_ document: YAMLDocument) -> (workflow: Workflow?, diagnostics: Diagnostics) {
+  public static func decode(_ document: YAMLDocument) -> (workflow: Workflow?, diagnostics: Diagnostics) {
     var decoder = WorkflowDecoder(file: document.file)
     let workflow = decoder.workflow(document.root)
     return (workflow, decoder.diagnostics)

@@ -2,12 +2,12 @@
 ///
 /// One table, read by the decoder, `flow schema` and the docs, so that a key is described in exactly one
 /// place.
-package enum WorkflowFormat {
+public enum WorkflowFormat {
   /// The format version this build reads and writes (`flow: 1`).
-  package static let version = 1
+  public static let version = 1
 
   /// What a top-level key holds.
-  package enum Shape: Sendable, Hashable {
+  public enum Shape: Sendable, Hashable {
     /// The format version: the number ``WorkflowFormat/version``.
     case version
     /// One line of text (any scalar but null).
@@ -29,21 +29,21 @@ package enum WorkflowFormat {
     case workflows
   }
 
-  package struct Key: Sendable, Hashable {
-    package let name: String
-    package let shape: Shape
-    package let isRequired: Bool
-    package let summary: String
+  public struct Key: Sendable, Hashable {
+    public let name: String
+    public let shape: Shape
+    public let isRequired: Bool
+    public let summary: String
   }
 
   /// Shortcuts' palette of workflow colours.
-  package static let colors = [
+  public static let colors = [
     "red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue", "indigo", "purple", "pink", "brown",
     "gray", "light-gray", "dark-gray",
   ]
 
   /// Every top-level key, in the order the docs present them.
-  package static let keys: [Key] = [
+  public static let keys: [Key] = [
     Key(name: "flow", shape: .version, isRequired: true, summary: "the format version; always 1"),
     Key(name: "name", shape: .text, isRequired: false, summary: "the workflow's name; defaults to the file name"),
     Key(name: "description", shape: .text, isRequired: false, summary: "one or two sentences on what it does"),
@@ -74,14 +74,14 @@ package enum WorkflowFormat {
   ]
 
   /// Top-level keys a workflow embedded under `workflows:` may not have: it is part of its file.
-  package static let fileOnlyKeys: Set<String> = ["shared", "workflows"]
+  public static let fileOnlyKeys: Set<String> = ["shared", "workflows"]
 
   static let keysByName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
 
   // MARK: - Sharing
 
   /// The keys of the `shared:` block.
-  package static let sharedKeys: [Field] = [
+  public static let sharedKeys: [Field] = [
     Field(name: "created", summary: "when the workflow was first shared: ISO 8601 in UTC, like 2026-11-23T09:15:00Z"),
     Field(name: "modified", summary: "when it last changed before it was shared, in the same form"),
     Field(name: "actions", summary: "how many actions it has, as 'flow show' counts them"),
@@ -91,13 +91,13 @@ package enum WorkflowFormat {
   // MARK: - Inputs and steps
 
   /// A key inside an input declaration, a step, or a block.
-  package struct Field: Sendable, Hashable {
-    package let name: String
-    package let summary: String
+  public struct Field: Sendable, Hashable {
+    public let name: String
+    public let summary: String
   }
 
   /// The keys of an input declaration (`input: {url: {type: url, prompt: …}}`).
-  package static let inputKeys: [Field] = [
+  public static let inputKeys: [Field] = [
     Field(name: "type", summary: "the input's type: text, number, url, \"[text]\", bookmark…; default any"),
     Field(name: "prompt", summary: "the question asked when the value is missing"),
     Field(name: "default", summary: "the value used when none is given"),
@@ -106,7 +106,7 @@ package enum WorkflowFormat {
   ]
 
   /// Keys any step may carry besides what it does (SPEC §1).
-  package static let stepKeys: [Field] = [
+  public static let stepKeys: [Field] = [
     Field(name: "as", summary: "names the step's output (${NAME}); for 'for-each', names each item"),
     Field(name: "when", summary: "run the step only if this condition holds"),
     Field(name: "confirm", summary: "ask before running: the question, or true"),
@@ -116,19 +116,19 @@ package enum WorkflowFormat {
   ]
 
   /// A block: the keyword that starts it, what its value is, and the keys that belong to it.
-  package struct Block: Sendable, Hashable {
-    package let id: BlockKeyword
-    package let summary: String
-    package let head: Head
-    package let keys: [BlockKey]
+  public struct Block: Sendable, Hashable {
+    public let id: BlockKeyword
+    public let summary: String
+    public let head: Head
+    public let keys: [BlockKey]
     /// How the block is written, shown when its keyword stands alone without its value (`- repeat`).
-    package let example: String
+    public let example: String
 
-    package var keyword: String { id.rawValue }
+    public var keyword: String { id.rawValue }
   }
 
   /// What a block's keyword holds: `if: CONDITION`, `repeat: COUNT`.
-  package enum Head: Sendable, Hashable {
+  public enum Head: Sendable, Hashable {
     /// A condition, as `when:` takes.
     case condition
     /// A whole number of times, from 0 to ``WorkflowFormat/repeatLimit``.
@@ -144,16 +144,16 @@ package enum WorkflowFormat {
   }
 
   /// The most passes `repeat` may be written with.
-  package static let repeatLimit = 1_000_000_000
+  public static let repeatLimit = 1_000_000_000
 
   /// A key that belongs to a block (`then`, `do`, `options`…).
-  package struct BlockKey: Sendable, Hashable {
-    package let name: String
-    package let summary: String
-    package let holds: Holds
-    package let isRequired: Bool
+  public struct BlockKey: Sendable, Hashable {
+    public let name: String
+    public let summary: String
+    public let holds: Holds
+    public let isRequired: Bool
 
-    package enum Holds: Sendable, Hashable {
+    public enum Holds: Sendable, Hashable {
       /// A list of steps; `purpose` ends the help when a required list is missing ("to run on each pass").
       case steps(purpose: String)
       /// Each choice's label and its steps.
@@ -166,13 +166,13 @@ package enum WorkflowFormat {
   }
 
   /// Shortcuts' blocks and the variables (SPEC §1), in the order the docs present them.
-  package static let blocks = BlockKeyword.allCases.map(block)
+  public static let blocks = BlockKeyword.allCases.map(block)
 
   static let blocksByKeyword = Dictionary(uniqueKeysWithValues: blocks.map { ($0.keyword, $0) })
 
   /// The one description of each block: the decoder's messages and examples, `flow schema` and the
   /// docs test read it.
-  package static func block(_ keyword: BlockKeyword) -> Block {
+  public static func block(_ keyword: BlockKeyword) -> Block {
     switch keyword {
     case .if:
       Block(
@@ -250,7 +250,7 @@ package enum WorkflowFormat {
 
 /// The keywords of the blocks, in the order the docs present them. Each is a case of ``Step/Kind``;
 /// the switches over both have no `default:`, so a new block is a compile error wherever it needs code.
-package enum BlockKeyword: String, CaseIterable, Sendable, Hashable {
+public enum BlockKeyword: String, CaseIterable, Sendable, Hashable {
   case `if`
   case `repeat`
   case forEach = "for-each"
@@ -263,7 +263,7 @@ package enum BlockKeyword: String, CaseIterable, Sendable, Hashable {
 
 /// The variables flow provides (SPEC §1): `${previous}`, `${input.url}`, `${run.id}`. The decoder keeps
 /// names from reusing them; the checker and the run switch over them without `default:`.
-package enum MagicVariable: String, CaseIterable, Sendable, Hashable {
+public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
   /// The previous step's output.
   case previous
   /// The workflow's inputs: `${input.NAME}`, or with one input that input.
@@ -283,7 +283,7 @@ package enum MagicVariable: String, CaseIterable, Sendable, Hashable {
 
   /// The variable `name` names, nil for any other name. Written out, and inlined into the run's lookup of
   /// each reference: the derived `init(rawValue:)` searches a table, three times as slow.
-  @inlinable package init?(_ name: String) {
+  @inlinable public init?(_ name: String) {
     switch name {
     case "previous": self = .previous
     case "input": self = .input
@@ -298,8 +298,8 @@ package enum MagicVariable: String, CaseIterable, Sendable, Hashable {
   }
 
   /// Whether the name is defined only inside `repeat` and `for-each`.
-  package var isLoopVariable: Bool { self == .item || self == .index }
+  public var isLoopVariable: Bool { self == .item || self == .index }
 
   /// Whether the name is read through a property only (`${run.id}`, not `${run}`).
-  package var needsProperty: Bool { self == .workflow || self == .run || self == .env }
+  public var needsProperty: Bool { self == .workflow || self == .run || self == .env }
 }

@@ -9,17 +9,17 @@ import FlowModel
 /// access, the literal URLs of `get-url`, `env:`, the `run-workflow` tree and the schedule. Counts are of
 /// steps in the files (a step inside a loop counts once). The JSON form (`flow show --json`'s
 /// `capabilities`) is stable: fields are only ever added.
-package struct Capabilities: Sendable, Hashable, Encodable {
+public struct Capabilities: Sendable, Hashable, Encodable {
   /// A step, in whichever file of the `run-workflow` tree it is.
-  package struct StepReference: Sendable, Hashable, Encodable {
+  public struct StepReference: Sendable, Hashable, Encodable {
     /// The file as it was named: the workflow's own path, or a nested workflow's.
-    package var file: String
+    public var file: String
     /// As `flow run` numbers steps: `3`, `3.1` for the first step inside step 3.
-    package var position: String
+    public var position: String
     /// The action id, or the block keyword.
-    package var action: String
+    public var action: String
 
-    package init(file: String, position: String, action: String) {
+    public init(file: String, position: String, action: String) {
       self.file = file
       self.position = position
       self.action = action
@@ -27,106 +27,106 @@ package struct Capabilities: Sendable, Hashable, Encodable {
   }
 
   /// What the workflow does to one app's data (a catalogue with a namespace, such as Raindrop.io).
-  package struct AppAccess: Sendable, Hashable, Encodable {
+  public struct AppAccess: Sendable, Hashable, Encodable {
     /// The catalogue's title: "Raindrop.io".
-    package var app: String
-    package var reads: Int = 0
-    package var writes: Int = 0
-    package var deletes: Int = 0
+    public var app: String
+    public var reads: Int = 0
+    public var writes: Int = 0
+    public var deletes: Int = 0
     /// The steps, in order, with what each does.
-    package var steps: [EffectStep] = []
+    public var steps: [EffectStep] = []
   }
 
   /// A step and its side effect.
-  package struct EffectStep: Sendable, Hashable, Encodable {
-    package var step: StepReference
+  public struct EffectStep: Sendable, Hashable, Encodable {
+    public var step: StepReference
     /// `read-only`, `changes` or `destructive`, as intents declare it.
-    package var effect: String
+    public var effect: String
     /// The kind of thing the step acts on, from its intent's entity types: `Bookmark`, `Collection`.
-    package var entity: String?
+    public var entity: String?
   }
 
   /// A host the workflow may contact, with the steps that would.
-  package struct HostAccess: Sendable, Hashable, Encodable {
-    package var host: String
-    package var steps: [StepReference]
+  public struct HostAccess: Sendable, Hashable, Encodable {
+    public var host: String
+    public var steps: [StepReference]
   }
 
   /// Something the workflow does to the machine it runs on, with the steps that do it.
-  package struct MachineUse: Sendable, Hashable, Encodable {
+  public struct MachineUse: Sendable, Hashable, Encodable {
     /// `reads-files`, `writes-files`, `trashes-files`, `deletes-files`, `runs-commands`,
     /// `shows-notifications`, `reads-clipboard`, `writes-clipboard`, `reads-device-details`.
-    package var kind: String
+    public var kind: String
     /// What is acted on, as the steps write it: a path, a glob, a script, a command. Nil when the run
     /// computes it, or when the kind names nothing.
-    package var subject: String?
+    public var subject: String?
     /// The run computes what is acted on: any file, any command.
-    package var computed: Bool
-    package var steps: [StepReference]
+    public var computed: Bool
+    public var steps: [StepReference]
   }
 
   /// Steps whose actions may contact hosts they do not name, as someone other than flow says (an MCP
   /// tool whose server gives `openWorldHint`, or no annotations): which hosts, only that one knows.
-  package struct UndeclaredHosts: Sendable, Hashable, Encodable {
+  public struct UndeclaredHosts: Sendable, Hashable, Encodable {
     /// Who says so: "the server 'time'".
-    package var claimedBy: String
+    public var claimedBy: String
     /// Whether the steps pass them values the run computes (which may then go on to those hosts).
-    package var sendsComputed: Bool
-    package var steps: [StepReference]
+    public var sendsComputed: Bool
+    public var steps: [StepReference]
   }
 
   /// An MCP server the workflow's steps call tools of, with what it starts on this machine.
-  package struct ServerUse: Sendable, Hashable, Encodable {
+  public struct ServerUse: Sendable, Hashable, Encodable {
     /// The name the steps write before the tool (`time` in `time.get_current_time`).
-    package var name: String
+    public var name: String
     /// What config.yml here says the name starts (a command line, or a URL); nil when no server of that
     /// name is configured here: then its steps can be neither checked nor run.
-    package var command: String?
-    package var steps: [StepReference]
+    public var command: String?
+    public var steps: [StepReference]
   }
 
   /// A workflow this one runs with `run-workflow`.
-  package struct WorkflowRun: Sendable, Hashable, Encodable {
+  public struct WorkflowRun: Sendable, Hashable, Encodable {
     /// As written in the step; a computed reference is shown as written (`${choice}`).
-    package var reference: String
+    public var reference: String
     /// The file it resolved to; nil when it did not.
-    package var file: String?
+    public var file: String?
     /// Its `name:`.
-    package var name: String?
+    public var name: String?
     /// Why it could not be looked at: computed at run time, missing, or invalid.
-    package var problem: String?
+    public var problem: String?
     /// Whether it travels inside the file analysed (under its `workflows:`): false for a workflow found
     /// on the reader's disk, which a shared file's author never showed them; nil when it did not resolve.
-    package var carried: Bool?
+    public var carried: Bool?
     /// The step that runs it.
-    package var step: StepReference
+    public var step: StepReference
   }
 
   /// A confirmation that `confirmations: auto` answers without asking anybody.
-  package struct Unattended: Sendable, Hashable, Encodable {
-    package var step: StepReference
+  public struct Unattended: Sendable, Hashable, Encodable {
+    public var step: StepReference
     /// The question that will not be asked, when the step wrote one.
-    package var question: String?
+    public var question: String?
     /// Whether what it lets through deletes something: the card shows these in red.
-    package var deletes: Bool
+    public var deletes: Bool
   }
 
   /// One cron expression of the schedule, as written and in words.
-  package struct Schedule: Sendable, Hashable, Encodable {
-    package var cron: String
+  public struct Schedule: Sendable, Hashable, Encodable {
+    public var cron: String
     /// Its own `timezone`, else the workflow's; nil for the machine's zone.
-    package var timezone: String?
+    public var timezone: String?
     /// FlowScheduler's words ("at 09:00, on Monday"); nil when the expression does not read as cron.
-    package var words: String?
+    public var words: String?
 
-    package init(cron: String, timezone: String?, words: String?) {
+    public init(cron: String, timezone: String?, words: String?) {
       self.cron = cron
       self.timezone = timezone
       self.words = words
     }
 
     /// The schedule of `workflow`: one entry per cron expression, none without `schedule:`.
-    package static func entries(of workflow: Workflow) -> [Schedule] {
+    public static func entries(of workflow: Workflow) -> [Schedule] {
       workflow.schedule.map { entry in
         let expression = CronExpression.parse(entry.cron.value, locate: { _, _ in nil }).expression
         return Schedule(
@@ -136,44 +136,44 @@ package struct Capabilities: Sendable, Hashable, Encodable {
   }
 
   /// The workflow's own file; steps of nested workflows name theirs.
-  package var file: String = ""
-  package var apps: [AppAccess] = []
+  public var file: String = ""
+  public var apps: [AppAccess] = []
   /// Steps outside any app's catalogue that change or delete something (open-url, get-url with POST or
   /// DELETE), each with its effect.
-  package var otherChanges: [EffectStep] = []
+  public var otherChanges: [EffectStep] = []
   /// Hosts named by the intents or by literal URLs, in the order the steps meet them.
-  package var hosts: [HostAccess] = []
+  public var hosts: [HostAccess] = []
   /// Steps whose URL is computed at run time: they may contact any host.
-  package var anyHost: [StepReference] = []
+  public var anyHost: [StepReference] = []
   /// Steps that may contact hosts they do not name, by who says so, in the order the steps meet them.
-  package var undeclaredHosts: [UndeclaredHosts] = []
+  public var undeclaredHosts: [UndeclaredHosts] = []
   /// The MCP servers whose tools the steps call, in the order the steps meet them.
-  package var servers: [ServerUse] = []
+  public var servers: [ServerUse] = []
   /// Hosts written out in URLs whose path or query the run computes (`https://evil.example/c?d=${previous}`):
   /// what the workflow holds goes to them, in the URL. Each host is also under ``hosts``.
-  package var dataSent: [HostAccess] = []
+  public var dataSent: [HostAccess] = []
   /// Steps that hand values computed at run time to another program as command-line arguments
   /// (`open-url` to `xdg-open`), which every user of the machine can read while it runs.
-  package var exposedArguments: [StepReference] = []
+  public var exposedArguments: [StepReference] = []
   /// What it does to the machine it runs on (files, commands, the desktop), by kind and subject, in the
   /// order the steps first do it. Steps listed here are not under ``otherChanges``.
-  package var machine: [MachineUse] = []
+  public var machine: [MachineUse] = []
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
-  package var environment: [String] = []
-  package var workflows: [WorkflowRun] = []
+  public var environment: [String] = []
+  public var workflows: [WorkflowRun] = []
   /// When it runs unattended: one entry per cron expression.
-  package var schedule: [Schedule] = []
+  public var schedule: [Schedule] = []
   /// `ask` or `auto`: how confirmations are answered when nobody is at a terminal.
-  package var confirmations: String = "ask"
+  public var confirmations: String = "ask"
   /// What acts without asking: every confirmation `confirmations: auto` answers by itself.
-  package var unattended: [Unattended] = []
+  public var unattended: [Unattended] = []
 
   /// Whether the workflow can change or delete anything at all.
-  package var changesAnything: Bool {
+  public var changesAnything: Bool {
     apps.contains { $0.writes + $0.deletes > 0 } || !otherChanges.isEmpty
       || machine.contains { MachineAccess.Kind(rawValue: $0.kind)?.onlyReads == false }
   }
 
   /// Whether anything deletes without the person being asked: the card's red line.
-  package var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
+  public var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
 }

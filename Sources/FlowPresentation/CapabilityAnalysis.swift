@@ -13,7 +13,7 @@ import Synchronization
 /// 4,000,000 step visits), what each `run-workflow` reference leads to is asked of the loader once, and
 /// a workflow's combined effect, which `flow show` puts in the margin of every step that runs it, is
 /// remembered from that one walk. One analysis serves one outline.
-package final class CapabilityAnalysis: @unchecked Sendable {
+public final class CapabilityAnalysis: @unchecked Sendable {
   let registry: IntentRegistry
   let loader: (any WorkflowLoading)?
   // Guards the memos below; never held while walking.
@@ -26,18 +26,18 @@ package final class CapabilityAnalysis: @unchecked Sendable {
   private var walked: [String: Int] = [:]
 
   /// - Parameter loader: finds the workflows `run-workflow` names; nil leaves them unexamined.
-  package init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
+  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
     self.registry = registry
     self.loader = loader
   }
 
-  package func analyze(_ workflow: Workflow) -> Capabilities {
+  public func analyze(_ workflow: Workflow) -> Capabilities {
     analyzeTree(workflow).capabilities
   }
 
   /// What `workflow` may do, and the workflows it runs (literally named, resolved before the run), each
   /// once, in the order its steps first run them.
-  package func analyzeTree(_ workflow: Workflow) -> (capabilities: Capabilities, workflows: [Workflow]) {
+  public func analyzeTree(_ workflow: Workflow) -> (capabilities: Capabilities, workflows: [Workflow]) {
     var walk = Walk(analysis: self, autoConfirm: workflow.confirmations == .auto)
     walk.visit(workflow)
     // After the workflow's own effect is remembered: a workflow run by another never runs its
@@ -57,7 +57,7 @@ package final class CapabilityAnalysis: @unchecked Sendable {
 
   /// How many times the steps of the workflow with `identity` were walked: what shows the analysis is
   /// linear (a test counts rather than times it).
-  package func walks(of identity: String) -> Int {
+  public func walks(of identity: String) -> Int {
     lock.withLock { _ in walked[identity, default: 0] }
   }
 

@@ -5,8 +5,8 @@ import FlowModel
 /// ``Capabilities`` as short lines a person reads: `flow show`'s "What it may do", and the body of the
 /// import card. Each line has a tone, so a terminal can colour changes, deletions and what acts without
 /// asking.
-package enum CapabilityLines {
-  package enum Tone: Sendable, Hashable {
+public enum CapabilityLines {
+  public enum Tone: Sendable, Hashable {
     case plain
     /// Changes something, or reaches something unknown before the run.
     case changes
@@ -16,11 +16,11 @@ package enum CapabilityLines {
     case alarm
   }
 
-  package struct Line: Sendable, Hashable {
-    package var text: StyledText
-    package var tone: Tone
+  public struct Line: Sendable, Hashable {
+    public var text: StyledText
+    public var tone: Tone
     /// Text shown in full under the line, as written, never wrapped into it: the script a step runs.
-    package var verbatim: [String] = []
+    public var verbatim: [String] = []
   }
 
   /// - Parameters:
@@ -28,7 +28,7 @@ package enum CapabilityLines {
   ///   - shared: the lines are for a file someone else wrote (the import card, the share page): a
   ///     workflow it runs but does not carry, found on the reader's disk, and one chosen at run time are
   ///     in red, by name and file — the file's author never showed what they do.
-  package static func lines(_ capabilities: Capabilities, schedule: Bool = false, shared: Bool = false) -> [Line] {
+  public static func lines(_ capabilities: Capabilities, schedule: Bool = false, shared: Bool = false) -> [Line] {
     var lines: [Line] = []
     for app in capabilities.apps {
       for (effect, verb, tone) in [

@@ -4,10 +4,10 @@
 /// is self-contained (no font or image is fetched), so each name maps to the emoji of the same thing,
 /// which every browser draws in colour; a name the table lacks draws nothing, and the caller falls back
 /// to the workflow's initial, as Shortcuts shows a shortcut without a symbol.
-package enum IconGlyph {
+public enum IconGlyph {
   /// The glyph for `icon`; nil for a name the table lacks. SF Symbols' variants (`.fill`, `.circle`,
   /// `.badge.plus`…) and case do not matter: `Star.Fill` is a star.
-  package static func glyph(for icon: String?) -> String? {
+  public static func glyph(for icon: String?) -> String? {
     guard let icon else { return nil }
     let name = icon.lowercased().trimmingCharacters(in: .whitespaces)
     let base = name.split(separator: ".").first.map(String.init) ?? name

@@ -2,24 +2,24 @@ import FlowDiagnostics
 import Foundation
 
 /// One workflow of the library, as `flow list` shows it.
-package struct LibraryEntry: Sendable, Encodable {
+public struct LibraryEntry: Sendable, Encodable {
   /// What `flow run NAME` takes: the file name without `.yml`.
-  package var name: String
-  package var file: String
+  public var name: String
+  public var file: String
   /// The workflow's `name:`.
-  package var title: String?
-  package var description: String?
+  public var title: String?
+  public var description: String?
   /// nil for a file that does not load.
-  package var actions: Int?
+  public var actions: Int?
   /// When it runs unattended; empty when it has no schedule.
-  package var schedule: [Capabilities.Schedule]
-  package var signature: SignatureStatus
+  public var schedule: [Capabilities.Schedule]
+  public var signature: SignatureStatus
   /// The last run's outcome; nil when it never ran, or while run history is not there to ask.
-  package var lastRun: LastRun?
+  public var lastRun: LastRun?
   /// How many errors `flow validate` finds in it; 0 for a workflow that runs.
-  package var errors: Int
+  public var errors: Int
 
-  package init(
+  public init(
     name: String, file: String, title: String?, description: String?, actions: Int?,
     schedule: [Capabilities.Schedule], signature: SignatureStatus, lastRun: LastRun?, errors: Int
   ) {
@@ -36,19 +36,19 @@ package struct LibraryEntry: Sendable, Encodable {
 }
 
 /// How a workflow's last run ended, from run history.
-package struct LastRun: Sendable, Encodable {
+public struct LastRun: Sendable, Encodable {
   /// `succeeded`, `failed`, `cancelled`, …: run history's status names.
-  package var status: String
-  package var finished: Date
+  public var status: String
+  public var finished: Date
 
-  package init(status: String, finished: Date) {
+  public init(status: String, finished: Date) {
     self.status = status
     self.finished = finished
   }
 
   private enum CodingKeys: String, CodingKey { case status, finished }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(status, forKey: .status)
     try container.encode(SummaryLine.iso8601(finished), forKey: .finished)
@@ -56,18 +56,18 @@ package struct LastRun: Sendable, Encodable {
 }
 
 /// `flow list`: the library as a table that fits the terminal, the description taking what is left.
-package struct LibraryTable: Sendable {
+public struct LibraryTable: Sendable {
   /// The columns to fit in; nil when there is no width to fit (output piped to a file or a program,
   /// which has none): then every cell is whole and no column is left out, as `ps` and `ls -l` do.
-  package var width: Int?
-  package var colors: Bool
+  public var width: Int?
+  public var colors: Bool
 
-  package init(width: Int? = 80, colors: Bool = false) {
+  public init(width: Int? = 80, colors: Bool = false) {
     self.width = width
     self.colors = colors
   }
 
-  package func render(_ entries: [LibraryEntry], now: Date) -> String {
+  public func render(_ entries: [LibraryEntry], now: Date) -> String {
     let header = ["NAME", "ACTIONS", "SCHEDULE", "SIGNATURE", "LAST RUN", "DESCRIPTION"]
     let cells: [[TerminalText.Run]] = entries.map { entry in
       let invalid = entry.errors > 0

@@ -3,90 +3,90 @@ import FlowModel
 /// A workflow drawn the way the Shortcuts editor draws one, as values: a header, the summary line, the
 /// inputs, the schedule, and every step as a block whose parameter summary reads as a sentence. Built by
 /// ``OutlineBuilder``, drawn by ``OutlineRenderer``, and printed as JSON by `flow show --json`.
-package struct Outline: Sendable, Encodable {
-  package var name: String
-  package var description: String?
-  package var icon: String?
+public struct Outline: Sendable, Encodable {
+  public var name: String
+  public var description: String?
+  public var icon: String?
   /// A palette name (`blue`); the renderer paints the name with it.
-  package var color: String?
+  public var color: String?
   /// The file as it was named.
-  package var file: String
-  package var summary: SummaryLine
-  package var inputs: [InputLine]
+  public var file: String
+  public var summary: SummaryLine
+  public var inputs: [InputLine]
   /// When it runs unattended: one entry per cron expression.
-  package var schedule: [Capabilities.Schedule]
-  package var steps: [OutlineStep]
+  public var schedule: [Capabilities.Schedule]
+  public var steps: [OutlineStep]
   /// `on-failure:`: the steps run when the run fails, positioned as a run numbers them (`on-failure.1`).
-  package var onFailure: [OutlineStep] = []
-  package var capabilities: Capabilities
+  public var onFailure: [OutlineStep] = []
+  public var capabilities: Capabilities
   /// The workflows it runs, each once, in the order its steps first run them — literal references,
   /// found as a run finds them — with their steps: what the card's Actions line and the share page
   /// show besides the workflow's own, so that nothing that will run is left out (issue 16).
-  package var workflows: [Nested] = []
+  public var workflows: [Nested] = []
 
   /// A workflow run by `run-workflow`, drawn as the top one is.
-  package struct Nested: Sendable, Encodable {
-    package var name: String
+  public struct Nested: Sendable, Encodable {
+    public var name: String
     /// As messages name it: `FILE#NAME` for one carried in the file, else its path.
-    package var file: String
+    public var file: String
     /// Whether it travels in the file (under `workflows:`) rather than coming from the reader's disk.
-    package var carried: Bool
-    package var steps: [OutlineStep]
+    public var carried: Bool
+    public var steps: [OutlineStep]
   }
 
   /// One input: its name, type, and how it gets a value.
-  package struct InputLine: Sendable, Encodable {
-    package var name: String
+  public struct InputLine: Sendable, Encodable {
+    public var name: String
     /// The type's name ("List of Text"), or as written when flow does not know it.
-    package var type: String?
-    package var prompt: String?
-    package var defaultValue: StyledText?
-    package var askOnImport: Bool
+    public var type: String?
+    public var prompt: String?
+    public var defaultValue: StyledText?
+    public var askOnImport: Bool
 
     enum CodingKeys: String, CodingKey { case name, type, prompt, defaultValue = "default", askOnImport }
   }
 }
 
 /// One step: a sentence, its annotations, the mark for the margin, and for blocks the steps inside.
-package struct OutlineStep: Sendable, Encodable {
+public struct OutlineStep: Sendable, Encodable {
   /// What the step is, as the JSON names it: "action", or its block's keyword ("if", "for-each").
-  package struct Kind: Sendable, Hashable, Encodable {
+  public struct Kind: Sendable, Hashable, Encodable {
     /// Nil for an action.
-    package var keyword: BlockKeyword?
+    public var keyword: BlockKeyword?
 
-    package var name: String { keyword?.rawValue ?? "action" }
+    public var name: String { keyword?.rawValue ?? "action" }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
       try container.encode(name)
     }
   }
 
   /// As `flow run` numbers steps: `3`, `3.1` for the first step inside step 3.
-  package var position: String
-  package var kind: Kind
+  public var position: String
+  public var kind: Kind
   /// The action id, for action steps.
-  package var action: String?
+  public var action: String?
   /// What the step does, as a sentence with its values in it; for a block, its first line.
-  package var sentence: StyledText
-  package var annotations: [Annotation]
+  public var sentence: StyledText
+  public var annotations: [Annotation]
   /// What the step may change, delete or contact, for the margin: "changes · api.raindrop.io".
-  package var mark: Mark?
+  public var mark: Mark?
   /// The steps inside a block: `then` and Otherwise, `do`, or one per menu choice.
-  package var branches: [Branch]
+  public var branches: [Branch]
   /// The line that closes a block: "End If", "End Repeat", "End Menu".
-  package var end: String?
+  public var end: String?
 
   /// A block's steps, and the line that opens them after the first (Otherwise, a menu choice).
-  package struct Branch: Sendable, Encodable {
+  public struct Branch: Sendable, Encodable {
     /// nil for the first branch of an `if` and for loop bodies, whose header opens them.
-    package var label: StyledText?
-    package var steps: [OutlineStep]
+    public var label: StyledText?
+    public var steps: [OutlineStep]
   }
 
   /// A step key shown under the sentence.
-  package struct Annotation: Sendable, Encodable {
-    package enum Kind: String, Sendable, Encodable {
+  public struct Annotation: Sendable, Encodable {
+    public enum Kind: String, Sendable, Encodable {
       /// `as:`: the name of the step's output.
       case output
       case when
@@ -101,17 +101,17 @@ package struct OutlineStep: Sendable, Encodable {
       case effect
     }
 
-    package var kind: Kind
-    package var text: StyledText
+    public var kind: Kind
+    public var text: StyledText
   }
 
   /// What a step may do to the world.
-  package struct Mark: Sendable, Encodable {
+  public struct Mark: Sendable, Encodable {
     /// `read-only`, `changes` or `destructive`; `unknown` for a nested workflow chosen at run time.
-    package var effect: String
-    package var hosts: [String]
-    package var anyHost: Bool
+    public var effect: String
+    public var hosts: [String]
+    public var anyHost: Bool
     /// The margin's words.
-    package var text: String
+    public var text: String
   }
 }

@@ -5,14 +5,14 @@ import Foundation
 
 /// Where a workflow file came from and who signed it: the inputs of its summary line that the file's
 /// steps cannot tell.
-package struct Provenance: Sendable, Hashable {
+public struct Provenance: Sendable, Hashable {
   /// When it was first shared (a `shared:` block's `created`); nil for a file that never was.
-  package var created: Date?
+  public var created: Date?
   /// A `shared:` block's `modified`, or else the file's modification time.
-  package var modified: Date?
-  package var signature: SignatureStatus
+  public var modified: Date?
+  public var signature: SignatureStatus
 
-  package init(created: Date? = nil, modified: Date? = nil, signature: SignatureStatus = .unsigned) {
+  public init(created: Date? = nil, modified: Date? = nil, signature: SignatureStatus = .unsigned) {
     self.created = created
     self.modified = modified
     self.signature = signature
@@ -21,20 +21,20 @@ package struct Provenance: Sendable, Hashable {
 
 /// Builds the ``Outline`` of a checked workflow: each step's parameter summary filled in with its values,
 /// blocks with their branches, step keys as annotations, and each step's effect for the margin.
-package struct OutlineBuilder: Sendable {
+public struct OutlineBuilder: Sendable {
   let registry: IntentRegistry
   /// The analysis behind the outline: one per builder, so that each workflow it runs is walked once.
-  package let analysis: CapabilityAnalysis
+  public let analysis: CapabilityAnalysis
 
   /// - Parameter loader: finds the workflows `run-workflow` names, as `flow run` does; nil leaves them
   ///   unexamined.
-  package init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
+  public init(registry: IntentRegistry, loader: (any WorkflowLoading)?) {
     self.registry = registry
     self.analysis = CapabilityAnalysis(registry: registry, loader: loader)
   }
 
   /// The outline of `workflow`, which should have passed the checker: an unknown action is shown by its id.
-  package func outline(of workflow: Workflow, provenance: Provenance, now: Date) -> Outline {
+  public func outline(of workflow: Workflow, provenance: Provenance, now: Date) -> Outline {
     let (capabilities, nested) = analysis.analyzeTree(workflow)
     let pass = Pass(builder: self, workflow: workflow, autoConfirm: workflow.confirmations == .auto)
     let carried = Set(capabilities.workflows.filter { $0.carried == true }.compactMap(\.file))
@@ -74,7 +74,7 @@ package struct OutlineBuilder: Sendable {
 extension Workflow {
   /// How many actions the workflow has, as the summary line counts them: every step once, a block as one
   /// and the steps inside it each; those of `on-failure:` too.
-  package var actionCount: Int { Self.count(steps) + Self.count(onFailure) }
+  public var actionCount: Int { Self.count(steps) + Self.count(onFailure) }
 
   private static func count(_ steps: [Step]) -> Int {
     steps.reduce(0) { total, step in total + 1 + step.kind.bodies.reduce(0) { $0 + count($1) } }

@@ -7,11 +7,11 @@ import FlowModel
 /// Everything fits `width` columns: sentences wrap at spaces, and box drawing is repeated on every line of
 /// a block, never cut. When the terminal is too narrow for a margin, the margin's words go under the step.
 /// Colour only when `colors` is on (the caller decides: a terminal, and no `NO_COLOR`).
-package struct OutlineRenderer: Sendable {
-  package var width: Int
-  package var colors: Bool
+public struct OutlineRenderer: Sendable {
+  public var width: Int
+  public var colors: Bool
 
-  package init(width: Int = 80, colors: Bool = false) {
+  public init(width: Int = 80, colors: Bool = false) {
     self.width = width
     self.colors = colors
   }
@@ -22,7 +22,7 @@ package struct OutlineRenderer: Sendable {
   /// the terminal rather than lose their boxes.
   static let minimumTextWidth = 12
 
-  package func render(_ outline: Outline) -> String {
+  public func render(_ outline: Outline) -> String {
     var lines: [TerminalText.Line] = []
     lines += header(outline)
     if !outline.inputs.isEmpty {

@@ -4,11 +4,11 @@
 /// Drawn with a bar down its left edge so that it stands apart from the questions after it; lines fit
 /// `width`; colour only when `colors` is on, where what deletes, changes or acts without asking is red or
 /// yellow, as in `flow show`.
-package struct PermissionCard: Sendable {
-  package var width: Int
-  package var colors: Bool
+public struct PermissionCard: Sendable {
+  public var width: Int
+  public var colors: Bool
 
-  package init(width: Int = 80, colors: Bool = false) {
+  public init(width: Int = 80, colors: Bool = false) {
     self.width = width
     self.colors = colors
   }
@@ -16,7 +16,7 @@ package struct PermissionCard: Sendable {
   /// - Parameters:
   ///   - source: where the file came from, as given.
   ///   - sourceIsFile: whether `source` is a path `flow show` can read (not a URL or standard input).
-  package func render(_ outline: Outline, source: String, sourceIsFile: Bool = true) -> String {
+  public func render(_ outline: Outline, source: String, sourceIsFile: Bool = true) -> String {
     var lines: [TerminalText.Line] = []
     let inner = max(OutlineRenderer.minimumTextWidth, width - 2)
     /// Lines after the first of a wrapped item go `hanging` columns further in, so items stand apart.

@@ -2,8 +2,8 @@ import Foundation
 
 /// "2 months ago": how long ago a date was, in the one unit a person would use, against the injected
 /// clock's now.
-package enum RelativeTime {
-  package static func since(_ date: Date, now: Date) -> String {
+public enum RelativeTime {
+  public static func since(_ date: Date, now: Date) -> String {
     let seconds = now.timeIntervalSince(date)
     // A date a little in the future is clock skew between machines, not news.
     guard seconds >= 60 else { return "just now" }

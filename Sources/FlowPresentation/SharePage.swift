@@ -7,14 +7,14 @@ import Foundation
 ///
 /// No external asset and no network: CSS and script are inline, the file is a `data:` URL, and a
 /// Content-Security-Policy forbids loading anything else. Everything from the workflow is escaped.
-package enum SharePage {
+public enum SharePage {
   /// Who signed the file, as the page says it to whoever opens it.
-  package struct Signer: Sendable {
-    package var name: String
+  public struct Signer: Sendable {
+    public var name: String
     /// The key's fingerprint, which the reader compares with what `flow import` shows them.
-    package var fingerprint: String
+    public var fingerprint: String
 
-    package init(name: String, fingerprint: String) {
+    public init(name: String, fingerprint: String) {
       self.name = name
       self.fingerprint = fingerprint
     }
@@ -25,7 +25,7 @@ package enum SharePage {
   ///   - fileName: the name the download gets, and the import command uses.
   ///   - signer: who signed the file. The page names the signer with the key's fingerprint rather than
   ///     as "trusted": whether a key is trusted is the reader's call, made on their machine at import.
-  package static func html(_ outline: Outline, file: [UInt8], fileName: String, signer: Signer? = nil) -> String {
+  public static func html(_ outline: Outline, file: [UInt8], fileName: String, signer: Signer? = nil) -> String {
     let (from, to) = gradient(outline.color)
     let command = "flow import \(fileName)"
     var body = ""
@@ -170,7 +170,7 @@ package enum SharePage {
   /// Text safe in HTML content and attribute values. The bidirectional overrides and isolates are
   /// shown as `�`, as at a terminal (see `TerminalSafe`): a browser obeys them too, and the page must
   /// read as the file does. The download link carries the exact bytes.
-  package static func escape(_ text: String) -> String {
+  public static func escape(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for character in text {

@@ -2,7 +2,7 @@
 ///
 /// The status is an input of the summary, never worked out here: `FlowSharing.SignedFile` verifies
 /// signatures, and this module, which draws, never sees a key.
-package enum SignatureStatus: Sendable, Hashable {
+public enum SignatureStatus: Sendable, Hashable {
   case unsigned
   /// Signed by a key the person trusts, known by the name they gave it.
   case trusted(name: String)
@@ -14,7 +14,7 @@ package enum SignatureStatus: Sendable, Hashable {
   case malformed
 
   /// "signed by ada (trusted)", "unsigned".
-  package var words: String {
+  public var words: String {
     switch self {
     case .unsigned: "unsigned"
     case .trusted(let name): "signed by \(name) (trusted)"
@@ -25,7 +25,7 @@ package enum SignatureStatus: Sendable, Hashable {
   }
 
   /// The stable name in JSON: `unsigned`, `trusted`, `unknown-key`, `tampered`, `malformed`.
-  package var id: String {
+  public var id: String {
     switch self {
     case .unsigned: "unsigned"
     case .trusted: "trusted"
@@ -36,7 +36,7 @@ package enum SignatureStatus: Sendable, Hashable {
   }
 
   /// Whether the person should be warned: anything but unsigned or trusted.
-  package var isAlarming: Bool {
+  public var isAlarming: Bool {
     switch self {
     case .unsigned, .trusted: false
     case .unknownKey, .tampered, .malformed: true
@@ -47,7 +47,7 @@ package enum SignatureStatus: Sendable, Hashable {
 extension SignatureStatus: Encodable {
   private enum CodingKeys: String, CodingKey { case status, signer, fingerprint, text }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .status)
     try container.encode(words, forKey: .text)

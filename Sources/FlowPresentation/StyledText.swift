@@ -2,12 +2,12 @@
 /// terminal renderer colours the parts, the share page can draw chips, and the plain text reads alone.
 ///
 /// Magic variables carry their own delimiters (`⟨saved⟩`), so the plain form still shows them apart.
-package struct StyledText: Sendable, Hashable, Encodable, CustomStringConvertible,
+public struct StyledText: Sendable, Hashable, Encodable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
   /// One run of text of one kind.
-  package struct Part: Sendable, Hashable, Encodable {
-    package enum Kind: String, Sendable, Hashable, Encodable {
+  public struct Part: Sendable, Hashable, Encodable {
+    public enum Kind: String, Sendable, Hashable, Encodable {
       /// The sentence's own words.
       case text
       /// A magic variable: `⟨saved.title⟩`.
@@ -24,32 +24,32 @@ package struct StyledText: Sendable, Hashable, Encodable, CustomStringConvertibl
       case keyword
     }
 
-    package var kind: Kind
-    package var text: String
+    public var kind: Kind
+    public var text: String
 
-    package init(_ kind: Kind, _ text: String) {
+    public init(_ kind: Kind, _ text: String) {
       self.kind = kind
       self.text = text
     }
   }
 
-  package var parts: [Part]
+  public var parts: [Part]
 
-  package init(_ parts: [Part] = []) {
+  public init(_ parts: [Part] = []) {
     self.parts = parts
   }
 
-  package init(stringLiteral value: String) {
+  public init(stringLiteral value: String) {
     self.parts = value.isEmpty ? [] : [Part(.text, value)]
   }
 
   /// The plain text.
-  package var description: String { parts.map(\.text).joined() }
+  public var description: String { parts.map(\.text).joined() }
 
-  package var isEmpty: Bool { parts.allSatisfy { $0.text.isEmpty } }
+  public var isEmpty: Bool { parts.allSatisfy { $0.text.isEmpty } }
 
   /// Appends a part, merging it into the last one when both are of the same kind.
-  package mutating func append(_ kind: Part.Kind, _ text: String) {
+  public mutating func append(_ kind: Part.Kind, _ text: String) {
     guard !text.isEmpty else { return }
     if let last = parts.last, last.kind == kind {
       parts[parts.count - 1].text += text
@@ -58,18 +58,18 @@ package struct StyledText: Sendable, Hashable, Encodable, CustomStringConvertibl
     }
   }
 
-  package mutating func append(_ other: StyledText) {
+  public mutating func append(_ other: StyledText) {
     for part in other.parts { append(part.kind, part.text) }
   }
 
-  package static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
+  public static func + (lhs: StyledText, rhs: StyledText) -> StyledText {
     var joined = lhs
     joined.append(rhs)
     return joined
   }
 
   /// The pieces joined with `separator` between them.
-  package static func join(_ pieces: [StyledText], separator: StyledText) -> StyledText {
+  public static func join(_ pieces: [StyledText], separator: StyledText) -> StyledText {
     var joined = StyledText()
     for (index, piece) in pieces.enumerated() {
       if index > 0 { joined.append(separator) }
@@ -81,7 +81,7 @@ package struct StyledText: Sendable, Hashable, Encodable, CustomStringConvertibl
   // The JSON form is the plain text and the parts, so a page can draw chips and a script can read text.
   private enum CodingKeys: String, CodingKey { case text, parts }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(description, forKey: .text)
     try container.encode(parts, forKey: .parts)

@@ -5,16 +5,16 @@ import Foundation
 ///
 /// Where the dates come from is the caller's business (a `shared:` block's dates when the file has one,
 /// else the file's modification time); times are said against the injected clock.
-package struct SummaryLine: Sendable, Hashable {
-  package var actionCount: Int
+public struct SummaryLine: Sendable, Hashable {
+  public var actionCount: Int
   /// When the workflow was first shared; nil for a file that never was.
-  package var created: Date?
-  package var modified: Date?
-  package var signature: SignatureStatus
+  public var created: Date?
+  public var modified: Date?
+  public var signature: SignatureStatus
   /// The line as a person reads it.
-  package var text: String
+  public var text: String
 
-  package init(actionCount: Int, created: Date?, modified: Date?, signature: SignatureStatus, now: Date) {
+  public init(actionCount: Int, created: Date?, modified: Date?, signature: SignatureStatus, now: Date) {
     self.actionCount = actionCount
     self.created = created
     self.modified = modified
@@ -33,7 +33,7 @@ package struct SummaryLine: Sendable, Hashable {
 extension SummaryLine: Encodable {
   private enum CodingKeys: String, CodingKey { case actions, created, modified, signature, text }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(actionCount, forKey: .actions)
     // Left out when unknown, as every JSON document of flow leaves out keys without a value.

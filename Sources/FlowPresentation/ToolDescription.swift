@@ -9,9 +9,9 @@ import FlowRuntime
 /// prompts and defaults) make the `inputSchema`, the type the check finds for the result makes the
 /// `outputSchema`, and the capability analysis (``CapabilityAnalysis``) makes the annotations, so a
 /// client is told what a person deciding to import the file is told.
-package enum ToolDescription {
+public enum ToolDescription {
   /// The tool for the library workflow `name` (what `flow run NAME` takes), checked by `check`.
-  package static func tool(
+  public static func tool(
     named name: String, workflow: Workflow, check: WorkflowCheck, analysis: CapabilityAnalysis,
     registry: IntentRegistry
   ) -> FlowValue {
@@ -49,7 +49,7 @@ package enum ToolDescription {
   }
 
   /// The tool for an action of the catalogue (`flow mcp --actions`), named by its id.
-  package static func tool(for descriptor: IntentDescriptor) -> FlowValue {
+  public static func tool(for descriptor: IntentDescriptor) -> FlowValue {
     var parameters = FlowDictionary()
     var required: [FlowValue] = []
     for parameter in descriptor.parameters {

@@ -8,15 +8,15 @@ import FlowIntents
 /// `${…}` reference, `ask`, a number in text), these say what a program should send and what flow sends
 /// back: JSON as ``JSON/encode(_:pretty:)`` writes flow's values. A client that validates
 /// `structuredContent` against the output schema (the Python SDK does) must find it conforms.
-package enum ToolSchema {
+public enum ToolSchema {
   /// Whether the schema describes what flow takes (an argument) or what it gives (a result): an entity
   /// is taken as its id or title, and given as the object of its properties.
-  package enum Direction: Sendable {
+  public enum Direction: Sendable {
     case input, output
   }
 
   /// The schema of a value of `type`.
-  package static func schema(for type: ValueType, _ direction: Direction) -> FlowValue {
+  public static func schema(for type: ValueType, _ direction: Direction) -> FlowValue {
     .dictionary(properties(of: type, direction, depth: 0))
   }
 
@@ -72,7 +72,7 @@ package enum ToolSchema {
   /// A tool's `outputSchema` for a result of `type`: an object holding it as `result`, since the
   /// protocol's structured content is always an object (the convention of the Python SDK, whose tools
   /// returning a plain value are described the same way). Nil when there is no result to describe.
-  package static func output(_ type: ValueType?) -> FlowValue? {
+  public static func output(_ type: ValueType?) -> FlowValue? {
     guard let type, type != .nothing else { return nil }
     return [
       "type": "object",
@@ -82,14 +82,14 @@ package enum ToolSchema {
   }
 
   /// A result as the `structuredContent` that ``output(_:)`` describes.
-  package static func structured(_ value: FlowValue) -> FlowValue {
+  public static func structured(_ value: FlowValue) -> FlowValue {
     ["result": value]
   }
 
   /// What `elicitation/create` may ask for a value of `type`: the protocol allows only flat primitives
   /// (text with a format, number, integer, boolean, a choice). Anything else is asked for as text,
   /// which flow's coercion then reads as it reads a typed answer at a terminal.
-  package static func elicited(_ type: ValueType) -> FlowDictionary {
+  public static func elicited(_ type: ValueType) -> FlowDictionary {
     switch type {
     case .number: return ["type": "number"]
     case .integer: return ["type": "integer"]

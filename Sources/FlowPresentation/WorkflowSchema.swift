@@ -10,9 +10,9 @@ import FlowModel
 /// the step keys, inputs and the top-level keys. What needs the whole file (names defined before use,
 /// property paths, the types of `${…}` references) stays `flow validate`'s job: a text holding a
 /// reference is accepted wherever a value is.
-package enum WorkflowSchema {
+public enum WorkflowSchema {
   /// The schema as pretty JSON, keys in a stable order.
-  package static func json(_ registry: IntentRegistry) -> String {
+  public static func json(_ registry: IntentRegistry) -> String {
     JSON.encode(document(registry), pretty: true) + "\n"
   }
 

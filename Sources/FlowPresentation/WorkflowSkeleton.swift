@@ -1,14 +1,14 @@
 /// What `flow new NAME` writes: a workflow that runs as it is, with the editor-schema modeline and the
 /// common keys commented in, so the person fills in rather than looks up.
-package enum WorkflowSkeleton {
+public enum WorkflowSkeleton {
   /// The schema file's name beside the library's workflows; the modeline names it relative to the file.
-  package static let schemaFileName = "flow.schema.json"
+  public static let schemaFileName = "flow.schema.json"
 
   /// The modeline yaml-language-server reads (VS Code, Neovim, Helix): a path relative to the workflow.
-  package static let modeline = "# yaml-language-server: $schema=\(schemaFileName)"
+  public static let modeline = "# yaml-language-server: $schema=\(schemaFileName)"
 
   /// The skeleton for the library name `name` ("daily-digest" becomes "Daily Digest").
-  package static func text(name: String) -> String {
+  public static func text(name: String) -> String {
     let title = name.split(whereSeparator: { $0 == "-" || $0 == "_" }).map {
       $0.prefix(1).uppercased() + $0.dropFirst()
     }

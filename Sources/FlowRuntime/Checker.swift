@@ -7,9 +7,9 @@ import FlowModel
 /// reference names something defined before it, its path exists on the type that reaches it, and its type
 /// can become what the parameter takes (the coercion table, entity to entity included); what
 /// `run-workflow` passes fits the inputs of the workflow it runs. Every problem is reported, in one pass.
-package struct Checker {
+public struct Checker {
   let registry: IntentRegistry
-  package init(registry: IntentRegistry) {
+  public init(registry: IntentRegistry) {
     self.registry = registry
   }
 
@@ -29,7 +29,7 @@ package struct Checker {
   }
 
   /// Checks `workflow` on its own; the workflows it runs are not looked at (see ``WorkflowCheck``).
-  package func check(_ workflow: Workflow) -> Diagnostics {
+  public func check(_ workflow: Workflow) -> Diagnostics {
     check(workflow, children: [:]).diagnostics
   }
 
@@ -46,7 +46,7 @@ package struct Checker {
 
   /// The static type the check finds for each reference whose type is known: what `flow show` reads to
   /// make coercions visible (`⟨saved⟩ as URL`) without a second type inference. Reports nothing.
-  package func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
+  public func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
     var pass = Pass(checker: self, workflow: workflow, children: [:])
     pass.run()
     return pass.referenceTypes
@@ -889,35 +889,35 @@ private struct Pass {
 /// The problems the checker finds.
 extension DiagnosticCode {
   /// `SERVER.TOOL` for a server not configured here: a warning for the check, an error for a run.
-  package static let unknownServer: Self = "unknown-server"
+  public static let unknownServer: Self = "unknown-server"
   /// A parameter name the action does not have.
-  package static let unknownParameter: Self = "unknown-parameter"
+  public static let unknownParameter: Self = "unknown-parameter"
   /// A literal of the wrong type for its parameter.
-  package static let invalidValue: Self = "invalid-value"
+  public static let invalidValue: Self = "invalid-value"
   /// A number outside its parameter's range.
-  package static let outOfRange: Self = "out-of-range"
+  public static let outOfRange: Self = "out-of-range"
   /// A reference to a name nothing defines.
-  package static let undefinedName: Self = "undefined-name"
+  public static let undefinedName: Self = "undefined-name"
   /// A reference to a name defined only by a later step.
-  package static let usedBeforeDefined: Self = "used-before-defined"
+  public static let usedBeforeDefined: Self = "used-before-defined"
   /// A property the value's type does not have.
-  package static let unknownProperty: Self = "unknown-property"
+  public static let unknownProperty: Self = "unknown-property"
   /// A list where the parameter takes one value.
-  package static let listWhereOneExpected: Self = "list-where-one-expected"
+  public static let listWhereOneExpected: Self = "list-where-one-expected"
   /// An index into a value that is not a list.
-  package static let notAList: Self = "not-a-list"
+  public static let notAList: Self = "not-a-list"
   /// `${env.NAME}` for a name the workflow does not list under `env:`.
-  package static let environmentNotAllowed: Self = "environment-not-allowed"
+  public static let environmentNotAllowed: Self = "environment-not-allowed"
   /// An input type that names no type.
-  package static let unknownType: Self = "unknown-type"
+  public static let unknownType: Self = "unknown-type"
   /// A bare value given to an action that has no primary parameter.
-  package static let noPrimaryParameter: Self = "no-primary-parameter"
+  public static let noPrimaryParameter: Self = "no-primary-parameter"
   /// A reference whose type can never become what the parameter takes (a Bookmark for a Collection).
-  package static let typeMismatch: Self = "type-mismatch"
+  public static let typeMismatch: Self = "type-mismatch"
   /// `run-workflow` does not give an input that the workflow it runs declares without a default.
-  package static let missingInput: Self = "missing-input"
+  public static let missingInput: Self = "missing-input"
   /// `run-workflow` names its workflow with a computed reference, which is checked only when it runs.
-  package static let uncheckedWorkflow: Self = "unchecked-workflow"
+  public static let uncheckedWorkflow: Self = "unchecked-workflow"
   /// `$name` or `{{ name }}` written in text where `${name}` was meant.
-  package static let plainReference: Self = "plain-reference"
+  public static let plainReference: Self = "plain-reference"
 }

@@ -9,24 +9,24 @@ import Foundation
 /// Parameter resolution (coercion, enums, ranges, entity queries, asking for what is missing) happens
 /// in one place, ``IntentDescriptor/run(values:asking:context:)``; the interpreter evaluates what the
 /// workflow wrote and hands the values over.
-package struct Interpreter: Sendable {
-  package struct Options: Sendable {
+public struct Interpreter: Sendable {
+  public struct Options: Sendable {
     /// Perform no intent that changes anything; show it and pass on a typed placeholder instead.
-    package var dryRun = false
+    public var dryRun = false
     /// How deep `run-workflow` may nest, so that a workflow running itself ends with a clear error.
-    package var maxWorkflowDepth = 8
+    public var maxWorkflowDepth = 8
     /// Identifies the run in `${run.id}` and in history.
-    package var runID = "run"
+    public var runID = "run"
     /// The process environment; a workflow sees only the names its `env:` lists.
-    package var environment: [String: String] = [:]
+    public var environment: [String: String] = [:]
     /// Give the steps inside loops ids that carry their pass (`2#3.1`), for a report that lists every
     /// step (`--json`). Off, ids are positions: building a second string for every step and pass cost a
     /// million trivial steps a sixth more time, for what only that report shows.
-    package var passIDs = false
+    public var passIDs = false
     /// How large a value may grow and how many passes a loop may make (`limits:` in config.yml).
-    package var limits = ValueLimits()
+    public var limits = ValueLimits()
 
-    package init() {}
+    public init() {}
   }
 
   let registry: IntentRegistry
@@ -35,7 +35,7 @@ package struct Interpreter: Sendable {
   let observer: any RunObserver
   let options: Options
 
-  package init(
+  public init(
     registry: IntentRegistry, context: IntentContext, loader: any WorkflowLoading,
     observer: any RunObserver = SilentObserver(), options: Options = Options()
   ) {
@@ -51,16 +51,16 @@ package struct Interpreter: Sendable {
   }
 
   /// What a run produced.
-  package struct Result: Sendable {
+  public struct Result: Sendable {
     /// The value given to `stop`, or else the last step's output.
-    package var output: FlowValue
+    public var output: FlowValue
     /// Whether the run ended with `stop` (Shortcuts' "Stop and Output").
-    package var stopped: Bool
+    public var stopped: Bool
   }
 
   /// Runs `workflow` with its inputs already resolved; when it fails, runs its `on-failure:` steps and
   /// then throws the failure that ended it.
-  package func run(_ workflow: Workflow, inputs: FlowDictionary) async throws(RunError) -> Result {
+  public func run(_ workflow: Workflow, inputs: FlowDictionary) async throws(RunError) -> Result {
     do {
       return try await run(workflow, inputs: inputs, depth: 0, caller: nil)
     } catch {
@@ -577,7 +577,7 @@ package struct Interpreter: Sendable {
 
   /// The parameters a step passes, by key: the primary parameter for a bare value, the named ones for a
   /// mapping — or, for an action whose primary parameter is a dictionary, the mapping as that dictionary.
-  package static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(
+  public static func arguments(of call: ActionCall, for descriptor: IntentDescriptor) throws(RunError) -> [(
     String, Value
   )] {
     switch call.arguments {

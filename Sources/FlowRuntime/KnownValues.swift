@@ -5,15 +5,15 @@ import FlowModel
 /// parameters that get a value only at run time — computed from variables, `ask`, or required and left
 /// out, and so asked for. What `flow show`, the import card and the unattended check work out a step's
 /// effect from, so that the three agree with each other and with the run (issue 16).
-package struct KnownValues: Sendable, Hashable {
+public struct KnownValues: Sendable, Hashable {
   /// The values written as literals (lists and dictionaries of literals too).
-  package var literals: [String: FlowValue] = [:]
+  public var literals: [String: FlowValue] = [:]
   /// The parameters whose values the run computes or asks for.
-  package var unknown: Set<String> = []
+  public var unknown: Set<String> = []
 
   /// - Parameter inputs: the workflow's input values where they are known before step 1 (`--input`,
   ///   defaults): a value that is exactly `${input.NAME}` counts as known then.
-  package init(_ call: ActionCall, descriptor: IntentDescriptor, inputs: [String: FlowValue] = [:]) {
+  public init(_ call: ActionCall, descriptor: IntentDescriptor, inputs: [String: FlowValue] = [:]) {
     for (key, value) in (try? Interpreter.arguments(of: call, for: descriptor)) ?? [] {
       if case .null = value { continue }
       if let literal = Self.literal(value) {
@@ -33,17 +33,17 @@ package struct KnownValues: Sendable, Hashable {
 
   /// The step's side effect: exact when every value that decides it is written out, else the strongest
   /// its intent may have (``IntentDescriptor/sideEffect(for:unknown:)``).
-  package func sideEffect(of descriptor: IntentDescriptor) -> SideEffect {
+  public func sideEffect(of descriptor: IntentDescriptor) -> SideEffect {
     descriptor.sideEffect(for: literals, unknown: unknown)
   }
 
   /// Whether the step will ask the person before it runs: its intent always does, or it may delete.
-  package func asksConfirmation(_ descriptor: IntentDescriptor) -> Bool {
+  public func asksConfirmation(_ descriptor: IntentDescriptor) -> Bool {
     descriptor.asksConfirmation(for: literals, unknown: unknown)
   }
 
   /// A value known before the run: literals, and lists and dictionaries of literals.
-  package static func literal(_ value: Value) -> FlowValue? {
+  public static func literal(_ value: Value) -> FlowValue? {
     switch value {
     case .null, .ask: return nil
     case .bool(let bool, _): return .boolean(bool)

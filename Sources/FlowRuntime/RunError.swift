@@ -3,8 +3,8 @@ import FlowIntents
 
 /// Why a run ended early, as the diagnostic to show and the class of outcome (SPEC §6), which the
 /// command line turns into an exit status.
-package struct RunError: Error, Sendable {
-  package enum Kind: Sendable, Hashable {
+public struct RunError: Error, Sendable {
+  public enum Kind: Sendable, Hashable {
     /// A step failed.
     case stepFailed
     /// The person declined a confirmation or pressed Ctrl-C.
@@ -17,24 +17,24 @@ package struct RunError: Error, Sendable {
     case invalid
   }
 
-  package var kind: Kind
-  package var diagnostics: Diagnostics
+  public var kind: Kind
+  public var diagnostics: Diagnostics
   /// The innermost step it happened in, as run history places it (a nested workflow's steps under the
   /// `run-workflow` step that ran them: `3.1`); nil when it happened outside any step. What
   /// `${run.error.step}` names.
-  package var step: StepInfo?
+  public var step: StepInfo?
 
-  package init(_ kind: Kind, _ diagnostics: Diagnostics) {
+  public init(_ kind: Kind, _ diagnostics: Diagnostics) {
     self.kind = kind
     self.diagnostics = diagnostics
   }
 
-  package init(_ kind: Kind, _ diagnostic: Diagnostic) {
+  public init(_ kind: Kind, _ diagnostic: Diagnostic) {
     self.init(kind, Diagnostics([diagnostic]))
   }
 
   /// The class of an intent's error.
-  package static func classify(_ error: any Error) -> Kind {
+  public static func classify(_ error: any Error) -> Kind {
     switch error {
     case let error as AppIntentError:
       switch error.kind {
@@ -51,20 +51,20 @@ package struct RunError: Error, Sendable {
 
 extension DiagnosticCode {
   /// A step failed while the workflow ran.
-  package static let stepFailed: Self = "step-failed"
+  public static let stepFailed: Self = "step-failed"
   /// The run stopped to ask for something nobody could answer.
-  package static let inputNeeded: Self = "input-needed"
+  public static let inputNeeded: Self = "input-needed"
   /// The person cancelled the run.
-  package static let cancelled: Self = "cancelled"
+  public static let cancelled: Self = "cancelled"
   /// A step of `on-failure:` failed too, after the run had failed (a warning beside the run's error).
-  package static let onFailureFailed: Self = "on-failure-failed"
+  public static let onFailureFailed: Self = "on-failure-failed"
 }
 
 extension Diagnostics {
   /// The check's diagnostics as a run takes them: a step naming a server that is not configured here is
   /// a warning for `flow validate`, `flow show` and the import card (the file may be meant for a machine
   /// that has the server), and an error that stops a run before step 1, which could not call the tool.
-  package var stoppingRun: Diagnostics {
+  public var stoppingRun: Diagnostics {
     guard all.contains(where: { $0.code == .unknownServer && $0.severity == .warning }) else { return self }
     return Diagnostics(
       all.map { diagnostic in

@@ -3,7 +3,7 @@ import FlowIntents
 import FlowModel
 
 /// What happens during a run, for progress on standard error and the `--json` report.
-package enum RunEvent: Sendable {
+public enum RunEvent: Sendable {
   /// A step is about to run.
   case started(StepInfo)
   /// A step ended: ran, was skipped, failed and was continued past, or was only shown (dry run).
@@ -23,29 +23,29 @@ package enum RunEvent: Sendable {
 
 /// Which step: its position (`3`, or `3.2` for the second step inside step 3), its label, and its id in
 /// this run, which tells loop passes apart.
-package struct StepInfo: Sendable, Hashable {
+public struct StepInfo: Sendable, Hashable {
   /// Where the step is written: `3.2`, the same in every pass of a loop.
-  package var position: String
-  package var label: String
+  public var position: String
+  public var label: String
   /// The position with the pass of each loop it is in: `2#3.1` is step 1 inside step 2 in its third pass.
   /// Equal to ``position`` outside loops, and unless the run asks for pass ids
   /// (``Interpreter/Options/passIDs``, which `--json` does): only a report that lists every step needs
   /// to tell passes apart.
-  package var id: String
+  public var id: String
 
-  package init(position: String, label: String, id: String? = nil) {
+  public init(position: String, label: String, id: String? = nil) {
     self.position = position
     self.label = label
     self.id = id ?? position
   }
 
   /// "step 3 'show'", for messages.
-  package var description: String { "\(Step.describe(position: position)) '\(label)'" }
+  public var description: String { "\(Step.describe(position: position)) '\(label)'" }
 }
 
 /// One step's outcome, as the `--json` report lists it.
-package struct StepRecord: Sendable, Hashable, Encodable {
-  package enum Status: String, Sendable, Hashable, Encodable {
+public struct StepRecord: Sendable, Hashable, Encodable {
+  public enum Status: String, Sendable, Hashable, Encodable {
     case ran
     case skipped
     /// Failed, with `on-error: continue`.
@@ -55,24 +55,24 @@ package struct StepRecord: Sendable, Hashable, Encodable {
   }
 
   /// The step's id (``StepInfo/id``): its position, with the pass inside loops (`2#3.1`).
-  package var step: String
+  public var step: String
   /// Where the step is written (``StepInfo/position``), the same in every pass: what run history adds up.
-  package var position: String
-  package var action: String
-  package var status: Status
+  public var position: String
+  public var action: String
+  public var status: Status
   /// The output's type name ("Bookmark", "List of Text"): as given, or else ``value``'s, worked out only
   /// when asked for (a list's walks the list, too much to pay on every step for a report that may never
   /// print it).
-  package var output: String? {
+  public var output: String? {
     get { outputName ?? value?.typeName }
     set { outputName = newValue }
   }
   private var outputName: String?
   /// The parameter summary with resolved values, for dry runs.
-  package var summary: String?
-  package var error: String?
+  public var summary: String?
+  public var error: String?
   /// For a step that failed with `on-error: continue`: the failure as a warning, at its place.
-  package var warning: Diagnostic? {
+  public var warning: Diagnostic? {
     get { warningStorage.first }
     set { warningStorage = newValue.map { [$0] } ?? [] }
   }
@@ -80,9 +80,9 @@ package struct StepRecord: Sendable, Hashable, Encodable {
   /// is copied on its way to the observers.
   private var warningStorage: [Diagnostic] = []
   /// The output itself, for run history's summary of it; not part of the `--json` report.
-  package var value: FlowValue?
+  public var value: FlowValue?
 
-  package init(
+  public init(
     step: String, position: String? = nil, action: String, status: Status, output: String? = nil,
     summary: String? = nil, error: String? = nil, warning: Diagnostic? = nil, value: FlowValue? = nil
   ) {
@@ -103,7 +103,7 @@ package struct StepRecord: Sendable, Hashable, Encodable {
     case step, action, status, output, summary, error
   }
 
-  package func encode(to encoder: any Encoder) throws {
+  public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(step, forKey: .step)
     try container.encode(action, forKey: .action)
@@ -115,7 +115,7 @@ package struct StepRecord: Sendable, Hashable, Encodable {
 }
 
 /// Receives run events; the command line renders them.
-package protocol RunObserver: Sendable {
+public protocol RunObserver: Sendable {
   func record(_ event: RunEvent)
   /// Whether it wants a ``RunEvent/finished(_:)`` for every step that ran, as a report listing the
   /// steps does; dry-run, skipped and failed steps are always reported.
@@ -123,12 +123,12 @@ package protocol RunObserver: Sendable {
 }
 
 extension RunObserver {
-  package var recordsSteps: Bool { true }
+  public var recordsSteps: Bool { true }
 }
 
 /// An observer that ignores everything.
-package struct SilentObserver: RunObserver {
-  package init() {}
-  package func record(_ event: RunEvent) {}
-  package var recordsSteps: Bool { false }
+public struct SilentObserver: RunObserver {
+  public init() {}
+  public func record(_ event: RunEvent) {}
+  public var recordsSteps: Bool { false }
 }

@@ -7,9 +7,9 @@ import FlowModel
 /// An entity, so that the checker knows its properties before the run (`${run.error.mesage}` is an
 /// error with "did you mean") and so that as text it reads as the one-line diagnostic a person would
 /// see first: `digest.yml:7:13: error: step 2 'get-url': the server answered 503`.
-package enum RunFailureValue {
+public enum RunFailureValue {
   /// The type of `${run.error}`.
-  package static let type = ValueType.entity(
+  public static let type = ValueType.entity(
     EntityType(name: "Error") {
       [
         PropertySchema(key: "message", title: "Message", type: .text),
@@ -27,7 +27,7 @@ package enum RunFailureValue {
   /// The value of `${run.error}` for `error`, which ended the run in `step` (nil when it ended outside
   /// any step). Properties a failure has no value for are empty text (or nothing, for line and column),
   /// never missing, so `${run.error.step}` is valid whatever failed.
-  package static func value(of error: RunError) -> FlowValue {
+  public static func value(of error: RunError) -> FlowValue {
     let lead = error.diagnostics.all.first { $0.severity == .error } ?? error.diagnostics.all.first
     let span = lead?.span
     let file = span?.file.path ?? lead?.path ?? ""

@@ -167,5 +167,5 @@ enum ScriptInjection {
 extension DiagnosticCode {
   /// A magic variable inside `run-shell`'s `script:`, or a computed program: a warning, an error in a
   /// shared workflow.
-  package static let scriptInjection: Self = "script-injection"
+  public static let scriptInjection: Self = "script-injection"
 }

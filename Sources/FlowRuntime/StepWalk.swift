@@ -3,21 +3,21 @@ import FlowModel
 /// Every step of a workflow in the order a run meets it, with what is known before the run about
 /// whether it runs: for the checks that must speak of "every" step (cycles that never end, what an
 /// unattended run would have to ask).
-package enum StepWalk {
+public enum StepWalk {
   /// One step, where it stands.
-  package struct Visit {
-    package var step: Step
+  public struct Visit {
+    public var step: Step
     /// As the run numbers it: `3`, `2.1` for the first step inside step 2.
-    package var position: String
+    public var position: String
     /// Whether it runs whenever the workflow runs: at the top level, without `when`, and with no `stop`
     /// before it that might end the run. Steps inside `if`, `menu` and loops may not run.
-    package var certain: Bool
+    public var certain: Bool
     /// Inside a block whose `confirm:` answers the confirmations of the actions in it.
-    package var confirmedBlock: Bool
+    public var confirmedBlock: Bool
   }
 
   /// Calls `visit` for each step, blocks before the steps inside them.
-  package static func walk(_ steps: [Step], _ visit: (Visit) -> Void) {
+  public static func walk(_ steps: [Step], _ visit: (Visit) -> Void) {
     var stopped = false
     walk(steps, prefix: "", certain: true, confirmedBlock: false, stopped: &stopped, visit)
   }
@@ -26,7 +26,7 @@ package enum StepWalk {
   /// steps (positions `on-failure.1`…), none of which is certain to run. A workflow that `run-workflow`
   /// runs never runs its own `on-failure:` (the run's failure is its caller's), so walks that follow
   /// what a run does leave it out for those; checks of the file take it in.
-  package static func walk(_ workflow: Workflow, onFailure: Bool = true, _ visit: (Visit) -> Void) {
+  public static func walk(_ workflow: Workflow, onFailure: Bool = true, _ visit: (Visit) -> Void) {
     walk(workflow.steps, visit)
     guard onFailure else { return }
     var stopped = false
@@ -54,7 +54,7 @@ package enum StepWalk {
 extension Step {
   /// The workflow a `run-workflow` step names when it is written out (`run-workflow: sub/triage.yml`);
   /// nil for a computed name (`${…}`), known only when the step runs.
-  package var literalWorkflowReference: String? {
+  public var literalWorkflowReference: String? {
     guard case .runWorkflow(let reference, _) = kind else { return nil }
     switch reference {
     case .text(let template): return template.literal

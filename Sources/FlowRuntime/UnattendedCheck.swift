@@ -9,28 +9,28 @@ import FlowModel
 /// One walk over the workflow and the workflows it runs. Steps that may not run (under `when`, in a
 /// branch, a menu or a loop, after a `stop` that may end the run) are listed too, as "may": a run that
 /// needs an answer only sometimes would otherwise pass every test and fail the first night it does.
-package enum UnattendedCheck {
+public enum UnattendedCheck {
   /// The help of a confirmation nobody can answer: `--yes` for a run by hand, the file's
   /// `confirmations: auto` for a scheduled one (whose command line says no `--yes`).
-  package static let yesHelp = "pass --yes, or write 'confirmations: auto' in the workflow, to confirm unattended"
+  public static let yesHelp = "pass --yes, or write 'confirmations: auto' in the workflow, to confirm unattended"
 
   /// What answers the run has without asking.
-  package struct Answers: Sendable {
+  public struct Answers: Sendable {
     /// The inputs given (`--input`, `--input-file`, piped standard input).
-    package var inputs: Set<String>
+    public var inputs: Set<String>
     /// Whether confirmations are answered yes: `--yes`, `confirmations: auto`, a dry run.
-    package var confirmations: Bool
+    public var confirmations: Bool
     /// The values of the inputs given, where known: a step whose effect an input decides
     /// (`move-to: ${input.collection}`) asks only if the value given makes it delete.
-    package var values: [String: FlowValue]
+    public var values: [String: FlowValue]
     /// What this run cannot reach, by the machine access that needs it, with why: no session bus for
     /// notifications, no display for the clipboard. A person at a terminal sees such a step fail and
     /// can act; a run nobody attends would fail the same way every night, so it refuses before step 1.
     /// A list, not a dictionary: a dictionary keyed by a new type costs every unattended start a scan
     /// of the binary's protocol conformances (Performance.md).
-    package var unreachable: [(kind: MachineAccess.Kind, why: String)]
+    public var unreachable: [(kind: MachineAccess.Kind, why: String)]
 
-    package init(
+    public init(
       inputs: Set<String>, confirmations: Bool, values: [String: FlowValue] = [:],
       unreachable: [(kind: MachineAccess.Kind, why: String)] = []
     ) {
@@ -42,7 +42,7 @@ package enum UnattendedCheck {
   }
 
   /// One `input-needed` error for each question nobody could answer, each with what would answer it.
-  package static func check(
+  public static func check(
     _ workflow: Workflow, answers: Answers, registry: IntentRegistry, loader: WorkflowCheck
   ) -> Diagnostics {
     var walk = Walk(answers: answers, registry: registry, loader: loader)

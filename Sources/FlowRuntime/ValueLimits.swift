@@ -8,17 +8,17 @@ import FlowYAML
 /// Each is far beyond what a workflow of bookmarks and text needs and far below what would hurt; all are
 /// settings in `config.yml` (`limits:`, see Documentation/Running.md). A value over a limit fails the step
 /// that made it, by name (``DiagnosticCode/valueTooLarge``), before anything larger is built from it.
-package struct ValueLimits: Sendable, Hashable {
+public struct ValueLimits: Sendable, Hashable {
   /// The UTF-8 bytes of text one value may hold: one text, or all the texts in a list or dictionary.
-  package var textBytes: Int
+  public var textBytes: Int
   /// The list items and dictionary entries one value may hold, counted through every level.
-  package var items: Int
+  public var items: Int
   /// How deep lists and dictionaries may nest in a value: the walks that print and free values recurse.
-  package var depth: Int
+  public var depth: Int
   /// The passes of one `repeat` or `for-each`.
-  package var passes: Int
+  public var passes: Int
 
-  package init(
+  public init(
     textBytes: Int = 16 << 20, items: Int = 1_000_000, depth: Int = 256, passes: Int = 1_000_000
   ) {
     self.textBytes = textBytes
@@ -28,12 +28,12 @@ package struct ValueLimits: Sendable, Hashable {
   }
 
   /// What a value holds, as the limits count it.
-  package struct Measure: Sendable, Hashable {
-    package var textBytes = 0
-    package var items = 0
-    package var depth = 0
+  public struct Measure: Sendable, Hashable {
+    public var textBytes = 0
+    public var items = 0
+    public var depth = 0
 
-    package static func + (lhs: Measure, rhs: Measure) -> Measure {
+    public static func + (lhs: Measure, rhs: Measure) -> Measure {
       Measure(
         textBytes: lhs.textBytes + rhs.textBytes, items: lhs.items + rhs.items, depth: max(lhs.depth, rhs.depth))
     }
@@ -41,7 +41,7 @@ package struct ValueLimits: Sendable, Hashable {
 
   /// Measures `value` without recursion (the value may be deeper than the stack allows), stopping as soon
   /// as a limit is passed, so that measuring a huge value costs no more than the limit.
-  package func measure(_ value: FlowValue) -> Measure {
+  public func measure(_ value: FlowValue) -> Measure {
     // Most steps make one text or number: measured without the walk's allocation, as every step's is.
     switch value {
     case .text(let text): return Measure(textBytes: text.utf8.count)
@@ -87,7 +87,7 @@ package struct ValueLimits: Sendable, Hashable {
 
   /// Which limit `measure` passes, in words ("a text of 17 MiB, more than the 16 MiB a value may hold"); nil
   /// within them.
-  package func problem(_ measure: Measure) -> String? {
+  public func problem(_ measure: Measure) -> String? {
     if measure.textBytes > textBytes {
       return "more than \(ByteCount(textBytes)) of text, the most one value may hold"
     }
@@ -136,7 +136,7 @@ package struct ValueLimits: Sendable, Hashable {
 
 extension DiagnosticCode {
   /// A value made during a run passes one of the ``ValueLimits`` (text, items, nesting).
-  package static let valueTooLarge: Self = "value-too-large"
+  public static let valueTooLarge: Self = "value-too-large"
   /// A `repeat` or `for-each` would make more passes than ``ValueLimits/passes``.
-  package static let tooManyPasses: Self = "too-many-passes"
+  public static let tooManyPasses: Self = "too-many-passes"
 }

@@ -14,10 +14,10 @@ import Synchronization
 /// (a cache by canonical path), and the run loads its nested workflows from the same cache, so nothing is
 /// read twice. A workflow named by a computed reference (`run-workflow: ${name}`) is checked when the
 /// step runs; a cycle of workflows that run each other is an error only when nothing can end it.
-package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
+public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// A workflow as checked (usable only when there are no errors), with the problems of its whole tree:
   /// its own and those of every workflow it runs, each file's once.
-  package typealias Result = (workflow: Workflow?, diagnostics: Diagnostics)
+  public typealias Result = (workflow: Workflow?, diagnostics: Diagnostics)
 
   let registry: IntentRegistry
   let files: any WorkflowFiles
@@ -53,14 +53,14 @@ package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     var span: SourceSpan?
   }
 
-  package init(registry: IntentRegistry, files: any WorkflowFiles) {
+  public init(registry: IntentRegistry, files: any WorkflowFiles) {
     self.registry = registry
     self.files = files
   }
 
   /// Reads and checks the file at `path` (as `WorkflowFiles/locate(_:from:)` found it) and every
   /// workflow it runs.
-  package func check(path: String) -> Result {
+  public func check(path: String) -> Result {
     lock.withLock { _ in
       let key = files.canonicalPath(path)
       return (check(key: key, read: { files.read(path) }).workflow, tree(key))
@@ -72,7 +72,7 @@ package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// - Parameter folder: the folder the file's `run-workflow` references are resolved from, when that is
   ///   not the folder it was read from: `flow import` checks a download as the library copy it will
   ///   become, so that the card, the check and every later run find the same workflows.
-  package func check(_ file: SourceFile, asIfIn folder: String? = nil) -> Result {
+  public func check(_ file: SourceFile, asIfIn folder: String? = nil) -> Result {
     lock.withLock { _ in
       let key = files.canonicalPath(file.path)
       if let folder { folders[key] = folder }
@@ -102,7 +102,7 @@ package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 
   /// The workflows `workflow` runs by literal reference, each once, in the order its steps name them,
   /// with the reference as written: what `flow export` embeds. Only what the check has met.
-  package func children(of workflow: Workflow) -> [(reference: String, workflow: Workflow)] {
+  public func children(of workflow: Workflow) -> [(reference: String, workflow: Workflow)] {
     lock.withLock { _ in
       guard let entry = entries[key(of: workflow)] else { return [] }
       var found: [(String, Workflow)] = []
@@ -125,7 +125,7 @@ package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// The type of a checked workflow's result (what `stop` gives, or its last step's output) when its
   /// steps agree on one; nil when they do not, or when the check has not met it. What `run-workflow`
   /// steps get back, and the output schema `flow mcp` gives the workflow's tool.
-  package func resultType(of workflow: Workflow) -> ValueType? {
+  public func resultType(of workflow: Workflow) -> ValueType? {
     lock.withLock { _ in entries[key(of: workflow)]?.summary?.resultType }
   }
 
@@ -133,7 +133,7 @@ package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 
   /// The workflow `reference` names from `parent`: from the cache when the run's check met it, else
   /// read and checked now (a computed reference).
-  package func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow {
+  public func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow {
     let (entry, diagnostics): (Entry?, Diagnostics) = lock.withLock { _ in
       guard let location = locate(reference, from: parent) else { return (nil, Diagnostics()) }
       return (check(location), tree(location.key))
@@ -317,7 +317,7 @@ package final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
 /// Where workflows are found and read: the command line's `WorkflowLocator`, over the file system.
 /// Lookup lives here alone, so that `flow run NAME`, `flow validate NAME` and `run-workflow: NAME` find
 /// the same file.
-package protocol WorkflowFiles: Sendable {
+public protocol WorkflowFiles: Sendable {
   /// The path of the file a `run-workflow` reference names, as a person should see it: relative to
   /// `folder` (the running workflow's) first, then a library name; never the working directory. Nil
   /// when nothing matches.
@@ -329,18 +329,18 @@ package protocol WorkflowFiles: Sendable {
 }
 
 /// Loads the workflows that `run-workflow` names while a workflow runs.
-package protocol WorkflowLoading: Sendable {
+public protocol WorkflowLoading: Sendable {
   /// The checked workflow `reference` names from `parent`.
   func load(_ reference: String, from parent: Workflow) throws(WorkflowLoadFailure) -> Workflow
 }
 
 /// Why a nested workflow cannot run: a message for the step, and the workflow's own problems.
-package struct WorkflowLoadFailure: Error, Sendable {
-  package var message: String
-  package var diagnostics: Diagnostics
-  package var help: String?
+public struct WorkflowLoadFailure: Error, Sendable {
+  public var message: String
+  public var diagnostics: Diagnostics
+  public var help: String?
 
-  package init(message: String, diagnostics: Diagnostics = Diagnostics(), help: String? = nil) {
+  public init(message: String, diagnostics: Diagnostics = Diagnostics(), help: String? = nil) {
     self.message = message
     self.diagnostics = diagnostics
     self.help = help
@@ -349,11 +349,11 @@ package struct WorkflowLoadFailure: Error, Sendable {
 
 /// Resolves a workflow's inputs before its first step (SPEC §5): given values are coerced to the
 /// declared types, defaults fill the rest, and what is still missing is asked for.
-package enum InputResolver {
+public enum InputResolver {
   /// - Parameters:
   ///   - given: values from the command line, an input file or standard input, by name.
   ///   - asking: inputs to ask for even when they have a default (`input: ask` on `run-workflow`).
-  package static func resolve(
+  public static func resolve(
     _ workflow: Workflow, given: [String: FlowValue], asking: Set<String> = [], registry: IntentRegistry,
     prompter: any Prompter, clock: any FlowClock = SystemClock()
   ) async throws(RunError) -> FlowDictionary {
@@ -382,7 +382,7 @@ package enum InputResolver {
 
   /// Checks the values given before anything is asked or run: each names a declared input and fits its
   /// type. Such mistakes are usage errors (exit 2), reported before an unattended run says what it lacks.
-  package static func checkGiven(
+  public static func checkGiven(
     _ workflow: Workflow, given: [String: FlowValue], registry: IntentRegistry, clock: any FlowClock = SystemClock()
   ) throws(RunError) {
     _ = try checkGiven(workflow, given: given, checker: Checker(registry: registry), now: clock.now)
@@ -408,7 +408,7 @@ package enum InputResolver {
 
   /// The type an input declares (`any` when it declares none), so that the command line can tell a list
   /// input, which a repeated `--input` adds to, from a single one.
-  package static func declaredType(of input: Workflow.Input, registry: IntentRegistry) -> ValueType {
+  public static func declaredType(of input: Workflow.Input, registry: IntentRegistry) -> ValueType {
     Checker(registry: registry).inputType(input)
   }
 
@@ -462,13 +462,13 @@ extension Scope {
 
 extension DiagnosticCode {
   /// `run-workflow` names a workflow that cannot be found or read.
-  package static let workflowNotFound: Self = "workflow-not-found"
+  public static let workflowNotFound: Self = "workflow-not-found"
   /// `run-workflow` names a workflow that has errors of its own.
-  package static let invalidWorkflow: Self = "invalid-workflow"
+  public static let invalidWorkflow: Self = "invalid-workflow"
   /// Workflows that run each other on every run, so that the run could never end.
-  package static let endlessRecursion: Self = "endless-recursion"
+  public static let endlessRecursion: Self = "endless-recursion"
   /// A value given for an input that the workflow does not declare.
-  package static let unknownInput: Self = "unknown-input"
+  public static let unknownInput: Self = "unknown-input"
   /// A value given for an input that does not fit its type.
-  package static let invalidInput: Self = "invalid-input"
+  public static let invalidInput: Self = "invalid-input"
 }

@@ -2,21 +2,21 @@ import CSQLite
 import Foundation
 
 /// A failed SQLite call: the result code and SQLite's message.
-package struct SQLiteError: Error, CustomStringConvertible {
-  package var code: Int32
-  package var message: String
-  package var description: String { "SQLite error \(code): \(message)" }
+public struct SQLiteError: Error, CustomStringConvertible {
+  public var code: Int32
+  public var message: String
+  public var description: String { "SQLite error \(code): \(message)" }
   /// A row broke a constraint (`NOT NULL`, `UNIQUE`…): the row's fault, not the database's.
-  package var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
+  public var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
 
-  package init(code: Int32, message: String) {
+  public init(code: Int32, message: String) {
     self.code = code
     self.message = message
   }
 }
 
 /// A value bound to or read from a statement.
-package enum SQLValue: Sendable, Hashable {
+public enum SQLValue: Sendable, Hashable {
   case null
   case integer(Int64)
   case text(String)
@@ -32,7 +32,7 @@ private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3
 /// The one wrapper of the system SQLite, shared by the local store (`RaindropLocal`) and run history
 /// (`FlowLibrary`), so that both get the same multi-process behaviour: WAL, a busy timeout, and
 /// `BEGIN IMMEDIATE` for writes.
-package final class SQLiteConnection {
+public final class SQLiteConnection {
   private let handle: OpaquePointer
 
   /// Opens (creating if needed) the database at `path` in WAL mode with a busy timeout, so that several
@@ -41,7 +41,7 @@ package final class SQLiteConnection {
   /// The database is private to the user (mode 0600) whatever the umask: it is created so before SQLite
   /// opens it (SQLite would make it 0644 less the umask), SQLite gives its -wal and -shm files the
   /// database's mode, and a database an earlier flow left readable by others is made private.
-  package init(path: String, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
+  public init(path: String, busyTimeout: Duration = .seconds(10)) throws(SQLiteError) {
     Self.makePrivate(path)
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -88,7 +88,7 @@ package final class SQLiteConnection {
   /// `-wal` or `-shm` beside it. A store whose writers have all closed keeps no journal, and is opened
   /// immutable; while a writer has it open (its `-wal` exists), it is opened read-only through that
   /// journal, which already exists, to see the latest writes.
-  package init(readingOnly path: String) throws(SQLiteError) {
+  public init(readingOnly path: String) throws(SQLiteError) {
     let journalled = FileManager.default.fileExists(atPath: path + "-wal")
     var components = URLComponents()
     components.scheme = "file"
@@ -114,7 +114,7 @@ package final class SQLiteConnection {
   }
 
   /// Runs one or more statements that return no rows.
-  package func execute(_ sql: String) throws(SQLiteError) {
+  public func execute(_ sql: String) throws(SQLiteError) {
     var message: UnsafeMutablePointer<CChar>?
     let status = sqlite3_exec(handle, sql, nil, nil, &message)
     if status != SQLITE_OK {
@@ -126,7 +126,7 @@ package final class SQLiteConnection {
 
   /// Runs one statement with parameters and returns its rows.
   @discardableResult
-  package func query(_ sql: String, _ parameters: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+  public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
     var statement: OpaquePointer?
     let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
@@ -172,21 +172,21 @@ package final class SQLiteConnection {
   }
 
   /// The rowid of the last insert on this connection.
-  package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
   /// The work SQLite did for this connection's queries, in steps of its virtual machine: what a test
   /// counts to show how a query's cost grows with the data, where timing it would be neither fast nor
   /// deterministic.
-  package private(set) var steps: Int64 = 0
+  public private(set) var steps: Int64 = 0
 
   /// Rows this connection inserted, changed or deleted since it opened: with `PRAGMA data_version`, which
   /// moves on other connections' commits only, whether the database may have changed since a moment.
-  package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+  public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
   /// Runs `body` in a transaction. Writers use `BEGIN IMMEDIATE`, which takes the write lock up front: two
   /// processes then queue on the busy timeout instead of one failing with SQLITE_BUSY halfway through.
   @discardableResult
-  package func transaction<T>(write: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+  public func transaction<T>(write: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
     try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
     do {
       let result = try body()
@@ -200,7 +200,7 @@ package final class SQLiteConnection {
 }
 
 extension SQLValue {
-  package var int: Int? {
+  public var int: Int? {
     switch self {
     case .integer(let value): Int(value)
     case .real(let value): Int(value)
@@ -209,7 +209,7 @@ extension SQLValue {
     }
   }
 
-  package var string: String? {
+  public var string: String? {
     switch self {
     case .text(let text): text
     case .integer(let value): String(value)

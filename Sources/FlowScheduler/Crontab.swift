@@ -6,20 +6,20 @@ import Foundation
 
 /// The user's crontab: read whole, written whole. Behind a protocol so that `--apply` is tested on a
 /// crontab of its own.
-package protocol CrontabStore {
+public protocol CrontabStore {
   func read() throws(Diagnostic) -> String
   func write(_ text: String) throws(Diagnostic)
 }
 
 /// The `crontab` command found on `PATH`: `crontab -l` reads, `crontab -` installs from standard input.
-package struct CrontabCommand: CrontabStore {
-  package let environment: [String: String]
+public struct CrontabCommand: CrontabStore {
+  public let environment: [String: String]
 
-  package init(environment: [String: String]) {
+  public init(environment: [String: String]) {
     self.environment = environment
   }
 
-  package func read() throws(Diagnostic) -> String {
+  public func read() throws(Diagnostic) -> String {
     let (status, output, error) = try run(["-l"], input: nil)
     // "no crontab for USER": nothing installed yet.
     if status != 0, error.contains("no crontab") { return "" }
@@ -27,7 +27,7 @@ package struct CrontabCommand: CrontabStore {
     return output
   }
 
-  package func write(_ text: String) throws(Diagnostic) {
+  public func write(_ text: String) throws(Diagnostic) {
     let (status, _, error) = try run(["-"], input: text)
     guard status == 0 else { throw failure("crontab -", status, error) }
   }
@@ -55,5 +55,5 @@ package struct CrontabCommand: CrontabStore {
 
 extension DiagnosticCode {
   /// The `crontab` command is missing or failed while `flow schedule install cron --apply` ran.
-  package static let crontabFailed: Self = "crontab-failed"
+  public static let crontabFailed: Self = "crontab-failed"
 }

@@ -18,10 +18,10 @@ import Foundation
 /// Written whole to a temporary file beside it and renamed over it, so that a scheduler killed while
 /// writing leaves the old record or the new one, never half of one. A record that cannot be read is an
 /// empty one: no catch-up, which is what a first start does too.
-package struct FireRecordFile: FireRecordStore {
-  package let file: URL
+public struct FireRecordFile: FireRecordStore {
+  public let file: URL
 
-  package init(file: URL) {
+  public init(file: URL) {
     self.file = file
   }
 
@@ -34,7 +34,7 @@ package struct FireRecordFile: FireRecordStore {
     }
   }
 
-  package func load() -> [String: Date] {
+  public func load() -> [String: Date] {
     guard let data = FileManager.default.contents(atPath: file.path),
       let contents = try? JSONDecoder().decode(Contents.self, from: data)
     else { return [:] }
@@ -43,7 +43,7 @@ package struct FireRecordFile: FireRecordStore {
     return contents.workflows.compactMapValues { formatter.date(from: $0.lastFire) ?? whole.date(from: $0.lastFire) }
   }
 
-  package func save(_ record: [String: Date]) throws(RecordFailure) {
+  public func save(_ record: [String: Date]) throws(RecordFailure) {
     let formatter = Self.formatter()
     let contents = Contents(workflows: record.mapValues { .init(lastFire: formatter.string(from: $0)) })
     let encoder = JSONEncoder()

@@ -4,7 +4,7 @@ import Foundation
 extension Schedule {
   /// The fires after `start` up to and including `end`: the first, and how many (counted up to
   /// `limit`); nil when there are none. What a catch-up runs once for.
-  package func fires(after start: Date, through end: Date, limit: Int = 100_000) -> (first: Fire, count: Int)? {
+  public func fires(after start: Date, through end: Date, limit: Int = 100_000) -> (first: Fire, count: Int)? {
     let last = Int64(end.timeIntervalSince1970.rounded(.down))
     guard let first = nextFire(after: start), first.instant <= last else { return nil }
     var count = 1
@@ -19,12 +19,12 @@ extension Schedule {
 
 extension Schedule.Entry: Equatable {
   /// The same expression in the same zone.
-  package static func == (lhs: Self, rhs: Self) -> Bool {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.expression == rhs.expression && lhs.zoneName == rhs.zoneName
       && lhs.timeZone.identifier == rhs.timeZone.identifier
   }
 }
 
 extension Schedule: Equatable {
-  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.entries == rhs.entries }
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.entries == rhs.entries }
 }

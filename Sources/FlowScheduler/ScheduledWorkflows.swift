@@ -7,29 +7,29 @@ import FlowSession
 import Foundation
 
 /// A workflow that checked clean and has a schedule.
-package struct LoadedSchedule {
-  package var reference: String
-  package var workflow: Workflow
-  package var schedule: Schedule
+public struct LoadedSchedule {
+  public var reference: String
+  public var workflow: Workflow
+  public var schedule: Schedule
 }
 
 /// One workflow of ``SessionContext/scheduledWorkflows(named:library:locator:check:)``: loaded with its
 /// schedule, or the diagnostics of why it cannot be.
-package struct ScheduleCandidate {
+public struct ScheduleCandidate {
   /// As given on the command line, or the library file's path.
-  package var reference: String
+  public var reference: String
   /// Absolute, with links resolved: what locks and run history know the workflow by.
-  package var path: String
+  public var path: String
   /// Named on the command line rather than found in the library.
-  package var named: Bool
-  package var loaded: Result<LoadedSchedule, DiagnosticError>
+  public var named: Bool
+  public var loaded: Result<LoadedSchedule, DiagnosticError>
 }
 
 extension SessionContext {
   /// The machine's time zone (the zone of schedules that name none): `TZ` when it names an IANA zone
   /// (`Europe/Berlin`, `:Europe/Berlin`, a path into zoneinfo), else the zone `/etc/localtime` links to,
   /// else `/etc/timezone`, else UTC.
-  package var machineZone: (name: String, zone: TimeZone) {
+  public var machineZone: (name: String, zone: TimeZone) {
     func named(_ text: String?) -> (name: String, zone: TimeZone)? {
       guard var name = text?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
       if name.hasPrefix(":") { name.removeFirst() }
@@ -42,7 +42,7 @@ extension SessionContext {
   }
 
   /// The absolute path of the running `flow` binary, which units and the scheduler start runs with.
-  package var executable: String {
+  public var executable: String {
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
   }
 
@@ -55,7 +55,7 @@ extension SessionContext {
   /// the person's, so a file there is scheduled only when named. A library file without a schedule is
   /// left out; one named without a schedule, or that does not check, comes with its diagnostics. A file
   /// reached twice (a name and its path, a link) is listed once.
-  package func scheduledWorkflows(
+  public func scheduledWorkflows(
     named references: [String], library: Bool, locator: WorkflowLocator, check: WorkflowCheck? = nil
   ) -> [ScheduleCandidate] {
     let candidates =
@@ -78,7 +78,7 @@ extension SessionContext {
 
   /// Loads `reference` as `flow run` finds it, checked in full (with `check`, whose cache then holds
   /// it), and its schedule; diagnostics when it does not check or has no schedule.
-  package func loadSchedule(_ reference: String, locator: WorkflowLocator, check: WorkflowCheck? = nil) -> Result<
+  public func loadSchedule(_ reference: String, locator: WorkflowLocator, check: WorkflowCheck? = nil) -> Result<
     LoadedSchedule, DiagnosticError
   > {
     let (workflow, diagnostics) =
@@ -96,5 +96,5 @@ extension SessionContext {
 
 extension DiagnosticCode {
   /// A workflow given to `flow schedule next` or `install` has no `schedule:`.
-  package static let noSchedule: Self = "no-schedule"
+  public static let noSchedule: Self = "no-schedule"
 }

@@ -24,38 +24,38 @@ import Foundation
 ///   grace period are killed.
 ///
 /// Single-threaded: ``run()`` handles one event at a time; its effects post events from their threads.
-package final class Scheduler {
-  package struct Options: Sendable {
+public final class Scheduler {
+  public struct Options: Sendable {
     /// The `flow` binary the runs start.
-    package var executable: String
+    public var executable: String
     /// The runs' environment (each also gets `FLOW_RUN_ID`).
-    package var environment: [String: String]
+    public var environment: [String: String]
     /// How long runs have to end after a stop signal before they are killed.
-    package var gracePeriod: TimeInterval = 3
+    public var gracePeriod: TimeInterval = 3
     /// How long after a change in a watched folder the workflows are read, so that a burst of changes
     /// (an editor's save, a copy of many files) is read once.
-    package var quietPeriod: TimeInterval = 0.25
+    public var quietPeriod: TimeInterval = 0.25
     /// A fire the timer reports later than this (the machine slept, the clock jumped) is a catch-up.
-    package var lateness: TimeInterval = 60
+    public var lateness: TimeInterval = 60
 
-    package init(executable: String, environment: [String: String]) {
+    public init(executable: String, environment: [String: String]) {
       self.executable = executable
       self.environment = environment
     }
   }
 
-  package struct Effects: Sendable {
-    package var clock: any SchedulerClock
-    package var launcher: any RunLauncher
-    package var watcher: any LibraryWatcher
-    package var signals: any SignalSource
-    package var workflows: any WorkflowSource
-    package var record: any FireRecordStore
-    package var ledger: any RunLedger
+  public struct Effects: Sendable {
+    public var clock: any SchedulerClock
+    public var launcher: any RunLauncher
+    public var watcher: any LibraryWatcher
+    public var signals: any SignalSource
+    public var workflows: any WorkflowSource
+    public var record: any FireRecordStore
+    public var ledger: any RunLedger
     /// A new run id (a UUID; the tests count).
-    package var newRunID: @Sendable () -> String
+    public var newRunID: @Sendable () -> String
 
-    package init(
+    public init(
       clock: any SchedulerClock, launcher: any RunLauncher, watcher: any LibraryWatcher, signals: any SignalSource,
       workflows: any WorkflowSource, record: any FireRecordStore, ledger: any RunLedger,
       newRunID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
@@ -73,7 +73,7 @@ package final class Scheduler {
 
   /// How far back the clock may be set before the fires already handled stop counting: cronie's rule,
   /// which treats a larger jump back as a clock that was wrong before.
-  package static let backwardTolerance: TimeInterval = 3 * 3600
+  public static let backwardTolerance: TimeInterval = 3 * 3600
 
   private let options: Options
   private let effects: Effects
@@ -103,14 +103,14 @@ package final class Scheduler {
     var killAt: Date?
   }
 
-  package init(options: Options, effects: Effects, report: @escaping (SchedulerActivity) -> Void) {
+  public init(options: Options, effects: Effects, report: @escaping (SchedulerActivity) -> Void) {
     self.options = options
     self.effects = effects
     self.report = report
   }
 
   /// Schedules until a stop signal, and returns when the last run has ended.
-  package func run() {
+  public func run() {
     let clock = effects.clock
     effects.signals.start { signal in clock.post(signal == SIGHUP ? .reload : .stop(signal: signal)) }
     handled = effects.record.load()

@@ -4,7 +4,7 @@ import FlowSystem
 import Foundation
 
 /// What the scheduler did, as it does it: the command line prints one line for each (or a JSON line).
-package enum SchedulerActivity: Sendable {
+public enum SchedulerActivity: Sendable {
   /// The workflows were read, at start or again: how many are scheduled, and the folders watched.
   case loaded(count: Int, folders: [String], reason: ReloadReason?)
   /// A workflow is scheduled (at start, or new or changed since), and when it fires next.
@@ -33,7 +33,7 @@ package enum SchedulerActivity: Sendable {
 }
 
 /// Why the workflows were read again.
-package enum ReloadReason: String, Sendable {
+public enum ReloadReason: String, Sendable {
   /// A workflow file in a watched folder changed.
   case filesChanged = "files-changed"
   /// SIGHUP.
@@ -41,19 +41,19 @@ package enum ReloadReason: String, Sendable {
 }
 
 /// A run the scheduler started.
-package struct ScheduledRun: Sendable {
+public struct ScheduledRun: Sendable {
   /// The run's id: `${run.id}` inside it, and its id in run history.
-  package var id: String
-  package var workflow: ScheduledWorkflow
-  package var trigger: FireTrigger
+  public var id: String
+  public var workflow: ScheduledWorkflow
+  public var trigger: FireTrigger
   /// The fire it runs for: for a catch-up, the first one missed.
-  package var fire: Schedule.Fire
+  public var fire: Schedule.Fire
   /// How many fires it stands for: more than one when a catch-up runs once for several.
-  package var fires: Int
-  package var pid: Int32
-  package var started: Date
+  public var fires: Int
+  public var pid: Int32
+  public var started: Date
 
-  package init(
+  public init(
     id: String, workflow: ScheduledWorkflow, trigger: FireTrigger, fire: Schedule.Fire, fires: Int, pid: Int32,
     started: Date
   ) {

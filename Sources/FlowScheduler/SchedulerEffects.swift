@@ -8,7 +8,7 @@ import Foundation
 // and the tests drive the scheduler on a simulated machine that implements them all.
 
 /// The wall clock, and the one timer the scheduler sleeps on.
-package protocol SchedulerClock: Sendable {
+public protocol SchedulerClock: Sendable {
   var now: Date { get }
   /// Sleeps until `deadline` passes (with none, until an event), or until an event is posted, and
   /// returns the events posted meanwhile, oldest first: none when it was the deadline.
@@ -18,12 +18,12 @@ package protocol SchedulerClock: Sendable {
 }
 
 /// A process to start: the scheduler's runs are `flow run` processes.
-package struct LaunchRequest: Sendable, Hashable {
-  package var executable: String
-  package var arguments: [String]
-  package var environment: [String: String]
+public struct LaunchRequest: Sendable, Hashable {
+  public var executable: String
+  public var arguments: [String]
+  public var environment: [String: String]
 
-  package init(executable: String, arguments: [String], environment: [String: String]) {
+  public init(executable: String, arguments: [String], environment: [String: String]) {
     self.executable = executable
     self.arguments = arguments
     self.environment = environment
@@ -31,14 +31,14 @@ package struct LaunchRequest: Sendable, Hashable {
 }
 
 /// A run's process could not be started.
-package struct LaunchFailure: Error, Sendable, CustomStringConvertible {
-  package var description: String
+public struct LaunchFailure: Error, Sendable, CustomStringConvertible {
+  public var description: String
 
-  package init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }
 
 /// Starts runs as child processes, so that a run that crashes cannot take the scheduler with it.
-package protocol RunLauncher: Sendable {
+public protocol RunLauncher: Sendable {
   /// Starts `request` and returns its process id; `ended` is called once, from any thread, when the
   /// process has ended.
   func launch(_ request: LaunchRequest, ended: @escaping @Sendable (Termination) -> Void) throws(LaunchFailure)
@@ -48,27 +48,27 @@ package protocol RunLauncher: Sendable {
 }
 
 /// Tells when workflow files change.
-package protocol LibraryWatcher: Sendable {
+public protocol LibraryWatcher: Sendable {
   /// Watches `folders` from now on, instead of those watched so far, and calls `changed` (from any
   /// thread) when a workflow file in one of them is written, moved or deleted.
   func watch(_ folders: [String], changed: @escaping @Sendable () -> Void)
 }
 
 /// The signals a service is stopped and reloaded with.
-package protocol SignalSource: Sendable {
+public protocol SignalSource: Sendable {
   /// Calls `received` (from any thread) with every SIGHUP, SIGTERM and SIGINT from now on, instead of
   /// their default actions.
   func start(_ received: @escaping @Sendable (Int32) -> Void)
 }
 
 /// A workflow file left out of the schedule, or scheduled with warnings.
-package struct WorkflowProblem: Sendable {
-  package var path: String
-  package var diagnostics: Diagnostics
+public struct WorkflowProblem: Sendable {
+  public var path: String
+  public var diagnostics: Diagnostics
   /// Whether the workflow is left out (it does not check); false for warnings alone.
-  package var leftOut: Bool
+  public var leftOut: Bool
 
-  package init(path: String, diagnostics: Diagnostics, leftOut: Bool) {
+  public init(path: String, diagnostics: Diagnostics, leftOut: Bool) {
     self.path = path
     self.diagnostics = diagnostics
     self.leftOut = leftOut
@@ -76,18 +76,18 @@ package struct WorkflowProblem: Sendable {
 }
 
 /// The workflows to schedule, as one read of them found them.
-package struct LoadedWorkflows: Sendable {
+public struct LoadedWorkflows: Sendable {
   /// Every workflow that checks clean and has a schedule, each once (by its absolute path).
-  package var workflows: [ScheduledWorkflow]
+  public var workflows: [ScheduledWorkflow]
   /// Files that do not check, or check with warnings: only those whose problems are new since the last
   /// read, so that an unchanged file is not reported on every change of the library.
-  package var problems: [WorkflowProblem]
+  public var problems: [WorkflowProblem]
   /// The folders whose changes mean reading the workflows again.
-  package var folders: [String]
+  public var folders: [String]
   /// Every path the read looked at, scheduled or not: the fire record keeps these.
-  package var known: Set<String>
+  public var known: Set<String>
 
-  package init(workflows: [ScheduledWorkflow], problems: [WorkflowProblem], folders: [String], known: Set<String>) {
+  public init(workflows: [ScheduledWorkflow], problems: [WorkflowProblem], folders: [String], known: Set<String>) {
     self.workflows = workflows
     self.problems = problems
     self.folders = folders
@@ -96,27 +96,27 @@ package struct LoadedWorkflows: Sendable {
 }
 
 /// Reads the workflows the scheduler runs, checked in full.
-package protocol WorkflowSource: Sendable {
+public protocol WorkflowSource: Sendable {
   func load() -> LoadedWorkflows
 }
 
 /// The fire record could not be written.
-package struct RecordFailure: Error, Sendable, CustomStringConvertible {
-  package var description: String
+public struct RecordFailure: Error, Sendable, CustomStringConvertible {
+  public var description: String
 
-  package init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }
 
 /// Where the scheduler keeps, across restarts, when it last handled each workflow's fire: what tells a
 /// fire missed during downtime.
-package protocol FireRecordStore: Sendable {
+public protocol FireRecordStore: Sendable {
   /// Workflow path → when its last fire was handled (or, before its first, when it was first seen).
   func load() -> [String: Date]
   func save(_ record: [String: Date]) throws(RecordFailure)
 }
 
 /// The per-workflow locks and run history, as the scheduler uses them.
-package protocol RunLedger: Sendable {
+public protocol RunLedger: Sendable {
   /// The run holding the lock of the workflow at `path`, if one is going: the scheduler's own child, a
   /// cron line's, a person's.
   func holder(of path: String) -> RunHolder?

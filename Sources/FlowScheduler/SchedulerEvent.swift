@@ -2,7 +2,7 @@ import FlowSystem
 
 /// What wakes the scheduler besides its timer. Its effects post these from whatever thread they run on
 /// (``SchedulerClock/post(_:)``), and the scheduler handles them one at a time, in order.
-package enum SchedulerEvent: Sendable, Hashable {
+public enum SchedulerEvent: Sendable, Hashable {
   /// The wall clock was set (NTP stepping it, `date -s`, a resume from suspend): fires are looked at again.
   case clockChanged
   /// A workflow file in a watched folder was written, moved in, moved out or deleted.

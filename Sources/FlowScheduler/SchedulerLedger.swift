@@ -7,14 +7,14 @@ import Foundation
 
 /// The workflow locks and run history, for the scheduler: the same lock `flow run` takes, and a skipped
 /// fire recorded as `flow run` records the run it refuses.
-package struct SchedulerLedger: RunLedger {
-  package let context: SessionContext
+public struct SchedulerLedger: RunLedger {
+  public let context: SessionContext
 
-  package func holder(of path: String) -> RunHolder? {
+  public func holder(of path: String) -> RunHolder? {
     WorkflowLock.holder(of: path, in: context.paths.locks).map(RunHolder.init)
   }
 
-  package func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?) {
+  public func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?) {
     do {
       let session = try RunSession(
         context, trigger: RunTrigger(rawValue: trigger.rawValue) ?? .scheduled,

@@ -13,18 +13,18 @@ import Foundation
 /// Lines carry no time of their own unless `--timestamps` asks (journald and syslog stamp every line);
 /// JSON lines always have `time`. A run's output (its `show` steps, its errors) goes to standard error
 /// between these lines, as the run writes it.
-package struct SchedulerLog: Sendable {
-  package let context: SessionContext
-  package let json: Bool
-  package let timestamps: Bool
+public struct SchedulerLog: Sendable {
+  public let context: SessionContext
+  public let json: Bool
+  public let timestamps: Bool
 
-  package init(context: SessionContext, json: Bool, timestamps: Bool) {
+  public init(context: SessionContext, json: Bool, timestamps: Bool) {
     self.context = context
     self.json = json
     self.timestamps = timestamps
   }
 
-  package func write(_ activity: SchedulerActivity) {
+  public func write(_ activity: SchedulerActivity) {
     let duration =
       if case .runEnded(let run, _, _) = activity { recordedDuration(of: run.id) } else { TimeInterval?.none }
     if json {
@@ -66,7 +66,7 @@ package struct SchedulerLog: Sendable {
 
   /// The line for `activity` (problems print their diagnostics instead); `duration` is an ended run's,
   /// from run history.
-  package static func text(_ activity: SchedulerActivity, duration: TimeInterval? = nil) -> String {
+  public static func text(_ activity: SchedulerActivity, duration: TimeInterval? = nil) -> String {
     switch activity {
     case .loaded(let count, let folders, let reason):
       let scheduled = count == 0 ? "nothing is scheduled" : "\(Count.of(count, "workflow")) scheduled"
@@ -117,7 +117,7 @@ package struct SchedulerLog: Sendable {
   }
 
   /// How a run ended, as run history names it: the status, and the text with the exit code or signal.
-  package static func outcome(_ termination: Termination) -> (status: String, text: String) {
+  public static func outcome(_ termination: Termination) -> (status: String, text: String) {
     switch termination {
     case .exited(let code):
       let status = ExitStatus(rawValue: code).map { RunStatus($0) } ?? .failed
@@ -127,7 +127,7 @@ package struct SchedulerLog: Sendable {
     }
   }
 
-  package static func signalName(_ signal: Int32) -> String {
+  public static func signalName(_ signal: Int32) -> String {
     let names = [
       SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
       SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE",

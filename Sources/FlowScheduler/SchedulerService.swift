@@ -10,12 +10,12 @@ import Foundation
 /// It runs on the calling thread, which must be the process's only one: its signals are read from
 /// signalfds, which see them only when no other thread takes them. `FlowCommand.start` runs it so, on
 /// the main thread of a process that starts neither Dispatch's threads nor Swift concurrency's.
-package struct SchedulerService {
-  package let context: SessionContext
-  package let references: [String]
-  package let log: SchedulerLog
+public struct SchedulerService {
+  public let context: SessionContext
+  public let references: [String]
+  public let log: SchedulerLog
 
-  package init(context: SessionContext, references: [String], log: SchedulerLog) {
+  public init(context: SessionContext, references: [String], log: SchedulerLog) {
     self.context = context
     self.references = references
     self.log = log
@@ -23,7 +23,7 @@ package struct SchedulerService {
 
   /// Runs until a signal stops it; `.invalid` when it cannot start, `.skipped` when another scheduler
   /// runs for the same state folder (both reported).
-  package func run() -> ExitStatus {
+  public func run() -> ExitStatus {
     let lock: WorkflowLock
     switch takeLock() {
     case .success(let taken): lock = taken
@@ -84,7 +84,7 @@ package struct SchedulerService {
 
 extension DiagnosticCode {
   /// Another `flow schedule` holds the scheduler's lock for this state folder (exit 6).
-  package static let schedulerRunning: Self = "scheduler-running"
+  public static let schedulerRunning: Self = "scheduler-running"
   /// The scheduler's timer or file watch cannot be made (exit 2).
-  package static let schedulerUnavailable: Self = "scheduler-unavailable"
+  public static let schedulerUnavailable: Self = "scheduler-unavailable"
 }

@@ -17,20 +17,20 @@ import Synchronization
 /// not scheduled. A scheduled workflow that would have to ask something (an input without a default, a
 /// confirmation without `confirmations: auto`) is scheduled with a warning: every run of it will end
 /// with exit 4 until the file is fixed.
-package final class SchedulerWorkflows: WorkflowSource {
+public final class SchedulerWorkflows: WorkflowSource {
   private let context: SessionContext
   private let references: [String]
   private let executable: String
   /// The problems last reported for each file, as text: a file is reported again only when they change.
   private let reported = Mutex<[String: String]>([:])
 
-  package init(context: SessionContext, references: [String], executable: String) {
+  public init(context: SessionContext, references: [String], executable: String) {
     self.context = context
     self.references = references
     self.executable = executable
   }
 
-  package func load() -> LoadedWorkflows {
+  public func load() -> LoadedWorkflows {
     let locator = WorkflowLocator(context: context)
     let check = WorkflowCheck(registry: Catalogs.registry, files: locator)
     var workflows: [ScheduledWorkflow] = []
@@ -87,5 +87,5 @@ package final class SchedulerWorkflows: WorkflowSource {
 extension DiagnosticCode {
   /// A scheduled workflow would need an answer (an input, a confirmation, a choice) that a scheduled run
   /// cannot give: it is scheduled, and each run will end with exit 4.
-  package static let scheduledNeedsAnswers: Self = "scheduled-needs-answers"
+  public static let scheduledNeedsAnswers: Self = "scheduled-needs-answers"
 }

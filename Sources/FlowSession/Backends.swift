@@ -10,21 +10,21 @@ import RaindropREST
 /// Chooses and opens the bookmark backend of a run (SPEC §7): `--backend`, else `backend:` in
 /// `$XDG_CONFIG_HOME/flow/config.yml`, else `raindrop` when a token is configured and `local` otherwise.
 /// The places are ``FlowPaths``'.
-package struct Backends {
-  package init(context: SessionContext) { self.context = context }
+public struct Backends {
+  public init(context: SessionContext) { self.context = context }
 
-  package let context: SessionContext
+  public let context: SessionContext
 
   // MARK: - The token
 
   /// Where the token came from, for `flow auth status`; the token itself is never shown.
-  package enum TokenSource: Equatable {
+  public enum TokenSource: Equatable, Sendable {
     case environment
     case file
   }
 
   /// `RAINDROP_TOKEN`, else the token saved by `flow auth login`.
-  package func token() -> (token: String, source: TokenSource)? {
+  public func token() -> (token: String, source: TokenSource)? {
     if let token = context.environment["RAINDROP_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines),
       !token.isEmpty
     {
@@ -42,7 +42,7 @@ package struct Backends {
   // MARK: - Choosing
 
   /// The backend for this run and why, or a diagnostic when the choice is invalid.
-  package func choose(flag: BackendChoice?) throws(Diagnostic) -> BackendUse {
+  public func choose(flag: BackendChoice?) throws(Diagnostic) -> BackendUse {
     let (choice, reason) = BackendChoice.resolve(
       flag: flag, configured: try configured(), tokenConfigured: token() != nil)
     return BackendUse(choice: choice, reason: reason)
@@ -61,7 +61,7 @@ package struct Backends {
   /// The service the Raindrop intents use, over the chosen backend, opened on first use; `announce`
   /// is called then. `readOnly` opens the local store as a dry run needs it: nothing written, not even
   /// a new empty file.
-  package func service(_ choice: BackendChoice, readOnly: Bool = false, announce: @escaping @Sendable () -> Void)
+  public func service(_ choice: BackendChoice, readOnly: Bool = false, announce: @escaping @Sendable () -> Void)
     -> IntentService
   {
     let (dataDirectory, token, environment, transport) = (
@@ -81,7 +81,7 @@ package struct Backends {
   }
 
   /// A client for `token` at the API (`RAINDROP_API_URL`, or Raindrop.io's).
-  package func client(token: String, policy: RetryPolicy = .default) -> RaindropClient {
+  public func client(token: String, policy: RetryPolicy = .default) -> RaindropClient {
     RaindropClient(
       token: token, baseURL: Self.apiURL(context.environment), transport: context.transport, policy: policy)
   }
@@ -95,20 +95,20 @@ package struct Backends {
 
 /// Which backend a run opened and why: the line it prints on standard error, and `--json`'s `backend` and
 /// `backendReason`.
-package struct BackendUse: Sendable, Hashable {
-  package init(choice: BackendChoice, reason: BackendChoice.Reason) {
+public struct BackendUse: Sendable, Hashable {
+  public init(choice: BackendChoice, reason: BackendChoice.Reason) {
     self.choice = choice
     self.reason = reason
   }
 
-  package var choice: BackendChoice
-  package var reason: BackendChoice.Reason
+  public var choice: BackendChoice
+  public var reason: BackendChoice.Reason
 
   /// "backend: local (no Raindrop.io token configured)".
-  package var line: String { BackendChoice.describe(choice, reason) }
+  public var line: String { BackendChoice.describe(choice, reason) }
 }
 
 extension DiagnosticCode {
   /// The backend cannot be opened, reached, or refuses the credentials (exit 5).
-  package static let backendUnavailable: Self = "backend-unavailable"
+  public static let backendUnavailable: Self = "backend-unavailable"
 }

@@ -7,15 +7,15 @@ import Synchronization
 /// The action catalogues this build of flow ships, in the order `flow actions` lists them. Public for the
 /// tests that must cover every shipped action (the effect of each, issue 16), and for the fuzzing harness
 /// (`FlowFuzzing`), which checks files against exactly these.
-package enum Catalogs {
-  package static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
+public enum Catalogs {
+  public static var all: [any IntentCatalog.Type] { [BasicsCatalog.self, RaindropCatalog.self] }
 
   /// The compiled-in catalogues.
-  package static let builtIn = IntentRegistry(catalogs: all)
+  public static let builtIn = IntentRegistry(catalogs: all)
 
   /// The compiled-in catalogues and the MCP servers configured for this context (config.yml and their tool
   /// caches, read only when an id is not built in or every action is listed: ServerCatalogs).
-  package static var registry: IntentRegistry {
+  public static var registry: IntentRegistry {
     let paths = SessionContext.current.paths
     let source = sources.withLock { sources in
       if let known = sources.first(where: { $0.paths == paths }) { return known }
@@ -32,11 +32,11 @@ package enum Catalogs {
   /// the key's `Hashable` (0.4 M instructions of every run), and a process holds one set of paths.
   private static let sources = Mutex<[ServerCatalogs]>([])
 
-  package static func forgetServers(_ paths: FlowPaths) { sources.withLock { $0.removeAll { $0.paths == paths } } }
+  public static func forgetServers(_ paths: FlowPaths) { sources.withLock { $0.removeAll { $0.paths == paths } } }
 
   /// Every app shortcut phrase, lower-cased, with its short title and the full id of its intent: what
   /// `flow do` matches.
-  package static var phrases: [(phrase: String, shortTitle: String, intentID: String)] {
+  public static var phrases: [(phrase: String, shortTitle: String, intentID: String)] {
     all.flatMap { catalog in
       (catalog.shortcuts?.phrases ?? []).map { entry in
         let shortID = entry.shortcut.intentType.identifier

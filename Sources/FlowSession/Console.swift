@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// The one effect through which flow reads and writes; tests script it with ``BufferConsole``, and a
 /// pseudo-terminal test drives the real one.
-package protocol Console: Sendable {
+public protocol Console: Sendable {
   func write(_ text: String, to stream: ConsoleStream)
   func isTerminal(_ stream: ConsoleStream) -> Bool
   /// The next line of standard input without its line break; nil at its end.
@@ -24,20 +24,20 @@ package protocol Console: Sendable {
 }
 
 extension Console {
-  package func columns(_ stream: ConsoleStream) -> Int? { nil }
+  public func columns(_ stream: ConsoleStream) -> Int? { nil }
 
   /// Writes text that came from a workflow file or a value (what `show` shows, a question's words, a result)
   /// rather than from flow itself: its control characters are shown, never obeyed (``TerminalSafe/lines(_:)``),
   /// wherever a person reads it — always on standard error, on standard output at a terminal. Piped standard
   /// output keeps the bytes: there it is the workflow's data.
-  package func writeShown(_ text: String, to stream: ConsoleStream) {
+  public func writeShown(_ text: String, to stream: ConsoleStream) {
     write(stream == .error || isTerminal(stream) ? TerminalSafe.lines(text) : text, to: stream)
   }
 
-  package func readAllInput() -> String? { readAllInput(atMost: .max) }
+  public func readAllInput() -> String? { readAllInput(atMost: .max) }
 }
 
-package enum ConsoleStream: Sendable {
+public enum ConsoleStream: Sendable {
   /// Standard input; only for ``Console/isTerminal(_:)``.
   case input
   /// Results: what a script captures.
@@ -47,10 +47,10 @@ package enum ConsoleStream: Sendable {
 }
 
 /// The process's standard output and standard error.
-package struct StandardConsole: Console {
-  package init() {}
+public struct StandardConsole: Console {
+  public init() {}
 
-  package func write(_ text: String, to stream: ConsoleStream) {
+  public func write(_ text: String, to stream: ConsoleStream) {
     // The bytes go straight to write(2): `FileHandle.write(Data(text.utf8))` made the runtime scan every
     // protocol conformance in the binary on the first write (`Data.init` casts the sequence), a quarter
     // of a million instructions of every run.
@@ -70,7 +70,7 @@ package struct StandardConsole: Console {
     }
   }
 
-  package func isTerminal(_ stream: ConsoleStream) -> Bool {
+  public func isTerminal(_ stream: ConsoleStream) -> Bool {
     switch stream {
     case .input: isatty(STDIN_FILENO) == 1
     case .output: isatty(STDOUT_FILENO) == 1
@@ -78,11 +78,11 @@ package struct StandardConsole: Console {
     }
   }
 
-  package func readLine() -> String? {
+  public func readLine() -> String? {
     Swift.readLine(strippingNewline: true)
   }
 
-  package func readSecretLine(prompt: String) -> String? {
+  public func readSecretLine(prompt: String) -> String? {
     guard isTerminal(.input) else { return readLine() }
     let line = TerminalEcho.withoutEcho {
       // Asked only once echo is off, so that nothing typed after the prompt appears.
@@ -94,14 +94,14 @@ package struct StandardConsole: Console {
     return line
   }
 
-  package func columns(_ stream: ConsoleStream) -> Int? {
+  public func columns(_ stream: ConsoleStream) -> Int? {
     let descriptor = stream == .output ? STDOUT_FILENO : stream == .error ? STDERR_FILENO : STDIN_FILENO
     var size = winsize()
     let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
     return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
   }
 
-  package func readAllInput(atMost limit: Int) -> String? {
+  public func readAllInput(atMost limit: Int) -> String? {
     guard !isTerminal(.input) else { return nil }
     var data = Data()
     while data.count < limit,
@@ -114,7 +114,7 @@ package struct StandardConsole: Console {
 }
 
 /// A console that keeps what is written and answers from scripted input, for tests.
-package final class BufferConsole: Console, @unchecked Sendable {
+public final class BufferConsole: Console, @unchecked Sendable {
   private let lock = Mutex(())
   private var outputText = ""
   private var errorText = ""
@@ -126,13 +126,13 @@ package final class BufferConsole: Console, @unchecked Sendable {
   ///   - terminal: whether every stream reports being a terminal.
   ///   - lines: what a person types, line by line.
   ///   - piped: standard input as a pipe would give it (only when not a terminal).
-  package init(terminal: Bool = false, lines: [String] = [], piped: String? = nil) {
+  public init(terminal: Bool = false, lines: [String] = [], piped: String? = nil) {
     self.terminal = terminal
     self.lines = lines
     self.piped = piped
   }
 
-  package func readLine() -> String? {
+  public func readLine() -> String? {
     lock.withLock { _ in
       guard !lines.isEmpty else { return nil }
       let line = lines.removeFirst()
@@ -143,7 +143,7 @@ package final class BufferConsole: Console, @unchecked Sendable {
   }
 
   /// Like a terminal with echo off: the answer does not appear in the transcript, only the line break.
-  package func readSecretLine(prompt: String) -> String? {
+  public func readSecretLine(prompt: String) -> String? {
     lock.withLock { _ in
       if terminal { errorText += prompt }
       guard !lines.isEmpty else { return nil }
@@ -152,18 +152,18 @@ package final class BufferConsole: Console, @unchecked Sendable {
     }
   }
 
-  package func readAllInput(atMost limit: Int) -> String? {
+  public func readAllInput(atMost limit: Int) -> String? {
     terminal ? nil : piped.map { String(decoding: $0.utf8.prefix(limit), as: UTF8.self) }
   }
 
-  package var output: String { lock.withLock { _ in outputText } }
-  package var error: String { lock.withLock { _ in errorText } }
+  public var output: String { lock.withLock { _ in outputText } }
+  public var error: String { lock.withLock { _ in errorText } }
 
-  package func write(_ text: String, to stream: ConsoleStream) {
+  public func write(_ text: String, to stream: ConsoleStream) {
     lock.withLock { _ in
       if stream == .output { outputText += text } else { errorText += text }
     }
   }
 
-  package func isTerminal(_ stream: ConsoleStream) -> Bool { terminal }
+  public func isTerminal(_ stream: ConsoleStream) -> Bool { terminal }
 }

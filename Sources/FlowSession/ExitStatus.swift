@@ -4,7 +4,7 @@ import FlowRuntime
 ///
 /// Small families in the spirit of go-task: each class of outcome a script may want to branch on has
 /// its own code, and nothing else produces it.
-package enum ExitStatus: Int32, Error, Sendable, CaseIterable {
+public enum ExitStatus: Int32, Error, Sendable, CaseIterable {
   /// Everything asked for was done.
   case success = 0
   /// A step failed while the workflow ran.
@@ -22,7 +22,7 @@ package enum ExitStatus: Int32, Error, Sendable, CaseIterable {
   case skipped = 6
 
   /// What the status means, for `--help` and the docs.
-  package var meaning: String {
+  public var meaning: String {
     switch self {
     case .success: "success"
     case .stepFailed: "a step failed"
@@ -37,7 +37,7 @@ package enum ExitStatus: Int32, Error, Sendable, CaseIterable {
 
 extension ExitStatus {
   /// The status of a run that ended early: where run errors become exit codes.
-  package init(_ kind: RunError.Kind) {
+  public init(_ kind: RunError.Kind) {
     switch kind {
     case .stepFailed: self = .stepFailed
     case .cancelled: self = .cancelled

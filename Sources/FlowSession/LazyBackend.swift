@@ -4,14 +4,14 @@ import RaindropModel
 /// The run's bookmark backend, opened on first use and announced then: a workflow that never touches
 /// Raindrop creates no store and opens no connection, and one that does says which backend it used
 /// (SPEC §7) exactly once.
-package actor LazyBackend: BookmarkBackend {
+public actor LazyBackend: BookmarkBackend {
   private let open: @Sendable () throws(RaindropError) -> any BookmarkBackend
   private let announce: @Sendable () -> Void
   private var opened: (any BookmarkBackend)?
 
-  package nonisolated let name: String
+  public nonisolated let name: String
 
-  package init(
+  public init(
     name: String, announce: @escaping @Sendable () -> Void,
     open: @escaping @Sendable () throws(RaindropError) -> any BookmarkBackend
   ) {
@@ -34,30 +34,30 @@ package actor LazyBackend: BookmarkBackend {
     return backend
   }
 
-  package func currentUser() async throws(RaindropError) -> RaindropUser { try await backend().currentUser() }
-  package func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+  public func currentUser() async throws(RaindropError) -> RaindropUser { try await backend().currentUser() }
+  public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     try await backend().bookmarks(query)
   }
-  package func bookmark(id: Int) async throws(RaindropError) -> Bookmark { try await backend().bookmark(id: id) }
-  package func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+  public func bookmark(id: Int) async throws(RaindropError) -> Bookmark { try await backend().bookmark(id: id) }
+  public func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
     try await backend().createBookmark(new)
   }
-  package func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
+  public func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
     try await backend().updateBookmark(id: id, changes)
   }
-  package func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
+  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
     -> Int
   {
     try await backend().updateBookmarks(ids: ids, in: collectionId, change)
   }
-  package func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+  public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
     try await backend().deleteBookmark(id: id)
   }
-  package func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+  public func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
     try await backend().existingBookmarkIDs(link: link)
   }
-  package func collections() async throws(RaindropError) -> [BookmarkCollection] { try await backend().collections() }
-  package func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
+  public func collections() async throws(RaindropError) -> [BookmarkCollection] { try await backend().collections() }
+  public func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
     try await backend().createCollection(new)
   }
 }

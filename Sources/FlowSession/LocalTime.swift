@@ -2,17 +2,17 @@ import Foundation
 
 /// Times as a person reads them: in the local time zone (`TZ` from the context's environment, else the
 /// system's), to the second.
-package struct LocalTime {
-  package let zone: TimeZone
+public struct LocalTime {
+  public let zone: TimeZone
 
-  package init(_ context: SessionContext) {
+  public init(_ context: SessionContext) {
     // TZ may name a zone file with a leading ':' (POSIX); anything TimeZone cannot read means the system's.
     let name = context.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
     zone = name.flatMap { TimeZone(identifier: $0) } ?? TimeZone.current
   }
 
   /// `2026-11-23 09:00:01`.
-  package func format(_ date: Date) -> String {
+  public func format(_ date: Date) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -22,7 +22,7 @@ package struct LocalTime {
   }
 
   /// `2026-11-23 09:00:01 +01:00`: with the offset, where the zone matters (`flow runs show`).
-  package func formatWithOffset(_ date: Date) -> String {
+  public func formatWithOffset(_ date: Date) -> String {
     let seconds = zone.secondsFromGMT(for: date)
     let sign = seconds < 0 ? "-" : "+"
     return format(date) + " " + sign + String(format: "%02d:%02d", abs(seconds) / 3600, abs(seconds) % 3600 / 60)

@@ -7,14 +7,14 @@ import Foundation
 
 /// What the presenting commands (`show`, `list`, `import`, `export --html`) learn about a workflow beyond
 /// its steps, in one place.
-package enum Presentation {
+public enum Presentation {
   /// Dates and signature for the summary line.
   ///
   /// Dates: a shared file's `shared:` block; else, and for `modified` when the block has none, the file's
   /// modification time. Signature: for a library copy that `flow import` wrote, its provenance record
   /// (who signed what was imported, while the copy is unchanged); otherwise the file's own signature
   /// block, checked against the keys the person trusts.
-  package static func provenance(of workflow: Workflow, in context: SessionContext) -> Provenance {
+  public static func provenance(of workflow: Workflow, in context: SessionContext) -> Provenance {
     let url = context.url(for: workflow.file.path)
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     return Provenance(
@@ -32,7 +32,7 @@ package enum Presentation {
   /// Records are read only in the library, where `flow import` writes them: a `.provenance` folder that
   /// comes with a cloned repository or an unpacked archive is anyone's text, and would otherwise make
   /// any file beside it read as signed by a key the person trusts.
-  package static func signature(of bytes: [UInt8], at url: URL, in context: SessionContext) -> SignatureStatus {
+  public static func signature(of bytes: [UInt8], at url: URL, in context: SessionContext) -> SignatureStatus {
     let trustedName = Sharing.keyStore(context).trustedNames()
     if isInLibrary(url, context), let record = ProvenanceRecord.read(for: url) {
       return record.status(of: bytes, trustedName: trustedName)
@@ -45,7 +45,7 @@ package enum Presentation {
   /// as a diagnostic. An error for a library workflow (flow put it there verified, so it was changed behind
   /// flow's back); a warning elsewhere, where the file is the person's to run as they like. Embedded
   /// workflows are part of the file's own bytes.
-  package static func signatureProblems(of workflow: Workflow, check: WorkflowCheck, in context: SessionContext)
+  public static func signatureProblems(of workflow: Workflow, check: WorkflowCheck, in context: SessionContext)
     -> Diagnostics
   {
     var problems = Diagnostics()

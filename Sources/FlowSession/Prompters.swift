@@ -5,13 +5,13 @@ import Foundation
 
 /// Answers nothing (SPEC §5): without a terminal, or with `--no-input`, every question fails at once
 /// with a help line naming what would have answered it. Never reads standard input.
-package struct UnattendedPrompter: Prompter {
-  package init(inputNames: Set<String> = []) { self.inputNames = inputNames }
+public struct UnattendedPrompter: Prompter {
+  public init(inputNames: Set<String> = []) { self.inputNames = inputNames }
 
   /// Names of the workflow's inputs, so a missing one can name its `--input`.
-  package let inputNames: Set<String>
+  public let inputNames: Set<String>
 
-  package func requestValue(_ request: ValueRequest) async throws -> FlowValue {
+  public func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     var error = AppIntentError.needsValue(request.origin, dialog: request.dialog)
     if let key = request.origin.parameterKey, request.origin.intentID == nil, inputNames.contains(key) {
       error.message = "input '\(key)' needs a value"
@@ -24,13 +24,13 @@ package struct UnattendedPrompter: Prompter {
     throw error
   }
 
-  package func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
+  public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
     var error = AppIntentError.needsChoice(request.origin, dialog: request.dialog, options: request.options)
     error.help = "the choices are \(List.or(request.options.map { "'\($0)'" })); run at a terminal to choose"
     throw error
   }
 
-  package func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+  public func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     var error = AppIntentError.confirmationRequired(request.origin, dialog: request.dialog)
     error.help = UnattendedCheck.yesHelp
     throw error
@@ -40,18 +40,18 @@ package struct UnattendedPrompter: Prompter {
 /// `--yes`: confirms every confirmation, and passes the other questions on. Standing in for
 /// `confirmations: auto` (not `explicit`), it leaves to the person what only they or `--yes` may answer
 /// (deleting files for good).
-package struct ConfirmingPrompter: Prompter {
-  package init(base: any Prompter, explicit: Bool = true) {
+public struct ConfirmingPrompter: Prompter {
+  public init(base: any Prompter, explicit: Bool = true) {
     self.base = base
     self.explicit = explicit
   }
 
-  package let base: any Prompter
-  package var explicit = true
+  public let base: any Prompter
+  public var explicit = true
 
-  package func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
-  package func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }
-  package func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+  public func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
+  public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }
+  public func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     if request.needsExplicitYes, !explicit { return try await base.requestConfirmation(request) }
     return true
   }

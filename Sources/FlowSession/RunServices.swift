@@ -9,20 +9,20 @@ import RaindropModel
 
 /// The same choices as a plain value, for a run read without ArgumentParser (``RunRequest``): making
 /// an `ActionOptions` makes its property wrappers, whose types cost start-up (Performance.md).
-package struct ActionSettings: ActionChoices, Sendable, Equatable {
-  package init(yes: Bool = false, noInput: Bool = false, backend: BackendChoice? = nil) {
+public struct ActionSettings: ActionChoices, Sendable, Equatable {
+  public init(yes: Bool = false, noInput: Bool = false, backend: BackendChoice? = nil) {
     self.yes = yes
     self.noInput = noInput
     self.backend = backend
   }
 
-  package var yes = false
-  package var noInput = false
-  package var backend: BackendChoice?
+  public var yes = false
+  public var noInput = false
+  public var backend: BackendChoice?
 }
 
 /// What a command that performs actions was told: `--yes`, `--no-input`, `--backend`.
-package protocol ActionChoices {
+public protocol ActionChoices {
   var yes: Bool { get }
   var noInput: Bool { get }
   var backend: BackendChoice? { get }
@@ -30,11 +30,11 @@ package protocol ActionChoices {
 
 extension ActionChoices {
   /// The choices as a plain value, to hand on (`flow mcp`'s calls).
-  package var settings: ActionSettings { ActionSettings(yes: yes, noInput: noInput, backend: backend) }
+  public var settings: ActionSettings { ActionSettings(yes: yes, noInput: noInput, backend: backend) }
 
   /// Whether someone can answer: standard input and standard error are a terminal, `--no-input` is not
   /// given, and the output is not `--json` (`quiet`).
-  package func isInteractive(_ context: SessionContext, quiet: Bool = false) -> Bool {
+  public func isInteractive(_ context: SessionContext, quiet: Bool = false) -> Bool {
     !noInput && !quiet && context.console.isTerminal(.input) && context.console.isTerminal(.error)
   }
 
@@ -42,7 +42,7 @@ extension ActionChoices {
   /// environment and its text limit), and the bookmarks on the chosen backend, opened on first use, when
   /// `announce` is told which backend it is and why. A `readOnly` run (a dry run) opens the local store
   /// without writing anything to the disk.
-  package func intentContext(
+  public func intentContext(
     _ context: SessionContext, prompter: any Prompter, readOnly: Bool = false, limits: ValueLimits = ValueLimits(),
     announce: @escaping @Sendable (BackendUse) -> Void
   ) throws(Diagnostic) -> IntentContext {
@@ -72,7 +72,7 @@ extension ActionChoices {
 extension SessionContext {
   /// Where the file actions resolve `~` and relative paths, and where the home Trash is: `HOME` (the
   /// account's home when unset or relative), this context's working directory, and `XDG_DATA_HOME`.
-  package var fileLocations: FileLocations {
+  public var fileLocations: FileLocations {
     func absolute(_ path: String?) -> String? { path.flatMap { $0.hasPrefix("/") ? $0 : nil } }
     // The account is asked only when HOME gives no home: getpwuid reads nsswitch.conf and /etc/passwd and
     // tries nscd's socket, a dozen system calls that every run paid.

@@ -15,7 +15,7 @@ import Synchronization
 /// reporter, and ends every way out through ``finish(_:diagnostics:)``.
 ///
 /// History that cannot be opened or written never stops a run: a warning says so on standard error.
-package final class RunSession: Sendable {
+public final class RunSession: Sendable {
   private let context: SessionContext
   private let paths: FlowPaths
   private let process = LinuxProcesses().current()
@@ -24,7 +24,7 @@ package final class RunSession: Sendable {
   private let wait: Bool
   private let policy: HistoryPolicy
   /// `limits:` in config.yml: how large a run's values may grow.
-  package let limits: ValueLimits
+  public let limits: ValueLimits
   private let history: RunHistory?
   /// The workflow file as the person gave it, and absolute with links resolved (the lock's key).
   private let given: String?
@@ -45,7 +45,7 @@ package final class RunSession: Sendable {
   /// A session for a workflow file (`given` as located; nil when there is none, and nothing is
   /// recorded). Reads `config.yml`, whose problems end the run. A dry run is neither recorded nor locked
   /// (its command says so): it writes nothing at all, so it changes nothing another run could trip over.
-  package init(
+  public init(
     _ context: SessionContext, trigger: RunTrigger, recorded: Bool = true, wait: Bool = false, runID: String,
     workflow given: String?
   ) throws(Diagnostic) {
@@ -65,7 +65,7 @@ package final class RunSession: Sendable {
 
   /// A session for `flow do` (or an action called through `flow mcp --actions`, `trigger` `mcp`):
   /// recorded under the action's id, never locked.
-  package init(_ context: SessionContext, action: String, runID: String, trigger: RunTrigger = .do) throws(Diagnostic) {
+  public init(_ context: SessionContext, action: String, runID: String, trigger: RunTrigger = .do) throws(Diagnostic) {
     self.context = context
     paths = context.paths
     created = context.clock.now
@@ -99,7 +99,7 @@ package final class RunSession: Sendable {
 
   /// Takes the workflow's lock (waiting for it with `--wait`) and records the run's start. Throws the
   /// diagnostic to end with when another run holds the lock.
-  package func begin(_ workflow: Workflow) throws(Diagnostic) {
+  public func begin(_ workflow: Workflow) throws(Diagnostic) {
     state.withLock {
       $0.workflow = workflow.name
       $0.contentHash = Digest.sha256Hex(workflow.file.bytes)
@@ -109,7 +109,7 @@ package final class RunSession: Sendable {
   }
 
   /// Records the start of a `flow do`.
-  package func beginAction() {
+  public func beginAction() {
     start(secrets: Backends(context: context).token().map { [$0.token] } ?? [])
   }
 
@@ -176,7 +176,7 @@ package final class RunSession: Sendable {
 
   /// Records a run that did not start because the workflow is running (`holder`): the scheduler's
   /// skipped fire, recorded as `flow run` records the run it refuses.
-  package func recordSkipped(_ name: String, holder: RunHolder?) {
+  public func recordSkipped(_ name: String, holder: RunHolder?) {
     state.withLock { $0.workflow = name }
     finish(.skipped, diagnostics: Diagnostics([alreadyRunning(name, holder: holder)]))
   }
@@ -197,7 +197,7 @@ package final class RunSession: Sendable {
   }
 
   /// Masks the values of the workflow's `secret: true` inputs from now on.
-  package func addSecrets(_ inputs: FlowDictionary, of workflow: Workflow) {
+  public func addSecrets(_ inputs: FlowDictionary, of workflow: Workflow) {
     let values = workflow.inputs.filter(\.secret).compactMap { inputs[$0.name.value]?.text }
     guard !values.isEmpty, let recorder = state.withLock({ $0.recorder }) else { return }
     recorder.addSecrets(Redactor(secrets: values))
@@ -206,12 +206,12 @@ package final class RunSession: Sendable {
   // MARK: - Running
 
   /// The run's observer: the reporter, and the history recorder when there is one.
-  package func observer(_ reporter: any RunObserver) -> any RunObserver {
+  public func observer(_ reporter: any RunObserver) -> any RunObserver {
     state.withLock { $0.recorder }?.observing(reporter) ?? reporter
   }
 
   /// The prompter, writing the trace before each question when the run is recorded.
-  package func prompter(_ prompter: any Prompter) -> any Prompter {
+  public func prompter(_ prompter: any Prompter) -> any Prompter {
     state.withLock { $0.recorder }?.flushingBeforeQuestions(prompter) ?? prompter
   }
 
@@ -219,7 +219,7 @@ package final class RunSession: Sendable {
 
   /// Records how the run ended and lets the next run of the workflow in. A run that never began (the
   /// file is invalid, or another run holds the lock) is recorded as it ends, when there is a file.
-  package func finish(_ status: ExitStatus, diagnostics: Diagnostics) {
+  public func finish(_ status: ExitStatus, diagnostics: Diagnostics) {
     let (recorder, workflow, hash, done) = state.withLock { state in
       defer { state.finished = true }
       return (state.recorder, state.workflow, state.contentHash, state.finished)
@@ -254,7 +254,7 @@ package final class RunSession: Sendable {
 
 extension RunStatus {
   /// How history names a run that ended with `status`.
-  package init(_ status: ExitStatus) {
+  public init(_ status: ExitStatus) {
     switch status {
     case .success: self = .succeeded
     case .stepFailed, .backendUnavailable: self = .failed
@@ -268,9 +268,9 @@ extension RunStatus {
 
 extension DiagnosticCode {
   /// Another run of the workflow holds its lock (exit 6).
-  package static let alreadyRunning: Self = "already-running"
+  public static let alreadyRunning: Self = "already-running"
   /// The workflow's lock file cannot be created or locked (exit 2).
-  package static let lockFailed: Self = "lock-failed"
+  public static let lockFailed: Self = "lock-failed"
   /// Run history cannot be opened or written; the run goes on unrecorded (a warning).
-  package static let historyUnavailable: Self = "history-unavailable"
+  public static let historyUnavailable: Self = "history-unavailable"
 }

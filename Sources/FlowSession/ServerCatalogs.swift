@@ -8,8 +8,8 @@ import Synchronization
 /// The MCP servers configured in config.yml, as catalogues of actions read from their tool caches: what
 /// the registry asks for an id that is not built in (`time.get_current_time`). Nothing here starts a
 /// server; reading config.yml and the caches waits until an id needs them.
-package final class ServerCatalogs: ExternalCatalogSource {
-  package let paths: FlowPaths
+public final class ServerCatalogs: ExternalCatalogSource {
+  public let paths: FlowPaths
   /// config.yml's servers, read once.
   private let configured = Mutex<[ServerConfiguration]?>(nil)
   /// Each server's tool cache, read the first time an id of that server is looked up (nil: no cache): a
@@ -19,10 +19,10 @@ package final class ServerCatalogs: ExternalCatalogSource {
   /// a server's forty tools describes two.
   private let described = Mutex<[String: IntentDescriptor]>([:])
 
-  package init(paths: FlowPaths) { self.paths = paths }
+  public init(paths: FlowPaths) { self.paths = paths }
 
   /// The servers configured here, in config.yml's order.
-  package var servers: [ServerConfiguration] {
+  public var servers: [ServerConfiguration] {
     configured.withLock { configured in
       if let configured { return configured }
       let servers = (try? Configuration.load(paths.configFile).servers) ?? []
@@ -32,7 +32,7 @@ package final class ServerCatalogs: ExternalCatalogSource {
   }
 
   /// The server's tool cache, read once.
-  package func cache(of server: ServerConfiguration) -> ToolCache? {
+  public func cache(of server: ServerConfiguration) -> ToolCache? {
     if let known = caches.withLock({ $0[server.name] }) { return known }
     let cache = ToolCacheFile.read(server.name, paths: paths)
     caches.withLock { $0[server.name] = cache }
@@ -48,7 +48,7 @@ package final class ServerCatalogs: ExternalCatalogSource {
     return descriptor
   }
 
-  package func catalogs() -> [ExternalCatalog] {
+  public func catalogs() -> [ExternalCatalog] {
     servers.compactMap { server in
       cache(of: server).map { cache in
         ExternalCatalog(
@@ -58,11 +58,11 @@ package final class ServerCatalogs: ExternalCatalogSource {
     }
   }
 
-  package func command(ofServer namespace: String) -> String? {
+  public func command(ofServer namespace: String) -> String? {
     servers.first { $0.name == namespace }?.commandLine
   }
 
-  package func descriptor(namespace: String, name: String, id: String) throws(IntentLookupError) -> IntentDescriptor {
+  public func descriptor(namespace: String, name: String, id: String) throws(IntentLookupError) -> IntentDescriptor {
     let servers = servers
     guard let server = servers.first(where: { $0.name == namespace }) else {
       throw IntentLookupError(
@@ -90,10 +90,10 @@ package final class ServerCatalogs: ExternalCatalogSource {
 
   /// The catalogue's title. What the name starts here is said once, on the card's and `flow show`'s line
   /// for the server (``IntentRegistry/server(of:)``), and by `flow servers list`.
-  package static func title(of server: ServerConfiguration) -> String { "MCP server '\(server.name)'" }
+  public static func title(of server: ServerConfiguration) -> String { "MCP server '\(server.name)'" }
 
   /// A server's tool as an action: the same descriptor a Swift intent makes.
-  package static func descriptor(of tool: MCPTool, server: ServerConfiguration) -> IntentDescriptor {
+  public static func descriptor(of tool: MCPTool, server: ServerConfiguration) -> IntentDescriptor {
     let actionTitle = tool.displayTitle
     let action = ExternalAction(
       namespace: server.name, shortID: tool.name, catalogTitle: title(of: server), title: actionTitle,
@@ -112,23 +112,23 @@ package final class ServerCatalogs: ExternalCatalogSource {
 }
 
 /// Where a server's tool cache lives, and reading and writing it.
-package enum ToolCacheFile {
-  package static func url(_ name: String, paths: FlowPaths) -> URL {
+public enum ToolCacheFile {
+  public static func url(_ name: String, paths: FlowPaths) -> URL {
     paths.state.appending(path: "servers", directoryHint: .isDirectory).appending(path: "\(name).json")
   }
 
-  package static func read(_ name: String, paths: FlowPaths) -> ToolCache? {
+  public static func read(_ name: String, paths: FlowPaths) -> ToolCache? {
     guard case .success(let bytes) = RegularFile.read(url(name, paths: paths).path, limit: 64 << 20) else { return nil }
     return ToolCache.decode(String(decoding: bytes, as: UTF8.self))
   }
 
-  package static func write(_ cache: ToolCache, name: String, paths: FlowPaths) throws {
+  public static func write(_ cache: ToolCache, name: String, paths: FlowPaths) throws {
     let file = url(name, paths: paths)
     try PrivateFiles.ensureDirectory(file.deletingLastPathComponent())
     try PrivateFiles.write(Data(cache.encoded().utf8), to: file)
   }
 
-  package static func remove(_ name: String, paths: FlowPaths) {
+  public static func remove(_ name: String, paths: FlowPaths) {
     try? FileManager.default.removeItem(at: url(name, paths: paths))
   }
 }

@@ -10,17 +10,17 @@ import Synchronization
 /// The MCP servers of one run: each started on first use (one process per server per run), checked against
 /// its tool cache when it connects, and shut down when the run ends. A run's dependency
 /// (`IntentContext`), so that only runs that call a tool ever start anything.
-package final class ServerSessions: Sendable {
+public final class ServerSessions: Sendable {
   private let paths: FlowPaths
   private let prompter: any Prompter
   private let environment: [String: String]
   private let started = Mutex<[String: Task<MCPClient, any Error>]>([:])
   /// A question a server asked that nobody could answer: the step fails with it (exit 4), not with
   /// whatever the server makes of the refusal.
-  package let unanswered = Mutex<(any Error)?>(nil)
+  public let unanswered = Mutex<(any Error)?>(nil)
 
   /// Reads nothing until a server is needed: runs that call no tool pay nothing.
-  package init(paths: FlowPaths, prompter: any Prompter, environment: [String: String]) {
+  public init(paths: FlowPaths, prompter: any Prompter, environment: [String: String]) {
     self.paths = paths
     self.prompter = prompter
     self.environment = environment
@@ -28,7 +28,7 @@ package final class ServerSessions: Sendable {
 
   /// The tools `workflow`'s own steps call, by server (`time.get_current_time` is `time`'s
   /// `get_current_time`): every id that is not built in and has a dot.
-  package static func toolUses(in workflow: Workflow, builtIn: IntentRegistry) -> [String: Set<String>] {
+  public static func toolUses(in workflow: Workflow, builtIn: IntentRegistry) -> [String: Set<String>] {
     var uses: [String: Set<String>] = [:]
     StepWalk.walk(workflow.steps) { visit in
       guard case .action(let call) = visit.step.kind else { return }
@@ -42,7 +42,7 @@ package final class ServerSessions: Sendable {
   /// Starts the servers a run's own steps use and compares their tools with the caches, before step 1:
   /// a tool that is gone or changed stops the run here rather than in the middle. Their tools
   /// (`name.tool`) restrict the comparison to what the run calls.
-  package func connect(_ uses: [String: Set<String>]) async throws(RunError) {
+  public func connect(_ uses: [String: Set<String>]) async throws(RunError) {
     var problems: [Diagnostic] = []
     var unreachable = false
     for (name, tools) in uses.sorted(by: { $0.key < $1.key }) {
@@ -57,7 +57,7 @@ package final class ServerSessions: Sendable {
   }
 
   /// The server's client, started (and its cache compared for `checking`) the first time.
-  package func client(_ name: String, checking tools: Set<String> = []) async throws -> MCPClient {
+  public func client(_ name: String, checking tools: Set<String> = []) async throws -> MCPClient {
     let task = started.withLock { started in
       if let task = started[name] { return task }
       let task = Task { try await self.start(name, checking: tools) }
@@ -96,7 +96,7 @@ package final class ServerSessions: Sendable {
   }
 
   /// Shuts every started server down (stdin closed, SIGTERM after a grace period, then SIGKILL).
-  package func shutdown() async {
+  public func shutdown() async {
     let tasks = started.withLock { started in
       defer { started.removeAll() }
       return Array(started.values)
@@ -106,7 +106,7 @@ package final class ServerSessions: Sendable {
     }
   }
 
-  package static func diagnostic(_ error: any Error) -> Diagnostic {
+  public static func diagnostic(_ error: any Error) -> Diagnostic {
     switch error {
     case let run as RunError:
       return run.diagnostics.all.first ?? Diagnostic(.error, "server-failed", "server failed", file: nil)
@@ -122,15 +122,15 @@ package final class ServerSessions: Sendable {
 }
 
 /// A cache that no longer describes the server, or a server a run needs that is not configured.
-package struct StaleCache: Error, CustomStringConvertible {
-  package var message: String
-  package var help: String?
-  package var description: String { message }
+public struct StaleCache: Error, CustomStringConvertible {
+  public var message: String
+  public var help: String?
+  public var description: String { message }
 }
 
 /// Starting a configured server, for runs and for `flow servers add|refresh`.
-package enum ServerStarter {
-  package static func start(
+public enum ServerStarter {
+  public static func start(
     _ server: ServerConfiguration, environment: [String: String],
     elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)? = nil
   ) async throws -> MCPClient {
@@ -163,7 +163,7 @@ package enum ServerStarter {
   }
 
   /// The headers of a Streamable HTTP server whose environment variable is unset or empty, by header name.
-  package static func unsetHeaders(of server: ServerConfiguration, in environment: [String: String]) -> [(
+  public static func unsetHeaders(of server: ServerConfiguration, in environment: [String: String]) -> [(
     String, String
   )] {
     guard case .http(_, let headerEnvironment) = server.transport else { return [] }
@@ -171,14 +171,14 @@ package enum ServerStarter {
       .map { ($0.key, $0.value) }
   }
 
-  package static func unsetHeaderMessage(_ header: String, _ variable: String) -> String {
+  public static func unsetHeaderMessage(_ header: String, _ variable: String) -> String {
     "needs the header '\(header)' from the environment variable \(variable), which is not set"
   }
 
   /// What `flow validate` can know before a run: each HTTP server a workflow's steps call whose header
   /// variables are unset here, at its first step. A warning, as a scheduled run may have an environment
   /// of its own; the run itself stops before step 1 (``ServerSessions/connect(_:)``).
-  package static func unsetHeaderWarnings(
+  public static func unsetHeaderWarnings(
     in workflow: Workflow, servers: [ServerConfiguration], environment: [String: String]
   )
     -> [Diagnostic]
@@ -202,15 +202,15 @@ package enum ServerStarter {
   }
 
   /// The server's last stderr lines as a diagnostic's help.
-  package static func stderrHelp(_ lines: [String]) -> String? {
+  public static func stderrHelp(_ lines: [String]) -> String? {
     guard !lines.isEmpty else { return nil }
     return "its stderr ended with:\n" + lines.suffix(8).map { "  " + TerminalSafe.text($0) }.joined(separator: "\n")
   }
 }
 
 /// Calling a tool from a step: the arguments as JSON, the answer checked and turned into the step's output.
-package enum ToolCall {
-  package static func perform(_ tool: MCPTool, server: String, values: [String: FlowValue], context: IntentContext)
+public enum ToolCall {
+  public static func perform(_ tool: MCPTool, server: String, values: [String: FlowValue], context: IntentContext)
     async throws -> IntentOutput
   {
     guard let sessions = context.dependency(ServerSessions.self) else {
@@ -274,8 +274,8 @@ package enum ToolCall {
 
 /// The check of a structured result against `outputSchema`: an object, with every required property
 /// present and of its declared JSON type.
-package enum OutputCheck {
-  package static func problem(_ value: FlowValue, against schema: FlowValue) -> String? {
+public enum OutputCheck {
+  public static func problem(_ value: FlowValue, against schema: FlowValue) -> String? {
     guard case .dictionary(let object) = value else { return "expected an object, got \(value.typeName)" }
     guard case .dictionary(let fields) = schema else { return nil }
     var required: [String] = []

@@ -7,29 +7,29 @@ import FlowYAML
 import Foundation
 
 /// What the sharing commands (`export`, `import`, `keys`) share.
-package enum Sharing {
+public enum Sharing {
   /// The keys under `$XDG_CONFIG_HOME/flow/keys/`.
-  package static func keyStore(_ context: SessionContext) -> KeyStore {
+  public static func keyStore(_ context: SessionContext) -> KeyStore {
     KeyStore(directory: context.paths.keys)
   }
 
   /// The name a key gets when none is given: `$USER`, else the account's name (`$USER` is often unset
   /// in containers, cron and `env -i`, where the account is still there), when it can name a key; else `me`.
-  package static func defaultKeyName(_ context: SessionContext) -> String {
+  public static func defaultKeyName(_ context: SessionContext) -> String {
     [context.environment["USER"], accountName].lazy.compactMap { $0 }.first(where: WorkflowName.isValidName) ?? "me"
   }
 
   /// The name of the account the process runs as, from the password database (NSS: /etc/passwd, LDAP…).
-  package static var accountName: String? {
+  public static var accountName: String? {
     guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
     return String(cString: name)
   }
 
   /// The version the `shared:` block records, `flow --version` prints and `flow mcp` reports.
-  package static let flowVersion = "0.1.0"
+  public static let flowVersion = "0.1.0"
 
   /// A workflow's name as a library name: "Bulk Tag" → `bulk-tag`; nil when nothing is left.
-  package static func libraryName(for title: String) -> String? {
+  public static func libraryName(for title: String) -> String? {
     var name = ""
     for scalar in title.lowercased().unicodeScalars {
       if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
@@ -43,7 +43,7 @@ package enum Sharing {
   }
 
   /// The workflows `root` runs by literal reference, and those they run, each once, in the order met.
-  package static func tree(of root: Workflow, check: WorkflowCheck) -> [(reference: String, workflow: Workflow)] {
+  public static func tree(of root: Workflow, check: WorkflowCheck) -> [(reference: String, workflow: Workflow)] {
     var found: [(reference: String, workflow: Workflow)] = []
     var visited: Set<String> = [root.identity]
     var pending = [root]
@@ -60,7 +60,7 @@ package enum Sharing {
   /// The secrets check of `flow export` and `flow validate --lint-secrets`, one check for both: the
   /// workflow's file and every workflow it runs that the export would embed, each at the path it will
   /// have in the shared file (`workflows["greet.yml"].steps[1].text`), minus the paths `allowed`.
-  package static func secrets(
+  public static func secrets(
     in root: Workflow, children: [(reference: String, workflow: Workflow)], allowed: Set<String>
   ) -> [SecretScanner.Finding] {
     var findings = SecretScanner().scan(document(root.file), allowed: allowed)

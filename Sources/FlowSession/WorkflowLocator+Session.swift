@@ -5,12 +5,12 @@ import FlowRuntime
 
 extension WorkflowLocator {
   /// The locator of `context`'s working directory and library.
-  package init(context: SessionContext) {
+  public init(context: SessionContext) {
     self.init(workingDirectory: context.workingDirectory, paths: context.paths)
   }
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs.
-  package func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
+  public func check(_ reference: String, with check: WorkflowCheck) -> WorkflowCheck.Result {
     guard let path = locate(reference) else { return (nil, Diagnostics([notFound(reference)])) }
     return check.check(path: path)
   }
@@ -18,7 +18,7 @@ extension WorkflowLocator {
   /// A workflow about to run (`flow run`, a call to `flow mcp`): found, read and checked, with what stops
   /// a run before step 1: its errors, a server it names that is not configured here, a signature that
   /// does not hold.
-  package func checkToRun(_ reference: String, in context: SessionContext) -> (
+  public func checkToRun(_ reference: String, in context: SessionContext) -> (
     check: WorkflowCheck, workflow: Workflow?, stopping: Diagnostics
   ) {
     let check = WorkflowCheck(registry: Catalogs.registry, files: self)
@@ -31,7 +31,7 @@ extension WorkflowLocator {
   }
 
   /// Finds, reads and checks the workflow `reference` names, and every workflow it runs, on its own.
-  package func load(_ reference: String) -> WorkflowCheck.Result {
+  public func load(_ reference: String) -> WorkflowCheck.Result {
     check(reference, with: WorkflowCheck(registry: Catalogs.registry, files: self))
   }
 }

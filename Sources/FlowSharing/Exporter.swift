@@ -9,16 +9,16 @@ import FlowYAML
 /// Defaults of inputs marked `secret: true` are dropped, and a `shared:`/`workflows:` section or a
 /// signature block already in a source (a re-export of an imported file) is replaced, not repeated.
 /// The caller checks the result as a whole before writing it.
-package enum Exporter {
+public enum Exporter {
   /// The `shared:` block's facts.
-  package struct Shared: Sendable {
+  public struct Shared: Sendable {
     /// `2026-11-23T09:15:00Z`.
-    package var created: String
-    package var modified: String
-    package var actions: Int
-    package var flowVersion: String
+    public var created: String
+    public var modified: String
+    public var actions: Int
+    public var flowVersion: String
 
-    package init(created: String, modified: String, actions: Int, flowVersion: String) {
+    public init(created: String, modified: String, actions: Int, flowVersion: String) {
       self.created = created
       self.modified = modified
       self.actions = actions
@@ -27,18 +27,18 @@ package enum Exporter {
   }
 
   /// A workflow and the workflows it runs, in the order they are met, each with its reference.
-  package struct Tree: Sendable {
-    package var root: Workflow
-    package var children: [(reference: String, workflow: Workflow)]
+  public struct Tree: Sendable {
+    public var root: Workflow
+    public var children: [(reference: String, workflow: Workflow)]
 
-    package init(root: Workflow, children: [(reference: String, workflow: Workflow)]) {
+    public init(root: Workflow, children: [(reference: String, workflow: Workflow)]) {
       self.root = root
       self.children = children
     }
   }
 
   /// The exported bytes, or the problems that stop the export.
-  package static func export(_ tree: Tree, shared: Shared) -> Result<[UInt8], DiagnosticError> {
+  public static func export(_ tree: Tree, shared: Shared) -> Result<[UInt8], DiagnosticError> {
     var problems = Diagnostics()
     var seen: [String: String] = [:]
     var embedded: [(String, [UInt8])] = []

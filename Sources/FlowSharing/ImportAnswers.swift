@@ -4,10 +4,10 @@ import FlowYAML
 
 /// Writes the answers to a workflow's import questions into its text as the inputs' defaults (issue 9),
 /// editing only the `default:` of each answered input, so that comments and formatting survive.
-package enum ImportAnswers {
+public enum ImportAnswers {
   /// An answer as YAML for an input of `type`: numbers and booleans plain when they read back as such,
   /// a list from comma-separated items (each as its element type says), anything else a quoted text.
-  package static func yaml(for answer: String, type: ValueType) -> String {
+  public static func yaml(for answer: String, type: ValueType) -> String {
     let trimmed = answer.trimmingCharacters(in: .whitespaces)
     switch type {
     case .number, .integer:
@@ -29,7 +29,7 @@ package enum ImportAnswers {
 
   /// `bytes` with each input of `answers` (name → YAML text) given that default: an existing `default:`
   /// is replaced where it stood, a missing one is added after the input's last key.
-  package static func apply(_ answers: [String: String], to bytes: [UInt8], path: String) -> Result<
+  public static func apply(_ answers: [String: String], to bytes: [UInt8], path: String) -> Result<
     [UInt8], DiagnosticError
   > {
     guard !answers.isEmpty else { return .success(bytes) }

@@ -9,31 +9,31 @@ import Foundation
 /// to the import questions (``problem(_:type:)``, ``copy(of:answers:)``), and the library copy with its
 /// provenance (``add(_:as:replacing:origin:verification:answered:now:)``). The command line reads the
 /// file, shows the card and asks between the stages; nothing here prints or asks.
-package struct Importer {
+public struct Importer {
   /// The file as the person named it, for messages.
-  package let source: String
+  public let source: String
   /// The library folder, where the copy goes and where the workflows it runs are looked for.
-  package let library: URL
+  public let library: URL
   /// The check over the library's workflow files, so that the card, the import and every later run
   /// resolve the same children.
-  package let check: WorkflowCheck
+  public let check: WorkflowCheck
 
-  package init(source: String, library: URL, check: WorkflowCheck) {
+  public init(source: String, library: URL, check: WorkflowCheck) {
     self.source = source
     self.library = library
     self.check = check
   }
 
   /// A shared file, verified and checked as the library copy it will become.
-  package struct Inspection {
-    package var verification: SignedFile.Verification
-    package var workflow: Workflow
+  public struct Inspection {
+    public var verification: SignedFile.Verification
+    public var workflow: Workflow
     /// Warnings: the file has no errors.
-    package var warnings: Diagnostics
+    public var warnings: Diagnostics
   }
 
   /// Why a file is refused before anything is asked: a signature that does not hold, or errors.
-  package enum Refusal: Error {
+  public enum Refusal: Error {
     case signature(Diagnostic)
     case invalid(Diagnostics)
   }
@@ -42,7 +42,7 @@ package struct Importer {
   /// checks it, the signature block included as a comment, and as the library copy it will become: the
   /// workflows it runs that it does not carry are looked for from the library's folder, as every later
   /// run of the copy looks for them (issue 16), never beside the download or in the working directory.
-  package func inspect(
+  public func inspect(
     _ bytes: [UInt8], trustedName: (PublicKey) -> String?
   ) -> Result<Inspection, Refusal> {
     let verification = SignedFile.verify(bytes, trustedName: trustedName)
@@ -69,7 +69,7 @@ package struct Importer {
   }
 
   /// Why `answer` does not fit `type`, or nil.
-  package static func problem(_ answer: String, type: ValueType) -> String? {
+  public static func problem(_ answer: String, type: ValueType) -> String? {
     if case .entity = type.elementType { return nil }
     let value: FlowValue =
       if case .list = type {
@@ -87,7 +87,7 @@ package struct Importer {
 
   /// The library copy: as signed, without the signature block, with the answers (YAML by input name)
   /// as defaults, checked again as it will be run.
-  package func copy(of inspection: Inspection, answers: [String: String]) -> Result<[UInt8], DiagnosticError> {
+  public func copy(of inspection: Inspection, answers: [String: String]) -> Result<[UInt8], DiagnosticError> {
     let copy: [UInt8]
     switch ImportAnswers.apply(answers, to: inspection.verification.content, path: source) {
     case .success(let edited): copy = edited
@@ -102,7 +102,7 @@ package struct Importer {
 
   /// Writes `copy` into the library as `name`, keeping the workflow it replaces (`replacing`) as a
   /// backup, and its provenance record; returns where each went.
-  package func add(
+  public func add(
     _ copy: [UInt8], as name: String, replacing existing: URL?, origin: String,
     verification: SignedFile.Verification, answered: [String], now: Date
   ) throws -> (target: URL, backup: URL?) {
@@ -125,11 +125,11 @@ package struct Importer {
 
   /// Where `flow remove` keeps what it takes out of the library, and an import the workflow it
   /// replaces: `.backup/` inside the library, so backups move with it.
-  package static func backups(of library: URL) -> URL { library.appendingPathComponent(".backup") }
+  public static func backups(of library: URL) -> URL { library.appendingPathComponent(".backup") }
 
   /// Moves the library workflow at `file` into `backups`, with its provenance record, named with the
   /// time in UTC (`NAME-20261123T091500Z.yml`, `-2` for a second in the same second); returns where.
-  package static func backUp(_ file: URL, name: String, into backups: URL, now: Date) throws -> URL {
+  public static func backUp(_ file: URL, name: String, into backups: URL, now: Date) throws -> URL {
     let stamp = now.formatted(.iso8601.dateSeparator(.omitted).timeSeparator(.omitted))
     var stem = "\(name)-\(stamp)"
     var attempt = 1

@@ -11,34 +11,34 @@ import Foundation
 ///
 /// A key generated here is trusted under its own name at once, so that a person's own files read
 /// "signed by NAME (trusted)". Text files, one line each, so that a person can read and copy them.
-package struct KeyStore: Sendable {
-  package let directory: URL
+public struct KeyStore: Sendable {
+  public let directory: URL
 
-  package init(directory: URL) {
+  public init(directory: URL) {
     self.directory = directory
   }
 
   var trustedDirectory: URL { directory.appendingPathComponent("trusted") }
 
   /// A key of the person's own.
-  package struct OwnKey: Sendable {
-    package var name: String
-    package var publicKey: PublicKey
-    package var file: URL
+  public struct OwnKey: Sendable {
+    public var name: String
+    public var publicKey: PublicKey
+    public var file: URL
   }
 
   /// A key the person trusts.
-  package struct TrustedKey: Sendable {
-    package var name: String
-    package var publicKey: PublicKey
-    package var file: URL
+  public struct TrustedKey: Sendable {
+    public var name: String
+    public var publicKey: PublicKey
+    public var file: URL
   }
 
   /// Why a key operation could not be done, in words for a diagnostic.
-  package struct Problem: Error, Sendable {
-    package var message: String
-    package var help: String?
-    package var file: String?
+  public struct Problem: Error, Sendable {
+    public var message: String
+    public var help: String?
+    public var file: String?
   }
 
   static let privatePrefix = "flow-ed25519-private"
@@ -46,7 +46,7 @@ package struct KeyStore: Sendable {
   // MARK: - Reading
 
   /// The person's own keys, by name.
-  package func ownKeys() -> [OwnKey] {
+  public func ownKeys() -> [OwnKey] {
     files(in: directory, extension: "key").compactMap { name, url in
       guard let key = try? privateKey(at: url) else { return nil }
       return OwnKey(name: name, publicKey: key.publicKey, file: url)
@@ -54,7 +54,7 @@ package struct KeyStore: Sendable {
   }
 
   /// The keys the person trusts, by name; files that do not read are left out.
-  package func trustedKeys() -> [TrustedKey] {
+  public func trustedKeys() -> [TrustedKey] {
     files(in: trustedDirectory, extension: "pub").compactMap { name, url in
       guard let text = try? String(contentsOf: url, encoding: .utf8), let (key, _) = PublicKey.parse(text) else {
         return nil
@@ -64,19 +64,19 @@ package struct KeyStore: Sendable {
   }
 
   /// The name under which `key` is trusted, if it is.
-  package func trustedName(for key: PublicKey) -> String? {
+  public func trustedName(for key: PublicKey) -> String? {
     trustedNames()(key)
   }
 
   /// The names keys are trusted under, read once: what `SignedFile.verify` and a provenance record
   /// ask while they work out a status.
-  package func trustedNames() -> @Sendable (PublicKey) -> String? {
+  public func trustedNames() -> @Sendable (PublicKey) -> String? {
     let trusted = trustedKeys()
     return { key in trusted.first { $0.publicKey == key }?.name }
   }
 
   /// The private key `name`.
-  package func signingKey(named name: String) throws(Problem) -> SigningKey {
+  public func signingKey(named name: String) throws(Problem) -> SigningKey {
     let url = directory.appendingPathComponent("\(name).key")
     guard FileManager.default.fileExists(atPath: url.path) else {
       throw Problem(
@@ -120,7 +120,7 @@ package struct KeyStore: Sendable {
 
   /// Makes a key named `name`, keeps its private half (0600) and public half, and trusts it.
   @discardableResult
-  package func generate(name: String) throws(Problem) -> OwnKey {
+  public func generate(name: String) throws(Problem) -> OwnKey {
     let privateFile = directory.appendingPathComponent("\(name).key")
     if FileManager.default.fileExists(atPath: privateFile.path) {
       guard (try? privateKey(at: privateFile)) != nil else { throw Self.damaged(name, privateFile) }
@@ -144,7 +144,7 @@ package struct KeyStore: Sendable {
   }
 
   /// Trusts `key` under `name`. A name already used, or a key already trusted, is refused.
-  package func trust(_ key: PublicKey, as name: String) throws(Problem) {
+  public func trust(_ key: PublicKey, as name: String) throws(Problem) {
     let trusted = trustedKeys()
     if let same = trusted.first(where: { $0.publicKey == key }) {
       throw Problem(
@@ -161,7 +161,7 @@ package struct KeyStore: Sendable {
   }
 
   /// Stops trusting the key named `name`; your own private key, if it is one, stays.
-  package func untrust(name: String) throws(Problem) {
+  public func untrust(name: String) throws(Problem) {
     let file = trustedDirectory.appendingPathComponent("\(name).pub")
     guard FileManager.default.fileExists(atPath: file.path) else {
       throw Problem(message: "no trusted key named '\(name)'", help: "'flow keys list' shows the keys you trust")

@@ -11,23 +11,23 @@ import Foundation
 /// signer's key) and the SHA-256 of the copy as written. While the copy is unchanged, `flow list` and
 /// `flow show` say who signed it, under the name the person trusts the key by now; once someone edits it,
 /// it is the person's own file and reads `unsigned`.
-package struct ProvenanceRecord: Sendable, Codable, Hashable {
+public struct ProvenanceRecord: Sendable, Codable, Hashable {
   /// The path or URL it was imported from.
-  package var source: String
+  public var source: String
   /// When, in ISO 8601 UTC.
-  package var imported: String
+  public var imported: String
   /// The signer's public key in base64; nil for an unsigned file.
-  package var signer: String?
+  public var signer: String?
   /// The signer's fingerprint, for people reading the record.
-  package var fingerprint: String?
+  public var fingerprint: String?
   /// The status at import: `trusted`, `unknown-key` or `unsigned`.
-  package var status: String
+  public var status: String
   /// The SHA-256 of the library copy as import wrote it, in hex.
-  package var sha256: String
+  public var sha256: String
   /// The inputs whose defaults the import questions set.
-  package var answered: [String]
+  public var answered: [String]
 
-  package init(
+  public init(
     source: String, imported: String, signer: PublicKey?, status: String, copy: [UInt8], answered: [String]
   ) {
     self.source = source
@@ -40,17 +40,17 @@ package struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   /// The record of the library workflow at `file`.
-  package static func url(for file: URL) -> URL {
+  public static func url(for file: URL) -> URL {
     file.deletingLastPathComponent().appendingPathComponent(".provenance")
       .appendingPathComponent(file.deletingPathExtension().lastPathComponent + ".json")
   }
 
-  package static func read(for file: URL) -> ProvenanceRecord? {
+  public static func read(for file: URL) -> ProvenanceRecord? {
     guard let data = try? Data(contentsOf: url(for: file)) else { return nil }
     return try? JSONDecoder().decode(ProvenanceRecord.self, from: data)
   }
 
-  package func write(for file: URL) throws {
+  public func write(for file: URL) throws {
     let url = Self.url(for: file)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -58,7 +58,7 @@ package struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   /// The signature status of the library copy whose bytes are `current`, with today's trust.
-  package func status(of current: [UInt8], trustedName: (PublicKey) -> String?) -> SignatureStatus {
+  public func status(of current: [UInt8], trustedName: (PublicKey) -> String?) -> SignatureStatus {
     guard Digest.sha256Hex(current) == sha256, let signer, let key = PublicKey(base64: signer) else { return .unsigned }
     return trustedName(key).map { .trusted(name: $0) } ?? .unknownKey(fingerprint: key.fingerprint)
   }

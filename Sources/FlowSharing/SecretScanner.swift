@@ -20,21 +20,21 @@ import FlowYAML
 ///   and digits, unless they read as a hash (hex), an id (a UUID) or words joined by `-` or `_`.
 ///
 /// Defaults of inputs marked `secret: true` are skipped: export drops them.
-package struct SecretScanner: Sendable {
+public struct SecretScanner: Sendable {
   /// A literal that looks like a credential.
-  package struct Finding: Sendable, Hashable {
-    package var span: SourceSpan
-    package var path: ValuePath
+  public struct Finding: Sendable, Hashable {
+    public var span: SourceSpan
+    public var path: ValuePath
     /// Why it looks like one: "a key named 'password' holds literal text".
-    package var reason: String
+    public var reason: String
   }
 
-  package init() {}
+  public init() {}
 
   /// The findings in `document`, whose `file` holds its bytes, minus those at `allowed` paths (as
   /// ``ValuePath`` prints them). Paths are given as the exported file will have them: `prefix` is
   /// where the document goes in it (an embedded workflow's `workflows["NAME"]`).
-  package func scan(_ document: YAMLDocument, allowed: Set<String> = [], prefix: [String] = []) -> [Finding] {
+  public func scan(_ document: YAMLDocument, allowed: Set<String> = [], prefix: [String] = []) -> [Finding] {
     var walk = Walk(prefix: ValuePath(segments: prefix.map { .key($0) }))
     if let root = document.root { walk.visit(root, path: walk.prefix, key: nil, secretInput: false) }
     walk.scanComments(document)
@@ -43,7 +43,7 @@ package struct SecretScanner: Sendable {
 
   /// Findings as diagnostics: each at its place, with how to keep the value out of the file and how to
   /// let it through when it is no secret.
-  package static func diagnostics(_ findings: [Finding]) -> Diagnostics {
+  public static func diagnostics(_ findings: [Finding]) -> Diagnostics {
     Diagnostics(
       findings.map { finding in
         Diagnostic(.error, .possibleSecret, "this looks like a credential: \(finding.reason)", at: finding.span)

@@ -14,7 +14,7 @@
 /// lines above, last in the file, with canonical base64; anything else is malformed. Three lines share the
 /// prefix so that one damaged byte cannot make a signed file read as unsigned: at least two lines still
 /// claim the signature, and the block no longer reads.
-package enum SignatureBlock {
+public enum SignatureBlock {
   static let prefix = "# flow-signature"
   static let algorithmLine = "# flow-signature: ed25519"
   static let keyLabel = "# flow-signature-key: "
@@ -27,7 +27,7 @@ package enum SignatureBlock {
   }
 
   /// A file's bytes split into what was signed and its signature block.
-  package enum Split: Sendable {
+  public enum Split: Sendable {
     /// No line claims a signature.
     case unsigned
     case signed(content: [UInt8], key: PublicKey, signature: [UInt8])
@@ -35,7 +35,7 @@ package enum SignatureBlock {
     case malformed(String)
   }
 
-  package static func split(_ bytes: [UInt8]) -> Split {
+  public static func split(_ bytes: [UInt8]) -> Split {
     var lines: [(start: Int, end: Int)] = []
     var start = 0
     for (index, byte) in bytes.enumerated() where byte == 0x0A {

@@ -1,21 +1,21 @@
 import FlowPresentation
 
 /// Signing a shared file and verifying one (issue 9): Ed25519 over the file's exact bytes.
-package enum SignedFile {
+public enum SignedFile {
   /// What a file's signature says, checked.
-  package struct Verification: Sendable {
-    package var status: SignatureStatus
+  public struct Verification: Sendable {
+    public var status: SignatureStatus
     /// The key that signed it, when the block reads and the signature holds.
-    package var key: PublicKey?
+    public var key: PublicKey?
     /// The bytes without the signature block: the workflow as it was signed, or the whole file.
-    package var content: [UInt8]
+    public var content: [UInt8]
     /// Why the status is tampered or malformed, in words.
-    package var problem: String?
+    public var problem: String?
   }
 
   /// `content` with a signature block by `key` after it. Content that does not end a line gets a line
   /// break first, which is signed with it, so that the block always starts a line.
-  package static func sign(_ content: [UInt8], with key: SigningKey) -> [UInt8] {
+  public static func sign(_ content: [UInt8], with key: SigningKey) -> [UInt8] {
     var content = content
     if let last = content.last, last != 0x0A { content.append(0x0A) }
     let signature = key.signature(for: SignatureBlock.message(content))
@@ -23,7 +23,7 @@ package enum SignedFile {
   }
 
   /// Checks `bytes`: `trustedName` says under which name, if any, the person trusts a key.
-  package static func verify(_ bytes: [UInt8], trustedName: (PublicKey) -> String?) -> Verification {
+  public static func verify(_ bytes: [UInt8], trustedName: (PublicKey) -> String?) -> Verification {
     switch SignatureBlock.split(bytes) {
     case .unsigned:
       return Verification(status: .unsigned, key: nil, content: bytes, problem: nil)

@@ -2,9 +2,9 @@ import FlowIntents
 import Foundation
 
 /// An Ed25519 public key: what a signature block carries and what a person trusts under a name.
-package struct PublicKey: Sendable, Hashable {
+public struct PublicKey: Sendable, Hashable {
   /// The 32 bytes of the key.
-  package let raw: [UInt8]
+  public let raw: [UInt8]
 
   /// The 32 bytes libsodium derived from a seed.
   init(checked raw: [UInt8]) {
@@ -13,37 +13,37 @@ package struct PublicKey: Sendable, Hashable {
 
   /// Any 32 bytes, as swift-crypto took them before: whether they are a usable key shows when a
   /// signature is checked against them.
-  package init?(raw: [UInt8]) {
+  public init?(raw: [UInt8]) {
     guard raw.count == Sodium.publicKeyBytes else { return nil }
     self.raw = raw
   }
 
   /// The key in base64, as the signature block and `flow keys export` write it.
-  package var base64: String { Data(raw).base64EncodedString() }
+  public var base64: String { Data(raw).base64EncodedString() }
 
   /// `SHA256:` and the unpadded base64 of the key's SHA-256, as OpenSSH prints fingerprints: what a
   /// person compares with the signer over another channel.
-  package var fingerprint: String {
+  public var fingerprint: String {
     let digest = Data(Digest.sha256(raw)).base64EncodedString()
     return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
   }
 
   /// `flow-ed25519 KEY NAME`: one line a person can mail, paste or keep in a file.
-  package func line(name: String) -> String { "\(Self.linePrefix) \(base64) \(name)" }
+  public func line(name: String) -> String { "\(Self.linePrefix) \(base64) \(name)" }
 
   static let linePrefix = "flow-ed25519"
 
   /// A key from its base64 text, only in its one canonical spelling: a base64 text that decodes to the
   /// same bytes but is spelt otherwise (the unused low bits of the last digit) would let a changed file
   /// read as unchanged.
-  package init?(base64 text: String) {
+  public init?(base64 text: String) {
     guard let bytes = Base64.canonical(text, count: 32) else { return nil }
     self.init(raw: bytes)
   }
 
   /// A key as a person hands it over: the `flow-ed25519 KEY NAME` line (the name is a suggestion), or
   /// the base64 key alone. Returns the key and the name the line suggests.
-  package static func parse(_ text: String) -> (key: PublicKey, suggestedName: String?)? {
+  public static func parse(_ text: String) -> (key: PublicKey, suggestedName: String?)? {
     let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
     switch words.count {
     case 1:
@@ -63,20 +63,20 @@ package struct PublicKey: Sendable, Hashable {
 }
 
 /// An Ed25519 private key: what `flow export --sign` signs with.
-package struct SigningKey: Sendable {
+public struct SigningKey: Sendable {
   /// The 32-byte seed, as the key file keeps it: the key pair follows from it.
-  package let seed: [UInt8]
-  package let publicKey: PublicKey
+  public let seed: [UInt8]
+  public let publicKey: PublicKey
   /// libsodium's 64-byte form: the seed followed by the public key.
   private let secretKey: [UInt8]
 
   /// A new random key.
-  package init() {
+  public init() {
     self.init(validSeed: Sodium.randomSeed())
   }
 
   /// The key from its 32-byte seed; any 32 bytes are one.
-  package init?(seed: [UInt8]) {
+  public init?(seed: [UInt8]) {
     guard seed.count == Sodium.seedBytes else { return nil }
     self.init(validSeed: seed)
   }

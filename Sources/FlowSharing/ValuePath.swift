@@ -2,7 +2,7 @@
 /// list items as `[N]` counted from 1 as `flow run` counts steps, keys that hold other characters quoted:
 /// `steps[2].get-url.headers.Authorization`, `workflows["greet.yml"].input.key.default`. A comment is
 /// `comment:LINE`, its line in its own file: `workflows["greet.yml"].comment:3` in a workflow it runs.
-package struct ValuePath: Sendable, Hashable, CustomStringConvertible {
+public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
   enum Segment: Sendable, Hashable {
     case key(String)
     case index(Int)
@@ -21,7 +21,7 @@ package struct ValuePath: Sendable, Hashable, CustomStringConvertible {
     ValuePath(segments: segments + [segment])
   }
 
-  package var description: String {
+  public var description: String {
     var text = ""
     for segment in segments {
       switch segment {

@@ -7,23 +7,23 @@ import Synchronization
 /// through flow's own D-Bus client (``DBusConnection``).
 ///
 /// The environment comes from the caller (the CLI), so this module never reads the process's own.
-package struct DBusNotifications: NotificationService {
-  package static let service = "org.freedesktop.Notifications"
+public struct DBusNotifications: NotificationService {
+  public static let service = "org.freedesktop.Notifications"
   static let path = "/org/freedesktop/Notifications"
   /// The name the notification server shows as the sender.
   static let appName = "flow"
 
-  package let environment: [String: String]
-  package let uid: UInt32
+  public let environment: [String: String]
+  public let uid: UInt32
 
-  package init(environment: [String: String], uid: UInt32) {
+  public init(environment: [String: String], uid: UInt32) {
     self.environment = environment
     self.uid = uid
   }
 
   /// Why there is no session bus to reach, or nil when there may be one (an address is set, or the
   /// socket exists): what the unattended check reports before step 1.
-  package func missingBus() -> String? {
+  public func missingBus() -> String? {
     do {
       _ = try DBusAddress.session(environment: environment, uid: uid)
       return nil
@@ -32,7 +32,7 @@ package struct DBusNotifications: NotificationService {
     }
   }
 
-  package func show(_ request: NotificationRequest) async throws -> NotificationOutcome {
+  public func show(_ request: NotificationRequest) async throws -> NotificationOutcome {
     let addresses: [DBusAddress]
     do {
       addresses = try DBusAddress.session(environment: environment, uid: uid)

@@ -27,7 +27,7 @@ import Synchronization
 /// with a handler installed early for the moments before they listened: they cost every command a
 /// Dispatch worker for their handlers and two signalfds on Dispatch's event thread, and a one-step run
 /// 1.4 ms of its wall time (8.9 ms against 7.5, interleaved).
-package enum Interrupts {
+public enum Interrupts {
   private static let waitingForInput = Atomic<Bool>(false)
   /// How many ``endingAtOnce(_:)`` scopes are open.
   private static let atOnce = Atomic<Int>(0)
@@ -44,7 +44,7 @@ package enum Interrupts {
 
   /// Work that must be done even when Ctrl-C ends the process at once: run history records the run as
   /// cancelled rather than leaving it to look interrupted.
-  package static func whenExitingAtOnce(_ body: @escaping @Sendable () -> Void) {
+  public static func whenExitingAtOnce(_ body: @escaping @Sendable () -> Void) {
     beforeExit.withLock { $0.append(body) }
   }
 
@@ -54,7 +54,7 @@ package enum Interrupts {
   /// The handler sets `interrupted` and then reads `waitingForInput`; this sets `waitingForInput` and
   /// then reads `interrupted`. With sequentially consistent atomics at least one of the two sees the
   /// other, so a Ctrl-C is never lost between asking and reading.
-  package static func whileReadingInput<T>(_ body: () -> T?) -> T? {
+  public static func whileReadingInput<T>(_ body: () -> T?) -> T? {
     waitingForInput.store(true, ordering: .sequentiallyConsistent)
     defer { waitingForInput.store(false, ordering: .sequentiallyConsistent) }
     if interrupted.load(ordering: .sequentiallyConsistent) { return nil }
@@ -66,7 +66,7 @@ package enum Interrupts {
   ///
   /// The same handshake as ``whileReadingInput(_:)``: this opens the scope and then reads
   /// `interrupted`; the handler sets `interrupted` and then reads the scope, so no signal is lost.
-  package static func endingAtOnce<T>(_ body: () throws -> T) rethrows -> T {
+  public static func endingAtOnce<T>(_ body: () throws -> T) rethrows -> T {
     atOnce.add(1, ordering: .sequentiallyConsistent)
     defer { atOnce.subtract(1, ordering: .sequentiallyConsistent) }
     if interrupted.load(ordering: .sequentiallyConsistent) { exitNow() }
@@ -75,7 +75,7 @@ package enum Interrupts {
 
   /// Runs `body`, which must not be cut short (writing a file or a key), inside an
   /// ``endingAtOnce(_:)`` scope: a signal meanwhile only cancels, and the command finishes.
-  package static func finishing<T>(_ body: () throws -> T) rethrows -> T {
+  public static func finishing<T>(_ body: () throws -> T) rethrows -> T {
     atOnce.subtract(1, ordering: .sequentiallyConsistent)
     defer { atOnce.add(1, ordering: .sequentiallyConsistent) }
     return try body()
@@ -85,7 +85,7 @@ package enum Interrupts {
   /// them (``serve(exitStatus:saying:)``): every thread flow starts inherits the mask (Dispatch's workers block
   /// both anyway), so a signal stays pending until the main thread takes it, however early it came.
   /// Children start with an empty mask (SpawnCommandRunner, ServerProcess).
-  package static func block() {
+  public static func block() {
     var signals = Self.signals
     pthread_sigmask(SIG_BLOCK, &signals, nil)
   }
@@ -102,7 +102,7 @@ package enum Interrupts {
   /// the command with it; after ``block()``, so that it is the one thread to take them. The main thread
   /// runs the command (MainThreadExecutor), whose task ends the process. An exit at once calls `say`
   /// (the command line prints "cancelled") and exits with `exitStatus`.
-  package static func serve(exitStatus: Int32, saying say: @escaping @Sendable () -> Void) {
+  public static func serve(exitStatus: Int32, saying say: @escaping @Sendable () -> Void) {
     farewell.withLock { $0 = (exitStatus, say) }
     guard ServiceThread.start(signals: signals, received: { received($0) }) == nil else { return }
     // Only when the system is out of threads: the signals then do what they do by default, end flow.
@@ -111,7 +111,7 @@ package enum Interrupts {
   }
 
   /// Runs `operation` with Ctrl-C and SIGTERM cancelling it.
-  package static func cancellingOnInterrupt(_ operation: @escaping @Sendable () async -> Int32) async -> Int32 {
+  public static func cancellingOnInterrupt(_ operation: @escaping @Sendable () async -> Int32) async -> Int32 {
     let task = Task { await operation() }
     let early = command.withLock { command in
       command.task = task

@@ -7,14 +7,14 @@ import Foundation
 /// for listings (a folder's entries say whether they are files, folders or links, so a listing of
 /// 100,000 files makes no `statx` until a step reads a size or a date), `glob` for patterns, and writes
 /// through a temporary file.
-package struct LocalFiles: Files, FileDetailsLoading {
-  package let locations: FileLocations
+public struct LocalFiles: Files, FileDetailsLoading {
+  public let locations: FileLocations
 
-  package init(locations: FileLocations) { self.locations = locations }
+  public init(locations: FileLocations) { self.locations = locations }
 
   // MARK: Looking
 
-  package func item(at path: String) throws -> FileEntity {
+  public func item(at path: String) throws -> FileEntity {
     let absolute = locations.absolute(path)
     guard let entity = Self.entity(at: absolute, directory: AT_FDCWD, name: absolute) else {
       throw FileError.system(errno, locations.display(absolute), doing: "read")
@@ -22,7 +22,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
     return entity
   }
 
-  package func matching(_ pattern: String) throws -> [FileEntity] {
+  public func matching(_ pattern: String) throws -> [FileEntity] {
     let absolute = locations.absolute(pattern)
     var found = glob_t()
     defer { globfree(&found) }
@@ -41,7 +41,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
     return entities
   }
 
-  package func contents(of folder: String, recursive: Bool, hidden: Bool, pattern: String?) throws -> [FileEntity] {
+  public func contents(of folder: String, recursive: Bool, hidden: Bool, pattern: String?) throws -> [FileEntity] {
     let root = locations.absolute(folder)
     let shown = locations.display(root)
     guard let top = Self.entity(at: root, directory: AT_FDCWD, name: root) else {
@@ -159,7 +159,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
 
   /// A listed File's size and dates, read when a step first asks for one: a file that has gone by then
   /// has size 0 and no dates.
-  package static func details(at path: String) -> FileDetails {
+  public static func details(at path: String) -> FileDetails {
     status(AT_FDCWD, path).map(details) ?? FileDetails(size: 0, created: nil, modified: nil)
   }
 
@@ -174,7 +174,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
 
   // MARK: Reading
 
-  package func read(_ path: String, limit: Int) throws -> [UInt8] {
+  public func read(_ path: String, limit: Int) throws -> [UInt8] {
     let absolute = locations.absolute(path)
     let shown = locations.display(absolute)
     // O_NONBLOCK: opening a named pipe would otherwise wait for a writer; the kind is checked on the open
@@ -228,7 +228,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
 
   // MARK: Writing
 
-  package func write(_ bytes: [UInt8], to path: String, ifExists: IfExists, createFolders: Bool) throws -> String {
+  public func write(_ bytes: [UInt8], to path: String, ifExists: IfExists, createFolders: Bool) throws -> String {
     var target = locations.absolute(path)
     let folder = Self.parent(of: target)
     try ensureFolder(folder, create: createFolders)
@@ -291,7 +291,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
     try AtomicWrite.writeAll(bytes, to: descriptor, shown: locations.display(target))
   }
 
-  package func endsWithNewline(_ path: String) -> Bool {
+  public func endsWithNewline(_ path: String) -> Bool {
     let descriptor = open(locations.absolute(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else { return true }
     defer { close(descriptor) }
@@ -345,7 +345,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
     path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
   }
 
-  package func createFolder(_ path: String, intermediate: Bool) throws -> String {
+  public func createFolder(_ path: String, intermediate: Bool) throws -> String {
     let absolute = locations.absolute(path)
     var status = stat()
     if stat(absolute, &status) == 0 {
@@ -365,7 +365,7 @@ package struct LocalFiles: Files, FileDetailsLoading {
 
   // MARK: Copying and moving
 
-  package func transfer(_ source: String, to destination: String, move: Bool, ifExists: IfExists) throws -> String {
+  public func transfer(_ source: String, to destination: String, move: Bool, ifExists: IfExists) throws -> String {
     if ifExists == .append {
       throw AppIntentError.failed(
         "'if-exists: append' is for 'save-file'", help: "use 'replace', 'keep-both' or 'fail' here")
@@ -440,11 +440,11 @@ package struct LocalFiles: Files, FileDetailsLoading {
 
   // MARK: Deleting
 
-  package func trash(_ path: String, at date: Date) throws -> String {
+  public func trash(_ path: String, at date: Date) throws -> String {
     try TrashCan(locations: locations).put(locations.absolute(path), at: date)
   }
 
-  package func delete(_ path: String) throws {
+  public func delete(_ path: String) throws {
     let absolute = locations.absolute(path)
     var status = stat()
     guard lstat(absolute, &status) == 0 else {

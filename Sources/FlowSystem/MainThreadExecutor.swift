@@ -18,10 +18,10 @@ import Glibc
 ///
 /// The one rule this adds: a job must not block waiting for another job to run, which on one thread
 /// would never happen. flow's code never does (it waits with `await`); what blocks waits for the kernel.
-package enum MainThreadExecutor {
+public enum MainThreadExecutor {
   /// Routes Swift concurrency's jobs to the main thread; ``run()`` then runs them. Called on the main
   /// thread before the first task is made.
-  package static func install() {
+  public static func install() {
     // Each names `MainThreadExecutor` in full: a thin function cannot capture even the type.
     let global: Hook = { job, _ in MainThreadExecutor.jobs.enqueue(job, onMainActor: false) }
     let main: Hook = { job, _ in MainThreadExecutor.jobs.enqueue(job, onMainActor: true) }
@@ -30,7 +30,7 @@ package enum MainThreadExecutor {
   }
 
   /// Runs the jobs as they come, for as long as the process lives: a command ends with `exit`.
-  package static func run() -> Never {
+  public static func run() -> Never {
     jobs.run()
   }
 

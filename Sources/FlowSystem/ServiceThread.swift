@@ -13,14 +13,14 @@ import Synchronization
 /// It wakes for a signal, and once a second: a command that ends within its first second (most runs do)
 /// never wakes it; one that lives for hours (`flow mcp`) wakes it once a second, as Dispatch's pool
 /// monitor did. (The scheduler, which sleeps for hours, starts neither: `FlowCommand.start`.)
-package final class ServiceThread: @unchecked Sendable {
+public final class ServiceThread: @unchecked Sendable {
   // Unchecked: `chores` is under its mutex; the rest is set once, before the thread starts.
   private let signals: sigset_t
   private let received: @Sendable (Int32) -> Void
   private let chores = Mutex<[@Sendable () -> Bool]>([])
 
   /// The process's service thread, once ``start(signals:received:)`` made it.
-  package static var current: ServiceThread? { shared.withLock { $0 } }
+  public static var current: ServiceThread? { shared.withLock { $0 } }
   private static let shared = Mutex<ServiceThread?>(nil)
 
   private init(signals: sigset_t, received: @escaping @Sendable (Int32) -> Void) {
@@ -32,7 +32,7 @@ package final class ServiceThread: @unchecked Sendable {
   /// them) and hands each to `received`, and does its chores once a second. Nil when the system is out
   /// of threads.
   @discardableResult
-  package static func start(signals: sigset_t, received: @escaping @Sendable (Int32) -> Void) -> ServiceThread? {
+  public static func start(signals: sigset_t, received: @escaping @Sendable (Int32) -> Void) -> ServiceThread? {
     let service = ServiceThread(signals: signals, received: received)
     let box = Unmanaged.passRetained(service).toOpaque()
     var thread = pthread_t()
@@ -52,7 +52,7 @@ package final class ServiceThread: @unchecked Sendable {
 
   /// Does `chore` once a second, on this thread, until it returns false. Chores run while the command
   /// does, so each must be safe to run beside it.
-  package func everySecond(_ chore: @escaping @Sendable () -> Bool) {
+  public func everySecond(_ chore: @escaping @Sendable () -> Bool) {
     chores.withLock { $0.append(chore) }
   }
 

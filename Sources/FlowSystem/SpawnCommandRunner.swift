@@ -13,19 +13,19 @@ import Synchronization
 ///   background job the script left (`sleep 1000 &`) becomes its child when the script exits and can be
 ///   reaped — an init that never reaps (a container's) would otherwise keep it a zombie, still in the
 ///   group. A program that leaves the group on purpose (`setsid`) is its own business.
-package struct SpawnCommandRunner: CommandRunner {
+public struct SpawnCommandRunner: CommandRunner {
   /// The environment every child starts from (the run's; the CLI reads it, this module never does).
-  package let environment: [String: String]
+  public let environment: [String: String]
   /// The most bytes of standard output kept (the run's text limit, ValueLimits).
-  package let outputLimit: Int
+  public let outputLimit: Int
   /// How long a group has between SIGTERM and SIGKILL: short, since Ctrl-C must not be kept waiting
   /// (flow exits 0.9 s after it whatever is still running; Interrupts.swift).
-  package var home: String? { environment["HOME"] }
-  package static let grace: Duration = .milliseconds(200)
+  public var home: String? { environment["HOME"] }
+  public static let grace: Duration = .milliseconds(200)
   /// How long a command is waited for on the calling thread before a thread of its own takes over.
   static let inlineWait: Duration = .milliseconds(3)
 
-  package init(environment: [String: String], outputLimit: Int = 16 << 20) {
+  public init(environment: [String: String], outputLimit: Int = 16 << 20) {
     self.environment = environment
     self.outputLimit = outputLimit
     _ = Self.reaper
@@ -33,7 +33,7 @@ package struct SpawnCommandRunner: CommandRunner {
 
   private static let reaper: Bool = clinux_become_child_subreaper() == 0
 
-  package func run(_ command: CommandRequest) async throws -> CommandResult {
+  public func run(_ command: CommandRequest) async throws -> CommandResult {
     try Task.checkCancellation()
     let child = try Child.start(command, environment: environment)
     return try await withTaskCancellationHandler {

@@ -3,17 +3,17 @@ import Glibc
 
 extension Subprocess {
   /// What a short-lived program wrote, and how it ended.
-  package struct Collected: Sendable, Hashable {
-    package var termination: Termination
-    package var output: [UInt8]
+  public struct Collected: Sendable, Hashable {
+    public var termination: Termination
+    public var output: [UInt8]
     /// The first ``Subprocess/errorLimit`` bytes of standard error.
-    package var error: [UInt8]
+    public var error: [UInt8]
 
-    package var errorText: String { String(decoding: error, as: UTF8.self) }
+    public var errorText: String { String(decoding: error, as: UTF8.self) }
   }
 
   /// How much of a short-lived program's standard error is kept.
-  package static let errorLimit = 64 << 10
+  public static let errorLimit = 64 << 10
 
   /// Runs a short-lived program (`crontab`, `xdg-open`, a clipboard tool) to its end: writes `input` to
   /// it (or gives it `/dev/null`), reads its standard output to the end when ``Options/standardOutput``
@@ -23,7 +23,7 @@ extension Subprocess {
   /// another cannot stall. Standard error is read only until standard output ends and then what is
   /// there: a tool that forks a server to hold the clipboard leaves that child holding both streams,
   /// and its end would never come. Past `deadline` the group is killed and this throws.
-  package static func collect(
+  public static func collect(
     _ options: Options, input: [UInt8]? = nil, deadline: Duration = .seconds(10)
   ) throws(SubprocessError) -> Collected {
     var options = options
@@ -98,7 +98,7 @@ extension Subprocess {
   }
 
   /// ``collect(_:input:deadline:)`` on a thread of its own, which it blocks until the program is done.
-  package static func collectOnThread(
+  public static func collectOnThread(
     _ options: Options, input: [UInt8]? = nil, deadline: Duration = .seconds(10)
   ) async throws(SubprocessError) -> Collected {
     let result = await withCheckedContinuation {

@@ -17,9 +17,9 @@ import Synchronization
 /// - A group started with ``Options/endsWithFlow`` is registered until it is reaped (``reaped(_:)``):
 ///   when flow must exit at once (a second Ctrl-C), ``endAll()`` kills every one still running, so
 ///   nothing flow started outlives it.
-package struct Subprocess: Sendable {
+public struct Subprocess: Sendable {
   /// Where the child's standard input comes from.
-  package enum Input: Sendable, Hashable {
+  public enum Input: Sendable, Hashable {
     /// `/dev/null`: nobody answers.
     case null
     /// A pipe whose write end is ``Subprocess/standardInput``.
@@ -27,7 +27,7 @@ package struct Subprocess: Sendable {
   }
 
   /// Where one of the child's output streams goes.
-  package enum Output: Sendable, Hashable {
+  public enum Output: Sendable, Hashable {
     case null
     /// A pipe whose read end is ``Subprocess/standardOutput`` or ``Subprocess/standardError``.
     case pipe
@@ -38,30 +38,30 @@ package struct Subprocess: Sendable {
   }
 
   /// What to start, and with what.
-  package struct Options: Sendable {
+  public struct Options: Sendable {
     /// A path, or a bare name looked up on the `PATH` of ``environment`` (the child's, never flow's own,
     /// which `posix_spawnp` would search).
-    package var executable: String
+    public var executable: String
     /// `argv[1...]`, passed as they are: no shell sees them.
-    package var arguments: [String]
+    public var arguments: [String]
     /// `argv[0]`; the executable as written when nil.
-    package var name: String?
+    public var name: String?
     /// The child's whole environment.
-    package var environment: [String: String]
+    public var environment: [String: String]
     /// The child's working directory; flow's own when nil.
-    package var workingDirectory: String?
-    package var standardInput: Input
-    package var standardOutput: Output
-    package var standardError: Output
+    public var workingDirectory: String?
+    public var standardInput: Input
+    public var standardOutput: Output
+    public var standardError: Output
     /// Descriptors of flow's given to the child at other numbers: child number → flow's descriptor.
-    package var descriptors: [Int32: Int32]
+    public var descriptors: [Int32: Int32]
     /// A process group of its own (the default); false leaves the child in flow's.
-    package var ownGroup: Bool
+    public var ownGroup: Bool
     /// Whether ``endAll()`` kills the group when flow exits at once; false for children flow hands on
     /// in order itself (the scheduler's runs).
-    package var endsWithFlow: Bool
+    public var endsWithFlow: Bool
 
-    package init(
+    public init(
       executable: String, arguments: [String] = [], name: String? = nil, environment: [String: String],
       workingDirectory: String? = nil, standardInput: Input = .null, standardOutput: Output = .pipe,
       standardError: Output = .pipe, descriptors: [Int32: Int32] = [:], ownGroup: Bool = true, endsWithFlow: Bool = true
@@ -80,11 +80,11 @@ package struct Subprocess: Sendable {
     }
   }
 
-  package let pid: pid_t
+  public let pid: pid_t
   /// flow's ends of the child's pipes (close-on-exec, blocking), or -1; the caller closes them.
-  package let standardInput: Int32
-  package let standardOutput: Int32
-  package let standardError: Int32
+  public let standardInput: Int32
+  public let standardOutput: Int32
+  public let standardError: Int32
 
   /// Signals whose disposition the child gets back: every one flow or a library may ignore or catch.
   private static let defaultSignals: [Int32] = [
@@ -96,7 +96,7 @@ package struct Subprocess: Sendable {
 
   /// Starts the program; `registered`, when given, runs under the same lock as the spawn, so that a
   /// caller that learns of children's ends elsewhere (a SIGCHLD) knows the pid before it can end.
-  package static func spawn(
+  public static func spawn(
     _ options: Options, registered: (pid_t) -> Void = { _ in }
   ) throws(SubprocessError) -> Subprocess {
     let executable = try locate(options.executable, path: options.environment["PATH"] ?? "/usr/bin:/bin")
@@ -191,7 +191,7 @@ package struct Subprocess: Sendable {
   }
 
   /// The program to start: a path as it is, a bare name from `path`.
-  package static func locate(_ name: String, path: String) throws(SubprocessError) -> String {
+  public static func locate(_ name: String, path: String) throws(SubprocessError) -> String {
     if name.contains("/") {
       guard access(name, X_OK) == 0 else {
         throw SubprocessError("cannot run '\(name)': \(String(cString: strerror(errno)))", code: errno)
@@ -212,7 +212,7 @@ package struct Subprocess: Sendable {
   }
 
   /// A pipe, both ends close-on-exec from the start.
-  package static func pipe() throws(SubprocessError) -> (read: Int32, write: Int32) {
+  public static func pipe() throws(SubprocessError) -> (read: Int32, write: Int32) {
     var ends: [Int32] = [-1, -1]
     guard clinux_pipe2(&ends, O_CLOEXEC) == 0 else {
       throw SubprocessError("cannot make a pipe: \(String(cString: strerror(errno)))", code: errno)
@@ -221,7 +221,7 @@ package struct Subprocess: Sendable {
   }
 
   /// Forgets a group once its leader is reaped: ``endAll()`` no longer kills it.
-  package static func reaped(_ pid: pid_t) {
+  public static func reaped(_ pid: pid_t) {
     _ = running.withLock { $0.remove(pid) }
   }
 
@@ -229,12 +229,12 @@ package struct Subprocess: Sendable {
   static var runningGroups: Set<pid_t> { running.withLock { $0 } }
 
   /// Sends SIGKILL to every registered group still running: for flow's last moment when it exits at once.
-  package static func endAll() {
+  public static func endAll() {
     for group in runningGroups { kill(-group, SIGKILL) }
   }
 
   /// Waits for the child to end (restarting on EINTR) and forgets its group.
-  package func wait() -> Termination {
+  public func wait() -> Termination {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else {
@@ -248,7 +248,7 @@ package struct Subprocess: Sendable {
 
   /// Runs `body` with SIGPIPE blocked on this thread, so that writing to a child that stopped reading
   /// fails with EPIPE instead of ending flow; a SIGPIPE that came meanwhile is taken, not left pending.
-  package static func withoutPipeSignal<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+  public static func withoutPipeSignal<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var pipeSignal = sigset_t()
     sigemptyset(&pipeSignal)
     sigaddset(&pipeSignal, SIGPIPE)
@@ -264,17 +264,17 @@ package struct Subprocess: Sendable {
 }
 
 /// How a child process ended.
-package enum Termination: Sendable, Hashable {
+public enum Termination: Sendable, Hashable {
   case exited(Int32)
   case signalled(Int32)
 
   /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG`, macros Swift does not import.
-  package init(waitStatus status: Int32) {
+  public init(waitStatus status: Int32) {
     self = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
   }
 
   /// The status as a shell reports it: the exit status, or 128 + the signal's number.
-  package var shellStatus: Int32 {
+  public var shellStatus: Int32 {
     switch self {
     case .exited(let status): status
     case .signalled(let signal): 128 + signal
@@ -283,17 +283,17 @@ package enum Termination: Sendable, Hashable {
 }
 
 /// A program that could not be started.
-package struct SubprocessError: Error, Sendable, Hashable, CustomStringConvertible {
-  package var message: String
-  package var help: String?
+public struct SubprocessError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var message: String
+  public var help: String?
   /// The `errno` behind it, or 0.
-  package var code: Int32
+  public var code: Int32
 
-  package init(_ message: String, help: String? = nil, code: Int32 = 0) {
+  public init(_ message: String, help: String? = nil, code: Int32 = 0) {
     self.message = message
     self.help = help
     self.code = code
   }
 
-  package var description: String { message }
+  public var description: String { message }
 }

@@ -6,10 +6,10 @@ import Foundation
 /// shares): `wl-paste`/`wl-copy` (wl-clipboard) under Wayland, else `xclip`, else `xsel` under X11.
 ///
 /// The environment comes from the caller (the CLI), so this module never reads the process's own.
-package struct SystemClipboard: ClipboardService {
-  package let environment: [String: String]
+public struct SystemClipboard: ClipboardService {
+  public let environment: [String: String]
 
-  package init(environment: [String: String]) { self.environment = environment }
+  public init(environment: [String: String]) { self.environment = environment }
 
   /// A tool, its arguments to paste and to copy, and the Debian package it comes in.
   struct Tool: Equatable {
@@ -28,7 +28,7 @@ package struct SystemClipboard: ClipboardService {
   private func set(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
 
   /// Why there is no clipboard to reach, or nil: what the unattended check reports before step 1.
-  package func missingDisplay() -> String? {
+  public func missingDisplay() -> String? {
     set("WAYLAND_DISPLAY") || set("DISPLAY") ? nil : Self.noDisplay
   }
 
@@ -60,7 +60,7 @@ package struct SystemClipboard: ClipboardService {
     try? Subprocess.locate(name, path: environment["PATH"] ?? "/usr/bin:/bin")
   }
 
-  package func text() async throws -> String {
+  public func text() async throws -> String {
     let (tool, executable) = try tool()
     let result = try await run(executable, Array(tool.paste.dropFirst()), input: nil)
     guard result.termination == .exited(0) else {
@@ -77,7 +77,7 @@ package struct SystemClipboard: ClipboardService {
     return String(decoding: result.output, as: UTF8.self)
   }
 
-  package func copy(_ text: String) async throws {
+  public func copy(_ text: String) async throws {
     let (tool, executable) = try tool()
     let result = try await run(executable, Array(tool.copy.dropFirst()), input: Array(text.utf8))
     guard result.termination == .exited(0) else { throw failure("copy to", tool.copy[0], result) }

@@ -5,12 +5,12 @@ import Foundation
 /// Opens URLs with `xdg-open`, the freedesktop way, found on the `PATH` of the environment it is given.
 ///
 /// The environment comes from the caller (the CLI reads it), so this module never does.
-package struct XDGOpenLauncher: URLLauncher {
-  package let environment: [String: String]
+public struct XDGOpenLauncher: URLLauncher {
+  public let environment: [String: String]
 
-  package init(environment: [String: String]) { self.environment = environment }
+  public init(environment: [String: String]) { self.environment = environment }
 
-  package func open(_ url: URL) async throws {
+  public func open(_ url: URL) async throws {
     let options = Subprocess.Options(
       executable: "xdg-open", arguments: [url.absoluteString], environment: environment, standardOutput: .null,
       standardError: .null)

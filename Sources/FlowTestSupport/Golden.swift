@@ -8,7 +8,7 @@ import Testing
 ///
 /// When the golden is missing, or `RECORD_GOLDENS=1` is set, it writes the file and fails with "recorded
 /// new golden", so that a fresh recording never passes silently; run the test again to check it.
-package func assertGolden(
+public func assertGolden(
   _ actual: String,
   named name: String,
   filePath: String = #filePath,
@@ -43,6 +43,6 @@ package func assertGolden(
 }
 
 /// The folder of the calling test file, for fixtures kept beside the tests.
-package func testDirectory(filePath: String = #filePath) -> URL {
+public func testDirectory(filePath: String = #filePath) -> URL {
   URL(fileURLWithPath: filePath).deletingLastPathComponent()
 }

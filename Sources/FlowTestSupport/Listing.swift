@@ -1,10 +1,10 @@
 import Foundation
 
 /// A folder a test expected files in held none: it was moved, misspelt, or emptied.
-package struct EmptyListing: Error, CustomStringConvertible {
-  package var directory: URL
+public struct EmptyListing: Error, CustomStringConvertible {
+  public var directory: URL
 
-  package var description: String {
+  public var description: String {
     "no files to test in \(directory.path): a test over this folder would run zero cases and pass"
   }
 }
@@ -15,7 +15,7 @@ package struct EmptyListing: Error, CustomStringConvertible {
 /// Swift Testing runs a parameterised test over an empty collection as zero cases, which pass; so an
 /// empty listing throws ``EmptyListing`` instead. Write it with `try` in the test's arguments
 /// (`@Test(arguments: try listing(of: corpus))`): Swift Testing records the error as the test's failure.
-package func listing(of directory: URL, where include: (String) -> Bool = { $0.hasSuffix(".yml") }) throws
+public func listing(of directory: URL, where include: (String) -> Bool = { $0.hasSuffix(".yml") }) throws
   -> [String]
 {
   let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {

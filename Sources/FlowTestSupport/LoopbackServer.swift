@@ -7,40 +7,40 @@ import Foundation
 /// Answers always carry `Connection: close`: FlyingFox otherwise keeps the connection open and a client
 /// waits about 40 ms per request for it (Nagle and delayed ACKs). Clients need
 /// `no_proxy=127.0.0.1,localhost`: libcurl honours `http_proxy` even for loopback.
-package final class LoopbackServer: Sendable {
+public final class LoopbackServer: Sendable {
   /// A request as the server saw it.
-  package struct Request: Sendable, Hashable {
-    package var method: String
-    package var path: String
+  public struct Request: Sendable, Hashable {
+    public var method: String
+    public var path: String
     /// The query string, without the `?`.
-    package var query: String
+    public var query: String
     /// Header fields with lower-cased names.
-    package var headers: [String: String]
-    package var body: Data
+    public var headers: [String: String]
+    public var body: Data
 
-    package var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
   }
 
   /// An answer to send back.
-  package struct Response: Sendable {
-    package var status: Int
-    package var headers: [String: String]
-    package var body: Data
+  public struct Response: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
     /// Wait this long before answering (for timeout tests); cut short when the server stops.
-    package var delay: Duration?
+    public var delay: Duration?
 
-    package init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: Duration? = nil) {
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: Duration? = nil) {
       self.status = status
       self.headers = headers
       self.body = body
       self.delay = delay
     }
 
-    package static func json(_ text: String, status: Int = 200) -> Response {
+    public static func json(_ text: String, status: Int = 200) -> Response {
       Response(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
     }
 
-    package static func text(_ text: String, status: Int = 200) -> Response {
+    public static func text(_ text: String, status: Int = 200) -> Response {
       Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
   }
@@ -49,7 +49,7 @@ package final class LoopbackServer: Sendable {
   private let task: Task<Void, any Error>
   private let log: RequestLog
   /// `http://127.0.0.1:PORT`.
-  package let baseURL: URL
+  public let baseURL: URL
 
   private init(server: HTTPServer, task: Task<Void, any Error>, log: RequestLog, baseURL: URL) {
     self.server = server
@@ -59,7 +59,7 @@ package final class LoopbackServer: Sendable {
   }
 
   /// Starts a server whose answers come from `respond`; stop it with ``stop()``.
-  package static func start(_ respond: @escaping @Sendable (Request) async throws -> Response) async throws
+  public static func start(_ respond: @escaping @Sendable (Request) async throws -> Response) async throws
     -> LoopbackServer
   {
     let log = RequestLog()
@@ -78,14 +78,14 @@ package final class LoopbackServer: Sendable {
   }
 
   /// The URL of `path` on this server.
-  package func url(_ path: String) -> URL {
+  public func url(_ path: String) -> URL {
     URL(string: baseURL.absoluteString + path) ?? baseURL
   }
 
   /// Every request so far, in order.
-  package var requests: [Request] { get async { await log.requests } }
+  public var requests: [Request] { get async { await log.requests } }
 
-  package func stop() async {
+  public func stop() async {
     await server.stop(timeout: 0)
     task.cancel()
   }

@@ -7,20 +7,20 @@ import Foundation
 ///
 /// Waiting for output uses `poll` with a deadline, never a sleep: a test waits exactly as long as the
 /// program takes, and fails with what it saw when the text never comes.
-package final class PseudoTerminal {
-  package struct Timeout: Error, CustomStringConvertible {
-    package var expected: String
-    package var transcript: String
-    package var description: String { "timed out waiting for \(expected.debugDescription); saw:\n\(transcript)" }
+public final class PseudoTerminal {
+  public struct Timeout: Error, CustomStringConvertible {
+    public var expected: String
+    public var transcript: String
+    public var description: String { "timed out waiting for \(expected.debugDescription); saw:\n\(transcript)" }
   }
 
   private let master: Int32
   private let slave: FileHandle
   private var buffer = ""
   /// Everything the program wrote so far, with the terminal's CR LF turned into LF.
-  package private(set) var transcript = ""
+  public private(set) var transcript = ""
 
-  package init() throws {
+  public init() throws {
     var name = [CChar](repeating: 0, count: 128)
     master = flow_open_pseudo_terminal(&name, name.count)
     guard master >= 0 else { throw POSIXError(.EIO) }
@@ -34,7 +34,7 @@ package final class PseudoTerminal {
   }
 
   /// Starts `executable` with the terminal as its standard input, output and error.
-  package func spawn(_ executable: URL, arguments: [String], environment: [String: String], directory: URL) throws
+  public func spawn(_ executable: URL, arguments: [String], environment: [String: String], directory: URL) throws
     -> Process
   {
     let process = Process()
@@ -50,20 +50,20 @@ package final class PseudoTerminal {
   }
 
   /// Sets the terminal's size, as a terminal window does when it is resized.
-  package func resize(columns: Int, rows: Int = 24) {
+  public func resize(columns: Int, rows: Int = 24) {
     var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
     _ = withUnsafeMutablePointer(to: &size) { ioctl(master, UInt(TIOCSWINSZ), $0) }
   }
 
   /// Types `text`.
-  package func send(_ text: String) {
+  public func send(_ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
   }
 
   /// Reads until the output holds `text`, and returns everything read up to and including it.
   @discardableResult
-  package func expect(_ text: String, within timeout: Duration = .seconds(20)) throws -> String {
+  public func expect(_ text: String, within timeout: Duration = .seconds(20)) throws -> String {
     let deadline = ContinuousClock.now + timeout
     while true {
       if let range = buffer.range(of: text) {

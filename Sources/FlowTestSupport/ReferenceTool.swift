@@ -8,23 +8,23 @@ import Testing
 /// Found first in the checkout's `.venv-tools/bin`, where `Scripts/setup.sh` installs the Python tools,
 /// then on `PATH`. A missing tool fails the test with the way to install it rather than skipping it:
 /// `Scripts/setup.sh` (which `.ci/run` runs) installs them all, so a skip would only hide a broken CI.
-package struct ReferenceTool: Sendable {
-  package let name: String
+public struct ReferenceTool: Sendable {
+  public let name: String
   /// How to get it, for the failure message.
-  package let install: String
+  public let install: String
 
-  package init(_ name: String, install: String) {
+  public init(_ name: String, install: String) {
     self.name = name
     self.install = install
   }
 
   /// The virtual environment `Scripts/setup.sh` makes, in the checkout these tests were built from.
-  package static let toolsDirectory = URL(fileURLWithPath: #filePath)
+  public static let toolsDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent(".venv-tools/bin").path
 
   /// The tool's path in `.venv-tools/bin` or on `PATH`, or a recorded issue.
-  package func path(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+  public func path(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     let directories = [Self.toolsDirectory] + path.split(separator: ":").map(String.init)
     let found = directories.map { "\($0)/\(name)" }.first {
@@ -36,7 +36,7 @@ package struct ReferenceTool: Sendable {
 
   /// Runs the tool with `arguments` in `directory` (the current one when nil), feeding `input` on standard
   /// input; its status and both streams.
-  package func run(
+  public func run(
     _ arguments: [String], input: String? = nil, environment: [String: String]? = nil, in directory: URL? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> (status: Int32, output: String, error: String)? {

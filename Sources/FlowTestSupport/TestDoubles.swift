@@ -4,16 +4,16 @@ import Foundation
 import Synchronization
 
 /// A clock that never waits: sleeping moves its time forward at once and is recorded.
-package final class ManualClock: FlowClock, Sendable {
+public final class ManualClock: FlowClock, Sendable {
   private let state: Mutex<(time: Date, slept: [Duration])>
 
-  package init(now: Date = Date(timeIntervalSince1970: 1_795_000_000)) { state = Mutex((now, [])) }
+  public init(now: Date = Date(timeIntervalSince1970: 1_795_000_000)) { state = Mutex((now, [])) }
 
-  package var now: Date { state.withLock { $0.time } }
+  public var now: Date { state.withLock { $0.time } }
   /// Every `sleep(for:)` so far, in order.
-  package var sleeps: [Duration] { state.withLock { $0.slept } }
+  public var sleeps: [Duration] { state.withLock { $0.slept } }
 
-  package func sleep(for duration: Duration) async throws {
+  public func sleep(for duration: Duration) async throws {
     try Task.checkCancellation()
     state.withLock {
       $0.slept.append(duration)
@@ -27,9 +27,9 @@ package final class ManualClock: FlowClock, Sendable {
 /// For tests, and for anything that knows its answers ahead. When the script has no answer of the kind
 /// asked for, it fails with ``AppIntentError/needsValue(_:dialog:)`` (or a cancelled confirmation), as an
 /// unattended run would.
-package actor ScriptedPrompter: Prompter {
+public actor ScriptedPrompter: Prompter {
   /// One scripted answer.
-  package enum Answer: Sendable, Hashable {
+  public enum Answer: Sendable, Hashable {
     case value(FlowValue)
     case choice(Int)
     case choices([Int])
@@ -38,16 +38,16 @@ package actor ScriptedPrompter: Prompter {
 
   private var answers: [Answer]
   /// Every request made so far, in order, as its dialog text.
-  package private(set) var asked: [String] = []
+  public private(set) var asked: [String] = []
   /// Every value request, with the problem that caused a re-ask.
-  package private(set) var valueRequests: [ValueRequest] = []
+  public private(set) var valueRequests: [ValueRequest] = []
 
-  package init(_ answers: [Answer] = []) { self.answers = answers }
+  public init(_ answers: [Answer] = []) { self.answers = answers }
 
   /// Answers not used yet.
-  package var remaining: [Answer] { answers }
+  public var remaining: [Answer] { answers }
 
-  package func requestValue(_ request: ValueRequest) async throws -> FlowValue {
+  public func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     asked.append(request.dialog)
     valueRequests.append(request)
     guard case .value(let value)? = answers.first else {
@@ -57,7 +57,7 @@ package actor ScriptedPrompter: Prompter {
     return value
   }
 
-  package func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
+  public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {
     asked.append(request.dialog)
     switch answers.first {
     case .choice(let index)?:
@@ -71,7 +71,7 @@ package actor ScriptedPrompter: Prompter {
     }
   }
 
-  package func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
+  public func requestConfirmation(_ request: ConfirmationRequest) async throws -> Bool {
     asked.append(request.dialog)
     guard case .confirmation(let answer)? = answers.first else {
       throw AppIntentError.confirmationRequired(request.origin, dialog: request.dialog)
@@ -82,12 +82,12 @@ package actor ScriptedPrompter: Prompter {
 }
 
 /// A repeatable sequence of random indices from a seed (SplitMix64), for tests and reproducible runs.
-package final class SeededRandomSource: RandomSource, Sendable {
+public final class SeededRandomSource: RandomSource, Sendable {
   private let state: Mutex<UInt64>
 
-  package init(seed: UInt64) { state = Mutex(seed) }
+  public init(seed: UInt64) { state = Mutex(seed) }
 
-  package func index(below count: Int) -> Int {
+  public func index(below count: Int) -> Int {
     state.withLock { state in
       state &+= 0x9E37_79B9_7F4A_7C15
       var z = state

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Something that happens once, signalled by a test double and awaited by the test: waiting on the
 /// event itself rather than polling a flag in a loop.
-package final class Occurrence: Sendable {
+public final class Occurrence: Sendable {
   private enum State {
     case waiting([CheckedContinuation<Void, Never>])
     case happened
@@ -11,10 +11,10 @@ package final class Occurrence: Sendable {
 
   private let state = Mutex(State.waiting([]))
 
-  package init() {}
+  public init() {}
 
   /// Says it happened, and wakes every task waiting for it; later calls do nothing.
-  package func signal() {
+  public func signal() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       guard case .waiting(let waiters) = state else { return [] }
       state = .happened
@@ -23,12 +23,12 @@ package final class Occurrence: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  package var hasHappened: Bool {
+  public var hasHappened: Bool {
     state.withLock { if case .happened = $0 { true } else { false } }
   }
 
   /// Returns once it has happened (at once if it already has).
-  package func wait() async {
+  public func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let now = state.withLock { state -> Bool in
         guard case .waiting(let waiters) = state else { return true }
@@ -42,17 +42,17 @@ package final class Occurrence: Sendable {
 
 /// Files closed after writing in one folder, through inotify: for a test that waits until another
 /// process has written something, without reading the file again and again.
-package final class FolderWatch {
-  package struct Timeout: Error, CustomStringConvertible {
-    package var folder: String
-    package var description: String { "nothing was written in \(folder) in time" }
+public final class FolderWatch {
+  public struct Timeout: Error, CustomStringConvertible {
+    public var folder: String
+    public var description: String { "nothing was written in \(folder) in time" }
   }
 
   private let descriptor: Int32
   private let folder: String
 
   /// Starts watching `folder`, which must exist.
-  package init(_ folder: URL) throws {
+  public init(_ folder: URL) throws {
     self.folder = folder.path
     descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -66,14 +66,14 @@ package final class FolderWatch {
   deinit { close(descriptor) }
 
   /// Forgets the writes seen so far: those of the test itself, say, as it read what it waits for.
-  package func discard() {
+  public func discard() {
     var buffer = [UInt8](repeating: 0, count: 16 * 1024)
     while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
   }
 
   /// Blocks until a file in the folder is closed after writing (at once if one was since the last
   /// ``discard()``), and forgets it; throws ``Timeout`` when `timeout` passes first.
-  package func next(within timeout: Duration = .seconds(30)) throws {
+  public func next(within timeout: Duration = .seconds(30)) throws {
     var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
     let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     var ready: Int32

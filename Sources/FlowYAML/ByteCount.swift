@@ -1,10 +1,10 @@
 /// A size as a person reads it: "512 bytes", "4 MiB", "19.1 MiB".
-package struct ByteCount: CustomStringConvertible, Sendable {
-  package var bytes: Int
+public struct ByteCount: CustomStringConvertible, Sendable {
+  public var bytes: Int
 
-  package init(_ bytes: Int) { self.bytes = bytes }
+  public init(_ bytes: Int) { self.bytes = bytes }
 
-  package var description: String {
+  public var description: String {
     let units = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
     for (size, unit) in units where bytes >= size {
       let tenths = (bytes * 10 + size / 2) / size

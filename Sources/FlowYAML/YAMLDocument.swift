@@ -6,15 +6,15 @@ import FlowDiagnostics
 /// Loading reads libyaml's event stream into ``YAMLNode``s, keeping start and end positions for every
 /// node and key. Syntax errors stop the load (libyaml cannot recover from them); duplicate keys and
 /// non-text keys are collected so that all of them are reported at once.
-package struct YAMLDocument: Sendable {
-  package let file: SourceFile
+public struct YAMLDocument: Sendable {
+  public let file: SourceFile
   /// The document's root, or nil when the file holds no document (empty, or only comments) or could
   /// not be read.
-  package let root: YAMLNode?
-  package let diagnostics: Diagnostics
+  public let root: YAMLNode?
+  public let diagnostics: Diagnostics
 
   /// Loads `file` under `limits`.
-  package static func load(_ file: SourceFile, limits: YAMLLimits = .workflow) -> YAMLDocument {
+  public static func load(_ file: SourceFile, limits: YAMLLimits = .workflow) -> YAMLDocument {
     if let tooLarge = limits.checkFileSize(file.bytes.count, path: file.path) {
       return YAMLDocument(file: file, root: nil, diagnostics: Diagnostics([tooLarge]))
     }

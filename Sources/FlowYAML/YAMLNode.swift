@@ -5,14 +5,14 @@ import FlowDiagnostics
 /// Scalars keep their style so that callers can tell `"true"` (text) from `true` (a boolean); mappings
 /// keep their keys in order, and every key carries its own span so that "unknown key" points at the key.
 /// Aliases are expanded when the document is loaded: an alias node is the anchored node, spans included.
-package enum YAMLNode: Sendable {
+public enum YAMLNode: Sendable {
   case scalar(Scalar)
   case sequence(Sequence)
   case mapping(Mapping)
 
   /// Where the node starts and ends: for a scalar its text (with quotes), for a collection its first to
   /// last character.
-  package var span: SourceSpan {
+  public var span: SourceSpan {
     switch self {
     case .scalar(let scalar): scalar.span
     case .sequence(let sequence): sequence.span
@@ -21,7 +21,7 @@ package enum YAMLNode: Sendable {
   }
 
   /// What a person calls this kind of node, for "expected a mapping, found a sequence".
-  package var kindName: String {
+  public var kindName: String {
     switch self {
     case .scalar(let scalar):
       switch scalar.resolved {
@@ -35,17 +35,17 @@ package enum YAMLNode: Sendable {
     }
   }
 
-  package var scalar: Scalar? {
+  public var scalar: Scalar? {
     if case .scalar(let scalar) = self { return scalar }
     return nil
   }
 
-  package var sequence: Sequence? {
+  public var sequence: Sequence? {
     if case .sequence(let sequence) = self { return sequence }
     return nil
   }
 
-  package var mapping: Mapping? {
+  public var mapping: Mapping? {
     if case .mapping(let mapping) = self { return mapping }
     return nil
   }
@@ -53,16 +53,16 @@ package enum YAMLNode: Sendable {
 
 extension YAMLNode {
   /// A scalar: its text as written (after YAML unescaping and folding) and how it was written.
-  package struct Scalar: Sendable {
-    package enum Style: Sendable, Hashable {
+  public struct Scalar: Sendable {
+    public enum Style: Sendable, Hashable {
       case plain, singleQuoted, doubleQuoted, literal, folded
     }
 
-    package var value: String
-    package var style: Style
-    package var span: SourceSpan
+    public var value: String
+    public var style: Style
+    public var span: SourceSpan
 
-    package init(value: String, style: Style, span: SourceSpan) {
+    public init(value: String, style: Style, span: SourceSpan) {
       self.value = value
       self.style = style
       self.span = span
@@ -70,19 +70,19 @@ extension YAMLNode {
 
     /// The typed value under flow's rules (SPEC §1). Only plain scalars are typed; quoted and block
     /// scalars are always text.
-    package var resolved: ScalarValue {
+    public var resolved: ScalarValue {
       style == .plain ? ScalarValue(plain: value) : .string(value)
     }
   }
 
   /// A sequence and its items in order.
-  package struct Sequence: Sendable {
-    package var items: [YAMLNode]
-    package var span: SourceSpan
+  public struct Sequence: Sendable {
+    public var items: [YAMLNode]
+    public var span: SourceSpan
     /// Written `[a, b]` rather than as `- ` lines.
-    package var isFlow: Bool
+    public var isFlow: Bool
 
-    package init(items: [YAMLNode], span: SourceSpan, isFlow: Bool = false) {
+    public init(items: [YAMLNode], span: SourceSpan, isFlow: Bool = false) {
       self.items = items
       self.span = span
       self.isFlow = isFlow
@@ -93,33 +93,33 @@ extension YAMLNode {
   ///
   /// Keys are always scalars: a workflow never needs a list or a mapping as a key, and rejecting them
   /// keeps every key printable in a diagnostic.
-  package struct Mapping: Sendable {
-    package struct Entry: Sendable {
-      package var key: Scalar
-      package var value: YAMLNode
+  public struct Mapping: Sendable {
+    public struct Entry: Sendable {
+      public var key: Scalar
+      public var value: YAMLNode
 
-      package init(key: Scalar, value: YAMLNode) {
+      public init(key: Scalar, value: YAMLNode) {
         self.key = key
         self.value = value
       }
     }
 
-    package var entries: [Entry]
-    package var span: SourceSpan
-    package var isFlow: Bool
+    public var entries: [Entry]
+    public var span: SourceSpan
+    public var isFlow: Bool
 
-    package init(entries: [Entry], span: SourceSpan, isFlow: Bool = false) {
+    public init(entries: [Entry], span: SourceSpan, isFlow: Bool = false) {
       self.entries = entries
       self.span = span
       self.isFlow = isFlow
     }
 
     /// The entry for `key`, if present. Keys are unique (duplicates are load errors).
-    package subscript(key: String) -> Entry? {
+    public subscript(key: String) -> Entry? {
       entries.first { $0.key.value == key }
     }
 
-    package var keys: [String] { entries.map(\.key.value) }
+    public var keys: [String] { entries.map(\.key.value) }
   }
 }
 
@@ -127,14 +127,14 @@ extension YAMLNode {
 ///
 /// Only `true` and `false` are booleans (no `yes`/`no`/`on`/`off`), `null` and `~` (and an empty plain
 /// value) are null, decimal integers and floats are numbers, and everything else is text.
-package enum ScalarValue: Sendable, Hashable {
+public enum ScalarValue: Sendable, Hashable {
   case null
   case bool(Bool)
   case int(Int)
   case double(Double)
   case string(String)
 
-  package init(plain text: String) {
+  public init(plain text: String) {
     switch text {
     case "", "null", "~": self = .null
     case "true": self = .bool(true)

@@ -6,17 +6,17 @@ import RaindropModel
 ///
 /// Like the seed it checks that the person is logged in before the first call — but once per run, not
 /// per call, so that tagging a thousand bookmarks does not cost a thousand extra requests.
-package final class IntentService: Sendable {
-  package let backend: any BookmarkBackend
+public final class IntentService: Sendable {
+  public let backend: any BookmarkBackend
   private let checked = CheckedFlag()
 
-  package init(backend: any BookmarkBackend) {
+  public init(backend: any BookmarkBackend) {
     self.backend = backend
   }
 
   /// Runs `body` against the backend, after making sure it accepts the credentials; backend errors
   /// become intent errors with the seed's wording.
-  package func perform<T: Sendable>(_ body: (any BookmarkBackend) async throws(RaindropError) -> T) async throws -> T {
+  public func perform<T: Sendable>(_ body: (any BookmarkBackend) async throws(RaindropError) -> T) async throws -> T {
     do {
       if await !checked.isSet {
         _ = try await backend.currentUser()

@@ -1,10 +1,10 @@
 import FlowIntents
 
 /// The Raindrop.io actions, `raindrop.`-prefixed; sorted by id (CatalogValidator checks).
-package enum RaindropCatalog: IntentCatalog {
-  package static let namespace: String? = "raindrop"
-  package static let title = "Raindrop.io"
-  package static let intents: [any AppIntent.Type] = [
+public enum RaindropCatalog: IntentCatalog {
+  public static let namespace: String? = "raindrop"
+  public static let title = "Raindrop.io"
+  public static let intents: [any AppIntent.Type] = [
     CreateCollectionIntent.self,
     DeleteBookmarkIntent.self,
     GetBookmarksIntent.self,
@@ -13,5 +13,5 @@ package enum RaindropCatalog: IntentCatalog {
     UpdateBookmarkIntent.self,
     UpdateBookmarksIntent.self,
   ]
-  package static var shortcuts: (any AppShortcutsProvider.Type)? { RaindropShortcuts.self }
+  public static var shortcuts: (any AppShortcutsProvider.Type)? { RaindropShortcuts.self }
 }

@@ -2,10 +2,10 @@ import FlowIntents
 
 /// The seed's `ShortcutsProvider`: phrases that `flow do` matches, so `flow do save to raindrop URL`
 /// saves a bookmark with no workflow file at all.
-package struct RaindropShortcuts: AppShortcutsProvider {
-  package static let applicationName = "Raindrop"
+public struct RaindropShortcuts: AppShortcutsProvider {
+  public static let applicationName = "Raindrop"
 
-  package static var appShortcuts: [AppShortcut] {
+  public static var appShortcuts: [AppShortcut] {
     AppShortcut(
       intent: SaveBookmarkIntent(),
       phrases: [

@@ -11,12 +11,12 @@ import RaindropModel
 /// at most 50. The store lives in one file, ``LocalBackend/fileName``, in the directory the caller passes (the
 /// CLI passes `$XDG_DATA_HOME/flow/`). Several processes may use it at once: WAL journal, a busy timeout and
 /// `BEGIN IMMEDIATE` for every write.
-package actor LocalBackend: BookmarkBackend {
-  package nonisolated let name = "local"
+public actor LocalBackend: BookmarkBackend {
+  public nonisolated let name = "local"
   /// The store's file name inside the directory.
-  package static let fileName = "raindrop.sqlite"
+  public static let fileName = "raindrop.sqlite"
   /// The SQLite file.
-  package nonisolated let fileURL: URL
+  public nonisolated let fileURL: URL
 
   private let database: SQLiteConnection
   private let clock: any BackendClock
@@ -27,10 +27,10 @@ package actor LocalBackend: BookmarkBackend {
   private var sortedListing: SortedListing?
 
   /// The account the local store pretends to be.
-  package static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
+  public static let localUser = RaindropUser(id: 1, name: "local", email: "", pro: false)
 
   /// How the store is opened.
-  package enum Access: Sendable {
+  public enum Access: Sendable {
     /// Reads and writes; the directory and the file are created as needed.
     case readWrite
     /// Reads only, and writes nothing to the disk at all (a dry run): no file or directory is created,
@@ -40,7 +40,7 @@ package actor LocalBackend: BookmarkBackend {
 
   /// Opens the store in `directory`, creating the directory and the file as needed unless `access` is
   /// ``Access/readOnly``.
-  package init(directory: URL, access: Access = .readWrite, clock: any BackendClock = SystemBackendClock())
+  public init(directory: URL, access: Access = .readWrite, clock: any BackendClock = SystemBackendClock())
     throws(RaindropError)
   {
     fileURL = directory.appendingPathComponent(Self.fileName)
@@ -221,9 +221,9 @@ package actor LocalBackend: BookmarkBackend {
 
   // MARK: - BookmarkBackend
 
-  package func currentUser() async throws(RaindropError) -> RaindropUser { Self.localUser }
+  public func currentUser() async throws(RaindropError) -> RaindropUser { Self.localUser }
 
-  package func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+  public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     let search = SearchQuery(parsing: query.search ?? "")
     if search.isEmpty, let order = SQLOrder(query.sort) {
       return try page(query, order: order)
@@ -362,14 +362,14 @@ package actor LocalBackend: BookmarkBackend {
     }
   }
 
-  package func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
+  public func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
     guard let found = try store({ () throws(SQLiteError) in try fetchBookmark(id) }) else {
       throw .notFound(.bookmark(id: id))
     }
     return found
   }
 
-  package func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+  public func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
     try insert(new)
   }
 
@@ -407,7 +407,7 @@ package actor LocalBackend: BookmarkBackend {
     }
   }
 
-  package func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
+  public func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
     let original = try await bookmark(id: id)
     guard !changes.isEmpty else { return original }
     var modified = changes.applied(to: original)
@@ -440,7 +440,7 @@ package actor LocalBackend: BookmarkBackend {
     }
   }
 
-  package func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
+  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
     -> Int
   {
     guard !ids.isEmpty else { return 0 }
@@ -449,7 +449,7 @@ package actor LocalBackend: BookmarkBackend {
 
   /// `PUT /raindrops/{collectionId}`: the bookmarks in the collection with one of `ids` (all of them when `ids`
   /// is nil) that match `search`, changed at once. Returns how many matched.
-  package func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError)
+  public func bulkUpdate(collectionId: Int, ids: [Int]?, search: String?, _ change: BulkChange) throws(RaindropError)
     -> Int
   {
     var targets = try matching(collectionId: collectionId, search: search, nested: false)
@@ -481,7 +481,7 @@ package actor LocalBackend: BookmarkBackend {
     return changed.count
   }
 
-  package func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+  public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
     let found = try await bookmark(id: id)
     if found.removed {
       try store { () throws(SQLiteError) in
@@ -501,7 +501,7 @@ package actor LocalBackend: BookmarkBackend {
 
   /// `DELETE /raindrops/{collectionId}`: moves the matching bookmarks to Trash, or removes them for good when
   /// the collection is Trash. Returns how many.
-  package func bulkDelete(collectionId: Int, ids: [Int]?, search: String?) throws(RaindropError) -> Int {
+  public func bulkDelete(collectionId: Int, ids: [Int]?, search: String?) throws(RaindropError) -> Int {
     var targets = try matching(collectionId: collectionId, search: search, nested: false)
     if let ids {
       let wanted = Set(ids)
@@ -529,7 +529,7 @@ package actor LocalBackend: BookmarkBackend {
     return chosen.count
   }
 
-  package func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+  public func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
     try store { () throws(SQLiteError) in
       try database.query(
         "SELECT id FROM bookmarks WHERE link_key = ? AND collection != ? ORDER BY id",
@@ -540,12 +540,12 @@ package actor LocalBackend: BookmarkBackend {
 
   // MARK: - Collections
 
-  package func collections() async throws(RaindropError) -> [BookmarkCollection] {
+  public func collections() async throws(RaindropError) -> [BookmarkCollection] {
     try systemCollections() + userCollections()
   }
 
   /// All, Unsorted and Trash with their counts (`GET /user/stats`).
-  package func systemCollections() throws(RaindropError) -> [BookmarkCollection] {
+  public func systemCollections() throws(RaindropError) -> [BookmarkCollection] {
     let counts = try store { () throws(SQLiteError) in
       try database.query("SELECT collection, COUNT(*) FROM bookmarks GROUP BY collection")
     }
@@ -565,7 +565,7 @@ package actor LocalBackend: BookmarkBackend {
   }
 
   /// The person's collections in the order they were made, with the number of bookmarks directly in each.
-  package func userCollections() throws(RaindropError) -> [BookmarkCollection] {
+  public func userCollections() throws(RaindropError) -> [BookmarkCollection] {
     try store { () throws(SQLiteError) in
       try database.query(
         """
@@ -585,7 +585,7 @@ package actor LocalBackend: BookmarkBackend {
   }
 
   /// One collection, system or not (`GET /collection/{id}`).
-  package func collection(id: Int) throws(RaindropError) -> BookmarkCollection {
+  public func collection(id: Int) throws(RaindropError) -> BookmarkCollection {
     if SystemCollection(rawValue: id) != nil, let system = try systemCollections().first(where: { $0.id == id }) {
       return system
     }
@@ -593,7 +593,7 @@ package actor LocalBackend: BookmarkBackend {
     return found
   }
 
-  package func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
+  public func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
     let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw .invalidRequest(message: "title: Path `title` is required.") }
     if let parent = new.parentId {
@@ -616,7 +616,7 @@ package actor LocalBackend: BookmarkBackend {
 
   /// `DELETE /collection/{id}`: its bookmarks, and those of its descendants, move to Trash and the
   /// collections go. `DELETE /collection/-99` empties Trash.
-  package func deleteCollection(id: Int) throws(RaindropError) {
+  public func deleteCollection(id: Int) throws(RaindropError) {
     if id == SystemCollection.trash.rawValue {
       try store { () throws(SQLiteError) in
         try database.transaction { () throws(SQLiteError) in

@@ -1,19 +1,19 @@
 /// Which backend a run uses, and why: `--backend`, else the config file, else "raindrop when a token is
 /// configured, local otherwise" (issue 5). The CLI reads the flag, the file and the token; this keeps the rule
 /// in one testable place and gives the sentence every run prints.
-package enum BackendChoice: String, Sendable, Hashable, CaseIterable {
+public enum BackendChoice: String, Sendable, Hashable, CaseIterable {
   case local
   case raindrop
 
   /// Why this backend was chosen, for the line each run prints.
-  package enum Reason: Sendable, Hashable {
+  public enum Reason: Sendable, Hashable {
     case flag
     case configFile
     case tokenConfigured
     case noToken
   }
 
-  package static func resolve(flag: BackendChoice?, configured: BackendChoice?, tokenConfigured: Bool) -> (
+  public static func resolve(flag: BackendChoice?, configured: BackendChoice?, tokenConfigured: Bool) -> (
     BackendChoice, Reason
   ) {
     if let flag { return (flag, .flag) }
@@ -22,14 +22,14 @@ package enum BackendChoice: String, Sendable, Hashable, CaseIterable {
   }
 
   /// "backend: local (no Raindrop.io token configured)".
-  package static func describe(_ choice: BackendChoice, _ reason: Reason) -> String {
+  public static func describe(_ choice: BackendChoice, _ reason: Reason) -> String {
     "backend: \(choice.rawValue) (\(reason.explanation))"
   }
 }
 
 extension BackendChoice.Reason {
   /// Why, in words: "no Raindrop.io token configured".
-  package var explanation: String {
+  public var explanation: String {
     switch self {
     case .flag: "--backend"
     case .configFile: "config file"

@@ -1,32 +1,32 @@
 import Foundation
 
 /// A saved link: Raindrop calls it a "raindrop". Field names follow the REST API's, in Swift spelling.
-package struct Bookmark: Sendable, Hashable, Codable {
+public struct Bookmark: Sendable, Hashable, Codable {
   /// Raindrop's `_id`: an integer, unique per account.
-  package var id: Int
-  package var link: String
+  public var id: Int
+  public var link: String
   /// Defaults to the link when nothing else is known (reference §3.3).
-  package var title: String
+  public var title: String
   /// The description parsed from the page, or written by the person.
-  package var excerpt: String
-  package var note: String
-  package var type: BookmarkType
-  package var tags: [String]
+  public var excerpt: String
+  public var note: String
+  public var type: BookmarkType
+  public var tags: [String]
   /// "Favorite" in the apps; `important` on the wire, absent there when false.
-  package var important: Bool
+  public var important: Bool
   /// The collection's id; system collections are negative (``SystemCollection``).
-  package var collectionId: Int
-  package var cover: String
+  public var collectionId: Int
+  public var cover: String
   /// The link's host without `www.`.
-  package var domain: String
-  package var created: Date
-  package var lastUpdate: Date
+  public var domain: String
+  public var created: Date
+  public var lastUpdate: Date
   /// The manual order (`-sort`); a new bookmark gets its own id.
-  package var sort: Int
+  public var sort: Int
   /// True while the bookmark is in Trash.
-  package var removed: Bool
+  public var removed: Bool
 
-  package init(
+  public init(
     id: Int,
     link: String,
     title: String,
@@ -62,20 +62,20 @@ package struct Bookmark: Sendable, Hashable, Codable {
 }
 
 /// What kind of page a bookmark points at (`type` on the wire, `type:` in search).
-package enum BookmarkType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum BookmarkType: String, Sendable, Hashable, Codable, CaseIterable {
   case link, article, image, video, document, audio
   /// Known to the vendor's app only; kept so decoding one never fails.
   case book
 }
 
 /// The account behind a backend (`GET /user`).
-package struct RaindropUser: Sendable, Hashable, Codable {
-  package var id: Int
-  package var name: String
-  package var email: String
-  package var pro: Bool
+public struct RaindropUser: Sendable, Hashable, Codable {
+  public var id: Int
+  public var name: String
+  public var email: String
+  public var pro: Bool
 
-  package init(id: Int, name: String, email: String = "", pro: Bool = false) {
+  public init(id: Int, name: String, email: String = "", pro: Bool = false) {
     self.id = id
     self.name = name
     self.email = email

@@ -3,7 +3,7 @@
 /// Two implementations keep the same semantics, checked by one contract suite: `LocalBackend` (SQLite,
 /// offline) and `RaindropClient` (api.raindrop.io). Ids are integers; collection ids 0, -1 and -99 are
 /// ``SystemCollection``s.
-package protocol BookmarkBackend: Sendable {
+public protocol BookmarkBackend: Sendable {
   /// "local" or "raindrop": what a run reports it used.
   var name: String { get }
 
@@ -43,7 +43,7 @@ package protocol BookmarkBackend: Sendable {
 extension BookmarkBackend {
   /// Every match of `query`, page by page (50 a page, pages from 0, stopping on a short page), up to `limit`.
   /// `query.page` and `query.perPage` are ignored.
-  package func allBookmarks(_ query: BookmarkListQuery, limit: Int? = nil) async throws(RaindropError) -> [Bookmark] {
+  public func allBookmarks(_ query: BookmarkListQuery, limit: Int? = nil) async throws(RaindropError) -> [Bookmark] {
     var request = query
     request.perPage = BookmarkListQuery.maximumPerPage
     request.page = 0
@@ -59,7 +59,7 @@ extension BookmarkBackend {
   }
 
   /// The collection with this title, compared case-insensitively; user collections before system ones.
-  package func collection(titled title: String) async throws(RaindropError) -> BookmarkCollection? {
+  public func collection(titled title: String) async throws(RaindropError) -> BookmarkCollection? {
     let all = try await collections()
     let wanted = title.lowercased()
     let matches = all.filter { $0.title.lowercased() == wanted }
@@ -67,7 +67,7 @@ extension BookmarkBackend {
   }
 
   /// The first bookmark saved with this link, if any: what `skip-if-exists` returns.
-  package func existingBookmark(link: String) async throws(RaindropError) -> Bookmark? {
+  public func existingBookmark(link: String) async throws(RaindropError) -> Bookmark? {
     guard let id = try await existingBookmarkIDs(link: link).first else { return nil }
     return try await bookmark(id: id)
   }

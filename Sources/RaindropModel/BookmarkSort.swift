@@ -1,5 +1,5 @@
 /// The eight `sort` values `GET /raindrops/{collectionId}` accepts (reference §5); raw values are the wire form.
-package enum BookmarkSort: String, Sendable, Hashable, Codable, CaseIterable {
+public enum BookmarkSort: String, Sendable, Hashable, Codable, CaseIterable {
   /// Newest first: Raindrop's default.
   case newestFirst = "-created"
   case oldestFirst = "created"
@@ -13,5 +13,5 @@ package enum BookmarkSort: String, Sendable, Hashable, Codable, CaseIterable {
   case domainDescending = "-domain"
 
   /// The default when a request names none.
-  package static let `default`: BookmarkSort = .newestFirst
+  public static let `default`: BookmarkSort = .newestFirst
 }

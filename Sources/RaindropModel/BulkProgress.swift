@@ -1,22 +1,22 @@
 /// How far a bulk update got before it failed: which bookmarks the server changed, which it may have changed
 /// (a request whose answer was lost), and which it never saw. A bulk update is sent 100 ids at a time, so a
 /// failure part-way leaves earlier batches changed; the person needs to know which to retry.
-package struct BulkProgress: Sendable, Hashable {
-  package var changed: [Int]
+public struct BulkProgress: Sendable, Hashable {
+  public var changed: [Int]
   /// Sent, but the answer never came or said nothing readable after a 5xx or a lost connection.
-  package var uncertain: [Int]
-  package var unchanged: [Int]
+  public var uncertain: [Int]
+  public var unchanged: [Int]
 
-  package init(changed: [Int], uncertain: [Int], unchanged: [Int]) {
+  public init(changed: [Int], uncertain: [Int], unchanged: [Int]) {
     self.changed = changed
     self.uncertain = uncertain
     self.unchanged = unchanged
   }
 
-  package var total: Int { changed.count + uncertain.count + unchanged.count }
+  public var total: Int { changed.count + uncertain.count + unchanged.count }
 
   /// "100 of 250 bookmarks were changed (ids 1–100) and 150 were not (ids 101–250)".
-  package var description: String {
+  public var description: String {
     var parts = [
       "\(changed.count) of \(total) bookmarks \(changed.count == 1 ? "was" : "were") changed" + Self.listed(changed)
     ]

@@ -4,17 +4,17 @@ import Foundation
 ///
 /// Named `BookmarkCollection` so that it never shadows Swift's `Collection` protocol in modules that import
 /// this one.
-package struct BookmarkCollection: Sendable, Hashable, Codable {
-  package var id: Int
-  package var title: String
+public struct BookmarkCollection: Sendable, Hashable, Codable {
+  public var id: Int
+  public var title: String
   /// Bookmarks directly in the collection (Trash excluded, except for Trash itself).
-  package var count: Int
+  public var count: Int
   /// The parent collection's id; nil for root collections and system collections.
-  package var parentId: Int?
-  package var created: Date?
-  package var lastUpdate: Date?
+  public var parentId: Int?
+  public var created: Date?
+  public var lastUpdate: Date?
 
-  package init(
+  public init(
     id: Int, title: String, count: Int = 0, parentId: Int? = nil, created: Date? = nil, lastUpdate: Date? = nil
   ) {
     self.id = id
@@ -26,12 +26,12 @@ package struct BookmarkCollection: Sendable, Hashable, Codable {
   }
 
   /// The system collection this is, if any.
-  package var system: SystemCollection? { SystemCollection(rawValue: id) }
+  public var system: SystemCollection? { SystemCollection(rawValue: id) }
 }
 
 /// Raindrop's built-in collections, which have fixed negative (or zero) ids and never appear in
 /// `GET /collections` (reference §4).
-package enum SystemCollection: Int, Sendable, Hashable, CaseIterable {
+public enum SystemCollection: Int, Sendable, Hashable, CaseIterable {
   /// Every bookmark except those in Trash. A place to read from, never to save into.
   case all = 0
   /// Where a new bookmark goes when no collection is given.
@@ -40,7 +40,7 @@ package enum SystemCollection: Int, Sendable, Hashable, CaseIterable {
   case trash = -99
 
   /// The names the Raindrop apps show.
-  package var title: String {
+  public var title: String {
     switch self {
     case .all: "All bookmarks"
     case .unsorted: "Unsorted"
@@ -49,7 +49,7 @@ package enum SystemCollection: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// A symbol name for the entity's display (the seed's `systemImage`).
-  package var systemImage: String {
+  public var systemImage: String {
     switch self {
     case .all: "tray.full"
     case .unsorted: "tray"

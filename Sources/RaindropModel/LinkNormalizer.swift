@@ -1,16 +1,16 @@
 import Foundation
 
 /// How a link's domain is derived and how two links are found to be "the same".
-package enum LinkNormalizer {
+public enum LinkNormalizer {
   /// The host without a leading `www.`, lower-cased: `https://www.Google.com/` → `google.com` (reference §3.3).
-  package static func domain(of link: String) -> String {
+  public static func domain(of link: String) -> String {
     guard let host = URLComponents(string: link)?.host?.lowercased(), !host.isEmpty else { return "" }
     return host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
   }
 
   /// The form links are compared in by the exists check: no scheme, no `www.`, lower-case host, no fragment,
   /// no trailing slash. Raindrop's duplicate finder ignores the same things (reference §3.7).
-  package static func comparable(_ link: String) -> String {
+  public static func comparable(_ link: String) -> String {
     let trimmed = link.trimmingCharacters(in: .whitespacesAndNewlines)
     guard var components = URLComponents(string: trimmed), let host = components.host, !host.isEmpty else {
       return trimmed.lowercased()

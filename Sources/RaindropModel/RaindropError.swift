@@ -1,7 +1,7 @@
 /// Why a backend call failed. Both backends throw these, so the intents handle one type.
 ///
 /// Messages never contain the token.
-package enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   /// 401: no token, a wrong one, or an expired one. `reason` is the server's message ("Incorrect access_token").
   case notAuthenticated(reason: String)
   /// 404 with Raindrop's JSON body: the bookmark or collection does not exist.
@@ -31,16 +31,16 @@ package enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The longest wait a rate limit may impose: `Retry-After` and `x-ratelimit-reset` come from the server,
   /// and a wrong or hostile one ("wait 292 billion years") must neither hang a run nor overflow a sleep.
   /// Raindrop's own window is 60 s; ten minutes is ten windows.
-  package static let maximumRateLimitWait: Duration = .seconds(600)
+  public static let maximumRateLimitWait: Duration = .seconds(600)
 
   /// What could not be found.
-  package enum Resource: Sendable, Hashable, CustomStringConvertible {
+  public enum Resource: Sendable, Hashable, CustomStringConvertible {
     case bookmark(id: Int)
     case collection(id: Int)
     /// Anything else, by the server's words.
     case other(String)
 
-    package var description: String {
+    public var description: String {
       switch self {
       case .bookmark(let id): "bookmark \(id)"
       case .collection(let id): "collection \(id)"
@@ -49,7 +49,7 @@ package enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .notAuthenticated: "Please log in to Raindrop.io first"
     case .notFound(let resource): "\(resource) not found"
@@ -69,7 +69,7 @@ package enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A stable code per case, for diagnostics and for the CLI's mapping to exit statuses.
-  package var code: String {
+  public var code: String {
     switch self {
     case .notAuthenticated: "raindrop.not-authenticated"
     case .notFound: "raindrop.not-found"
@@ -88,7 +88,7 @@ package enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the backend could not be reached or would not let us in (SPEC's "backend unreachable or
   /// unauthorised" exit class), as opposed to a request that failed on its own merits.
-  package var isBackendUnavailable: Bool {
+  public var isBackendUnavailable: Bool {
     switch self {
     case .notAuthenticated, .unknownEndpoint, .rateLimited, .waitTooLong, .serverError, .network, .malformedResponse,
       .storage:
@@ -99,7 +99,7 @@ package enum RaindropError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A hint for the person, where one helps.
-  package var help: String? {
+  public var help: String? {
     switch self {
     case .notAuthenticated: "run 'flow auth login' or set RAINDROP_TOKEN; use '--backend local' to work offline"
     case .unknownEndpoint: "RAINDROP_API_URL should end in /rest/v1"

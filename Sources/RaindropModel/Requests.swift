@@ -1,23 +1,23 @@
 import Foundation
 
 /// What to list: `GET /raindrops/{collectionId}?search=…&sort=…&page=…&perpage=…`.
-package struct BookmarkListQuery: Sendable, Hashable {
+public struct BookmarkListQuery: Sendable, Hashable {
   /// The collection to list; ``SystemCollection/all`` (0) means everything but Trash.
-  package var collectionId: Int
+  public var collectionId: Int
   /// Raindrop's search syntax (reference §5); nil or blank lists everything.
-  package var search: String?
-  package var sort: BookmarkSort
+  public var search: String?
+  public var sort: BookmarkSort
   /// Zero-based.
-  package var page: Int
+  public var page: Int
   /// Items per page; the server caps it at ``BookmarkListQuery/maximumPerPage``.
-  package var perPage: Int
+  public var perPage: Int
   /// Also include bookmarks in nested collections.
-  package var nested: Bool
+  public var nested: Bool
 
-  package static let defaultPerPage = 25
-  package static let maximumPerPage = 50
+  public static let defaultPerPage = 25
+  public static let maximumPerPage = 50
 
-  package init(
+  public init(
     collectionId: Int = SystemCollection.all.rawValue,
     search: String? = nil,
     sort: BookmarkSort = .default,
@@ -34,39 +34,39 @@ package struct BookmarkListQuery: Sendable, Hashable {
   }
 
   /// The page size the server actually uses: at least 1, at most 50.
-  package var effectivePerPage: Int { min(max(perPage, 1), Self.maximumPerPage) }
+  public var effectivePerPage: Int { min(max(perPage, 1), Self.maximumPerPage) }
 }
 
 /// One page of a listing.
-package struct BookmarkPage: Sendable, Hashable {
-  package var items: [Bookmark]
+public struct BookmarkPage: Sendable, Hashable {
+  public var items: [Bookmark]
   /// Matches over all pages, not just this one.
-  package var count: Int
+  public var count: Int
 
-  package init(items: [Bookmark], count: Int) {
+  public init(items: [Bookmark], count: Int) {
     self.items = items
     self.count = count
   }
 }
 
 /// A bookmark to create (`POST /raindrop`).
-package struct NewBookmark: Sendable, Hashable {
-  package var link: String
+public struct NewBookmark: Sendable, Hashable {
+  public var link: String
   /// Nil: the server's parser, or the link itself, gives the title.
-  package var title: String?
-  package var excerpt: String?
-  package var note: String?
-  package var tags: [String]
-  package var important: Bool
+  public var title: String?
+  public var excerpt: String?
+  public var note: String?
+  public var tags: [String]
+  public var important: Bool
   /// Nil: Unsorted.
-  package var collectionId: Int?
-  package var type: BookmarkType?
+  public var collectionId: Int?
+  public var type: BookmarkType?
   /// Nil: now. Imports and tests set it.
-  package var created: Date?
+  public var created: Date?
   /// Ask the server to fetch the page and fill in title, excerpt and cover (`pleaseParse: {}`).
-  package var parse: Bool
+  public var parse: Bool
 
-  package init(
+  public init(
     link: String,
     title: String? = nil,
     excerpt: String? = nil,
@@ -93,17 +93,17 @@ package struct NewBookmark: Sendable, Hashable {
 
 /// The fields of one bookmark to change (`PUT /raindrop/{id}`); nil fields are left alone, so only the diff is
 /// sent. `tags` replaces the whole list.
-package struct BookmarkChanges: Sendable, Hashable {
-  package var link: String?
-  package var title: String?
-  package var excerpt: String?
-  package var note: String?
-  package var tags: [String]?
-  package var important: Bool?
-  package var collectionId: Int?
-  package var type: BookmarkType?
+public struct BookmarkChanges: Sendable, Hashable {
+  public var link: String?
+  public var title: String?
+  public var excerpt: String?
+  public var note: String?
+  public var tags: [String]?
+  public var important: Bool?
+  public var collectionId: Int?
+  public var type: BookmarkType?
 
-  package init(
+  public init(
     link: String? = nil,
     title: String? = nil,
     excerpt: String? = nil,
@@ -124,7 +124,7 @@ package struct BookmarkChanges: Sendable, Hashable {
   }
 
   /// The diff from `original` to `modified`: the seed's `raindropUpdate(original:modified:)`.
-  package init(from original: Bookmark, to modified: Bookmark) {
+  public init(from original: Bookmark, to modified: Bookmark) {
     self.init()
     if original.link != modified.link { link = modified.link }
     if original.title != modified.title { title = modified.title }
@@ -136,10 +136,10 @@ package struct BookmarkChanges: Sendable, Hashable {
     if original.type != modified.type { type = modified.type }
   }
 
-  package var isEmpty: Bool { self == BookmarkChanges() }
+  public var isEmpty: Bool { self == BookmarkChanges() }
 
   /// `bookmark` with these changes applied.
-  package func applied(to bookmark: Bookmark) -> Bookmark {
+  public func applied(to bookmark: Bookmark) -> Bookmark {
     var result = bookmark
     if let link { result.link = link }
     if let title { result.title = title }
@@ -154,18 +154,18 @@ package struct BookmarkChanges: Sendable, Hashable {
 }
 
 /// One change applied to many bookmarks at once (`PUT /raindrops/{collectionId}` with `ids`).
-package struct BulkChange: Sendable, Hashable {
+public struct BulkChange: Sendable, Hashable {
   /// Tags to add where missing (compared case-insensitively).
-  package var addTags: [String]
+  public var addTags: [String]
   /// Tags to remove (compared case-insensitively).
-  package var removeTags: [String]
+  public var removeTags: [String]
   /// Remove every tag first (`tags: []` on the wire).
-  package var clearTags: Bool
-  package var important: Bool?
+  public var clearTags: Bool
+  public var important: Bool?
   /// Move into this collection.
-  package var moveTo: Int?
+  public var moveTo: Int?
 
-  package init(
+  public init(
     addTags: [String] = [], removeTags: [String] = [], clearTags: Bool = false, important: Bool? = nil,
     moveTo: Int? = nil
   ) {
@@ -176,26 +176,26 @@ package struct BulkChange: Sendable, Hashable {
     self.moveTo = moveTo
   }
 
-  package var isEmpty: Bool { self == BulkChange() }
+  public var isEmpty: Bool { self == BulkChange() }
 
   /// The most ids one request may carry; more, or none, is a 413 (reference §2).
-  package static let maximumIDsPerRequest = 100
+  public static let maximumIDsPerRequest = 100
 }
 
 /// A collection to create (`POST /collection`).
-package struct NewCollection: Sendable, Hashable {
-  package var title: String
+public struct NewCollection: Sendable, Hashable {
+  public var title: String
   /// Nil: a root collection.
-  package var parentId: Int?
+  public var parentId: Int?
 
-  package init(title: String, parentId: Int? = nil) {
+  public init(title: String, parentId: Int? = nil) {
     self.title = title
     self.parentId = parentId
   }
 }
 
 /// What deleting a bookmark did.
-package enum DeleteOutcome: Sendable, Hashable {
+public enum DeleteOutcome: Sendable, Hashable {
   /// It was somewhere else and is now in Trash.
   case movedToTrash(Bookmark)
   /// It was already in Trash and is gone.

@@ -5,22 +5,22 @@ import Foundation
 ///
 /// The REST backend sends the text as it is; the local store parses it with this type and evaluates it with
 /// ``matches(_:)``, so that both backends understand the same syntax.
-package struct SearchQuery: Sendable, Hashable {
-  package var terms: [Term]
+public struct SearchQuery: Sendable, Hashable {
+  public var terms: [Term]
   /// `match:OR`: a bookmark matches when any positive term does. Negated terms always exclude.
-  package var matchAny: Bool
+  public var matchAny: Bool
 
-  package struct Term: Sendable, Hashable {
-    package var negated: Bool
-    package var kind: Kind
+  public struct Term: Sendable, Hashable {
+    public var negated: Bool
+    public var kind: Kind
 
-    package init(_ kind: Kind, negated: Bool = false) {
+    public init(_ kind: Kind, negated: Bool = false) {
       self.kind = kind
       self.negated = negated
     }
   }
 
-  package enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
     /// A word, anywhere in title, excerpt, note, link, domain or tags.
     case word(String)
     /// `"exact phrase"`, anywhere the same places.
@@ -43,21 +43,21 @@ package struct SearchQuery: Sendable, Hashable {
     case unsupported(String)
   }
 
-  package enum Field: String, Sendable, Hashable, CaseIterable {
+  public enum Field: String, Sendable, Hashable, CaseIterable {
     case title, excerpt, note, link, domain
   }
 
   /// A day, month or year, and whether to match on, before or after it (in UTC).
-  package struct DateFilter: Sendable, Hashable {
-    package enum Comparison: Sendable, Hashable { case on, before, after }
-    package var comparison: Comparison
+  public struct DateFilter: Sendable, Hashable {
+    public enum Comparison: Sendable, Hashable { case on, before, after }
+    public var comparison: Comparison
     /// The first instant of the period.
-    package var start: Date
+    public var start: Date
     /// The first instant after the period.
-    package var end: Date
+    public var end: Date
 
     /// Parses `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, with an optional `<` or `>` in front.
-    package init?(_ text: String) {
+    public init?(_ text: String) {
       var rest = Substring(text)
       comparison = .on
       if rest.hasPrefix("<") {
@@ -84,7 +84,7 @@ package struct SearchQuery: Sendable, Hashable {
       self.end = end
     }
 
-    package func matches(_ date: Date) -> Bool {
+    public func matches(_ date: Date) -> Bool {
       switch comparison {
       case .on: date >= start && date < end
       case .before: date < start
@@ -93,13 +93,13 @@ package struct SearchQuery: Sendable, Hashable {
     }
   }
 
-  package init(terms: [Term], matchAny: Bool = false) {
+  public init(terms: [Term], matchAny: Bool = false) {
     self.terms = terms
     self.matchAny = matchAny
   }
 
   /// Parses the search text. Anything that is not an operator is a word, so parsing never fails.
-  package init(parsing text: String) {
+  public init(parsing text: String) {
     var terms: [Term] = []
     var matchAny = false
     for token in Self.tokenize(text) {
@@ -139,7 +139,7 @@ package struct SearchQuery: Sendable, Hashable {
     self.init(terms: terms, matchAny: matchAny)
   }
 
-  package var isEmpty: Bool { terms.isEmpty }
+  public var isEmpty: Bool { terms.isEmpty }
 
   private static func operatorKind(key: String, value: String) -> Kind? {
     let truthy = value.lowercased() != "false"
@@ -205,7 +205,7 @@ package struct SearchQuery: Sendable, Hashable {
   // MARK: - Evaluating
 
   /// Whether `bookmark` matches: all positive terms (any, with `match:OR`), and none of the negated ones.
-  package func matches(_ bookmark: Bookmark) -> Bool {
+  public func matches(_ bookmark: Bookmark) -> Bool {
     var anyPositive = false
     var anyPositiveMatched = false
     for term in terms {
@@ -225,7 +225,7 @@ package struct SearchQuery: Sendable, Hashable {
   }
 
   /// Relevance for `sort=score`: a title hit weighs 3, a tag 2, anything else 1.
-  package func score(_ bookmark: Bookmark) -> Int {
+  public func score(_ bookmark: Bookmark) -> Int {
     terms.filter { !$0.negated }.reduce(0) { $0 + Self.evaluate($1.kind, bookmark) }
   }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Tag list edits with the case-insensitive rules the intents use.
-package enum TagEditor {
+public enum TagEditor {
   /// `tags` plus those of `adding` not already there (ignoring case), minus those in `removing` (ignoring case).
-  package static func edit(_ tags: [String], adding: [String] = [], removing: [String] = [], clearing: Bool = false)
+  public static func edit(_ tags: [String], adding: [String] = [], removing: [String] = [], clearing: Bool = false)
     -> [String]
   {
     var result = clearing ? [] : tags

@@ -10,14 +10,14 @@ import RaindropModel
 /// - A create is never blindly retried: after a failure it asks `/import/url/exists` whether the bookmark was
 ///   made after all. Deleting one bookmark, which is not idempotent either (the second delete would remove it
 ///   from Trash for good), is checked the same way.
-package final class RaindropClient: BookmarkBackend {
-  package let name = "raindrop"
+public final class RaindropClient: BookmarkBackend {
+  public let name = "raindrop"
   /// `https://api.raindrop.io/rest/v1`. (The literal always parses; the fallback only satisfies the type.)
-  package static let defaultBaseURL: URL = URL(string: "https://api.raindrop.io/rest/v1") ?? URL(fileURLWithPath: "/")
-  package let baseURL: URL
-  package let policy: RetryPolicy
+  public static let defaultBaseURL: URL = URL(string: "https://api.raindrop.io/rest/v1") ?? URL(fileURLWithPath: "/")
+  public let baseURL: URL
+  public let policy: RetryPolicy
   /// The limiter, shared by all requests of this client.
-  package let limiter: RateLimiter
+  public let limiter: RateLimiter
 
   private let token: String
   private let transport: any HTTPTransport
@@ -26,7 +26,7 @@ package final class RaindropClient: BookmarkBackend {
   /// - Parameters:
   ///   - token: a test token or an OAuth access token.
   ///   - baseURL: `https://api.raindrop.io/rest/v1` unless a stand-in is wanted (`RAINDROP_API_URL`).
-  package init(
+  public init(
     token: String,
     baseURL: URL = RaindropClient.defaultBaseURL,
     transport: any HTTPTransport = CurlTransport(),
@@ -43,13 +43,13 @@ package final class RaindropClient: BookmarkBackend {
 
   // MARK: - BookmarkBackend
 
-  package func currentUser() async throws(RaindropError) -> RaindropUser {
+  public func currentUser() async throws(RaindropError) -> RaindropUser {
     let envelope = try await call("GET", "user", as: UserEnvelope.self)
     let user = envelope.user
     return RaindropUser(id: user.id, name: user.name, email: user.email, pro: user.pro)
   }
 
-  package func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
+  public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     var items = [
       ("sort", query.sort.rawValue), ("page", String(max(query.page, 0))), ("perpage", String(query.effectivePerPage)),
     ]
@@ -65,14 +65,14 @@ package final class RaindropClient: BookmarkBackend {
     return BookmarkPage(items: bookmarks, count: envelope.count ?? bookmarks.count)
   }
 
-  package func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
+  public func bookmark(id: Int) async throws(RaindropError) -> Bookmark {
     let envelope = try await call(
       "GET", "raindrop/\(id)", notFound: .bookmark(id: id), as: ItemEnvelope<RaindropDTO>.self)
     guard let item = envelope.item else { throw .malformedResponse("no item in the answer for bookmark \(id)") }
     return item.bookmark
   }
 
-  package func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
+  public func createBookmark(_ new: NewBookmark) async throws(RaindropError) -> Bookmark {
     let body = RaindropBody(
       link: new.link, title: new.title, excerpt: new.excerpt, note: new.note, tags: new.tags.isEmpty ? nil : new.tags,
       important: new.important ? true : nil, collection: new.collectionId.map(Reference.init),
@@ -114,7 +114,7 @@ package final class RaindropClient: BookmarkBackend {
     return nil
   }
 
-  package func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
+  public func updateBookmark(id: Int, _ changes: BookmarkChanges) async throws(RaindropError) -> Bookmark {
     guard !changes.isEmpty else { return try await bookmark(id: id) }
     let body = RaindropBody(
       link: changes.link, title: changes.title, excerpt: changes.excerpt, note: changes.note, tags: changes.tags,
@@ -127,7 +127,7 @@ package final class RaindropClient: BookmarkBackend {
     return item.bookmark
   }
 
-  package func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
+  public func updateBookmarks(ids: [Int], in collectionId: Int, _ change: BulkChange) async throws(RaindropError)
     -> Int
   {
     // No ids would mean "every bookmark in the collection" to the server: never send that by accident.
@@ -173,7 +173,7 @@ package final class RaindropClient: BookmarkBackend {
     return .incomplete(progress, cause: error)
   }
 
-  package func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
+  public func deleteBookmark(id: Int) async throws(RaindropError) -> DeleteOutcome {
     var attempt = 1
     while true {
       let sentAt = clock.now
@@ -201,7 +201,7 @@ package final class RaindropClient: BookmarkBackend {
     }
   }
 
-  package func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
+  public func existingBookmarkIDs(link: String) async throws(RaindropError) -> [Int] {
     // `result:false` is this endpoint's normal "not found" (reference §3.7), not an error.
     let envelope = try await call(
       "POST", "import/url/exists", body: try encode(ExistsBody(urls: [link])), falseResultIsError: false,
@@ -210,7 +210,7 @@ package final class RaindropClient: BookmarkBackend {
     return (envelope.ids ?? []).sorted()
   }
 
-  package func collections() async throws(RaindropError) -> [BookmarkCollection] {
+  public func collections() async throws(RaindropError) -> [BookmarkCollection] {
     let stats = try await call("GET", "user/stats", as: StatsEnvelope.self)
     var counts: [Int: Int] = [:]
     for entry in stats.items ?? [] { counts[entry.id] = entry.count }
@@ -225,7 +225,7 @@ package final class RaindropClient: BookmarkBackend {
     return system + user
   }
 
-  package func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
+  public func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
     let body = CollectionBody(title: new.title, parent: new.parentId.map(Reference.init))
     // Not idempotent, but a duplicate collection is visible and harmless enough that one blind retry is not
     // worth a lookup: no retry at all after an unknown outcome.

@@ -15,21 +15,21 @@ import RaindropModel
 /// (subtracted unless its loss was seen before the figure's request went out, when the server must have counted
 /// it first) or answered with a lower figure of its own. So the estimate never exceeds the truth, whatever the
 /// order answers arrive in; it is short only by requests the server has already counted.
-package actor RateLimiter {
+public actor RateLimiter {
   private let clock: any BackendClock
   private let margin: TimeInterval
 
   /// The window size, once a response has said it.
-  package private(set) var limit: Int?
+  public private(set) var limit: Int?
   /// The end of the current window, once a response in it has said it; nil between the end of one window and
   /// the first answer in the next.
-  package private(set) var resetAt: Date?
+  public private(set) var resetAt: Date?
   /// The lowest `remaining` reported in the current window.
   private var serverRemaining: Int?
   /// The end of the last window that is over, so late answers from it are not taken for a new one.
   private var finishedReset: Date?
   /// Set by a 429: nothing goes out before this.
-  package private(set) var blockedUntil: Date?
+  public private(set) var blockedUntil: Date?
   private var inFlight = 0
   /// Requests let out so far; each gets this number as its ticket.
   private var admitted = 0
@@ -43,14 +43,14 @@ package actor RateLimiter {
 
   /// A wait longer than ``RaindropError/maximumRateLimitWait``: the request fails rather than hang, in the
   /// words of the header that asked for it.
-  package struct WaitTooLong: Error {
-    package let said: String
+  public struct WaitTooLong: Error {
+    public let said: String
   }
 
   /// Requests waiting for an answer to arrive (see ``acquire()``).
   private var answerWaiters: [CheckedContinuation<Void, Never>] = []
 
-  package init(
+  public init(
     clock: any BackendClock, margin: Duration = .milliseconds(250),
     maximumWait: Duration = RaindropError.maximumRateLimitWait
   ) {
@@ -66,14 +66,14 @@ package actor RateLimiter {
   }
 
   /// Requests that may still go out in this window, by the estimate above; nil when unknown (no limit).
-  package var estimatedRemaining: Int? {
+  public var estimatedRemaining: Int? {
     guard let limit else { return nil }
     return (serverRemaining ?? limit) - inFlight
   }
 
   /// Waits until a request may go out, counts it as in flight, and returns its ticket for ``record(_:ticket:)``.
   @discardableResult
-  package func acquire() async throws -> Int {
+  public func acquire() async throws -> Int {
     while true {
       let now = clock.now
       if let blocked = blockedUntil {
@@ -109,7 +109,7 @@ package actor RateLimiter {
   }
 
   /// Takes in the headers of the answer to the request with this ticket.
-  package func record(_ headers: [String: String], ticket: Int) {
+  public func record(_ headers: [String: String], ticket: Int) {
     inFlight = max(inFlight - 1, 0)
     defer { wakeWaiters() }
     if let value = Self.integer(headers, "x-ratelimit-limit", "ratelimit-limit") { limit = value }
@@ -139,7 +139,7 @@ package actor RateLimiter {
 
   /// A request came back without an answer. The server may well have counted it (a connection reset after
   /// the request arrived), and no later figure will show it, so it is counted here.
-  package func recordNoAnswer() {
+  public func recordNoAnswer() {
     inFlight = max(inFlight - 1, 0)
     if let limit {
       serverRemaining = (serverRemaining ?? limit) - 1
@@ -155,7 +155,7 @@ package actor RateLimiter {
   }
 
   /// A 429: hold every request until `until`.
-  package func block(until: Date) {
+  public func block(until: Date) {
     blockedUntil = max(blockedUntil ?? until, until)
   }
 

@@ -1,26 +1,26 @@
 import Foundation
 
 /// How persistent the client is: retries for 5xx and lost connections, waits for 429s, and timeouts.
-package struct RetryPolicy: Sendable, Hashable {
+public struct RetryPolicy: Sendable, Hashable {
   /// Tries per request when the server fails (5xx), the connection fails, or the answer is unreadable; 1 means
   /// no retry.
-  package var maxAttempts: Int
+  public var maxAttempts: Int
   /// The first backoff; each later one doubles, up to ``maximumDelay``.
-  package var baseDelay: Duration
-  package var maximumDelay: Duration
+  public var baseDelay: Duration
+  public var maximumDelay: Duration
   /// How many 429s one request may wait out before giving up.
-  package var maxRateLimitWaits: Int
+  public var maxRateLimitWaits: Int
   /// Extra wait after the server's reset second, so that a request does not arrive a hair early.
-  package var resetMargin: Duration
+  public var resetMargin: Duration
   /// The wait on a 429 that names neither `Retry-After` nor a reset (reference §6: 60 s).
-  package var defaultRateLimitWait: Duration
+  public var defaultRateLimitWait: Duration
   /// How long a create may be told apart from an older save of the same link: a bookmark found by the exists
   /// check counts as this request's own if it was created within this long of the request.
-  package var createMatchTolerance: Duration
+  public var createMatchTolerance: Duration
   /// Per request.
-  package var requestTimeout: Duration
+  public var requestTimeout: Duration
 
-  package init(
+  public init(
     maxAttempts: Int = 5,
     baseDelay: Duration = .milliseconds(500),
     maximumDelay: Duration = .seconds(30),
@@ -40,11 +40,11 @@ package struct RetryPolicy: Sendable, Hashable {
     self.requestTimeout = requestTimeout
   }
 
-  package static let `default` = RetryPolicy()
+  public static let `default` = RetryPolicy()
 
   /// The wait before retry number `retry` (1 for the first retry): base × 2^(retry-1), capped. No jitter: one
   /// person's CLI does not cause a thundering herd, and tests stay deterministic.
-  package func backoff(beforeRetry retry: Int) -> Duration {
+  public func backoff(beforeRetry retry: Int) -> Duration {
     let factor = 1 << min(max(retry - 1, 0), 20)
     return min(baseDelay * factor, maximumDelay)
   }

@@ -10,9 +10,9 @@ import RaindropModel
 /// `x-ratelimit-*` headers on every answer from a fixed window (429 with `Retry-After` when it is used up), and
 /// answers with `Connection: close` (FlyingFox without it costs ~40 ms a request on keep-alive). Faults can be
 /// switched on per test (``StubFault``), and it counts requests per endpoint.
-package final class RaindropStubServer: Sendable {
+public final class RaindropStubServer: Sendable {
   /// The store behind the server; tests may seed it directly.
-  package let store: LocalBackend
+  public let store: LocalBackend
   private let tokens: Set<String>
   private let state: StubState
   private let clock: any BackendClock
@@ -23,7 +23,7 @@ package final class RaindropStubServer: Sendable {
   ///   - tokens: bearer tokens accepted; others get 401 `Incorrect access_token`.
   ///   - rateLimit: the window; scale it down to exercise the client's limiter quickly.
   ///   - clock: the time the window runs on (share a ``ManualBackendClock`` with the client to never wait).
-  package init(
+  public init(
     store: LocalBackend,
     tokens: Set<String> = ["test-token"],
     rateLimit: RateWindow = .raindrop,
@@ -44,7 +44,7 @@ package final class RaindropStubServer: Sendable {
   }
 
   /// Starts listening and returns the base URL, `http://127.0.0.1:PORT/rest/v1`.
-  package func start() async throws -> URL {
+  public func start() async throws -> URL {
     let server = self.server
     let task = Task { try await server.run() }
     await runner.set(task)
@@ -55,7 +55,7 @@ package final class RaindropStubServer: Sendable {
     return url
   }
 
-  package func stop() async {
+  public func stop() async {
     await server.stop()
     if let task = await runner.take() { _ = await task.result }
   }
@@ -64,41 +64,41 @@ package final class RaindropStubServer: Sendable {
 
   /// The next `times` requests (after the token check) get `fault`; with `endpoint` (keyed like
   /// ``requestCounts``), only requests to it, after letting `skipping` of them through.
-  package func failNext(_ fault: StubFault, times: Int = 1, on endpoint: String? = nil, skipping: Int = 0) async {
+  public func failNext(_ fault: StubFault, times: Int = 1, on endpoint: String? = nil, skipping: Int = 0) async {
     await state.enqueue(fault, times: times, on: endpoint, skipping: skipping)
   }
 
   /// From now on, each request gets one of `faults` with probability `rate`, drawn from a seeded generator.
-  package func injectRandomFaults(rate: Double, from faults: [StubFault], seed: UInt64 = 42) async {
+  public func injectRandomFaults(rate: Double, from faults: [StubFault], seed: UInt64 = 42) async {
     await state.setRandom(rate: rate, faults: faults, seed: seed)
   }
 
-  package func clearFaults() async { await state.clearFaults() }
+  public func clearFaults() async { await state.clearFaults() }
 
   // MARK: - Counting
 
   /// Requests per endpoint, keyed like `PUT /raindrops/{collectionId}`.
-  package var requestCounts: [String: Int] { get async { await state.counts } }
-  package var totalRequests: Int { get async { await state.total } }
+  public var requestCounts: [String: Int] { get async { await state.counts } }
+  public var totalRequests: Int { get async { await state.total } }
   /// 429s sent because the window was used up (not injected ones).
-  package var rateLimitedResponses: Int { get async { await state.rateLimited } }
+  public var rateLimitedResponses: Int { get async { await state.rateLimited } }
   /// Injected faults by kind.
-  package var injectedFaults: [String: Int] { get async { await state.faultsInjected } }
+  public var injectedFaults: [String: Int] { get async { await state.faultsInjected } }
   /// When the first and the last counted request arrived, on the server's clock.
-  package var activeInterval: (first: Date, last: Date)? {
+  public var activeInterval: (first: Date, last: Date)? {
     get async {
       guard let first = await state.firstRequest, let last = await state.lastRequest else { return nil }
       return (first, last)
     }
   }
 
-  package func resetCounts() async { await state.resetCounts() }
+  public func resetCounts() async { await state.resetCounts() }
 }
 
 extension RaindropStubServer {
   /// Starts a stand-in over `store`, runs `body` with it and its base URL (for `RAINDROP_API_URL`), and stops it
   /// whether `body` succeeds or throws.
-  package static func withRunning<T>(
+  public static func withRunning<T>(
     store: LocalBackend,
     tokens: Set<String> = ["test-token"],
     rateLimit: RateWindow = .raindrop,
@@ -119,9 +119,9 @@ extension RaindropStubServer {
 }
 
 /// Why the stand-in could not start.
-package enum StubServerError: Error, CustomStringConvertible {
+public enum StubServerError: Error, CustomStringConvertible {
   case noAddress
-  package var description: String { "the stand-in server has no IPv4 address" }
+  public var description: String { "the stand-in server has no IPv4 address" }
 }
 
 /// Holds the server's run task.

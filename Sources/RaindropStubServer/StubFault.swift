@@ -1,7 +1,7 @@
 import Foundation
 
 /// A failure the stand-in can be told to produce, to test the client's limiter and retries.
-package enum StubFault: Sendable, Hashable, CustomStringConvertible {
+public enum StubFault: Sendable, Hashable, CustomStringConvertible {
   /// 429 with the rate-limit headers, and `Retry-After` when given. Not acted on.
   case rateLimited(retryAfter: Int?)
   /// 429 with these headers over the usual ones, as text: for a server that says something odd
@@ -27,7 +27,7 @@ package enum StubFault: Sendable, Hashable, CustomStringConvertible {
   /// 400 without acting: a refusal the client does not retry.
   case badRequest
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .rateLimited, .rateLimitedSaying: "429"
     case .answerSaying: "odd headers"
@@ -53,16 +53,16 @@ package enum StubFault: Sendable, Hashable, CustomStringConvertible {
 
 /// The server's rate-limit window: `limit` requests per fixed window of `seconds`, starting with the first
 /// request (reference §6). Raindrop's is 120 per 60 s; tests scale it down.
-package struct RateWindow: Sendable, Hashable {
-  package var limit: Int
-  package var seconds: Int
+public struct RateWindow: Sendable, Hashable {
+  public var limit: Int
+  public var seconds: Int
 
-  package init(limit: Int, seconds: Int) {
+  public init(limit: Int, seconds: Int) {
     self.limit = limit
     self.seconds = seconds
   }
 
-  package static let raindrop = RateWindow(limit: 120, seconds: 60)
+  public static let raindrop = RateWindow(limit: 120, seconds: 60)
 }
 
 /// A small deterministic random source (SplitMix64), so a fault plan replays the same way from a seed.

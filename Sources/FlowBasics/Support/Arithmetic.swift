@@ -8,7 +8,7 @@ import Foundation
 /// A small recursive-descent parser: `calculate` takes one expression instead of Shortcuts' separate
 /// operand fields because workflows are text, and `${count} * 2 + 1` reads as what it does.
 /// Package-visible for the fuzzing harness (`FlowFuzzing`), which feeds `evaluate` what `calculate` would.
-package struct Arithmetic {
+public struct Arithmetic {
   private let characters: [Character]
   private var index = 0
   private let source: String
@@ -20,7 +20,7 @@ package struct Arithmetic {
   /// problems only a run reports.
   private var tooDeep = false
 
-  package static func evaluate(_ expression: String) throws -> Double {
+  public static func evaluate(_ expression: String) throws -> Double {
     var parser = Arithmetic(source: expression)
     return try parser.evaluate()
   }

@@ -2,7 +2,7 @@ import FlowIntents
 import Foundation
 
 /// The desktop clipboard; `get-clipboard` and `copy-to-clipboard` use it.
-package protocol ClipboardService: Sendable {
+public protocol ClipboardService: Sendable {
   /// The clipboard's text; empty when nothing is copied.
   func text() async throws -> String
   func copy(_ text: String) async throws

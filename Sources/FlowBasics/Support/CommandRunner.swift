@@ -2,7 +2,7 @@ import FlowIntents
 
 /// Runs a program to its end and collects what it wrote: what `run-shell` performs through, injected so
 /// that a dry run and the tests see each command (``SpawnCommandRunner`` is the real one).
-package protocol CommandRunner: Sendable {
+public protocol CommandRunner: Sendable {
   /// Runs `command` and returns how it ended. Throws `CancellationError` when the task is cancelled
   /// (Ctrl-C, a step's `timeout:`), and ``CommandFailure`` when it cannot start; either way, and on
   /// ``CommandRequest/timeout``, nothing it started is left running.
@@ -14,31 +14,31 @@ package protocol CommandRunner: Sendable {
 }
 
 /// One program to run: `argv`, what it reads, where, and with which environment.
-package struct CommandRequest: Sendable, Hashable {
+public struct CommandRequest: Sendable, Hashable {
   /// The program: a path, or a name looked up on the `PATH` (the child's, with ``environment`` applied).
-  package var executable: String
+  public var executable: String
   /// `argv[1...]`, passed as they are: no shell sees them.
-  package var arguments: [String]
+  public var arguments: [String]
   /// `argv[0]`; the executable as written when nil.
-  package var name: String?
+  public var name: String?
   /// Written to the child's standard input, which is then closed; nil gives it `/dev/null`.
-  package var input: [UInt8]?
+  public var input: [UInt8]?
   /// A script to hand the program as a file: an in-memory file whose `/dev/fd/N` path replaces
   /// ``CommandRequest/scriptPlaceholder`` in ``arguments`` (for interpreters that take no `-c`).
-  package var script: [UInt8]?
+  public var script: [UInt8]?
   /// The child's working directory; the run's own when nil.
-  package var workingDirectory: String?
+  public var workingDirectory: String?
   /// Variables set in the child on top of the runner's environment.
-  package var environment: [String: String]
+  public var environment: [String: String]
   /// After this long the command's process group is ended and the result says it timed out.
-  package var timeout: Duration?
+  public var timeout: Duration?
   /// The most bytes of standard output kept; more ends the command (``CommandResult/outputTooLarge``).
-  package var outputLimit: Int
+  public var outputLimit: Int
 
   /// The argument that stands for the path of ``script``.
-  package static let scriptPlaceholder = "\u{0}script"
+  public static let scriptPlaceholder = "\u{0}script"
 
-  package init(
+  public init(
     executable: String, arguments: [String] = [], name: String? = nil, input: [UInt8]? = nil, script: [UInt8]? = nil,
     workingDirectory: String? = nil, environment: [String: String] = [:], timeout: Duration? = nil,
     outputLimit: Int = 16 << 20
@@ -56,8 +56,8 @@ package struct CommandRequest: Sendable, Hashable {
 }
 
 /// How a command ended, and what it wrote.
-package struct CommandResult: Sendable, Hashable {
-  package enum Ending: Sendable, Hashable {
+public struct CommandResult: Sendable, Hashable {
+  public enum Ending: Sendable, Hashable {
     /// It exited with this status.
     case exited(Int32)
     /// A signal ended it.
@@ -68,17 +68,17 @@ package struct CommandResult: Sendable, Hashable {
     case outputTooLarge
   }
 
-  package var ending: Ending
-  package var standardOutput: [UInt8]
+  public var ending: Ending
+  public var standardOutput: [UInt8]
   /// The last ``CommandResult/errorTail`` bytes at most.
-  package var standardError: [UInt8]
+  public var standardError: [UInt8]
   /// The process id it ran as.
-  package var pid: Int32
+  public var pid: Int32
 
   /// How much of standard error is kept: the end, where a program says why it stopped.
-  package static let errorTail = 64 << 10
+  public static let errorTail = 64 << 10
 
-  package init(ending: Ending, standardOutput: [UInt8] = [], standardError: [UInt8] = [], pid: Int32 = 0) {
+  public init(ending: Ending, standardOutput: [UInt8] = [], standardError: [UInt8] = [], pid: Int32 = 0) {
     self.ending = ending
     self.standardOutput = standardOutput
     self.standardError = standardError
@@ -86,7 +86,7 @@ package struct CommandResult: Sendable, Hashable {
   }
 
   /// The exit status as a shell reports it: the status, or 128 + the signal's number.
-  package var exitCode: Int {
+  public var exitCode: Int {
     switch ending {
     case .exited(let status): Int(status)
     case .signalled(let signal): 128 + Int(signal)
@@ -96,14 +96,14 @@ package struct CommandResult: Sendable, Hashable {
 }
 
 /// A command that could not start: no such program, a working directory that is not there.
-package struct CommandFailure: Error, Sendable, Hashable, CustomLocalizedStringResourceConvertible {
-  package var message: String
-  package var help: String?
+public struct CommandFailure: Error, Sendable, Hashable, CustomLocalizedStringResourceConvertible {
+  public var message: String
+  public var help: String?
 
-  package init(_ message: String, help: String? = nil) {
+  public init(_ message: String, help: String? = nil) {
     self.message = message
     self.help = help
   }
 
-  package var localizedStringResource: LocalizedStringResource { LocalizedStringResource(message) }
+  public var localizedStringResource: LocalizedStringResource { LocalizedStringResource(message) }
 }

@@ -16,23 +16,23 @@ import Synchronization
 /// often it is asked. Listing 100,000 files and counting them makes no `statx` at all (Files.md).
 /// Everything else is computed when it is read. An action that acts on a File goes by its path and
 /// looks again.
-package final class FileEntity: AppEntity {
-  package static let typeDisplayRepresentation: TypeDisplayRepresentation = "File"
-  package static let defaultQuery = FileQuery()
+public final class FileEntity: AppEntity {
+  public static let typeDisplayRepresentation: TypeDisplayRepresentation = "File"
+  public static let defaultQuery = FileQuery()
 
   /// The absolute path of the folder it is in (`/` for a file at the root).
-  package let folder: String
+  public let folder: String
   /// The last part of the path.
-  package let name: String
+  public let name: String
   /// A folder, or a link to one; a file otherwise.
-  package let isFolder: Bool
+  public let isFolder: Bool
   /// Size and dates: given when the File was made with a `statx` in hand, read on first use otherwise.
   private let details = AtomicLazyReference<FileDetails>()
   /// Who reads them on first use: the file system the File was listed from.
   private let loader: (any FileDetailsLoading.Type)?
 
   /// The File `name` in `folder`; without `details`, `loader` reads its size and dates when first asked.
-  package init(
+  public init(
     folder: String, name: String, isFolder: Bool, details: FileDetails?, loader: any FileDetailsLoading.Type
   ) {
     self.folder = folder
@@ -43,7 +43,7 @@ package final class FileEntity: AppEntity {
   }
 
   /// The File at an absolute path, with what a `statx` already said.
-  package init(path: String, isFolder: Bool, details: FileDetails) {
+  public init(path: String, isFolder: Bool, details: FileDetails) {
     loader = nil
     if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
       self.folder = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -57,23 +57,23 @@ package final class FileEntity: AppEntity {
   }
 
   /// The absolute path.
-  package var path: String {
+  public var path: String {
     folder.isEmpty ? name : folder == "/" ? "/" + name : folder + "/" + name
   }
-  package var id: String { path }
-  package var url: URL { URL(fileURLWithPath: path, isDirectory: isFolder) }
+  public var id: String { path }
+  public var url: URL { URL(fileURLWithPath: path, isDirectory: isFolder) }
   /// The extension without its dot, empty when there is none (`notes.md` → `md`; `.bashrc` → ``).
-  package var `extension`: String { isFolder ? "" : FileKinds.extension(of: name) }
+  public var `extension`: String { isFolder ? "" : FileKinds.extension(of: name) }
   /// `file` or `folder`; a symbolic link is what it points to.
-  package var kind: String { isFolder ? "folder" : "file" }
+  public var kind: String { isFolder ? "folder" : "file" }
   /// In bytes; 0 for a folder.
-  package var size: Int { isFolder ? 0 : readDetails().size }
+  public var size: Int { isFolder ? 0 : readDetails().size }
   /// The birth time, where the file system records one.
-  package var created: Date? { readDetails().created }
+  public var created: Date? { readDetails().created }
   /// Nil only when the file was gone by the time its details were first read.
-  package var modified: Date? { readDetails().modified }
+  public var modified: Date? { readDetails().modified }
   /// From the extension (`text/markdown`), `inode/directory` for a folder; the contents are never read.
-  package var mimeType: String {
+  public var mimeType: String {
     isFolder ? "inode/directory" : FileKinds.mimeType(ofExtension: self.extension)
   }
 
@@ -81,7 +81,7 @@ package final class FileEntity: AppEntity {
     details.load() ?? details.storeIfNil(loader?.details(at: path) ?? FileDetails(size: 0, created: nil, modified: nil))
   }
 
-  package var displayRepresentation: DisplayRepresentation {
+  public var displayRepresentation: DisplayRepresentation {
     DisplayRepresentation(title: LocalizedStringResource(path))
   }
 
@@ -103,25 +103,25 @@ package final class FileEntity: AppEntity {
       ("mime-type", "MIME Type", .text, { .text($0.mimeType) }),
     ]
 
-  package static let propertySchema: [PropertySchema] =
+  public static let propertySchema: [PropertySchema] =
     [PropertySchema(key: "id", title: "ID", type: .text), PropertySchema(key: "title", title: "Title", type: .text)]
     + properties.map { PropertySchema(key: $0.key, title: Naming.title(fromKey: $0.key), type: $0.type) }
 
-  package var propertyValues: FlowDictionary {
+  public var propertyValues: FlowDictionary {
     FlowDictionary(Self.properties.map { (key: $0.key, value: $0.read(self)) })
   }
 
-  package func propertyValue(forKey key: String) -> FlowValue? {
+  public func propertyValue(forKey key: String) -> FlowValue? {
     Self.properties.first { $0.key == key }?.read(self)
   }
 
-  package var propertyTitles: [(key: String, title: String)] {
+  public var propertyTitles: [(key: String, title: String)] {
     Self.properties.map { ($0.key, $0.title) }
   }
 
   /// A path written in a step, another step's File, or a URL (`file://`) where a File is wanted: looked up
   /// on the disk now, through the run's ``Files``. No globs here: `get-file` expands them.
-  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> FileEntity {
+  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> FileEntity {
     guard let files = context.dependency((any Files).self) else {
       throw AppIntentError.failed("files cannot be reached in this run")
     }
@@ -145,12 +145,12 @@ package final class FileEntity: AppEntity {
 
 /// What a `statx` says of a file beyond its path and kind; a class, so that a File that never reads it
 /// holds one empty reference.
-package final class FileDetails: Sendable {
+public final class FileDetails: Sendable {
   let size: Int
   let created: Date?
   let modified: Date?
 
-  package init(size: Int, created: Date?, modified: Date?) {
+  public init(size: Int, created: Date?, modified: Date?) {
     self.size = size
     self.created = created
     self.modified = modified
@@ -158,25 +158,25 @@ package final class FileDetails: Sendable {
 }
 
 /// Reads a listed File's size and dates when a step first asks for one (FlowSystem's `LocalFiles`).
-package protocol FileDetailsLoading {
+public protocol FileDetailsLoading {
   /// A file that has gone by then has size 0 and no dates.
   static func details(at path: String) -> FileDetails
 }
 
 /// Finds Files by path: the entity query every AppEntity declares.
-package struct FileQuery: EntityQuery {
-  package init() {}
+public struct FileQuery: EntityQuery {
+  public init() {}
 
-  package func entities(for identifiers: [String]) async throws -> [FileEntity] {
+  public func entities(for identifiers: [String]) async throws -> [FileEntity] {
     guard let files = IntentContext.current?.dependency((any Files).self) else { return [] }
     return identifiers.compactMap { try? files.item(at: $0) }
   }
 }
 
 /// What the extension of a name says: the extension itself, and the MIME type a desktop gives it.
-package enum FileKinds {
+public enum FileKinds {
   /// The text after the last dot of a name, unless the dot starts it (`.bashrc`) or ends it.
-  package static func `extension`(of name: String) -> String {
+  public static func `extension`(of name: String) -> String {
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
     else { return "" }
     return String(name[name.index(after: dot)...])
@@ -185,7 +185,7 @@ package enum FileKinds {
   /// The MIME type for an extension, from the shared-mime-info names of common types (no content
   /// sniffing: reading every file of a listing would be slow and libmagic is one more library);
   /// `application/octet-stream` for the rest, as a desktop says of an unknown file.
-  package static func mimeType(ofExtension ext: String) -> String {
+  public static func mimeType(ofExtension ext: String) -> String {
     types[ext.lowercased()] ?? "application/octet-stream"
   }
 

@@ -4,7 +4,7 @@ import Foundation
 /// The files of this machine, as the file actions reach them: injected (`@Dependency var files`) so that
 /// this module never reads the environment, and so that the paths a run resolves (`~`, relative ones)
 /// come from the command line's home and working directory.
-package protocol Files: Sendable {
+public protocol Files: Sendable {
   /// The home, working directory and Trash locations paths are resolved against.
   var locations: FileLocations { get }
   /// The file or folder at `path` (a symbolic link is followed), or a named error.
@@ -35,17 +35,17 @@ package protocol Files: Sendable {
 
 /// Where `~` and relative paths lead and where the home Trash is, from the environment the command
 /// line read.
-package struct FileLocations: Sendable, Hashable {
+public struct FileLocations: Sendable, Hashable {
   /// `$HOME`.
-  package var home: String
+  public var home: String
   /// The working directory relative paths start from.
-  package var workingDirectory: String
+  public var workingDirectory: String
   /// `$XDG_DATA_HOME`, or `~/.local/share`: the home Trash is its `Trash` folder.
-  package var dataHome: String
+  public var dataHome: String
   /// The user's id, for a volume's `.Trash-$UID`.
-  package var userID: UInt32
+  public var userID: UInt32
 
-  package init(home: String, workingDirectory: String, dataHome: String? = nil, userID: UInt32 = getuid()) {
+  public init(home: String, workingDirectory: String, dataHome: String? = nil, userID: UInt32 = getuid()) {
     self.home = home
     self.workingDirectory = workingDirectory
     self.dataHome = dataHome.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
@@ -54,7 +54,7 @@ package struct FileLocations: Sendable, Hashable {
 
   /// The absolute path a workflow's path names: `~` and `~/…` are the home, a relative path starts in the
   /// working directory; `.` and `..` are resolved in the text (as a shell does), links are not.
-  package func absolute(_ path: String) -> String {
+  public func absolute(_ path: String) -> String {
     var full: String
     if path == "~" {
       full = home
@@ -78,7 +78,7 @@ package struct FileLocations: Sendable, Hashable {
   }
 
   /// A path as messages show it: under the home, with `~`.
-  package func display(_ path: String) -> String {
+  public func display(_ path: String) -> String {
     if path == home { return "~" }
     if path.hasPrefix(home + "/") { return "~" + path.dropFirst(home.count) }
     return path

@@ -2,19 +2,19 @@ import FlowIntents
 import Foundation
 
 /// A desktop notification to show (the Desktop Notifications Specification's `Notify`).
-package struct NotificationRequest: Sendable, Hashable {
-  package var title: String
-  package var body: String
+public struct NotificationRequest: Sendable, Hashable {
+  public var title: String
+  public var body: String
   /// 0 low, 1 normal, 2 critical: the specification's `urgency` hint.
-  package var urgency: UInt8
+  public var urgency: UInt8
   /// An icon name from the theme (`dialog-information`) or a file path; empty for none.
-  package var icon: String
+  public var icon: String
   /// Button labels; with any, ``NotificationService/show(_:)`` waits for one to be chosen.
-  package var buttons: [String]
+  public var buttons: [String]
   /// How long to wait for a button.
-  package var timeout: Duration
+  public var timeout: Duration
 
-  package init(
+  public init(
     title: String, body: String = "", urgency: UInt8 = 1, icon: String = "", buttons: [String] = [],
     timeout: Duration = .seconds(60)
   ) {
@@ -28,7 +28,7 @@ package struct NotificationRequest: Sendable, Hashable {
 }
 
 /// What became of a notification.
-package enum NotificationOutcome: Sendable, Hashable {
+public enum NotificationOutcome: Sendable, Hashable {
   /// Shown, with no buttons to wait for; the server's id.
   case shown(id: UInt32)
   /// The person pressed this button (its label).
@@ -40,6 +40,6 @@ package enum NotificationOutcome: Sendable, Hashable {
 }
 
 /// Shows desktop notifications; `notify` uses it.
-package protocol NotificationService: Sendable {
+public protocol NotificationService: Sendable {
   func show(_ request: NotificationRequest) async throws -> NotificationOutcome
 }

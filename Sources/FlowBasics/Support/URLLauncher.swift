@@ -2,6 +2,6 @@ import FlowIntents
 import Foundation
 
 /// Opens a URL in the person's browser or the application registered for it; `open-url` uses it.
-package protocol URLLauncher: Sendable {
+public protocol URLLauncher: Sendable {
   func open(_ url: URL) async throws
 }

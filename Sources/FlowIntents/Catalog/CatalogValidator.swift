@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Programmer errors, caught in tests (swift-argument-parser's validators): each problem names the
 /// intent type and the rule it breaks.
-package enum CatalogValidator {
+public enum CatalogValidator {
   /// The rules, as their ids.
-  package enum Rule: String, Sendable, Hashable, CaseIterable {
+  public enum Rule: String, Sendable, Hashable, CaseIterable {
     case uniqueIDs = "unique-ids"
     case kebabCaseIDs = "kebab-case-ids"
     case sortedRegistry = "sorted-registry"
@@ -33,17 +33,17 @@ package enum CatalogValidator {
   }
 
   /// One broken rule in one declaration.
-  package struct Problem: Sendable, Hashable, CustomStringConvertible {
+  public struct Problem: Sendable, Hashable, CustomStringConvertible {
     /// The Swift type that breaks the rule: `SaveBookmarkIntent`.
-    package var declaration: String
-    package var rule: Rule
-    package var message: String
+    public var declaration: String
+    public var rule: Rule
+    public var message: String
 
-    package var description: String { "\(declaration): \(message) [\(rule.rawValue)]" }
+    public var description: String { "\(declaration): \(message) [\(rule.rawValue)]" }
   }
 
   /// Problems in these catalogues, across them too (ids must be unique among all).
-  package static func validate(_ catalogs: [any IntentCatalog.Type]) -> [Problem] {
+  public static func validate(_ catalogs: [any IntentCatalog.Type]) -> [Problem] {
     var problems: [Problem] = []
     var seen: [String: String] = [:]
     for catalog in catalogs {
@@ -70,7 +70,7 @@ package enum CatalogValidator {
   }
 
   /// Problems in these intents, which form one catalogue.
-  package static func validate(intents: [any AppIntent.Type], namespace: String? = nil) -> [Problem] {
+  public static func validate(intents: [any AppIntent.Type], namespace: String? = nil) -> [Problem] {
     validate(intents.map { IntentDescriptor($0, namespace: namespace) })
   }
 

@@ -3,21 +3,21 @@ import FlowDiagnostics
 /// An action declared by data rather than by a Swift type: a tool an MCP server publishes. It becomes the
 /// same ``IntentDescriptor`` a Swift intent does, so the checker, `flow actions`, `flow show`, the card
 /// and the schema read it through one path; only running it differs (`perform`).
-package struct ExternalAction: Sendable {
-  package var id: String
-  package var shortID: String
-  package var namespace: String
-  package var catalogTitle: String
-  package var title: String
-  package var description: String
-  package var parameters: [ParameterDescriptor]
-  package var outputType: ValueType?
-  package var sideEffect: SideEffect
-  package var networkAccess: NetworkAccess
+public struct ExternalAction: Sendable {
+  public var id: String
+  public var shortID: String
+  public var namespace: String
+  public var catalogTitle: String
+  public var title: String
+  public var description: String
+  public var parameters: [ParameterDescriptor]
+  public var outputType: ValueType?
+  public var sideEffect: SideEffect
+  public var networkAccess: NetworkAccess
   /// Who claims the effect ("the server 'time'").
-  package var effectClaimedBy: String
+  public var effectClaimedBy: String
 
-  package init(
+  public init(
     namespace: String, shortID: String, catalogTitle: String, title: String, description: String,
     parameters: [ParameterDescriptor], outputType: ValueType?, sideEffect: SideEffect,
     networkAccess: NetworkAccess = .none, effectClaimedBy: String
@@ -38,17 +38,17 @@ package struct ExternalAction: Sendable {
 
 /// The Swift type external actions stand behind in ``IntentDescriptor/intentType``: they have none, and
 /// nothing performs this one (the descriptor's runner calls the action's own `perform`).
-package struct ExternalIntent: AppIntent {
-  package static let title: LocalizedStringResource = "External Action"
-  package static let description = IntentDescription("An action another program publishes.")
-  package init() {}
-  package func perform() async throws -> some IntentResult { .result() }
+public struct ExternalIntent: AppIntent {
+  public static let title: LocalizedStringResource = "External Action"
+  public static let description = IntentDescription("An action another program publishes.")
+  public init() {}
+  public func perform() async throws -> some IntentResult { .result() }
 }
 
 extension IntentDescriptor {
   /// Describes an external action. `perform` gets the step's values converted, defaults filled and
   /// missing required ones asked for, after the confirmation a destructive action asks.
-  package init(
+  public init(
     _ action: ExternalAction,
     perform: @escaping @Sendable ([String: FlowValue], IntentContext) async throws -> IntentOutput
   ) {

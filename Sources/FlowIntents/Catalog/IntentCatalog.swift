@@ -3,7 +3,7 @@ import Synchronization
 
 /// A named set of intents: the basics, Raindrop.io. Each keeps an explicit list, sorted by id, so that
 /// adding an intent is one file and one line (CatalogValidator checks the order).
-package protocol IntentCatalog: Sendable {
+public protocol IntentCatalog: Sendable {
   /// The prefix of its ids (`raindrop`), or nil for the basics, whose ids stand alone.
   static var namespace: String? { get }
   /// The heading in `flow actions`: "Basics", "Raindrop.io".
@@ -14,10 +14,10 @@ package protocol IntentCatalog: Sendable {
 }
 
 extension IntentCatalog {
-  package static var shortcuts: (any AppShortcutsProvider.Type)? { nil }
+  public static var shortcuts: (any AppShortcutsProvider.Type)? { nil }
 
   /// Descriptors of every intent, in the list's order.
-  package static var descriptors: [IntentDescriptor] {
+  public static var descriptors: [IntentDescriptor] {
     intents.map { IntentDescriptor($0, namespace: namespace, catalogTitle: title) }
   }
 }
@@ -27,12 +27,12 @@ extension IntentCatalog {
 /// Descriptors are built on first lookup and kept: building one reflects over the intent, and at
 /// start-up that cost a third of `flow run`'s time when every intent was described, though a workflow
 /// uses a few.
-package struct IntentRegistry: Sendable {
+public struct IntentRegistry: Sendable {
   /// One catalogue's title and intents.
-  package struct Group: Sendable {
-    package let title: String
-    package let namespace: String?
-    package let descriptors: [IntentDescriptor]
+  public struct Group: Sendable {
+    public let title: String
+    public let namespace: String?
+    public let descriptors: [IntentDescriptor]
   }
 
   /// An intent's ids, known without describing it.
@@ -52,13 +52,13 @@ package struct IntentRegistry: Sendable {
   private var external: (any ExternalCatalogSource)?
 
   /// This registry with `source`'s catalogues after the built-in ones.
-  package func adding(_ source: any ExternalCatalogSource) -> IntentRegistry {
+  public func adding(_ source: any ExternalCatalogSource) -> IntentRegistry {
     var copy = self
     copy.external = source
     return copy
   }
 
-  package init(catalogs: [any IntentCatalog.Type]) {
+  public init(catalogs: [any IntentCatalog.Type]) {
     self.catalogs = catalogs.map { ($0.title, $0.namespace) }
     entries = catalogs.flatMap { catalog in
       catalog.intents.map { type in
@@ -71,7 +71,7 @@ package struct IntentRegistry: Sendable {
   }
 
   /// Every catalogue with its intents described, in order.
-  package var groups: [Group] {
+  public var groups: [Group] {
     catalogs.map { catalog in
       Group(
         title: catalog.title, namespace: catalog.namespace,
@@ -80,12 +80,12 @@ package struct IntentRegistry: Sendable {
   }
 
   /// Every intent, catalogue by catalogue.
-  package var descriptors: [IntentDescriptor] {
+  public var descriptors: [IntentDescriptor] {
     entries.map(describe) + externalCatalogs.flatMap(\.descriptors)
   }
 
   /// Every full id.
-  package var ids: [String] { entries.map(\.id) + externalCatalogs.flatMap { $0.descriptors.map(\.id) } }
+  public var ids: [String] { entries.map(\.id) + externalCatalogs.flatMap { $0.descriptors.map(\.id) } }
 
   private var externalCatalogs: [ExternalCatalog] { external?.catalogs() ?? [] }
 
@@ -93,7 +93,7 @@ package struct IntentRegistry: Sendable {
   /// catalogue's: what this machine configured for it (its command), or nil for the command when it has
   /// no such server. Nil for built-in ids and ids without a dot. What the card lists as the servers a
   /// workflow uses.
-  package func server(of id: String) -> (name: String, command: String?)? {
+  public func server(of id: String) -> (name: String, command: String?)? {
     guard let external, let dot = id.firstIndex(of: ".") else { return nil }
     let namespace = String(id[..<dot])
     guard !catalogs.contains(where: { $0.namespace == namespace }), !entries.contains(where: { $0.id == id }) else {
@@ -110,7 +110,7 @@ package struct IntentRegistry: Sendable {
 
   /// The intent with this id: the full id (`raindrop.save-bookmark`), or the short one
   /// (`save-bookmark`) when only one catalogue has it.
-  package func descriptor(for id: String) throws(IntentLookupError) -> IntentDescriptor {
+  public func descriptor(for id: String) throws(IntentLookupError) -> IntentDescriptor {
     // A dotted id outside the built-in namespaces is a server's tool (`time.get_current_time`): built-in
     // short ids are kebab-case, never dotted (CatalogValidator), so it goes straight to the servers.
     // Scanning the built-in ids and short ids for it first was a third of what `flow validate` spent
@@ -148,12 +148,12 @@ package struct IntentRegistry: Sendable {
 }
 
 /// A catalogue described by data: one MCP server's tools, from its cache.
-package struct ExternalCatalog: Sendable {
-  package let title: String
-  package let namespace: String
-  package let descriptors: [IntentDescriptor]
+public struct ExternalCatalog: Sendable {
+  public let title: String
+  public let namespace: String
+  public let descriptors: [IntentDescriptor]
 
-  package init(title: String, namespace: String, descriptors: [IntentDescriptor]) {
+  public init(title: String, namespace: String, descriptors: [IntentDescriptor]) {
     self.title = title
     self.namespace = namespace
     self.descriptors = descriptors
@@ -161,7 +161,7 @@ package struct ExternalCatalog: Sendable {
 }
 
 /// Where a registry finds catalogues that are not compiled in (FlowCLI's MCP servers).
-package protocol ExternalCatalogSource: Sendable {
+public protocol ExternalCatalogSource: Sendable {
   /// Every such catalogue, for `flow actions`, the schema and completions.
   func catalogs() -> [ExternalCatalog]
   /// The action `namespace.name`, or the lookup error that explains why there is none: an unknown server,
@@ -186,20 +186,20 @@ private final class DescriptorCache: Sendable {
 }
 
 /// An action id that names no intent, or more than one.
-package struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No intent has the id, or several have it as their short id.
-  package enum Kind: Sendable, Hashable { case unknown, ambiguous, unknownServer, uncachedServer }
+  public enum Kind: Sendable, Hashable { case unknown, ambiguous, unknownServer, uncachedServer }
 
-  package var kind: Kind
-  package var id: String
-  package var message: String
-  package var help: String?
-  package var candidates: [String]
+  public var kind: Kind
+  public var id: String
+  public var message: String
+  public var help: String?
+  public var candidates: [String]
 
-  package var description: String { message }
+  public var description: String { message }
 
   /// The diagnostic code: `unknown-action` or `ambiguous-action`.
-  package var code: DiagnosticCode {
+  public var code: DiagnosticCode {
     switch kind {
     case .unknown: "unknown-action"
     case .ambiguous: "ambiguous-action"
@@ -208,7 +208,7 @@ package struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvert
     }
   }
 
-  package init(kind: Kind, id: String, message: String, help: String?, candidates: [String]) {
+  public init(kind: Kind, id: String, message: String, help: String?, candidates: [String]) {
     self.kind = kind
     self.id = id
     self.message = message
@@ -217,7 +217,7 @@ package struct IntentLookupError: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// The error as a diagnostic pointing at `span` (the action key in a workflow), or at nothing.
-  package func diagnostic(at span: SourceSpan? = nil) -> Diagnostic {
+  public func diagnostic(at span: SourceSpan? = nil) -> Diagnostic {
     Diagnostic(.error, code, message, at: span).help(help)
   }
 }

@@ -1,48 +1,48 @@
 /// Everything known about an intent without running it: what `flow actions`, the checker, the docs and
 /// the import card read. Made from the declaration by reflection, once per intent.
-package struct IntentDescriptor: Sendable {
+public struct IntentDescriptor: Sendable {
   /// The full id: `raindrop.save-bookmark`, or `show` for the basics.
-  package let id: String
+  public let id: String
   /// The id without the namespace: `save-bookmark`.
-  package let shortID: String
-  package let namespace: String?
+  public let shortID: String
+  public let namespace: String?
   /// The catalogue's title: "Basics", "Raindrop.io".
-  package let catalogTitle: String
-  package let title: String
-  package let description: String
-  package let parameters: [ParameterDescriptor]
+  public let catalogTitle: String
+  public let title: String
+  public let description: String
+  public let parameters: [ParameterDescriptor]
   /// What the step outputs; nil when it outputs nothing.
-  package let outputType: ValueType?
+  public let outputType: ValueType?
   /// The strongest effect it may have, whatever its values.
-  package let sideEffect: SideEffect
+  public let sideEffect: SideEffect
   /// The parameters whose values decide its effect (``AppIntent/sideEffectParameters``).
-  package let sideEffectParameters: Set<String>
-  package let requiresConfirmation: Bool
+  public let sideEffectParameters: Set<String>
+  public let requiresConfirmation: Bool
   /// The parameters it passes to another program as command-line arguments
   /// (``AppIntent/processArgumentParameters``).
-  package let processArgumentParameters: Set<String>
+  public let processArgumentParameters: Set<String>
   /// What it asks the person while it performs (``AppIntent/prompts``).
-  package let prompts: IntentPrompts
-  package let networkAccess: NetworkAccess
+  public let prompts: IntentPrompts
+  public let networkAccess: NetworkAccess
   /// What it may do to the machine it runs on (``AppIntent/machineAccess``).
-  package let machineAccess: [MachineAccess]
-  package let summary: SummaryLayout
+  public let machineAccess: [MachineAccess]
+  public let summary: SummaryLayout
   /// The Swift type names of its `@Dependency`s.
-  package let dependencies: [String]
+  public let dependencies: [String]
   /// Who claims the side effect when flow cannot know it: an MCP tool's annotations are its server's
   /// hints, not guarantees, so `flow actions` and the card say "according to the server 'time'". Nil for
   /// Swift intents, whose effect flow declares itself.
-  package let effectClaimedBy: String?
+  public let effectClaimedBy: String?
   /// Whether it says how far it has got while it runs (an MCP tool, through the server's progress
   /// notifications): only such steps get a ``ProgressReporter`` in their context, so that the others pay
   /// nothing for it.
-  package let reportsProgress: Bool
+  public let reportsProgress: Bool
   /// The Swift type, for code that needs it (tests, the validator).
-  package let intentType: any AppIntent.Type
+  public let intentType: any AppIntent.Type
   /// The parameters whose value names an environment variable (``AppIntent/environmentNameParameters``).
-  package var environmentNameParameters: Set<String> { intentType.environmentNameParameters }
+  public var environmentNameParameters: Set<String> { intentType.environmentNameParameters }
   /// The Swift type's name: `SaveBookmarkIntent`.
-  package var typeName: String { String(describing: intentType) }
+  public var typeName: String { String(describing: intentType) }
 
   private let runner:
     @Sendable ([String: FlowValue], Set<String>, IntentRunner.Mode, IntentContext) async throws -> IntentOutput
@@ -51,7 +51,7 @@ package struct IntentDescriptor: Sendable {
   private let outputTypeForParameters: @Sendable ([String: ValueType], [String: FlowValue]) -> ValueType?
 
   /// Describes `type` as a member of a catalogue.
-  package init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
+  public init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
     self = Self.make(type, namespace: namespace, catalogTitle: catalogTitle)
   }
 
@@ -121,27 +121,27 @@ package struct IntentDescriptor: Sendable {
   }
 
   /// The parameter with this key.
-  package func parameter(_ key: String) -> ParameterDescriptor? { parameters.first { $0.key == key } }
+  public func parameter(_ key: String) -> ParameterDescriptor? { parameters.first { $0.key == key } }
 
   /// The parameter a bare scalar fills (SPEC §1), if the intent has one.
-  package var primaryParameter: ParameterDescriptor? { parameters.first(where: \.isPrimary) }
+  public var primaryParameter: ParameterDescriptor? { parameters.first(where: \.isPrimary) }
 
   /// The side effect of a step with these values (`get-url` is read-only for GET), all of them known.
-  package func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffectForValues(values) }
+  public func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffectForValues(values) }
 
   /// The side effect of a step of which only some values are known: `values` are the known ones, and
   /// `unknown` names the parameters that get a value only at run time (computed, asked for, or left out
   /// of the step and so asked). A value not known yet could be any, so when it is one that decides the
   /// effect, the step is taken at its strongest: `update-bookmarks` moving to `${collection}` may be
   /// moving to Trash.
-  package func sideEffect(for values: [String: FlowValue], unknown: Set<String>) -> SideEffect {
+  public func sideEffect(for values: [String: FlowValue], unknown: Set<String>) -> SideEffect {
     unknown.isDisjoint(with: sideEffectParameters) ? sideEffect(for: values) : sideEffect
   }
 
   /// What a step of which only some values are known does to the machine, as
   /// ``sideEffect(for:unknown:)`` is for its effect: everything the intent may do when a value that
   /// decides it is not known yet.
-  package func machineAccess(for values: [String: FlowValue], unknown: Set<String>) -> [MachineAccess] {
+  public func machineAccess(for values: [String: FlowValue], unknown: Set<String>) -> [MachineAccess] {
     unknown.isDisjoint(with: sideEffectParameters) ? machineAccessForValues(values) : machineAccess
   }
 
@@ -149,19 +149,19 @@ package struct IntentDescriptor: Sendable {
   /// requires confirmation, and every step its values make destructive — a bulk move to Trash asks as
   /// deleting one bookmark does. What the run asks, and what the unattended check and the card expect
   /// it to ask (with `unknown` as in ``sideEffect(for:unknown:)``).
-  package func asksConfirmation(for values: [String: FlowValue], unknown: Set<String> = []) -> Bool {
+  public func asksConfirmation(for values: [String: FlowValue], unknown: Set<String> = []) -> Bool {
     requiresConfirmation || sideEffect(for: values, unknown: unknown) == .destructive
   }
 
   /// The output type of a step whose parameters have these static types (`list: [a, b]` makes a list of
   /// text) and, where written out, these values (`run-shell`'s `output: lines`), or the declared
   /// ``outputType``.
-  package func outputType(given parameters: [String: ValueType], literals: [String: FlowValue] = [:]) -> ValueType? {
+  public func outputType(given parameters: [String: ValueType], literals: [String: FlowValue] = [:]) -> ValueType? {
     outputTypeForParameters(parameters, literals) ?? outputType
   }
 
   /// The hosts a step with these values may contact.
-  package func hosts(for values: [String: FlowValue]) -> [String] { networkAccess.hosts(for: values) }
+  public func hosts(for values: [String: FlowValue]) -> [String] { networkAccess.hosts(for: values) }
 
   /// Runs the intent: a fresh instance gets `values` (already resolved from the workflow: literals,
   /// magic variables), each converted and checked for its parameter; missing required values and the
@@ -171,7 +171,7 @@ package struct IntentDescriptor: Sendable {
   ///
   /// Throws ``AppIntentError`` for unknown keys, invalid or out-of-range values, missing services and
   /// unanswered prompts, and whatever `perform()` throws.
-  package func run(
+  public func run(
     values: [String: FlowValue], asking: Set<String> = [], context: IntentContext
   ) async throws -> IntentOutput {
     try await runner(values, asking, .perform, context)
@@ -185,7 +185,7 @@ package struct IntentDescriptor: Sendable {
   /// The values under `unresolved` are taken as they are (a dry run's stand-ins for outputs it did not
   /// produce). Returns every parameter's value as resolved: an entity given as text comes back as the
   /// entity.
-  package func resolve(
+  public func resolve(
     values: [String: FlowValue], asking: Set<String> = [], unresolved: Set<String> = [], context: IntentContext
   ) async throws -> [String: FlowValue] {
     let output = try await runner(values, asking, .resolve(unresolved: unresolved), context)
@@ -195,31 +195,31 @@ package struct IntentDescriptor: Sendable {
 }
 
 /// What a run produced: the step's output and the text to show.
-package struct IntentOutput: Sendable, Hashable {
+public struct IntentOutput: Sendable, Hashable {
   /// The magic variable's value; `.nothing` when the intent returns no value.
-  package var value: FlowValue
-  package var dialog: String?
+  public var value: FlowValue
+  public var dialog: String?
 
-  package init(value: FlowValue, dialog: String? = nil) {
+  public init(value: FlowValue, dialog: String? = nil) {
     self.value = value
     self.dialog = dialog
   }
 }
 
 /// A parameter as `flow actions` and the checker see it.
-package struct ParameterDescriptor: Sendable, Hashable {
-  package let key: String
-  package let title: String
-  package let description: String?
-  package let type: ValueType
+public struct ParameterDescriptor: Sendable, Hashable {
+  public let key: String
+  public let title: String
+  public let description: String?
+  public let type: ValueType
   /// Non-optional without a default: a step must give it, or the person is asked.
-  package let isRequired: Bool
+  public let isRequired: Bool
   /// Declared with an optional Swift type.
-  package let isOptional: Bool
-  package let defaultValue: FlowValue?
-  package let range: ClosedRange<Double>?
-  package let isPrimary: Bool
-  package let requestValueDialog: String?
+  public let isOptional: Bool
+  public let defaultValue: FlowValue?
+  public let range: ClosedRange<Double>?
+  public let isPrimary: Bool
+  public let requestValueDialog: String?
   /// Whether the declaration's range is reversed (CatalogValidator reports it).
   let reversedRange: Bool
   /// The Swift type's `init(flowValue:)`, for literals.
@@ -227,7 +227,7 @@ package struct ParameterDescriptor: Sendable, Hashable {
 
   /// A parameter described by data (an MCP tool's `inputSchema`), whose literals convert with the one
   /// coercion table.
-  package init(
+  public init(
     key: String, title: String, description: String?, type: ValueType, isRequired: Bool, defaultValue: FlowValue?,
     range: ClosedRange<Double>? = nil, isPrimary: Bool = false
   ) {
@@ -261,7 +261,7 @@ package struct ParameterDescriptor: Sendable, Hashable {
   }
 
   /// The enum cases the parameter accepts, when its type (or its list's element type) is an enum.
-  package var choices: [EnumType.Case]? {
+  public var choices: [EnumType.Case]? {
     if case .enumeration(let enumType) = type.elementType { return enumType.cases }
     return nil
   }
@@ -344,7 +344,7 @@ extension ParameterDescriptor {
   ///
   /// Entities are found through their queries, which need the backend: a literal for an entity
   /// parameter is returned as it is, and checked by the run (or a dry run).
-  package func convertLiteral(_ value: FlowValue) throws(CoercionError) -> FlowValue {
+  public func convertLiteral(_ value: FlowValue) throws(CoercionError) -> FlowValue {
     if case .entity = type.elementType {
       if case .entity = type, case .list(let items) = value {
         throw CoercionError.listWhereOneExpected(count: items.count, expected: type)
@@ -356,7 +356,7 @@ extension ParameterDescriptor {
 
   /// Checks a value known before the run (a literal in the workflow) against the parameter's type and
   /// range, for `flow validate`; nil when it would be accepted.
-  package func check(_ value: FlowValue) -> CoercionError? {
+  public func check(_ value: FlowValue) -> CoercionError? {
     do {
       let converted = try convertLiteral(value)
       if let range, case .number(let number) = converted, !range.contains(number) {

@@ -1,13 +1,13 @@
 import Synchronization
 
 /// The one rule that turns Swift names into the kebab-case users write (SPEC §1).
-package enum Naming {
+public enum Naming {
   /// `addTags` → `add-tags`, `SaveBookmark` → `save-bookmark`, `GetURL` → `get-url`,
   /// `URLDetails` → `url-details`, `_maxResults` → `max-results`.
   ///
   /// A run of capitals is one word (an acronym) except for its last letter when a lowercase letter
   /// follows, which starts the next word. Digits stay with the word before them.
-  package static func kebabCase(_ name: String) -> String {
+  public static func kebabCase(_ name: String) -> String {
     if let known = converted.withLock({ $0[name] }) { return known }
     let result = convert(name)
     converted.withLock { $0[name] = result }
@@ -101,7 +101,7 @@ package enum Naming {
   }
 
   /// Whether `key` is kebab-case: lowercase letters and digits in words joined by single hyphens.
-  package static func isKebabCase(_ key: String) -> Bool {
+  public static func isKebabCase(_ key: String) -> Bool {
     guard let first = key.first, first.isLowercase, first.isASCII else { return false }
     var previousHyphen = false
     for character in key {
@@ -123,7 +123,7 @@ package enum Naming {
   /// named once): a registry names all 68 intents it holds when it is made, and cutting the suffix
   /// as `Character`s and caching the names cost 5,900 instructions a name, 7% of a one-step run; cutting
   /// it from a `Substring`'s UTF-8 view and converting that view, 2,200.
-  package static func intentID(forTypeName typeName: String) -> String {
+  public static func intentID(forTypeName typeName: String) -> String {
     var typeName = typeName
     return typeName.withUTF8 { bytes in
       let suffix: StaticString = "Intent"
@@ -137,7 +137,7 @@ package enum Naming {
 
 extension Naming {
   /// A title from a key when no other is known: `collection-id` → "Collection ID".
-  package static func title(fromKey key: String) -> String {
+  public static func title(fromKey key: String) -> String {
     key.split(separator: "-").map { word in
       ["id", "url"].contains(word) ? word.uppercased() : word.prefix(1).uppercased() + word.dropFirst()
     }.joined(separator: " ")

@@ -16,7 +16,7 @@
 /// Its `@Property`s are what `${saved.title}` reaches; their keys are the kebab-case of the property
 /// names (`collectionId` → `collection-id`). Where a URL is wanted the entity gives its first URL
 /// property, where text is wanted its display title (SPEC §3).
-package protocol AppEntity: IntentValueConvertible, Identifiable where ID: IntentValueConvertible & Hashable {
+public protocol AppEntity: IntentValueConvertible, Identifiable where ID: IntentValueConvertible & Hashable {
   associatedtype DefaultQuery: EntityQuery where DefaultQuery.Entity == Self
 
   static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
@@ -37,12 +37,12 @@ package protocol AppEntity: IntentValueConvertible, Identifiable where ID: Inten
 
 extension AppEntity {
   /// Inside an entity, `@Property(title:)` declares a property.
-  package typealias Property<Value: IntentValueConvertible> = EntityProperty<Value>
+  public typealias Property<Value: IntentValueConvertible> = EntityProperty<Value>
 
-  package static var valueType: ValueType { .entity(entityType) }
+  public static var valueType: ValueType { .entity(entityType) }
 
   /// The entity type with its property list, for the checker.
-  package static var entityType: EntityType {
+  public static var entityType: EntityType {
     EntityType(name: typeDisplayRepresentation.name) { propertySchema }
   }
 
@@ -50,7 +50,7 @@ extension AppEntity {
   /// `id`, `title` unless declared, then each `@Property` in declaration order.
   ///
   /// Titles are not stored in the type, only in values, so the schema derives them from the key.
-  package static var propertySchema: [PropertySchema] {
+  public static var propertySchema: [PropertySchema] {
     var schema: [PropertySchema] = []
     _ = _forEachField(of: Self.self, options: _EachFieldOptions()) { name, _, type, _ in
       let label = String(cString: name)
@@ -71,7 +71,7 @@ extension AppEntity {
 
   /// The `@Property` values of this entity, by key, in declaration order: read at the offsets the type's
   /// ``EntityLayout`` found once, without reflecting on each value.
-  package var propertyValues: FlowDictionary {
+  public var propertyValues: FlowDictionary {
     guard let fields = EntityLayout.of(Self.self).fields else {
       return FlowDictionary(uniqueKeys: reflectedProperties().map { ($0.key, $0.property.flowValue) })
     }
@@ -82,7 +82,7 @@ extension AppEntity {
   }
 
   /// One `@Property` value, read at its offset.
-  package func propertyValue(forKey key: String) -> FlowValue? {
+  public func propertyValue(forKey key: String) -> FlowValue? {
     guard let fields = EntityLayout.of(Self.self).fields else { return propertyValues[key] }
     guard let field = fields.first(where: { $0.key == key }) else { return nil }
     return withUnsafeBytes(of: self) { value in
@@ -91,7 +91,7 @@ extension AppEntity {
   }
 
   /// The `@Property` titles of this entity, by key.
-  package var propertyTitles: [(key: String, title: String)] {
+  public var propertyTitles: [(key: String, title: String)] {
     guard let fields = EntityLayout.of(Self.self).fields else {
       return reflectedProperties().map { ($0.key, $0.property.title) }
     }
@@ -109,15 +109,15 @@ extension AppEntity {
     }
   }
 
-  package var flowValue: FlowValue {
+  public var flowValue: FlowValue {
     // The id, title and properties are read from the instance when a step asks for them, not here.
     .entity(EntityValue(typeName: Self.typeDisplayRepresentation.name, instance: self))
   }
 
   /// The id as a value, for an `EntityValue` that holds the entity as `any AppEntity`.
-  package var idValue: FlowValue { id.flowValue }
+  public var idValue: FlowValue { id.flowValue }
 
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .entity(let entity) = flowValue, let instance = entity.instance as? Self else {
       throw .expected(Self.valueType, got: flowValue)
     }
@@ -127,7 +127,7 @@ extension AppEntity {
   /// An entity, an id, or text (SPEC §3): an entity passes as it is; an id is looked up with
   /// `entities(for:)`; text goes to the string query, where one match is used, several ask the person
   /// to choose, and none is an error naming the closest titles.
-  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
+  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     let name = typeDisplayRepresentation.name
     switch value {
     case .entity(let entity):
@@ -179,21 +179,21 @@ extension AppEntity {
 
 /// A property of an entity, `@Property(title:)` inside an ``AppEntity``.
 @propertyWrapper
-package struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntityProperty, AnyEntityPropertyType {
-  package let title: String
+public struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntityProperty, AnyEntityPropertyType {
+  public let title: String
   private var storage: Value?
 
-  package init(title: LocalizedStringResource) {
+  public init(title: LocalizedStringResource) {
     self.title = title.key
   }
 
-  package init(wrappedValue: Value, title: LocalizedStringResource) {
+  public init(wrappedValue: Value, title: LocalizedStringResource) {
     self.title = title.key
     self.storage = wrappedValue
   }
 
   /// Reading a property that was never set is a broken invariant of the entity's initialiser.
-  package var wrappedValue: Value {
+  public var wrappedValue: Value {
     get {
       if let storage { return storage }
       if let none = Value.noValue { return none }
@@ -202,28 +202,28 @@ package struct EntityProperty<Value: IntentValueConvertible>: Sendable, AnyEntit
     set { storage = newValue }
   }
 
-  package var projectedValue: EntityProperty<Value> { self }
+  public var projectedValue: EntityProperty<Value> { self }
 
-  package var flowValue: FlowValue { storage?.flowValue ?? .nothing }
-  package static var valueType: ValueType { Value.valueType }
+  public var flowValue: FlowValue { storage?.flowValue ?? .nothing }
+  public static var valueType: ValueType { Value.valueType }
 
-  package static func flowValue(at field: UnsafeRawPointer) -> FlowValue {
+  public static func flowValue(at field: UnsafeRawPointer) -> FlowValue {
     field.assumingMemoryBound(to: Self.self).pointee.flowValue
   }
 
-  package static func title(at field: UnsafeRawPointer) -> String {
+  public static func title(at field: UnsafeRawPointer) -> String {
     field.assumingMemoryBound(to: Self.self).pointee.title
   }
 }
 
 /// An entity property's title and value, without its Swift type.
-package protocol AnyEntityProperty: Sendable {
+public protocol AnyEntityProperty: Sendable {
   var title: String { get }
   var flowValue: FlowValue { get }
 }
 
 /// An entity property's type, without an instance.
-package protocol AnyEntityPropertyType {
+public protocol AnyEntityPropertyType {
   static var valueType: ValueType { get }
   /// The value of the property stored at `field` (inside an entity value, at its ``EntityLayout`` offset).
   static func flowValue(at field: UnsafeRawPointer) -> FlowValue
@@ -232,7 +232,7 @@ package protocol AnyEntityPropertyType {
 }
 
 /// Finds entities by id, and suggests some (App Intents' `EntityQuery`).
-package protocol EntityQuery: Sendable {
+public protocol EntityQuery: Sendable {
   associatedtype Entity: AppEntity
   func entities(for identifiers: [Entity.ID]) async throws -> [Entity]
   /// A few entities to offer, and the names a not-found error suggests from.
@@ -240,11 +240,11 @@ package protocol EntityQuery: Sendable {
 }
 
 extension EntityQuery {
-  package func suggestedEntities() async throws -> [Entity] { [] }
+  public func suggestedEntities() async throws -> [Entity] { [] }
 }
 
 /// A query that also finds entities by text (App Intents' `EntityStringQuery`): what a workflow's
 /// `collection: Reading List` goes through.
-package protocol EntityStringQuery: EntityQuery {
+public protocol EntityStringQuery: EntityQuery {
   func entities(matching string: String) async throws -> [Entity]
 }

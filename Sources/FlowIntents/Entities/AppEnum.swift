@@ -13,33 +13,33 @@
 ///
 /// A case's id is the kebab-case of its raw value — the case name unless one is given — so
 /// `newestFirst` is `newest-first`; a workflow may write the id or the display name, in any case.
-package protocol AppEnum: IntentValueConvertible, CaseIterable, Hashable {
+public protocol AppEnum: IntentValueConvertible, CaseIterable, Hashable {
   static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
   static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
 }
 
 extension AppEnum {
   /// The id users write: `newest-first`.
-  package var id: String {
+  public var id: String {
     if let raw = (self as? any RawRepresentable)?.rawValue as? String { return Naming.kebabCase(raw) }
     return Naming.kebabCase(String(describing: self))
   }
 
   /// The display name: "Newest First" (the id when none is declared).
-  package var displayName: String { Self.caseDisplayRepresentations[self]?.title ?? id }
+  public var displayName: String { Self.caseDisplayRepresentations[self]?.title ?? id }
 
-  package static var enumType: EnumType {
+  public static var enumType: EnumType {
     EnumType(name: typeDisplayRepresentation.name, cases: allCases.map { .init(id: $0.id, title: $0.displayName) })
   }
 
-  package static var valueType: ValueType { .enumeration(enumType) }
+  public static var valueType: ValueType { .enumeration(enumType) }
 
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .text(let id) = try Coercion.coerce(flowValue, to: Self.valueType),
       let match = Self.allCases.first(where: { $0.id == id })
     else { throw .expected(Self.valueType, got: flowValue) }
     self = match
   }
 
-  package var flowValue: FlowValue { .text(id) }
+  public var flowValue: FlowValue { .text(id) }
 }

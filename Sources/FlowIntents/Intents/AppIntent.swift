@@ -24,7 +24,7 @@ import Foundation
 /// The id is the kebab-case of the type name without `Intent` (`save-bookmark`), prefixed by the
 /// catalogue's namespace (`raindrop.save-bookmark`). The runtime makes a fresh value with `init()`,
 /// sets its parameters, and calls `perform()`.
-package protocol AppIntent: Sendable {
+public protocol AppIntent: Sendable {
   associatedtype PerformResult: IntentResult
   associatedtype SummaryContent: ParameterSummary = IntentParameterSummary<Self>
 
@@ -103,40 +103,40 @@ package protocol AppIntent: Sendable {
 }
 
 extension AppIntent where PerformResult: ReturnsValue, PerformResult.Value: IntentValueConvertible {
-  @inlinable package static var _outputValueType: ValueType? { PerformResult.Value.valueType }
+  @inlinable public static var _outputValueType: ValueType? { PerformResult.Value.valueType }
 }
 
 extension AppIntent {
-  @inlinable package static func _summaryLayout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
+  @inlinable public static func _summaryLayout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
     parameterSummary.layout(keys: keys)
   }
 
-  @inlinable package static var _outputValueType: ValueType? { PerformResult.outputType }
+  @inlinable public static var _outputValueType: ValueType? { PerformResult.outputType }
 
-  package static var sideEffect: SideEffect { .readOnly }
-  package static var networkAccess: NetworkAccess { .none }
-  package static var sideEffectParameters: Set<String> { [] }
-  package static var processArgumentParameters: Set<String> { [] }
-  package static var environmentNameParameters: Set<String> { [] }
-  package static var machineAccess: [MachineAccess] { [] }
-  package static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] { machineAccess }
-  package static var requiresConfirmation: Bool { false }
-  package static var prompts: IntentPrompts { [] }
-  package static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
-  package static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType? {
+  public static var sideEffect: SideEffect { .readOnly }
+  public static var networkAccess: NetworkAccess { .none }
+  public static var sideEffectParameters: Set<String> { [] }
+  public static var processArgumentParameters: Set<String> { [] }
+  public static var environmentNameParameters: Set<String> { [] }
+  public static var machineAccess: [MachineAccess] { [] }
+  public static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] { machineAccess }
+  public static var requiresConfirmation: Bool { false }
+  public static var prompts: IntentPrompts { [] }
+  public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
+  public static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType? {
     outputType(given: parameters)
   }
-  package static var openAppWhenRun: Bool { false }
+  public static var openAppWhenRun: Bool { false }
   // `_typeName` rather than `String(describing:)`, which searches every protocol conformance in the
   // binary for the first few types it meets: a measurable part of start-up.
-  package static var identifier: String { Naming.intentID(forTypeName: _typeName(Self.self, qualified: false)) }
-  package static func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffect }
+  public static var identifier: String { Naming.intentID(forTypeName: _typeName(Self.self, qualified: false)) }
+  public static func sideEffect(for values: [String: FlowValue]) -> SideEffect { sideEffect }
 
   /// Inside the struct, `Summary("…") { … }` builds this intent's summary.
-  package typealias Summary = IntentParameterSummary<Self>
+  public typealias Summary = IntentParameterSummary<Self>
 
   /// Asks the person to confirm before going on; declining cancels the run.
-  package func requestConfirmation(_ dialog: IntentDialog? = nil) async throws {
+  public func requestConfirmation(_ dialog: IntentDialog? = nil) async throws {
     let context = try IntentContext.requireCurrent()
     let text = dialog?.text ?? "\(Self.title.key)?"
     let confirmed = try await context.prompter.requestConfirmation(
@@ -147,33 +147,33 @@ extension AppIntent {
   }
 
   /// Asks the person to confirm, showing the dialog of the result about to be returned.
-  package func requestConfirmation(result: some IntentResult) async throws {
+  public func requestConfirmation(result: some IntentResult) async throws {
     try await requestConfirmation(result.outputDialog)
   }
 }
 
 extension AppIntent where SummaryContent == IntentParameterSummary<Self> {
   /// No summary declared: the title stands alone.
-  package static var parameterSummary: IntentParameterSummary<Self> {
+  public static var parameterSummary: IntentParameterSummary<Self> {
     IntentParameterSummary(undeclared: title.key)
   }
 }
 
 /// What an intent may ask the person while it performs, besides values its parameters lack.
-package struct IntentPrompts: OptionSet, Sendable, Hashable {
-  package let rawValue: Int
-  package init(rawValue: Int) { self.rawValue = rawValue }
+public struct IntentPrompts: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
 
   /// A value typed in (`ask`).
-  package static let value = IntentPrompts(rawValue: 1)
+  public static let value = IntentPrompts(rawValue: 1)
   /// A choice from a list (`choose-from-list`).
-  package static let choice = IntentPrompts(rawValue: 2)
+  public static let choice = IntentPrompts(rawValue: 2)
   /// A yes or no that `--yes` answers (`confirm`).
-  package static let confirmation = IntentPrompts(rawValue: 4)
+  public static let confirmation = IntentPrompts(rawValue: 4)
 }
 
 /// How much running an intent may change, from nothing to something that cannot be undone.
-package enum SideEffect: String, Sendable, Hashable, Comparable, CaseIterable {
+public enum SideEffect: String, Sendable, Hashable, Comparable, CaseIterable {
   /// Only reads (get-bookmarks, show).
   case readOnly = "read-only"
   /// Creates or changes something (save-bookmark, open-url).
@@ -182,13 +182,13 @@ package enum SideEffect: String, Sendable, Hashable, Comparable, CaseIterable {
   /// request). A step that is destructive for its values asks for confirmation before it runs.
   case destructive
 
-  package static func < (lhs: Self, rhs: Self) -> Bool {
+  public static func < (lhs: Self, rhs: Self) -> Bool {
     allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
   }
 }
 
 /// Which hosts an intent may contact.
-package enum NetworkAccess: Sendable, Hashable {
+public enum NetworkAccess: Sendable, Hashable {
   case none
   /// Fixed hosts (`api.raindrop.io`).
   case hosts([String])
@@ -200,7 +200,7 @@ package enum NetworkAccess: Sendable, Hashable {
   case undeclaredHosts(besides: [String])
 
   /// The hosts a step with these values contacts.
-  package func hosts(for values: [String: FlowValue]) -> [String] {
+  public func hosts(for values: [String: FlowValue]) -> [String] {
     switch self {
     case .none: []
     case .hosts(let hosts), .undeclaredHosts(let hosts): hosts

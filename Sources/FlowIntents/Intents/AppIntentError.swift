@@ -6,11 +6,11 @@ import FlowDiagnostics
 /// A struct over a kind (Hummingbird's pattern) so that cases can be added without breaking callers; the
 /// runtime switches on ``kind`` to choose an exit status (``Kind/userCancelled`` → cancelled,
 /// ``Kind/needsValue`` → input needed, ``Kind/insufficientAccount`` → backend unauthorised).
-package struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringResourceConvertible,
+public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringResourceConvertible,
   CustomStringConvertible
 {
   /// What went wrong, for callers that react differently to each.
-  package enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
     /// A required value is missing and nobody could be asked.
     case needsValue
     /// A choice had to be made and nobody could be asked.
@@ -35,18 +35,18 @@ package struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringR
     case failed
   }
 
-  package var kind: Kind
-  package var message: String
-  package var help: String?
+  public var kind: Kind
+  public var message: String
+  public var help: String?
   /// Who was asking, when it concerns a parameter or a prompt.
-  package var origin: PromptOrigin?
+  public var origin: PromptOrigin?
   /// The candidates, for disambiguation and not-found errors.
-  package var candidates: [String]
+  public var candidates: [String]
   /// Lines of evidence shown under the message, as the diagnostic's notes: the end of a command's
   /// standard error (`run-shell`).
-  package var notes: [String]
+  public var notes: [String]
 
-  package init(
+  public init(
     _ kind: Kind, _ message: String, help: String? = nil, origin: PromptOrigin? = nil, candidates: [String] = [],
     notes: [String] = []
   ) {
@@ -58,31 +58,31 @@ package struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringR
     self.notes = notes
   }
 
-  package var localizedStringResource: LocalizedStringResource { LocalizedStringResource(message) }
-  package var description: String { message }
+  public var localizedStringResource: LocalizedStringResource { LocalizedStringResource(message) }
+  public var description: String { message }
 
   // MARK: - The standard cases
 
-  package static func needsValue(_ origin: PromptOrigin, dialog: String) -> AppIntentError {
+  public static func needsValue(_ origin: PromptOrigin, dialog: String) -> AppIntentError {
     let subject = origin.parameterKey.map { "'\($0)' needs a value" } ?? "an answer is needed"
     return AppIntentError(.needsValue, "\(subject): \(dialog)", origin: origin)
   }
 
-  package static func needsChoice(_ origin: PromptOrigin, dialog: String, options: [String]) -> AppIntentError {
+  public static func needsChoice(_ origin: PromptOrigin, dialog: String, options: [String]) -> AppIntentError {
     let subject = origin.parameterKey.map { "'\($0)' needs a choice" } ?? "a choice is needed"
     return AppIntentError(
       .needsChoice, "\(subject): \(dialog)", help: "choose one of \(List.or(options.map { "'\($0)'" }))",
       origin: origin, candidates: options)
   }
 
-  package static func confirmationRequired(_ origin: PromptOrigin, dialog: String) -> AppIntentError {
+  public static func confirmationRequired(_ origin: PromptOrigin, dialog: String) -> AppIntentError {
     AppIntentError(.confirmationRequired, "confirmation needed: \(dialog)", origin: origin)
   }
 
-  package static let userCancelled = AppIntentError(.userCancelled, "cancelled")
+  public static let userCancelled = AppIntentError(.userCancelled, "cancelled")
 
   /// No `typeName` matches `text`; the closest known names make the help line.
-  package static func entityNotFound(_ typeName: String, matching text: String, among names: [String] = [])
+  public static func entityNotFound(_ typeName: String, matching text: String, among names: [String] = [])
     -> AppIntentError
   {
     AppIntentError(
@@ -90,20 +90,20 @@ package struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringR
       candidates: names)
   }
 
-  package static func insufficientAccount(_ message: String = "this needs an account", help: String? = nil)
+  public static func insufficientAccount(_ message: String = "this needs an account", help: String? = nil)
     -> AppIntentError
   {
     AppIntentError(.insufficientAccount, message, help: help)
   }
 
   /// Something the intent reports in its own words.
-  package static func failed(_ message: String, help: String? = nil, notes: [String] = []) -> AppIntentError {
+  public static func failed(_ message: String, help: String? = nil, notes: [String] = []) -> AppIntentError {
     AppIntentError(.failed, message, help: help, notes: notes)
   }
 
   /// The message and help line of any error: ``CustomLocalizedStringResourceConvertible`` errors speak
   /// for themselves, coercion errors too, and anything else is described as Swift prints it.
-  package static func describe(_ error: any Error) -> (message: String, help: String?) {
+  public static func describe(_ error: any Error) -> (message: String, help: String?) {
     switch error {
     case let error as AppIntentError: (error.message, error.help)
     case let error as CoercionError: (error.message, error.help)

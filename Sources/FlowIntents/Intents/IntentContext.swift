@@ -8,18 +8,18 @@ import Synchronization
 /// The runtime makes one per run and installs it for the duration of `perform()` (and of entity
 /// lookups) as ``current``; nothing is a singleton, so tests and backends swap freely and runs in one
 /// process do not see each other's services.
-package struct IntentContext: Sendable {
+public struct IntentContext: Sendable {
   /// Asks the person for values, choices and confirmations.
-  package var prompter: any Prompter
-  package var clock: any FlowClock
-  package var random: any RandomSource
+  public var prompter: any Prompter
+  public var clock: any FlowClock
+  public var random: any RandomSource
   /// Services by type: an HTTP transport, a bookmark backend, a URL launcher.
-  package var dependencies: DependencyValues
+  public var dependencies: DependencyValues
   /// Where the step being performed reports how far it has got; set only for actions that report
   /// (``IntentDescriptor/reportsProgress``).
-  package var progress: ProgressReporter?
+  public var progress: ProgressReporter?
 
-  package init(
+  public init(
     prompter: any Prompter,
     clock: any FlowClock = SystemClock(),
     random: any RandomSource = SystemRandomSource(),
@@ -32,10 +32,10 @@ package struct IntentContext: Sendable {
   }
 
   /// The context of the intent being performed, if any.
-  @TaskLocal package static var current: IntentContext?
+  @TaskLocal public static var current: IntentContext?
 
   /// A dependency by type, the context's own services included.
-  package func dependency<Value>(_ type: Value.Type) -> Value? {
+  public func dependency<Value>(_ type: Value.Type) -> Value? {
     if let value = dependencies[type] { return value }
     if let value = prompter as? Value, type == (any Prompter).self { return value }
     if let value = clock as? Value, type == (any FlowClock).self { return value }
@@ -44,13 +44,13 @@ package struct IntentContext: Sendable {
   }
 
   /// Whether a dependency of this type can be had.
-  package func hasDependency(_ type: Any.Type) -> Bool {
+  public func hasDependency(_ type: Any.Type) -> Bool {
     dependencies.contains(type) || type == (any Prompter).self || type == (any FlowClock).self
       || type == (any RandomSource).self
   }
 
   /// Returns a copy with `value` registered as the service of type `Value`.
-  package func with<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) -> IntentContext {
+  public func with<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) -> IntentContext {
     var copy = self
     copy.dependencies.register(value, as: type)
     return copy
@@ -58,21 +58,21 @@ package struct IntentContext: Sendable {
 }
 
 /// Services by type, the way App Intents' `AppDependencyManager` keeps them, but one set per run.
-package struct DependencyValues: Sendable {
+public struct DependencyValues: Sendable {
   private var values = TypeTable<any Sendable>()
 
-  package init() {}
+  public init() {}
 
   /// Registers `value` as the service of type `type` (register existentials as `(any P).self`).
-  package mutating func register<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) {
+  public mutating func register<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) {
     values[type] = value
   }
 
-  package subscript<Value>(type: Value.Type) -> Value? {
+  public subscript<Value>(type: Value.Type) -> Value? {
     values[type] as? Value
   }
 
-  package func contains(_ type: Any.Type) -> Bool { values[type] != nil }
+  public func contains(_ type: Any.Type) -> Bool { values[type] != nil }
 }
 
 /// A service the intent (or entity query) takes from the run's context: App Intents' `@Dependency`.
@@ -84,47 +84,47 @@ package struct DependencyValues: Sendable {
 /// The runtime checks before `perform()` that every declared dependency is there and fails with a
 /// readable error when one is not, so reading it inside `perform()` cannot fail.
 @propertyWrapper
-package struct Dependency<Value: Sendable>: Sendable, AnyDependency {
-  package init() {}
+public struct Dependency<Value: Sendable>: Sendable, AnyDependency {
+  public init() {}
 
-  package var wrappedValue: Value {
+  public var wrappedValue: Value {
     guard let context = IntentContext.current, let value = context.dependency(Value.self) else {
       preconditionFailure("dependency \(Value.self) read outside a run that provides it")
     }
     return value
   }
 
-  package var dependencyType: Any.Type { Value.self }
+  public var dependencyType: Any.Type { Value.self }
 }
 
 /// Lets the runtime find `@Dependency` declarations by reflection.
-package protocol AnyDependency {
+public protocol AnyDependency {
   var dependencyType: Any.Type { get }
 }
 
 /// Time for intents: what time it is, and waiting. Injected so tests never really sleep.
-package protocol FlowClock: Sendable {
+public protocol FlowClock: Sendable {
   var now: Date { get }
   func sleep(for duration: Duration) async throws
 }
 
 /// The real clock.
-package struct SystemClock: FlowClock {
-  package init() {}
-  package var now: Date { Date() }
-  package func sleep(for duration: Duration) async throws {
+public struct SystemClock: FlowClock {
+  public init() {}
+  public var now: Date { Date() }
+  public func sleep(for duration: Duration) async throws {
     try await ContinuousClock().sleep(for: duration)
   }
 }
 
 /// Where `get-item random` and friends get their randomness; injected so tests are deterministic.
-package protocol RandomSource: Sendable {
+public protocol RandomSource: Sendable {
   /// A uniformly chosen integer in `0..<count`; `count` is at least 1.
   func index(below count: Int) -> Int
 }
 
 /// The system's random number generator.
-package struct SystemRandomSource: RandomSource {
-  package init() {}
-  package func index(below count: Int) -> Int { Int.random(in: 0..<count) }
+public struct SystemRandomSource: RandomSource {
+  public init() {}
+  public func index(below count: Int) -> Int { Int.random(in: 0..<count) }
 }

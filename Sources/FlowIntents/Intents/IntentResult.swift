@@ -3,7 +3,7 @@
 ///
 /// Declare the return type as App Intents does — `some IntentResult`, `some ReturnsValue<Bookmark>`,
 /// `some ReturnsValue<Double> & ProvidesDialog` — and the runtime reads the output type from it.
-package protocol IntentResult: Sendable {
+public protocol IntentResult: Sendable {
   /// The value to pass on as the step's output (nil: nothing).
   var outputValue: FlowValue? { get }
   /// The text to show the person.
@@ -14,24 +14,24 @@ package protocol IntentResult: Sendable {
 }
 
 /// A result whose value becomes the step's output, the magic variable later steps use.
-package protocol ReturnsValue<Value>: IntentResult {
+public protocol ReturnsValue<Value>: IntentResult {
   associatedtype Value
 }
 
 /// A result with text for the person.
-package protocol ProvidesDialog: IntentResult {}
+public protocol ProvidesDialog: IntentResult {}
 
 /// Marks a result without a value or without a dialog.
-package enum NoResultPart: Sendable {}
+public enum NoResultPart: Sendable {}
 
 /// The one concrete result type; the factories below pick its parameters.
 ///
 /// The factories, which know `Value: IntentValueConvertible`, convert the value as they make the result:
 /// a cast to the protocol here would have the Swift runtime scan every conformance in the program, once
 /// for each value type (Performance.md).
-package struct IntentResultContainer<Value: Sendable, Dialog: Sendable>: IntentResult {
-  package let outputValue: FlowValue?
-  package let outputDialog: IntentDialog?
+public struct IntentResultContainer<Value: Sendable, Dialog: Sendable>: IntentResult {
+  public let outputValue: FlowValue?
+  public let outputDialog: IntentDialog?
 
   init(value: Value?, dialog: IntentDialog?) where Value: IntentValueConvertible {
     outputValue = value?.flowValue
@@ -43,7 +43,7 @@ package struct IntentResultContainer<Value: Sendable, Dialog: Sendable>: IntentR
     outputDialog = dialog
   }
 
-  package static var outputType: ValueType? {
+  public static var outputType: ValueType? {
     Value.self == NoResultPart.self ? nil : (Value.self as? any IntentValueConvertible.Type)?.valueType
   }
 }
@@ -53,24 +53,24 @@ extension IntentResultContainer: ProvidesDialog where Dialog == IntentDialog {}
 
 extension IntentResult {
   /// Done, with nothing to pass on or say.
-  package static func result() -> Self where Self == IntentResultContainer<NoResultPart, NoResultPart> {
+  public static func result() -> Self where Self == IntentResultContainer<NoResultPart, NoResultPart> {
     IntentResultContainer(dialog: nil)
   }
 
   /// Done; `value` becomes the step's output.
-  package static func result<V: IntentValueConvertible>(value: V) -> Self
+  public static func result<V: IntentValueConvertible>(value: V) -> Self
   where Self == IntentResultContainer<V, NoResultPart> {
     IntentResultContainer(value: value, dialog: nil)
   }
 
   /// Done; `dialog` is shown to the person.
-  package static func result(dialog: IntentDialog) -> Self
+  public static func result(dialog: IntentDialog) -> Self
   where Self == IntentResultContainer<NoResultPart, IntentDialog> {
     IntentResultContainer(dialog: dialog)
   }
 
   /// Done; `value` becomes the step's output and `dialog` is shown.
-  package static func result<V: IntentValueConvertible>(value: V, dialog: IntentDialog) -> Self
+  public static func result<V: IntentValueConvertible>(value: V, dialog: IntentDialog) -> Self
   where Self == IntentResultContainer<V, IntentDialog> {
     IntentResultContainer(value: value, dialog: dialog)
   }

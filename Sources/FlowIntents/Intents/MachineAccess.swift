@@ -6,8 +6,8 @@
 /// ```swift
 /// static let machineAccess = [MachineAccess(.readsFiles, parameter: "path")]
 /// ```
-package struct MachineAccess: Sendable, Hashable {
-  package enum Kind: String, Sendable, Hashable, CaseIterable, Encodable {
+public struct MachineAccess: Sendable, Hashable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable, Encodable {
     case readsFiles = "reads-files"
     case writesFiles = "writes-files"
     /// Moves files to the freedesktop.org Trash, from where they can be restored.
@@ -23,7 +23,7 @@ package struct MachineAccess: Sendable, Hashable {
     case readsDevice = "reads-device-details"
 
     /// Whether it leaves everything as it was.
-    package var onlyReads: Bool {
+    public var onlyReads: Bool {
       switch self {
       case .readsFiles, .readsClipboard, .readsDevice: true
       default: false
@@ -31,7 +31,7 @@ package struct MachineAccess: Sendable, Hashable {
     }
 
     /// Whether a person deciding to trust a file must not miss it: the card's red.
-    package var isAlarming: Bool {
+    public var isAlarming: Bool {
       switch self {
       case .trashesFiles, .deletesFiles, .runsCommands: true
       default: false
@@ -39,12 +39,12 @@ package struct MachineAccess: Sendable, Hashable {
     }
   }
 
-  package var kind: Kind
+  public var kind: Kind
   /// The parameter whose value names what is acted on — a path, a glob, a script, a command — or nil
   /// when there is nothing to name (notifications).
-  package var parameter: String?
+  public var parameter: String?
 
-  package init(_ kind: Kind, parameter: String? = nil) {
+  public init(_ kind: Kind, parameter: String? = nil) {
     self.kind = kind
     self.parameter = parameter
   }

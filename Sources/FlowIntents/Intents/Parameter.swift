@@ -23,16 +23,16 @@ import Synchronization
 /// the conformance up by scanning every conformance in the program, once for each value type: a tenth of
 /// a millisecond each, about twenty in a bookmark workflow (Performance.md).
 @propertyWrapper
-package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked Sendable {
-  package let title: String
-  package let parameterDescription: String?
-  package let defaultValue: Value?
-  package let inclusiveRange: ClosedRange<Double>?
-  package let requestValueDialog: IntentDialog?
-  package let isPrimary: Bool
-  package let explicitKey: String?
+public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked Sendable {
+  public let title: String
+  public let parameterDescription: String?
+  public let defaultValue: Value?
+  public let inclusiveRange: ClosedRange<Double>?
+  public let requestValueDialog: IntentDialog?
+  public let isPrimary: Bool
+  public let explicitKey: String?
   /// Kept for porting (`controlStyle: .stepper`); a command line has one style.
-  package let controlStyle: ParameterControlStyle
+  public let controlStyle: ParameterControlStyle
 
   override var erased: any AnyParameter { self }
 
@@ -45,7 +45,7 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
   private var storage: Value?
   private var boundOrigin = PromptOrigin()
 
-  package init(
+  public init(
     title: LocalizedStringResource,
     description: LocalizedStringResource? = nil,
     default defaultValue: Value? = nil,
@@ -69,7 +69,7 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
   }
 
   /// `@Parameter(title: "Sort By") var sortBy: Sort = .newestFirst`: the initial value is the default.
-  package convenience init(
+  public convenience init(
     wrappedValue: Value,
     title: LocalizedStringResource,
     description: LocalizedStringResource? = nil,
@@ -84,13 +84,13 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
       inclusiveRange: inclusiveRange, requestValueDialog: requestValueDialog, primary: primary, key: key)
   }
 
-  package let reversedRange: Bool
+  public let reversedRange: Bool
 
   /// The value: what the step gave, else the default, else nil for an optional.
   ///
   /// Reading a required parameter that has no value is a broken invariant: the runtime asks for every
   /// required value before `perform()` is called.
-  package var wrappedValue: Value {
+  public var wrappedValue: Value {
     get {
       if let value = lock.withLock({ _ in storage }) ?? defaultValue { return value }
       if let none = noValue { return none }
@@ -100,26 +100,26 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
   }
 
   /// `$name`: the parameter itself, for summaries (`\.$url`) and the request family.
-  package var projectedValue: Parameter<Value> { self }
+  public var projectedValue: Parameter<Value> { self }
 
   // MARK: - AnyParameter
 
-  package var valueType: ValueType { conformance.valueType }
-  package var isOptional: Bool { noValue != nil }
-  package var defaultFlowValue: FlowValue? {
+  public var valueType: ValueType { conformance.valueType }
+  public var isOptional: Bool { noValue != nil }
+  public var defaultFlowValue: FlowValue? {
     guard let defaultValue else { return nil }
     let value = flowValue(defaultValue)
     return value == .nothing ? nil : value
   }
-  package var currentFlowValue: FlowValue? {
+  public var currentFlowValue: FlowValue? {
     guard let value = lock.withLock({ _ in storage }) ?? defaultValue else { return nil }
     let converted = flowValue(value)
     return converted == .nothing ? nil : converted
   }
-  package var hasExplicitValue: Bool { lock.withLock { _ in storage != nil } }
-  package var origin: PromptOrigin { lock.withLock { _ in boundOrigin } }
+  public var hasExplicitValue: Bool { lock.withLock { _ in storage != nil } }
+  public var origin: PromptOrigin { lock.withLock { _ in boundOrigin } }
 
-  package func bind(_ origin: PromptOrigin) { lock.withLock { _ in boundOrigin = origin } }
+  public func bind(_ origin: PromptOrigin) { lock.withLock { _ in boundOrigin = origin } }
 
   // MARK: - Conversions, through the conformance the initialiser kept
   //
@@ -150,16 +150,16 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
     return try await open(conformance)
   }
 
-  package var literalConverter: @Sendable (FlowValue) throws(CoercionError) -> FlowValue {
+  public var literalConverter: @Sendable (FlowValue) throws(CoercionError) -> FlowValue {
     { [self] value throws(CoercionError) in try flowValue(make(value)) }
   }
 
-  package func assign(_ value: FlowValue, in context: IntentContext) async throws {
+  public func assign(_ value: FlowValue, in context: IntentContext) async throws {
     let resolved = try await resolve(value, in: context)
     lock.withLock { _ in storage = resolved }
   }
 
-  package func assignDefault() {
+  public func assignDefault() {
     lock.withLock { _ in storage = defaultValue }
   }
 
@@ -191,7 +191,7 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
   /// Asks the person for this parameter's value, re-asking while the answer does not fit; the answer
   /// becomes the parameter's value.
   @discardableResult
-  package func requestValue(_ dialog: IntentDialog? = nil) async throws -> Value {
+  public func requestValue(_ dialog: IntentDialog? = nil) async throws -> Value {
     let context = try IntentContext.requireCurrent()
     let question = dialog?.text ?? requestValueDialog?.text ?? title
     let value = try await Prompting.requestValue(
@@ -208,12 +208,12 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
   }
 
   /// The error to throw when this parameter must have a value (App Intents' `needsValueError`).
-  package func needsValueError(_ dialog: IntentDialog? = nil) -> AppIntentError {
+  public func needsValueError(_ dialog: IntentDialog? = nil) -> AppIntentError {
     .needsValue(origin, dialog: dialog?.text ?? requestValueDialog?.text ?? title)
   }
 
   /// Asks the person to pick one of `values`; the choice becomes the parameter's value.
-  package func requestDisambiguation(among values: [Value], dialog: IntentDialog? = nil) async throws -> Value {
+  public func requestDisambiguation(among values: [Value], dialog: IntentDialog? = nil) async throws -> Value {
     guard !values.isEmpty else { throw AppIntentError.failed("there is nothing to choose from for '\(title)'") }
     if values.count == 1 { return values[0] }
     let context = try IntentContext.requireCurrent()
@@ -227,7 +227,7 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
 
   /// Asks the person whether `value` is the one they meant; returns their answer.
   @discardableResult
-  package func requestConfirmation(for value: Value, dialog: IntentDialog? = nil) async throws -> Bool {
+  public func requestConfirmation(for value: Value, dialog: IntentDialog? = nil) async throws -> Bool {
     let context = try IntentContext.requireCurrent()
     let text = dialog?.text ?? "Use \(Prompting.optionText(for: flowValue(value))) for \(title)?"
     return try await context.prompter.requestConfirmation(
@@ -236,7 +236,7 @@ package final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked 
 }
 
 /// How a parameter would be edited in a graphical editor; accepted for porting, not used.
-package enum ParameterControlStyle: Sendable, Hashable {
+public enum ParameterControlStyle: Sendable, Hashable {
   case automatic, field, stepper, slider
 }
 
@@ -244,13 +244,13 @@ package enum ParameterControlStyle: Sendable, Hashable {
 /// from the rest with a class check. A cast to ``AnyParameter`` would do the same, but the first cast of
 /// each type to a protocol makes the Swift runtime scan every conformance in the program, two scans of a
 /// one-step run's start (Performance.md).
-package class ParameterObject: @unchecked Sendable {
+public class ParameterObject: @unchecked Sendable {
   /// This parameter as ``AnyParameter``, converted where its type is known (no cast).
   var erased: any AnyParameter { preconditionFailure("only Parameter is a ParameterObject") }
 }
 
 /// What the runtime needs of a parameter without knowing its Swift type.
-package protocol AnyParameter: AnyObject, Sendable {
+public protocol AnyParameter: AnyObject, Sendable {
   var title: String { get }
   var parameterDescription: String? { get }
   var valueType: ValueType { get }
@@ -279,7 +279,7 @@ package protocol AnyParameter: AnyObject, Sendable {
 }
 
 extension Parameter {
-  package func requestValueErased() async throws -> FlowValue { flowValue(try await requestValue()) }
+  public func requestValueErased() async throws -> FlowValue { flowValue(try await requestValue()) }
 }
 
 extension IntentContext {
@@ -293,9 +293,9 @@ extension IntentContext {
 }
 
 /// The framework's side of asking: the re-ask loop and how options are shown.
-package enum Prompting {
+public enum Prompting {
   /// Asks until an answer converts, telling the prompter why the previous one did not.
-  package static func requestValue<T>(
+  public static func requestValue<T>(
     _ request: ValueRequest,
     prompter: any Prompter,
     convert: (FlowValue) async throws -> T
@@ -319,7 +319,7 @@ package enum Prompting {
   }
 
   /// An option as a list shows it: an entity's title and subtitle, anything else its text.
-  package static func optionText(for value: FlowValue) -> String {
+  public static func optionText(for value: FlowValue) -> String {
     if case .entity(let entity) = value, let subtitle = entity.subtitle, !subtitle.isEmpty {
       return "\(entity.title) (\(subtitle))"
     }

@@ -11,28 +11,28 @@
 ///
 /// The sentence's parameters are shown inline; those in the trailing block follow it. `flow show`
 /// renders it with a step's values, `flow actions` with placeholders.
-package protocol ParameterSummary: Sendable {
+public protocol ParameterSummary: Sendable {
   /// The sentence's parts and the trailing parameters, as parameter keys.
   func layout(keys: (AnyKeyPath) -> String?) -> SummaryLayout
 }
 
 /// A summary with its key paths turned into parameter keys: what renderers use.
-package struct SummaryLayout: Sendable, Hashable {
+public struct SummaryLayout: Sendable, Hashable {
   /// Literal text, or a parameter by key.
-  package enum Part: Sendable, Hashable {
+  public enum Part: Sendable, Hashable {
     case text(String)
     case parameter(String)
   }
 
-  package var sentence: [Part]
+  public var sentence: [Part]
   /// Parameters shown after the sentence.
-  package var trailing: [String]
+  public var trailing: [String]
   /// Key paths that are not parameters of the intent (CatalogValidator reports them).
-  package var unknownKeyPaths: Int
+  public var unknownKeyPaths: Int
   /// Whether the intent declared no summary (the title stands in).
-  package var isUndeclared: Bool
+  public var isUndeclared: Bool
 
-  package init(sentence: [Part], trailing: [String], unknownKeyPaths: Int = 0, isUndeclared: Bool = false) {
+  public init(sentence: [Part], trailing: [String], unknownKeyPaths: Int = 0, isUndeclared: Bool = false) {
     self.sentence = sentence
     self.trailing = trailing
     self.unknownKeyPaths = unknownKeyPaths
@@ -40,7 +40,7 @@ package struct SummaryLayout: Sendable, Hashable {
   }
 
   /// Every parameter key the summary mentions, sentence first.
-  package var keys: [String] {
+  public var keys: [String] {
     sentence.compactMap { if case .parameter(let key) = $0 { key } else { nil } } + trailing
   }
 
@@ -48,7 +48,7 @@ package struct SummaryLayout: Sendable, Hashable {
   /// trailing parameters that have values, as `key: value`.
   ///
   /// `Save https://example.com to Raindrop.io (title: Example, tags: a, b)`.
-  package func render(values: [String: String], placeholder: (String) -> String = { "<\($0)>" }) -> String {
+  public func render(values: [String: String], placeholder: (String) -> String = { "<\($0)>" }) -> String {
     var out = ""
     for part in sentence {
       switch part {
@@ -63,7 +63,7 @@ package struct SummaryLayout: Sendable, Hashable {
 
   /// The sentence with placeholders, and the trailing parameters listed as placeholders too:
   /// `Save <url> to Raindrop.io [title] [collection]`, for `flow actions`.
-  package func renderPlaceholders() -> String {
+  public func renderPlaceholders() -> String {
     var out = render(values: [:])
     for key in trailing { out += " [\(key)]" }
     return out
@@ -71,19 +71,18 @@ package struct SummaryLayout: Sendable, Hashable {
 }
 
 /// The summary `Summary("…") { … }` builds for an intent.
-package struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
+public struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
   let template: SummaryTemplate<Intent>
   let trailing: [PartialKeyPath<Intent>]
   let isUndeclared: Bool
 
-  package init(_ template: SummaryTemplate<Intent>) {
+  public init(_ template: SummaryTemplate<Intent>) {
     self.template = template
     self.trailing = []
     self.isUndeclared = false
   }
 
-  package init(_ template: SummaryTemplate<Intent>, @SummaryBuilder<Intent> _ trailing: () -> [PartialKeyPath<Intent>])
-  {
+  public init(_ template: SummaryTemplate<Intent>, @SummaryBuilder<Intent> _ trailing: () -> [PartialKeyPath<Intent>]) {
     self.template = template
     self.trailing = trailing()
     self.isUndeclared = false
@@ -95,7 +94,7 @@ package struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
     self.isUndeclared = true
   }
 
-  package func layout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
+  public func layout(keys: (AnyKeyPath) -> String?) -> SummaryLayout {
     var unknown = 0
     var sentence: [SummaryLayout.Part] = []
     for part in template.parts {
@@ -118,7 +117,7 @@ package struct IntentParameterSummary<Intent: AppIntent>: ParameterSummary {
 extension IntentParameterSummary: @unchecked Sendable {}
 
 /// The sentence of a summary: text with `\(\.$parameter)` interpolations.
-package struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolation, @unchecked Sendable {
+public struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolation, @unchecked Sendable {
   /// Literal text, or a parameter by key path.
   enum Part {
     case text(String)
@@ -129,21 +128,21 @@ package struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolat
 
   init(parts: [Part]) { self.parts = parts }
 
-  package init(stringLiteral value: String) { self.parts = [.text(value)] }
+  public init(stringLiteral value: String) { self.parts = [.text(value)] }
 
-  package init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
+  public init(stringInterpolation: StringInterpolation) { self.parts = stringInterpolation.parts }
 
   /// Builds the sentence from text and `\(\.$parameter)`.
-  package struct StringInterpolation: StringInterpolationProtocol {
+  public struct StringInterpolation: StringInterpolationProtocol {
     var parts: [Part] = []
 
-    package init(literalCapacity: Int, interpolationCount: Int) {}
+    public init(literalCapacity: Int, interpolationCount: Int) {}
 
-    package mutating func appendLiteral(_ literal: String) {
+    public mutating func appendLiteral(_ literal: String) {
       if !literal.isEmpty { parts.append(.text(literal)) }
     }
 
-    package mutating func appendInterpolation<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) {
+    public mutating func appendInterpolation<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) {
       parts.append(.parameter(keyPath))
     }
   }
@@ -151,12 +150,12 @@ package struct SummaryTemplate<Intent: AppIntent>: ExpressibleByStringInterpolat
 
 /// Collects the trailing parameters of a summary: one `\.$name` per line.
 @resultBuilder
-package enum SummaryBuilder<Intent: AppIntent> {
-  package static func buildExpression<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) -> [PartialKeyPath<Intent>] {
+public enum SummaryBuilder<Intent: AppIntent> {
+  public static func buildExpression<Value>(_ keyPath: KeyPath<Intent, Parameter<Value>>) -> [PartialKeyPath<Intent>] {
     [keyPath]
   }
 
-  package static func buildBlock(_ components: [PartialKeyPath<Intent>]...) -> [PartialKeyPath<Intent>] {
+  public static func buildBlock(_ components: [PartialKeyPath<Intent>]...) -> [PartialKeyPath<Intent>] {
     components.flatMap { $0 }
   }
 }

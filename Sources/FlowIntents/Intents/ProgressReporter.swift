@@ -1,13 +1,13 @@
 /// How far a running action has got, as it says so itself (App Intents' `ProgressReportingIntent`):
 /// units done, of a total when it knows one, and what it is doing now. An MCP tool's
 /// `notifications/progress` carries exactly these.
-package struct ActionProgress: Sendable, Hashable {
-  package var completed: Double
+public struct ActionProgress: Sendable, Hashable {
+  public var completed: Double
   /// Nil when the action does not know how much there is.
-  package var total: Double?
-  package var message: String?
+  public var total: Double?
+  public var message: String?
 
-  package init(completed: Double, total: Double? = nil, message: String? = nil) {
+  public init(completed: Double, total: Double? = nil, message: String? = nil) {
     self.completed = completed
     self.total = total
     self.message = message
@@ -17,15 +17,15 @@ package struct ActionProgress: Sendable, Hashable {
 /// Where a running action reports its progress: the run hands one to the steps whose actions report
 /// (``IntentDescriptor/reportsProgress``) in their ``IntentContext``, and it reaches the run's observers
 /// as an event of that step, so the command line draws it as it draws a loop's bar.
-package struct ProgressReporter: Sendable {
+public struct ProgressReporter: Sendable {
   private let sink: @Sendable (ActionProgress) -> Void
 
-  package init(_ sink: @escaping @Sendable (ActionProgress) -> Void) { self.sink = sink }
+  public init(_ sink: @escaping @Sendable (ActionProgress) -> Void) { self.sink = sink }
 
-  package func report(_ progress: ActionProgress) { sink(progress) }
+  public func report(_ progress: ActionProgress) { sink(progress) }
 }
 
 extension IntentContext {
   /// Reports the running action's progress; nothing happens when nobody listens.
-  package func reportProgress(_ progress: ActionProgress) { self.progress?.report(progress) }
+  public func reportProgress(_ progress: ActionProgress) { self.progress?.report(progress) }
 }

@@ -4,7 +4,7 @@
 /// how to supply the answer (`--input`, `--yes`). The tests answer from a script (FlowTestSupport).
 /// Coercion and re-asking stay in the framework: a prompter returns what the person typed, and is asked
 /// again with ``ValueRequest/problem`` set when the answer did not fit.
-package protocol Prompter: Sendable {
+public protocol Prompter: Sendable {
   func requestValue(_ request: ValueRequest) async throws -> FlowValue
   /// Returns the indices of the chosen options: one, or any number when `allowsMultiple`.
   func requestChoice(_ request: ChoiceRequest) async throws -> [Int]
@@ -12,45 +12,45 @@ package protocol Prompter: Sendable {
 }
 
 /// Who is asking: the intent and, when it is about one, the parameter.
-package struct PromptOrigin: Sendable, Hashable {
+public struct PromptOrigin: Sendable, Hashable {
   /// The action id (`raindrop.save-bookmark`), when known.
-  package var intentID: String?
+  public var intentID: String?
   /// The parameter key (`url`), when the question is about a parameter.
-  package var parameterKey: String?
+  public var parameterKey: String?
   /// The parameter's title ("URL").
-  package var parameterTitle: String?
+  public var parameterTitle: String?
 
-  package init(intentID: String? = nil, parameterKey: String? = nil, parameterTitle: String? = nil) {
+  public init(intentID: String? = nil, parameterKey: String? = nil, parameterTitle: String? = nil) {
     self.intentID = intentID
     self.parameterKey = parameterKey
     self.parameterTitle = parameterTitle
   }
 
   /// The parameter being resolved, so that an entity lookup deep inside can say whom it asks for.
-  @TaskLocal package static var current: PromptOrigin?
+  @TaskLocal public static var current: PromptOrigin?
 }
 
 /// A request for a value: a required parameter without one, `requestValue`, or the `ask` action.
-package struct ValueRequest: Sendable, Hashable {
+public struct ValueRequest: Sendable, Hashable {
   /// Why the value is asked for.
-  package enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
     /// A required parameter has no value (SPEC §3's last resort).
     case missingParameter
     /// The workflow asks on purpose (`ask`, or a parameter given `ask`).
     case question
   }
 
-  package var kind: Kind
-  package var origin: PromptOrigin
+  public var kind: Kind
+  public var origin: PromptOrigin
   /// The question: the parameter's `requestValueDialog`, or its title.
-  package var dialog: String
-  package var valueType: ValueType
+  public var dialog: String
+  public var valueType: ValueType
   /// Offered when the person just presses return.
-  package var defaultAnswer: FlowValue?
+  public var defaultAnswer: FlowValue?
   /// Why the previous answer was refused ("expected a number, got 'lots'"); nil on the first ask.
-  package var problem: String?
+  public var problem: String?
 
-  package init(
+  public init(
     kind: Kind, origin: PromptOrigin, dialog: String, valueType: ValueType, defaultAnswer: FlowValue? = nil,
     problem: String? = nil
   ) {
@@ -64,23 +64,23 @@ package struct ValueRequest: Sendable, Hashable {
 }
 
 /// A request to pick among options: disambiguation of an entity, or `choose-from-list`.
-package struct ChoiceRequest: Sendable, Hashable {
+public struct ChoiceRequest: Sendable, Hashable {
   /// Why a choice is asked for.
-  package enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
     /// Several entities matched some text; which one was meant?
     case disambiguation
     /// The workflow offers a list (`choose-from-list`, `menu`).
     case choice
   }
 
-  package var kind: Kind
-  package var origin: PromptOrigin
-  package var dialog: String
+  public var kind: Kind
+  public var origin: PromptOrigin
+  public var dialog: String
   /// What each option shows, in order.
-  package var options: [String]
-  package var allowsMultiple: Bool
+  public var options: [String]
+  public var allowsMultiple: Bool
 
-  package init(kind: Kind, origin: PromptOrigin, dialog: String, options: [String], allowsMultiple: Bool = false) {
+  public init(kind: Kind, origin: PromptOrigin, dialog: String, options: [String], allowsMultiple: Bool = false) {
     self.kind = kind
     self.origin = origin
     self.dialog = dialog
@@ -90,9 +90,9 @@ package struct ChoiceRequest: Sendable, Hashable {
 }
 
 /// A yes/no question before something happens.
-package struct ConfirmationRequest: Sendable, Hashable {
+public struct ConfirmationRequest: Sendable, Hashable {
   /// What is being confirmed.
-  package enum Kind: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
     /// The intent declares `requiresConfirmation`, or calls `requestConfirmation` (delete-bookmark).
     case intent
     /// A parameter's value wants confirming (`$title.requestConfirmation(for:dialog:)`).
@@ -101,16 +101,16 @@ package struct ConfirmationRequest: Sendable, Hashable {
     case alert
   }
 
-  package var kind: Kind
-  package var origin: PromptOrigin
-  package var dialog: String
+  public var kind: Kind
+  public var origin: PromptOrigin
+  public var dialog: String
   /// Whether the action cannot be undone (``SideEffect/destructive``); a terminal may word it so.
-  package var isDestructive: Bool
+  public var isDestructive: Bool
   /// Only the person, or `--yes`, may answer: not `confirmations: auto`, nor a `confirm:` block around the
   /// step. What deleting files for good asks (``MachineAccess/Kind/deletesFiles``): nothing brings them back.
-  package var needsExplicitYes = false
+  public var needsExplicitYes = false
 
-  package init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {
+  public init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {
     self.kind = kind
     self.origin = origin
     self.dialog = dialog

@@ -14,9 +14,9 @@ import Foundation
 ///
 /// Every parameter, property and input goes through ``coerce(_:to:)``; entity parameters add a
 /// lookup through the entity's query on top (``IntentValueConvertible/resolve(_:in:)``).
-package enum Coercion {
+public enum Coercion {
   /// Converts `value` to `type`, or explains why it cannot.
-  package static func coerce(_ value: FlowValue, to type: ValueType) throws(CoercionError) -> FlowValue {
+  public static func coerce(_ value: FlowValue, to type: ValueType) throws(CoercionError) -> FlowValue {
     switch type {
     case .any:
       return value
@@ -142,7 +142,7 @@ package enum Coercion {
   /// Whether a value of type `from` can become `to`, as far as the types tell before a run: the same
   /// table as ``coerce(_:to:)``, read by the checker. An entity parameter also takes an id or text, which
   /// its query looks up (``IntentValueConvertible/resolve(_:in:)``); a list never becomes one value.
-  package static func compatibility(of from: ValueType, to type: ValueType) -> Compatibility {
+  public static func compatibility(of from: ValueType, to type: ValueType) -> Compatibility {
     switch (from, type) {
     case (_, .any), (_, .nothing), (_, .text): return .always
     case (.any, _), (.nothing, _): return .sometimes
@@ -207,7 +207,7 @@ package enum Coercion {
   }
 
   /// How sure a conversion is before the value is known.
-  package enum Compatibility: Sendable, Hashable {
+  public enum Compatibility: Sendable, Hashable {
     /// Every value of the type converts.
     case always
     /// Some values convert (text that reads as a number, an id that names an entity).
@@ -217,7 +217,7 @@ package enum Coercion {
   }
 
   /// The text of a value: entity → its title, number → `3` or `1.1`, list → items joined by ", ".
-  package static func text(of value: FlowValue) -> String {
+  public static func text(of value: FlowValue) -> String {
     switch value {
     case .text(let text): text
     case .number(let number): FlowValue.formatNumber(number)
@@ -232,7 +232,7 @@ package enum Coercion {
   }
 
   /// A number written in text: `42`, `-1.5`, `1e3`, surrounding spaces allowed.
-  package static func parseNumber(_ text: String) -> Double? {
+  public static func parseNumber(_ text: String) -> Double? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty, trimmed.lowercased() != "nan", !trimmed.lowercased().contains("inf"),
       let number = Double(trimmed)
@@ -242,7 +242,7 @@ package enum Coercion {
 
   /// A URL written in text. It needs a scheme (`https://…`, `mailto:…`); a bare host such as
   /// `example.com/page` gets `https://`, as Shortcuts' URL detection does.
-  package static func parseURL(_ text: String) -> URL? {
+  public static func parseURL(_ text: String) -> URL? {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
     if let colon = trimmed.firstIndex(of: ":"),
@@ -262,23 +262,23 @@ package enum Coercion {
 }
 
 /// Why a value cannot become the wanted type, in words a person reads: "expected a number, got 'lots'".
-package struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible {
-  package var message: String
+public struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var message: String
   /// What would fix it, shown as `= help:`.
-  package var help: String?
+  public var help: String?
   /// The two halves of an "expected …, got …" message, so that a parameter's name can go between them.
-  package var expected: String?
-  package var got: String?
+  public var expected: String?
+  public var got: String?
 
-  package init(message: String, help: String? = nil) {
+  public init(message: String, help: String? = nil) {
     self.message = message
     self.help = help
   }
 
-  package var description: String { message }
+  public var description: String { message }
 
   /// "expected a number, got 'lots'", with how to write one as help unless `help` says otherwise.
-  package static func expected(_ type: ValueType, got value: FlowValue, help: String? = nil) -> CoercionError {
+  public static func expected(_ type: ValueType, got value: FlowValue, help: String? = nil) -> CoercionError {
     var error = CoercionError(
       message: "expected \(article(for: type)), got \(value.quoted)", help: help ?? howToWrite(type))
     error.expected = article(for: type)
@@ -287,7 +287,7 @@ package struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   /// "expected a number from 1 or 'all', got 'lots'": for types that describe what they take in words.
-  package static func expected(_ description: String, got value: FlowValue, help: String? = nil) -> CoercionError {
+  public static func expected(_ description: String, got value: FlowValue, help: String? = nil) -> CoercionError {
     var error = CoercionError(message: "expected \(description), got \(value.quoted)", help: help)
     error.expected = description
     error.got = value.quoted
@@ -295,13 +295,13 @@ package struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   /// The message about one parameter: "expected a number for 'max-results', got 'lots'".
-  package func message(forParameter key: String) -> String {
+  public func message(forParameter key: String) -> String {
     if let expected, let got { return "expected \(expected) for '\(key)', got \(got)" }
     return "'\(key)': \(message)"
   }
 
   /// A list where one value is wanted: never guessed, since taking the first item silently loses data.
-  package static func listWhereOneExpected(count: Int, expected type: ValueType) -> CoercionError {
+  public static func listWhereOneExpected(count: Int, expected type: ValueType) -> CoercionError {
     CoercionError(
       message: "expected one \(type.name), got a list of \(Count.of(count, "item"))",
       help: "use 'for-each' to handle each item, or 'get-item' to pick one"
@@ -324,7 +324,7 @@ package struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   /// "a number", "an integer", "a URL", "a Bookmark".
-  package static func article(for type: ValueType) -> String {
+  public static func article(for type: ValueType) -> String {
     switch type {
     case .text: "text"
     case .number: "a number"

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Dates in text: ISO 8601 in, ISO 8601 out, so a date survives a round trip through text.
-package enum DateParsing {
+public enum DateParsing {
   /// Parses `2026-11-21`, `2026-11-21T14:30:00Z`, `2026-11-21T14:30:00+02:00`, `2026-11-21 14:30`
   /// (times without a zone are UTC), with optional fractional seconds.
-  package static func parse(_ text: String) -> Date? {
+  public static func parse(_ text: String) -> Date? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let formats = [
       "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
@@ -22,7 +22,7 @@ package enum DateParsing {
   }
 
   /// ISO 8601 in UTC: `2026-11-21T14:30:00Z`.
-  package static func format(_ date: Date) -> String {
+  public static func format(_ date: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")

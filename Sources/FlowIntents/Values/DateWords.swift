@@ -3,13 +3,13 @@ import Foundation
 /// The one reader of dates a person writes: ISO 8601 or words such as 'tomorrow', 'next monday' and
 /// 'in 3 days'. get-dates-from-input, `ask` with `type: date`, a date parameter asked for, and workflow
 /// inputs of type date (given, asked or defaulted) all read through it, so they take the same words.
-package enum DateWords {
+public enum DateWords {
   /// What to write instead, for every "is not a date".
-  package static let help = "write '2026-12-01', '2026-12-01 09:00', 'today', 'tomorrow', 'next monday' or 'in 3 days'"
+  public static let help = "write '2026-12-01', '2026-12-01 09:00', 'today', 'tomorrow', 'next monday' or 'in 3 days'"
 
   /// The system's calendar, in which answers and inputs are read (a workflow has no zone of its own;
   /// the date actions take one as a parameter).
-  package static var systemCalendar: Calendar {
+  public static var systemCalendar: Calendar {
     var calendar = Calendar(identifier: .gregorian)
     calendar.locale = Locale(identifier: "en_US_POSIX")
     calendar.timeZone = .current
@@ -17,7 +17,7 @@ package enum DateWords {
   }
 
   /// `text` as a date, or "'someday' is not a date".
-  package static func read(_ text: String, now: Date, calendar: Calendar = systemCalendar) throws(CoercionError)
+  public static func read(_ text: String, now: Date, calendar: Calendar = systemCalendar) throws(CoercionError)
     -> Date
   {
     let words = text.trimmingCharacters(in: .whitespaces).lowercased()
@@ -29,7 +29,7 @@ package enum DateWords {
 
   /// A value a person gave where `type` is wanted: text read as words when a date (or dates) is wanted,
   /// anything else unchanged for the usual coercion.
-  package static func reading(_ value: FlowValue, as type: ValueType, now: Date) throws(CoercionError) -> FlowValue {
+  public static func reading(_ value: FlowValue, as type: ValueType, now: Date) throws(CoercionError) -> FlowValue {
     switch (type, value) {
     case (.date, .text(let text)): return .date(try read(text, now: now))
     case (.list(.date), .list(let items)):
@@ -44,7 +44,7 @@ package enum DateWords {
   static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
   /// `text` (lower case, trimmed) as a date, or nil. Days start at midnight in `calendar`'s zone.
-  package static func date(from text: String, calendar: Calendar, now: Date) -> Date? {
+  public static func date(from text: String, calendar: Calendar, now: Date) -> Date? {
     let today = calendar.startOfDay(for: now)
     func days(_ count: Int) -> Date? { calendar.date(byAdding: .day, value: count, to: today) }
     switch text {

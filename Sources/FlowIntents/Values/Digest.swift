@@ -8,7 +8,7 @@ import Foundation
 /// SHA-256 and SHA-512 are libsodium's (`flow` links it for Ed25519 anyway); libsodium has no MD5 or
 /// SHA-1, so those two are written out here, small, fixed by their RFCs and checked against their test
 /// vectors. They name content (checksums, cache keys); nothing here is for secrets.
-package enum Digest {
+public enum Digest {
   // No `sodium_init` before these: libsodium has one SHA-2 implementation, chosen when it is built, and
   // it uses no randomness and no state the call does not pass in. `sodium_init` picks the fastest code
   // for other primitives and seeds the random generator: 4,100 instructions and two getrandom(2) calls
@@ -16,15 +16,15 @@ package enum Digest {
 
   /// The SHA-256 of `bytes` in lowercase hex, as `sha256sum` prints it, so that a person can check a
   /// content hash by hand.
-  package static func sha256Hex(_ bytes: [UInt8]) -> String { Hex.encode(sha256(bytes)) }
+  public static func sha256Hex(_ bytes: [UInt8]) -> String { Hex.encode(sha256(bytes)) }
 
-  package static func sha256(_ message: [UInt8]) -> [UInt8] {
+  public static func sha256(_ message: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
     _ = crypto_hash_sha256(&digest, message, UInt64(message.count))
     return digest
   }
 
-  package static func sha512(_ message: [UInt8]) -> [UInt8] {
+  public static func sha512(_ message: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha512_BYTES))
     _ = crypto_hash_sha512(&digest, message, UInt64(message.count))
     return digest
@@ -45,7 +45,7 @@ package enum Digest {
   private static func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { (x << n) | (x >> (32 - n)) }
 
   // RFC 1321.
-  package static func md5(_ message: [UInt8]) -> [UInt8] {
+  public static func md5(_ message: [UInt8]) -> [UInt8] {
     let shifts: [UInt32] = [
       7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
       14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15,
@@ -101,7 +101,7 @@ package enum Digest {
   }
 
   // RFC 3174.
-  package static func sha1(_ message: [UInt8]) -> [UInt8] {
+  public static func sha1(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0]
     let data = padded(message, bigEndian: true)
     for blockStart in stride(from: 0, to: data.count, by: 64) {

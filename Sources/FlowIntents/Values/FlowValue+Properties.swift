@@ -6,7 +6,7 @@ extension FlowValue {
   /// properties when the text holds a URL), a date's `year`,
   /// `month` or `day` (in UTC). Nil when there is no such property; ``ValueType/properties`` lists them
   /// for the checker.
-  package func property(named name: String) -> FlowValue? {
+  public func property(named name: String) -> FlowValue? {
     switch self {
     case .entity(let entity):
       if let value = entity.property(name) { return value }
@@ -55,7 +55,7 @@ extension FlowValue {
   }
 
   /// The names ``property(named:)`` answers for this value, for did-you-mean.
-  package var propertyNames: [String] {
+  public var propertyNames: [String] {
     switch self {
     case .entity(let entity): entity.properties.keys
     case .dictionary(let dictionary): dictionary.keys

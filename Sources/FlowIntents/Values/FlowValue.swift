@@ -6,7 +6,7 @@ import Foundation
 /// The cases follow Shortcuts' content types. Numbers are one case: `3` prints "3" and `1.1` prints
 /// "1.1" (``FlowValue/formatNumber(_:)``), which keeps arithmetic and comparison simple; whole numbers
 /// are exact up to 2^53, far beyond any id or count a workflow meets.
-package indirect enum FlowValue: Sendable, Hashable {
+public indirect enum FlowValue: Sendable, Hashable {
   case text(String)
   case number(Double)
   case boolean(Bool)
@@ -18,7 +18,7 @@ package indirect enum FlowValue: Sendable, Hashable {
   case nothing
 
   /// The name of the value's type, for diagnostics: "Text", "Number", "Bookmark", "List of Bookmark".
-  package var typeName: String {
+  public var typeName: String {
     switch self {
     case .text: "Text"
     case .number: "Number"
@@ -38,11 +38,11 @@ package indirect enum FlowValue: Sendable, Hashable {
   }
 
   /// The value as text, by the coercion table (a list joins its items with ", ").
-  package var text: String { Coercion.text(of: self) }
+  public var text: String { Coercion.text(of: self) }
 
   /// The value as a person reads it in a message: text quoted, a list counted ("'lots'", "80",
   /// "a list of 3 items").
-  package var quoted: String {
+  public var quoted: String {
     switch self {
     case .text(let text): "'\(text)'"
     case .number, .boolean: text
@@ -55,7 +55,7 @@ package indirect enum FlowValue: Sendable, Hashable {
   }
 
   /// Whether the value is `nothing`, an empty text, list or dictionary (the `is empty` condition).
-  package var isEmpty: Bool {
+  public var isEmpty: Bool {
     switch self {
     case .nothing: true
     case .text(let text): text.isEmpty
@@ -66,7 +66,7 @@ package indirect enum FlowValue: Sendable, Hashable {
   }
 
   /// Formats a number the way Shortcuts shows it: whole numbers without a decimal point.
-  package static func formatNumber(_ number: Double) -> String {
+  public static func formatNumber(_ number: Double) -> String {
     if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
       return String(Int64(number))
     }
@@ -77,21 +77,21 @@ package indirect enum FlowValue: Sendable, Hashable {
 extension FlowValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
   ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-  package init(stringLiteral value: String) { self = .text(value) }
-  package init(integerLiteral value: Int) { self = .number(Double(value)) }
-  package init(floatLiteral value: Double) { self = .number(value) }
-  package init(booleanLiteral value: Bool) { self = .boolean(value) }
-  package init(arrayLiteral elements: FlowValue...) { self = .list(elements) }
-  package init(dictionaryLiteral elements: (String, FlowValue)...) {
+  public init(stringLiteral value: String) { self = .text(value) }
+  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  public init(floatLiteral value: Double) { self = .number(value) }
+  public init(booleanLiteral value: Bool) { self = .boolean(value) }
+  public init(arrayLiteral elements: FlowValue...) { self = .list(elements) }
+  public init(dictionaryLiteral elements: (String, FlowValue)...) {
     self = .dictionary(FlowDictionary(elements.map { (key: $0.0, value: $0.1) }))
   }
 }
 
 /// A dictionary that keeps its keys in the order they were written (or came in JSON).
-package struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-  package private(set) var entries: [(key: String, value: FlowValue)]
+public struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+  public private(set) var entries: [(key: String, value: FlowValue)]
 
-  package init(_ entries: [(key: String, value: FlowValue)] = []) {
+  public init(_ entries: [(key: String, value: FlowValue)] = []) {
     self.entries = []
     for entry in entries { self[entry.key] = entry.value }
   }
@@ -101,17 +101,17 @@ package struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDictio
     self.entries = entries
   }
 
-  package init(dictionaryLiteral elements: (String, FlowValue)...) {
+  public init(dictionaryLiteral elements: (String, FlowValue)...) {
     self.init(elements.map { (key: $0.0, value: $0.1) })
   }
 
-  package var keys: [String] { entries.map(\.key) }
-  package var values: [FlowValue] { entries.map(\.value) }
-  package var count: Int { entries.count }
-  package var isEmpty: Bool { entries.isEmpty }
+  public var keys: [String] { entries.map(\.key) }
+  public var values: [FlowValue] { entries.map(\.value) }
+  public var count: Int { entries.count }
+  public var isEmpty: Bool { entries.isEmpty }
 
   /// The value for `key`; setting a new key appends it, setting nil removes it.
-  package subscript(key: String) -> FlowValue? {
+  public subscript(key: String) -> FlowValue? {
     get { entries.first { $0.key == key }?.value }
     set {
       if let index = entries.firstIndex(where: { $0.key == key }) {
@@ -122,14 +122,14 @@ package struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDictio
     }
   }
 
-  package func makeIterator() -> IndexingIterator<[(key: String, value: FlowValue)]> { entries.makeIterator() }
+  public func makeIterator() -> IndexingIterator<[(key: String, value: FlowValue)]> { entries.makeIterator() }
 
-  package static func == (lhs: Self, rhs: Self) -> Bool {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.entries.count == rhs.entries.count
       && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
   }
 
-  package func hash(into hasher: inout Hasher) {
+  public func hash(into hasher: inout Hasher) {
     for entry in entries {
       hasher.combine(entry.key)
       hasher.combine(entry.value)
@@ -148,11 +148,11 @@ package struct FlowDictionary: Sendable, Hashable, Sequence, ExpressibleByDictio
 /// one small value per File, with no id, title or property dictionary built for it (Files.md). Values
 /// given outright (an entity read back from a file, one a dry run makes up) or set later are kept in
 /// a `Given`, shared between copies.
-package struct EntityValue: Sendable, Hashable {
+public struct EntityValue: Sendable, Hashable {
   /// The entity type's display name: "Bookmark".
-  package var typeName: String
+  public var typeName: String
   /// The Swift value, when the entity was made in this process.
-  package var instance: (any AppEntity)?
+  public var instance: (any AppEntity)?
   private var given: Given?
 
   /// What was given or set rather than read from the instance; `properties` nil means the instance's.
@@ -170,7 +170,7 @@ package struct EntityValue: Sendable, Hashable {
     }
   }
 
-  package init(
+  public init(
     typeName: String,
     id: FlowValue,
     title: String,
@@ -184,53 +184,53 @@ package struct EntityValue: Sendable, Hashable {
   }
 
   /// An entity made in this process, whose id, title and properties its instance gives when read.
-  package init(typeName: String, instance: any AppEntity) {
+  public init(typeName: String, instance: any AppEntity) {
     self.typeName = typeName
     self.instance = instance
   }
 
   /// The id, as a value (a number or text).
-  package var id: FlowValue {
+  public var id: FlowValue {
     get { given?.id ?? instance?.idValue ?? .nothing }
     set { given = Given(id: newValue, title: title, subtitle: subtitle, properties: given?.properties) }
   }
 
   /// What a list or prompt shows; what the entity gives where text is wanted.
-  package var title: String {
+  public var title: String {
     get { given?.title ?? instance?.displayRepresentation.title ?? "" }
     set { given = Given(id: id, title: newValue, subtitle: subtitle, properties: given?.properties) }
   }
 
-  package var subtitle: String? {
+  public var subtitle: String? {
     get { given.map(\.subtitle) ?? instance?.displayRepresentation.subtitle }
     set { given = Given(id: id, title: title, subtitle: newValue, properties: given?.properties) }
   }
 
   /// The `@Property` values by key, in declaration order: those given, else the instance's, read when
   /// they are asked for (a File reads its size and dates only when a step uses one).
-  package var properties: FlowDictionary {
+  public var properties: FlowDictionary {
     get { given?.properties ?? instance?.propertyValues ?? FlowDictionary() }
     set { given = Given(id: id, title: title, subtitle: subtitle, properties: newValue) }
   }
 
   /// One property, without building the others.
-  package func property(_ key: String) -> FlowValue? {
+  public func property(_ key: String) -> FlowValue? {
     if let properties = given?.properties { return properties[key] }
     return instance?.propertyValue(forKey: key)
   }
 
   /// The entity's link: its first URL property (a Bookmark's `link`), used where a URL is wanted.
-  package var link: URL? {
+  public var link: URL? {
     for (_, value) in properties { if case .url(let url) = value { return url } }
     return nil
   }
 
-  package static func == (lhs: Self, rhs: Self) -> Bool {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.typeName == rhs.typeName && lhs.id == rhs.id && lhs.title == rhs.title
       && lhs.subtitle == rhs.subtitle && lhs.properties == rhs.properties
   }
 
-  package func hash(into hasher: inout Hasher) {
+  public func hash(into hasher: inout Hasher) {
     hasher.combine(typeName)
     hasher.combine(id)
   }

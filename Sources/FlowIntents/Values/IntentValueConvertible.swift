@@ -7,7 +7,7 @@ import Foundation
 /// The counterpart of swift-argument-parser's `ExpressibleByArgument`. Text, numbers, booleans, URLs,
 /// dates, durations, lists, optionals, dictionaries, `FlowValue` itself, ``AppEnum``s and ``AppEntity``s
 /// conform.
-package protocol IntentValueConvertible: Sendable {
+public protocol IntentValueConvertible: Sendable {
   /// The declared type, for the checker, `flow actions` and messages.
   static var valueType: ValueType { get }
   /// Converts a value already in hand (no lookup); throws a readable reason when it cannot.
@@ -24,122 +24,122 @@ package protocol IntentValueConvertible: Sendable {
 }
 
 extension IntentValueConvertible {
-  package static var noValue: Self? { nil }
+  public static var noValue: Self? { nil }
 
-  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
+  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     try Self(flowValue: value)
   }
 }
 
 extension String: IntentValueConvertible {
-  package static var valueType: ValueType { .text }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .text }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .text(let text) = try Coercion.coerce(flowValue, to: .text) else {
       throw .expected(.text, got: flowValue)
     }
     self = text
   }
-  package var flowValue: FlowValue { .text(self) }
+  public var flowValue: FlowValue { .text(self) }
 }
 
 extension Double: IntentValueConvertible {
-  package static var valueType: ValueType { .number }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .number }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .number(let number) = try Coercion.coerce(flowValue, to: .number) else {
       throw .expected(.number, got: flowValue)
     }
     self = number
   }
-  package var flowValue: FlowValue { .number(self) }
+  public var flowValue: FlowValue { .number(self) }
 }
 
 extension Int: IntentValueConvertible {
-  package static var valueType: ValueType { .integer }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .integer }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .number(let number) = try Coercion.coerce(flowValue, to: .integer), let int = Int(exactly: number) else {
       throw .expected(.integer, got: flowValue)
     }
     self = int
   }
-  package var flowValue: FlowValue { .number(Double(self)) }
+  public var flowValue: FlowValue { .number(Double(self)) }
 }
 
 extension Bool: IntentValueConvertible {
-  package static var valueType: ValueType { .boolean }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .boolean }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .boolean(let bool) = try Coercion.coerce(flowValue, to: .boolean) else {
       throw .expected(.boolean, got: flowValue)
     }
     self = bool
   }
-  package var flowValue: FlowValue { .boolean(self) }
+  public var flowValue: FlowValue { .boolean(self) }
 }
 
 extension URL: IntentValueConvertible {
-  package static var valueType: ValueType { .url }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .url }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .url(let url) = try Coercion.coerce(flowValue, to: .url) else { throw .expected(.url, got: flowValue) }
     self = url
   }
-  package var flowValue: FlowValue { .url(self) }
+  public var flowValue: FlowValue { .url(self) }
 }
 
 extension Date: IntentValueConvertible {
-  package static var valueType: ValueType { .date }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .date }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .date(let date) = try Coercion.coerce(flowValue, to: .date) else {
       throw .expected(.date, got: flowValue)
     }
     self = date
   }
-  package var flowValue: FlowValue { .date(self) }
+  public var flowValue: FlowValue { .date(self) }
 }
 
 extension Duration: IntentValueConvertible {
-  package static var valueType: ValueType { .duration }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .duration }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .number(let seconds) = try Coercion.coerce(flowValue, to: .duration) else {
       throw .expected(.duration, got: flowValue)
     }
     self = DurationParsing.duration(seconds: seconds)
   }
   /// Written as it is parsed (`1m30s`), so it reads well in text and converts back.
-  package var flowValue: FlowValue { .text(DurationParsing.format(self)) }
+  public var flowValue: FlowValue { .text(DurationParsing.format(self)) }
 }
 
 extension UUID: IntentValueConvertible {
   /// Written as text; entities identified by UUID (App Intents' examples) need it as their id type.
-  package static var valueType: ValueType { .text }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .text }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .text(let text) = try Coercion.coerce(flowValue, to: .text), let uuid = UUID(uuidString: text) else {
       throw CoercionError(message: "expected a UUID, got \(flowValue.quoted)")
     }
     self = uuid
   }
-  package var flowValue: FlowValue { .text(uuidString) }
+  public var flowValue: FlowValue { .text(uuidString) }
 }
 
 extension FlowValue: IntentValueConvertible {
-  package static var valueType: ValueType { .any }
-  package init(flowValue: FlowValue) throws(CoercionError) { self = flowValue }
-  package var flowValue: FlowValue { self }
+  public static var valueType: ValueType { .any }
+  public init(flowValue: FlowValue) throws(CoercionError) { self = flowValue }
+  public var flowValue: FlowValue { self }
 }
 
 extension FlowDictionary: IntentValueConvertible {
-  package static var valueType: ValueType { .dictionary }
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public static var valueType: ValueType { .dictionary }
+  public init(flowValue: FlowValue) throws(CoercionError) {
     guard case .dictionary(let dictionary) = try Coercion.coerce(flowValue, to: .dictionary) else {
       throw .expected(.dictionary, got: flowValue)
     }
     self = dictionary
   }
-  package var flowValue: FlowValue { .dictionary(self) }
+  public var flowValue: FlowValue { .dictionary(self) }
 }
 
 extension Array: IntentValueConvertible where Element: IntentValueConvertible {
-  package static var valueType: ValueType { .list(Element.valueType) }
+  public static var valueType: ValueType { .list(Element.valueType) }
 
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public init(flowValue: FlowValue) throws(CoercionError) {
     let items: [FlowValue]
     switch flowValue {
     case .list(let list): items = list
@@ -160,10 +160,10 @@ extension Array: IntentValueConvertible where Element: IntentValueConvertible {
 
   // A closure, not `map(\.flowValue)`: a key path is projected through the runtime for every item, a
   // tenth of what handing on 100,000 Files from `get-folder-contents` cost.
-  package var flowValue: FlowValue { .list(map { $0.flowValue }) }
+  public var flowValue: FlowValue { .list(map { $0.flowValue }) }
 
   /// One value where a list is wanted becomes a one-item list; each item is resolved on its own.
-  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
+  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     switch value {
     case .list(let items):
       var resolved: [Element] = []
@@ -178,17 +178,17 @@ extension Array: IntentValueConvertible where Element: IntentValueConvertible {
 }
 
 extension Optional: IntentValueConvertible where Wrapped: IntentValueConvertible {
-  package static var valueType: ValueType { Wrapped.valueType }
+  public static var valueType: ValueType { Wrapped.valueType }
 
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public init(flowValue: FlowValue) throws(CoercionError) {
     self = flowValue == .nothing ? nil : try Wrapped(flowValue: flowValue)
   }
 
-  package var flowValue: FlowValue { self?.flowValue ?? .nothing }
+  public var flowValue: FlowValue { self?.flowValue ?? .nothing }
 
-  package static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
+  public static func resolve(_ value: FlowValue, in context: IntentContext) async throws -> Self {
     value == .nothing ? nil : try await Wrapped.resolve(value, in: context)
   }
 
-  package static var noValue: Self? { .some(nil) }
+  public static var noValue: Self? { .some(nil) }
 }

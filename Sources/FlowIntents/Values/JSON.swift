@@ -5,15 +5,15 @@ import Foundation
 ///
 /// Hand-written rather than `JSONSerialization`, which on Linux loses key order and turns booleans into
 /// numbers; both matter when a `get-url` response is shown or passed on.
-package enum JSON {
+public enum JSON {
   /// Why some text is not JSON: "expected ',' or '}' at offset 12".
-  package struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    package var message: String
-    package var description: String { message }
+  public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
   }
 
   /// Parses a JSON document; nesting is bounded so hostile input cannot exhaust the stack.
-  package static func parse(_ text: String) throws(ParseError) -> FlowValue {
+  public static func parse(_ text: String) throws(ParseError) -> FlowValue {
     var parser = Parser(bytes: Array(text.utf8))
     parser.skipWhitespace()
     let value = try parser.value(depth: 0)
@@ -24,7 +24,7 @@ package enum JSON {
 
   /// Writes a value as compact JSON. Dates and URLs become strings, entities objects of their properties
   /// (with `id` and `title` first), nothing `null`.
-  package static func encode(_ value: FlowValue, pretty: Bool = false) -> String {
+  public static func encode(_ value: FlowValue, pretty: Bool = false) -> String {
     var out = ""
     write(value, into: &out, pretty: pretty, indent: 0)
     return out

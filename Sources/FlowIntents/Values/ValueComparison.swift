@@ -3,8 +3,8 @@ import Foundation
 
 /// How `filter`, `sort` and conditions compare values: numbers as numbers, dates as dates, the rest as text without
 /// regard to case, with digits in text compared as numbers ("item 2" before "item 10").
-package enum ValueComparison {
-  package static func compare(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
+public enum ValueComparison {
+  public static func compare(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
     switch (lhs, rhs) {
     case (.boolean(let a), .boolean(let b)):
       return a == b ? .orderedSame : a ? .orderedDescending : .orderedAscending
@@ -25,7 +25,7 @@ package enum ValueComparison {
     }
   }
 
-  package static func equals(_ lhs: FlowValue, _ rhs: FlowValue) -> Bool {
+  public static func equals(_ lhs: FlowValue, _ rhs: FlowValue) -> Bool {
     compare(lhs, rhs) == .orderedSame
   }
 
@@ -39,7 +39,7 @@ package enum ValueComparison {
   }
 
   /// The value `filter` or `sort` looks at: the item itself, or one of its properties.
-  package static func subject(of item: FlowValue, property: String?) throws -> FlowValue {
+  public static func subject(of item: FlowValue, property: String?) throws -> FlowValue {
     guard let property else { return item }
     if let value = item.property(named: property) { return value }
     if case .dictionary = item { return .nothing }  // a key that some records lack

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The declared type of a parameter, a property or a step's output: what the checker reasons with.
-package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
+public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   case text
   case number
   /// A whole number (`Int`); shown as "Integer" so that `2.5` is refused with a reason.
@@ -20,7 +20,7 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   case nothing
 
   /// The name used in diagnostics and `flow actions`: "Text", "List of Bookmark", "Sort Order".
-  package var name: String {
+  public var name: String {
     switch self {
     case .text: "Text"
     case .number: "Number"
@@ -40,7 +40,7 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The spelling a workflow file uses for the type (`input: {type: "[text]"}`): "text", "[url]".
-  package var spelling: String {
+  public var spelling: String {
     switch self {
     case .text: "text"
     case .number: "number"
@@ -58,11 +58,11 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  package var description: String { name }
+  public var description: String { name }
 
   /// Parses a workflow's type spelling (`text`, `number`, `"[text]"`); nil for an unknown name.
   /// Entity and enum types are not spelt in files; they come from the catalogue.
-  package init?(spelling: String) {
+  public init?(spelling: String) {
     let trimmed = spelling.trimmingCharacters(in: .whitespaces)
     if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
       guard let element = ValueType(spelling: String(trimmed.dropFirst().dropLast())) else { return nil }
@@ -85,18 +85,18 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The spellings `ValueType(spelling:)` accepts, for did-you-mean.
-  package static let spellings = [
+  public static let spellings = [
     "text", "number", "integer", "boolean", "date", "url", "duration", "dictionary", "list", "any",
   ]
 
   /// Whether values of this type are lists.
-  package var isList: Bool {
+  public var isList: Bool {
     if case .list = self { return true }
     return false
   }
 
   /// The element type of a list type, or the type itself.
-  package var elementType: ValueType {
+  public var elementType: ValueType {
     if case .list(let element) = self { return element }
     return self
   }
@@ -106,7 +106,7 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   /// Entities list their `@Property`s; URLs, lists, dates and text have a few of their own; a
   /// dictionary's keys are only known at run time, so it answers `any` for every name (see
   /// ``property(named:)``).
-  package var properties: [PropertySchema] {
+  public var properties: [PropertySchema] {
     switch self {
     case .entity(let entity): entity.properties
     case .url:
@@ -134,7 +134,7 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The type of `${value.name}`, or nil when values of this type have no such property.
-  package func property(named name: String) -> ValueType? {
+  public func property(named name: String) -> ValueType? {
     switch self {
     case .dictionary, .any: .any
     default: properties.first { $0.key == name }?.type
@@ -143,12 +143,12 @@ package indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One property of a type: the key users write, a title, and its type.
-package struct PropertySchema: Sendable, Hashable {
-  package var key: String
-  package var title: String
-  package var type: ValueType
+public struct PropertySchema: Sendable, Hashable {
+  public var key: String
+  public var title: String
+  public var type: ValueType
 
-  package init(key: String, title: String, type: ValueType) {
+  public init(key: String, title: String, type: ValueType) {
     self.key = key
     self.title = title
     self.type = type
@@ -159,43 +159,43 @@ package struct PropertySchema: Sendable, Hashable {
 ///
 /// Equal by name: entity types can refer to each other (a Bookmark's Collection), so the property list
 /// is computed on demand rather than nested eagerly.
-package struct EntityType: Sendable, Hashable {
-  package let name: String
+public struct EntityType: Sendable, Hashable {
+  public let name: String
   private let schema: @Sendable () -> [PropertySchema]
 
-  package init(name: String, properties: @escaping @Sendable () -> [PropertySchema]) {
+  public init(name: String, properties: @escaping @Sendable () -> [PropertySchema]) {
     self.name = name
     self.schema = properties
   }
 
-  package var properties: [PropertySchema] { schema() }
+  public var properties: [PropertySchema] { schema() }
 
-  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
-  package func hash(into hasher: inout Hasher) { hasher.combine(name) }
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// An enum type: its name and its cases' ids and display names.
-package struct EnumType: Sendable, Hashable {
+public struct EnumType: Sendable, Hashable {
   /// One case: the id users write and the name shown.
-  package struct Case: Sendable, Hashable {
-    package var id: String
-    package var title: String
-    package init(id: String, title: String) {
+  public struct Case: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public init(id: String, title: String) {
       self.id = id
       self.title = title
     }
   }
 
-  package var name: String
-  package var cases: [Case]
+  public var name: String
+  public var cases: [Case]
 
-  package init(name: String, cases: [Case]) {
+  public init(name: String, cases: [Case]) {
     self.name = name
     self.cases = cases
   }
 
   /// The case whose id or display name is `text`, compared without regard to case.
-  package func match(_ text: String) -> Case? {
+  public func match(_ text: String) -> Case? {
     let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
     return cases.first { $0.id.lowercased() == wanted } ?? cases.first { $0.title.lowercased() == wanted }
   }

@@ -6,14 +6,14 @@ import Synchronization
 /// (`IN_MODIFY`, `IN_CREATE`) do not count until they are closed, so a half-written file is not read.
 ///
 /// The inotify descriptor is read in the scheduler's poll (``RealtimeClock``).
-package final class InotifyWatcher: LibraryWatcher, Sendable {
+public final class InotifyWatcher: LibraryWatcher, Sendable {
   private let descriptor: Int32
   /// The folders' watch descriptors, and what to call when one of their workflow files changes.
   private let state = Mutex<(watches: [Int32], changed: (@Sendable () -> Void)?)>(([], nil))
 
   static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
 
-  package init(clock: RealtimeClock) throws(LaunchFailure) {
+  public init(clock: RealtimeClock) throws(LaunchFailure) {
     descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard descriptor >= 0 else {
       throw LaunchFailure("cannot watch the library (inotify): \(String(cString: strerror(errno)))")
@@ -23,7 +23,7 @@ package final class InotifyWatcher: LibraryWatcher, Sendable {
 
   deinit { close(descriptor) }
 
-  package func watch(_ folders: [String], changed: @escaping @Sendable () -> Void) {
+  public func watch(_ folders: [String], changed: @escaping @Sendable () -> Void) {
     state.withLock { state in
       for watch in state.watches { inotify_rm_watch(descriptor, watch) }
       // A folder that does not exist (yet) is not watched; SIGHUP reads everything again.

@@ -13,11 +13,11 @@ import Synchronization
 ///   the signal on once, and so that SIGKILL after the grace period reaches whatever the run started;
 /// - default dispositions and an empty signal mask: the signals the scheduler blocks (to read them from
 ///   signalfds) would otherwise stay blocked in the child.
-package final class ProcessLauncher: RunLauncher, @unchecked Sendable {
+public final class ProcessLauncher: RunLauncher, @unchecked Sendable {
   private let children = Mutex<[Int32: @Sendable (Termination) -> Void]>([:])
   private let exits: SignalDescriptor
 
-  package init(clock: RealtimeClock) throws(LaunchFailure) {
+  public init(clock: RealtimeClock) throws(LaunchFailure) {
     exits = try SignalDescriptor([SIGCHLD])
     clock.watch(exits.descriptor) { [weak self] in
       guard let self else { return }
@@ -28,7 +28,7 @@ package final class ProcessLauncher: RunLauncher, @unchecked Sendable {
 
   deinit { close(exits.descriptor) }
 
-  package func launch(_ request: LaunchRequest, ended: @escaping @Sendable (Termination) -> Void) throws(LaunchFailure)
+  public func launch(_ request: LaunchRequest, ended: @escaping @Sendable (Termination) -> Void) throws(LaunchFailure)
     -> Int32
   {
     // Registered under the spawn's lock, so that however early the child ends, the reaping finds it.
@@ -45,7 +45,7 @@ package final class ProcessLauncher: RunLauncher, @unchecked Sendable {
 
   /// Signals the run's process group (the run and anything it started), or the run alone when the
   /// group is gone.
-  package func signal(_ pid: Int32, _ signal: Int32) {
+  public func signal(_ pid: Int32, _ signal: Int32) {
     if kill(-pid, signal) != 0 { kill(pid, signal) }
   }
 

@@ -16,14 +16,14 @@ import Synchronization
 /// No Dispatch and no Swift concurrency: their thread pools keep a monitor that wakes the process every
 /// second (libdispatch's workqueue monitor), which `flow schedule` avoids by running on the main thread
 /// of a process that never starts them (`FlowCommand.start`).
-package final class RealtimeClock: SchedulerClock, Sendable {
+public final class RealtimeClock: SchedulerClock, Sendable {
   private let timer: Int32
   private let doorbell: Int32
   private let inbox = Mutex<[SchedulerEvent]>([])
   /// Descriptors waited on beside the timer, with what to do when each can be read.
   private let sources = Mutex<[(descriptor: Int32, readable: @Sendable () -> Void)]>([])
 
-  package init() throws(LaunchFailure) {
+  public init() throws(LaunchFailure) {
     timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
     guard timer >= 0 else { throw LaunchFailure("cannot create a timer: \(String(cString: strerror(errno)))") }
     doorbell = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -38,21 +38,21 @@ package final class RealtimeClock: SchedulerClock, Sendable {
     close(doorbell)
   }
 
-  package var now: Date { Date() }
+  public var now: Date { Date() }
 
   /// Waits on `descriptor` too from now on: `readable` runs inside ``wait(until:)``, on the scheduler's
   /// thread, whenever it can be read, and must read what is there.
-  package func watch(_ descriptor: Int32, readable: @escaping @Sendable () -> Void) {
+  public func watch(_ descriptor: Int32, readable: @escaping @Sendable () -> Void) {
     sources.withLock { $0.append((descriptor, readable)) }
   }
 
-  package func post(_ event: SchedulerEvent) {
+  public func post(_ event: SchedulerEvent) {
     inbox.withLock { $0.append(event) }
     var one: UInt64 = 1
     _ = write(doorbell, &one, MemoryLayout<UInt64>.size)
   }
 
-  package func wait(until deadline: Date?) -> [SchedulerEvent] {
+  public func wait(until deadline: Date?) -> [SchedulerEvent] {
     arm(deadline)
     while true {
       let posted = takePosted()

@@ -6,11 +6,11 @@ import Synchronization
 /// They are blocked when this is made and queue until read, so one that comes during start-up is not
 /// lost but handed to ``start(_:)``'s handler when the scheduler first waits. Dispatch signal sources
 /// would do as well but start Dispatch's thread pool, whose monitor then wakes the process every second.
-package final class ServiceSignals: SignalSource, Sendable {
+public final class ServiceSignals: SignalSource, Sendable {
   private let signals: SignalDescriptor
   private let received = Mutex<(@Sendable (Int32) -> Void)?>(nil)
 
-  package init(clock: RealtimeClock) throws(LaunchFailure) {
+  public init(clock: RealtimeClock) throws(LaunchFailure) {
     signals = try SignalDescriptor([SIGHUP, SIGTERM, SIGINT])
     clock.watch(signals.descriptor) { [weak self] in
       guard let self else { return }
@@ -21,7 +21,7 @@ package final class ServiceSignals: SignalSource, Sendable {
 
   deinit { close(signals.descriptor) }
 
-  package func start(_ received: @escaping @Sendable (Int32) -> Void) {
+  public func start(_ received: @escaping @Sendable (Int32) -> Void) {
     self.received.withLock { $0 = received }
   }
 }

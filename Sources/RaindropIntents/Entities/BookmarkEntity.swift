@@ -4,36 +4,36 @@ import RaindropModel
 
 /// A Raindrop.io bookmark (the seed's `BookmarkEntity`): what `${saved.title}` and `${saved.link.host}`
 /// reach.
-package struct BookmarkEntity: AppEntity {
-  package static let typeDisplayRepresentation: TypeDisplayRepresentation = "Bookmark"
-  package static let defaultQuery = BookmarkQuery()
+public struct BookmarkEntity: AppEntity {
+  public static let typeDisplayRepresentation: TypeDisplayRepresentation = "Bookmark"
+  public static let defaultQuery = BookmarkQuery()
 
-  package var id: Int
+  public var id: Int
 
-  @Property(title: "Title") package var title: String
-  @Property(title: "URL") package var link: URL
-  @Property(title: "Note") package var note: String
-  @Property(title: "Tags") package var tags: [String]
-  @Property(title: "Collection ID") package var collectionId: Int
+  @Property(title: "Title") public var title: String
+  @Property(title: "URL") public var link: URL
+  @Property(title: "Note") public var note: String
+  @Property(title: "Tags") public var tags: [String]
+  @Property(title: "Collection ID") public var collectionId: Int
   /// The seed's `important`; named `favorite` here because workflows write `${saved.favorite}` (SPEC §2).
-  @Property(title: "Favorite") package var favorite: Bool
-  @Property(title: "Created") package var created: Date
+  @Property(title: "Favorite") public var favorite: Bool
+  @Property(title: "Created") public var created: Date
   // Beyond the seed: what the API also gives (SPEC §2).
-  @Property(title: "Excerpt") package var excerpt: String
-  @Property(title: "Domain") package var domain: String
-  @Property(title: "Type") package var type: String
-  @Property(title: "Cover") package var cover: String
-  @Property(title: "Last Update") package var lastUpdate: Date
+  @Property(title: "Excerpt") public var excerpt: String
+  @Property(title: "Domain") public var domain: String
+  @Property(title: "Type") public var type: String
+  @Property(title: "Cover") public var cover: String
+  @Property(title: "Last Update") public var lastUpdate: Date
   /// True only on what `save-bookmark` with `skip-if-exists` returns when the link was already saved, so a
   /// workflow can say "Already saved" rather than "Saved" (`if: ${saved.existed}`); false on every other
   /// bookmark. A property rather than a second output keeps `${saved}` a Bookmark that other actions take.
-  @Property(title: "Already Existed") package var existed: Bool
+  @Property(title: "Already Existed") public var existed: Bool
 
-  package var displayRepresentation: DisplayRepresentation {
+  public var displayRepresentation: DisplayRepresentation {
     DisplayRepresentation(title: "\(title)", subtitle: "\(link.host ?? link.absoluteString)")
   }
 
-  package init(from raindrop: Bookmark) {
+  public init(from raindrop: Bookmark) {
     self.id = raindrop.id
     self.title = raindrop.title
     self.link = URL(string: raindrop.link) ?? URL(fileURLWithPath: "/")

@@ -4,23 +4,23 @@ import RaindropModel
 
 /// A Raindrop.io collection, system (All, Unsorted, Trash) or the person's own (the seed's
 /// `CollectionEntity`).
-package struct CollectionEntity: AppEntity {
-  package static let typeDisplayRepresentation: TypeDisplayRepresentation = "Collection"
-  package static let defaultQuery = CollectionQuery()
+public struct CollectionEntity: AppEntity {
+  public static let typeDisplayRepresentation: TypeDisplayRepresentation = "Collection"
+  public static let defaultQuery = CollectionQuery()
 
-  package var id: Int
+  public var id: Int
 
-  @Property(title: "Title") package var title: String
-  @Property(title: "Count") package var count: Int
+  @Property(title: "Title") public var title: String
+  @Property(title: "Count") public var count: Int
 
   private var systemImage: String
 
-  package var displayRepresentation: DisplayRepresentation {
+  public var displayRepresentation: DisplayRepresentation {
     DisplayRepresentation(
       title: "\(title)", subtitle: "\(Count.of(count, "item"))", image: .init(systemName: systemImage))
   }
 
-  package init(from collection: BookmarkCollection) {
+  public init(from collection: BookmarkCollection) {
     self.id = collection.id
     self.systemImage = collection.system?.systemImage ?? "folder"
     self.title = collection.title
@@ -39,7 +39,7 @@ package struct CollectionEntity: AppEntity {
   /// exact title first and otherwise any title that contains it (``CollectionQuery``), and several
   /// matches are offered to the person: so "trash" and "tras" may both be Trash. What decides whether
   /// a step deletes, so it errs towards yes.
-  package static func mayBe(_ system: SystemCollection, _ value: FlowValue) -> Bool {
+  public static func mayBe(_ system: SystemCollection, _ value: FlowValue) -> Bool {
     switch value {
     case .entity(let entity):
       return entity.typeName == typeDisplayRepresentation.name && mayBe(system, entity.id)

@@ -2,14 +2,14 @@ import FlowIntents
 import RaindropModel
 
 /// How `get-bookmarks` orders its results when it is not searching (the seed's `BookmarkSortOption`).
-package enum BookmarkSortOption: String, AppEnum {
+public enum BookmarkSortOption: String, AppEnum {
   case newestFirst = "newest-first"
   case oldestFirst = "oldest-first"
   case titleAZ = "title-a-z"
   case titleZA = "title-z-a"
 
-  package static let typeDisplayRepresentation: TypeDisplayRepresentation = "Sort Order"
-  package static let caseDisplayRepresentations: [Self: DisplayRepresentation] = [
+  public static let typeDisplayRepresentation: TypeDisplayRepresentation = "Sort Order"
+  public static let caseDisplayRepresentations: [Self: DisplayRepresentation] = [
     .newestFirst: "Newest First",
     .oldestFirst: "Oldest First",
     .titleAZ: "Title (A to Z)",

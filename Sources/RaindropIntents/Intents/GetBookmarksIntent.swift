@@ -60,14 +60,14 @@ struct GetBookmarksIntent: AppIntent {
 }
 
 /// How many results: a count, or `all`.
-package enum ResultLimit: IntentValueConvertible, Hashable {
+public enum ResultLimit: IntentValueConvertible, Hashable {
   case count(Int)
   case all
 
   /// Text or a number, so that both `25` and `all` pass the checker; the value is checked here.
-  package static var valueType: ValueType { .any }
+  public static var valueType: ValueType { .any }
 
-  package init(flowValue: FlowValue) throws(CoercionError) {
+  public init(flowValue: FlowValue) throws(CoercionError) {
     if case .text(let text) = flowValue, text.lowercased() == "all" {
       self = .all
       return
@@ -79,7 +79,7 @@ package enum ResultLimit: IntentValueConvertible, Hashable {
     self = .count(number)
   }
 
-  package var flowValue: FlowValue {
+  public var flowValue: FlowValue {
     switch self {
     case .count(let count): .number(Double(count))
     case .all: .text("all")

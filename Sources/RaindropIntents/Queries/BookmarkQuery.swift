@@ -3,12 +3,12 @@ import RaindropModel
 
 /// Finds bookmarks by id, by text (Raindrop's search, most relevant first) and suggests the newest
 /// (the seed's `BookmarkQuery`).
-package struct BookmarkQuery: EntityStringQuery {
+public struct BookmarkQuery: EntityStringQuery {
   @Dependency var service: IntentService
 
-  package init() {}
+  public init() {}
 
-  package func entities(for identifiers: [Int]) async throws -> [BookmarkEntity] {
+  public func entities(for identifiers: [Int]) async throws -> [BookmarkEntity] {
     try await service.perform { backend throws(RaindropError) in
       var results: [BookmarkEntity] = []
       for id in identifiers {
@@ -23,14 +23,14 @@ package struct BookmarkQuery: EntityStringQuery {
     }
   }
 
-  package func entities(matching string: String) async throws -> [BookmarkEntity] {
+  public func entities(matching string: String) async throws -> [BookmarkEntity] {
     try await service.perform { backend throws(RaindropError) in
       let query = BookmarkListQuery(collectionId: SystemCollection.all.rawValue, search: string, sort: .relevance)
       return try await backend.bookmarks(query).items.map(BookmarkEntity.init(from:))
     }
   }
 
-  package func suggestedEntities() async throws -> [BookmarkEntity] {
+  public func suggestedEntities() async throws -> [BookmarkEntity] {
     try await service.perform { backend throws(RaindropError) in
       let query = BookmarkListQuery(sort: .newestFirst, perPage: 25)
       return try await backend.bookmarks(query).items.prefix(25).map(BookmarkEntity.init(from:))
