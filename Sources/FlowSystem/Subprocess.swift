@@ -11,9 +11,9 @@ import Synchronization
 ///   `SOCK_CLOEXEC`, `memfd_create(MFD_CLOEXEC)`), so a child started by one thread never inherits
 ///   another child's pipe; the child gets only what ``Options`` hands it.
 /// - The child starts with default signal dispositions and an empty mask (flow blocks Ctrl-C and
-///   SIGTERM in every thread to take them on its service thread, and a child would inherit that), and,
-///   unless told otherwise, in a process group of its own: Ctrl-C at the terminal reaches flow alone,
-///   which then ends the group in order.
+///   SIGTERM in every thread to take them on its service thread, and a child would inherit that), and in a
+///   process group of its own: Ctrl-C at the terminal reaches flow alone, which then ends the group in
+///   order.
 /// - A group started with ``Options/endsWithFlow`` is registered until it is reaped (``reaped(_:)``):
 ///   when flow must exit at once (a second Ctrl-C), ``endAll()`` kills every one still running, so
 ///   nothing flow started outlives it.
@@ -55,8 +55,6 @@ public struct Subprocess: Sendable {
     public var standardError: Output
     /// Descriptors of flow's given to the child at other numbers: child number → flow's descriptor.
     public var descriptors: [Int32: Int32]
-    /// A process group of its own (the default); false leaves the child in flow's.
-    public var ownGroup: Bool
     /// Whether ``endAll()`` kills the group when flow exits at once; false for children flow hands on
     /// in order itself (the scheduler's runs).
     public var endsWithFlow: Bool
@@ -64,7 +62,7 @@ public struct Subprocess: Sendable {
     public init(
       executable: String, arguments: [String] = [], name: String? = nil, environment: [String: String],
       workingDirectory: String? = nil, standardInput: Input = .null, standardOutput: Output = .pipe,
-      standardError: Output = .pipe, descriptors: [Int32: Int32] = [:], ownGroup: Bool = true, endsWithFlow: Bool = true
+      standardError: Output = .pipe, descriptors: [Int32: Int32] = [:], endsWithFlow: Bool = true
     ) {
       self.executable = executable
       self.arguments = arguments
@@ -75,7 +73,6 @@ public struct Subprocess: Sendable {
       self.standardOutput = standardOutput
       self.standardError = standardError
       self.descriptors = descriptors
-      self.ownGroup = ownGroup
       self.endsWithFlow = endsWithFlow
     }
   }
@@ -160,12 +157,8 @@ public struct Subprocess: Sendable {
     var mask = sigset_t()
     sigemptyset(&mask)
     posix_spawnattr_setsigmask(&attributes, &mask)
-    var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
-    if options.ownGroup {
-      posix_spawnattr_setpgroup(&attributes, 0)
-      flags |= POSIX_SPAWN_SETPGROUP
-    }
-    posix_spawnattr_setflags(&attributes, Int16(flags))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     let cArguments = ([options.name ?? options.executable] + options.arguments).map { strdup($0) }
     let cEnvironment = options.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
