@@ -11,9 +11,9 @@ import RaindropREST
 /// `$XDG_CONFIG_HOME/flow/config.yml`, else `raindrop` when a token is configured and `local` otherwise.
 /// The places are ``FlowPaths``'.
 public struct Backends {
-  public init(context: SessionContext) { self.context = context }
-
   public let context: SessionContext
+
+  public init(context: SessionContext) { self.context = context }
 
   // MARK: - The token
 
@@ -96,13 +96,13 @@ public struct Backends {
 /// Which backend a run opened and why: the line it prints on standard error, and `--json`'s `backend` and
 /// `backendReason`.
 public struct BackendUse: Sendable, Hashable {
+  public var choice: BackendChoice
+  public var reason: BackendChoice.Reason
+
   public init(choice: BackendChoice, reason: BackendChoice.Reason) {
     self.choice = choice
     self.reason = reason
   }
-
-  public var choice: BackendChoice
-  public var reason: BackendChoice.Reason
 
   /// "backend: local (no Raindrop.io token configured)".
   public var line: String { BackendChoice.describe(choice, reason) }

@@ -6,10 +6,10 @@ import Foundation
 /// Answers nothing (SPEC §5): without a terminal, or with `--no-input`, every question fails at once
 /// with a help line naming what would have answered it. Never reads standard input.
 public struct UnattendedPrompter: Prompter {
-  public init(inputNames: Set<String> = []) { self.inputNames = inputNames }
-
   /// Names of the workflow's inputs, so a missing one can name its `--input`.
   public let inputNames: Set<String>
+
+  public init(inputNames: Set<String> = []) { self.inputNames = inputNames }
 
   public func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     var error = AppIntentError.needsValue(request.origin, dialog: request.dialog)
@@ -41,13 +41,13 @@ public struct UnattendedPrompter: Prompter {
 /// `confirmations: auto` (not `explicit`), it leaves to the person what only they or `--yes` may answer
 /// (deleting files for good).
 public struct ConfirmingPrompter: Prompter {
+  public let base: any Prompter
+  public var explicit = true
+
   public init(base: any Prompter, explicit: Bool = true) {
     self.base = base
     self.explicit = explicit
   }
-
-  public let base: any Prompter
-  public var explicit = true
 
   public func requestValue(_ request: ValueRequest) async throws -> FlowValue { try await base.requestValue(request) }
   public func requestChoice(_ request: ChoiceRequest) async throws -> [Int] { try await base.requestChoice(request) }

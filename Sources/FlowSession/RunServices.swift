@@ -10,15 +10,15 @@ import RaindropModel
 /// The same choices as a plain value, for a run read without ArgumentParser (``RunRequest``): making
 /// an `ActionOptions` makes its property wrappers, whose types cost start-up (Performance.md).
 public struct ActionSettings: ActionChoices, Sendable, Equatable {
+  public var yes = false
+  public var noInput = false
+  public var backend: BackendChoice?
+
   public init(yes: Bool = false, noInput: Bool = false, backend: BackendChoice? = nil) {
     self.yes = yes
     self.noInput = noInput
     self.backend = backend
   }
-
-  public var yes = false
-  public var noInput = false
-  public var backend: BackendChoice?
 }
 
 /// What a command that performs actions was told: `--yes`, `--no-input`, `--backend`.
