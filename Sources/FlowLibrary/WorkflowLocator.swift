@@ -30,7 +30,10 @@ public struct WorkflowLocator: WorkflowFiles {
 
   /// Where `flow remove` keeps what it takes out of the library (and where an import that replaces a
   /// workflow keeps the old copy): `.backup/` inside the library, so backups move with it.
-  public var backupDirectory: URL { libraryDirectory.appendingPathComponent(".backup") }
+  public var backupDirectory: URL { Self.backupDirectory(of: libraryDirectory) }
+
+  /// `.backup/` inside `library`, so that backups move with it.
+  public static func backupDirectory(of library: URL) -> URL { library.appendingPathComponent(".backup") }
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
   public var libraryWorkflows: [(name: String, url: URL)] {

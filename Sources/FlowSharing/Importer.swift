@@ -108,7 +108,9 @@ public struct Importer {
   ) throws -> (target: URL, backup: URL?) {
     let target = library.appendingPathComponent("\(name).yml")
     try PrivateFiles.ensureDirectory(library)
-    let backup = try existing.map { try Self.backUp($0, name: name, into: Self.backups(of: library), now: now) }
+    let backup = try existing.map {
+      try Self.backUp($0, name: name, into: WorkflowLocator.backupDirectory(of: library), now: now)
+    }
     try PrivateFiles.write(Data(copy), to: target)
     let status =
       switch verification.status {
@@ -122,10 +124,6 @@ public struct Importer {
     ).write(for: target)
     return (target, backup)
   }
-
-  /// Where `flow remove` keeps what it takes out of the library, and an import the workflow it
-  /// replaces: `.backup/` inside the library, so backups move with it.
-  public static func backups(of library: URL) -> URL { library.appendingPathComponent(".backup") }
 
   /// Moves the library workflow at `file` into `backups`, with its provenance record, named with the
   /// time in UTC (`NAME-20261123T091500Z.yml`, `-2` for a second in the same second); returns where.

@@ -244,7 +244,10 @@ public struct SpawnCommandRunner: CommandRunner {
       if let ending {
         result = ending
       } else if let status {
-        result = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+        switch Termination(waitStatus: status) {
+        case .exited(let code): result = .exited(code)
+        case .signalled(let signal): result = .signalled(signal)
+        }
       } else {
         result = .signalled(SIGKILL)
       }
