@@ -61,7 +61,8 @@ struct ImportCommand: AsyncParsableCommand {
       check: WorkflowCheck(registry: Catalogs.registry, files: locator))
     // Until something is written, nothing needs finishing: Ctrl-C and SIGTERM end the import at once,
     // however long the check and the card take.
-    let (inspection, servers) = try Interrupts.endingAtOnce { try card(bytes, importer: importer, context) }
+    let (inspection, capabilities) = try Interrupts.endingAtOnce { try card(bytes, importer: importer, context) }
+    let servers = capabilities.servers
     let workflow = inspection.workflow
 
     // A server it names that this machine has not configured: its runs would stop before step 1, and what
@@ -117,7 +118,7 @@ struct ImportCommand: AsyncParsableCommand {
     do {
       let (_, backup) = try importer.add(
         copy, as: name, replacing: existing?.url, origin: origin(context), verification: inspection.verification,
-        answered: answered.keys.sorted(), now: context.clock.now)
+        answered: answered.keys.sorted(), approved: capabilities.contract, now: context.clock.now)
       if let backup { context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error) }
     } catch {
       throw Library.fail(
@@ -132,7 +133,7 @@ struct ImportCommand: AsyncParsableCommand {
 
   /// Verifies the signature, checks the file and shows the card: the workflow, when it may be imported.
   private func card(_ bytes: [UInt8], importer: Importer, _ context: SessionContext) throws -> (
-    Importer.Inspection, [Capabilities.ServerUse]
+    Importer.Inspection, Capabilities
   ) {
     let inspection: Importer.Inspection
     switch importer.inspect(bytes, trustedName: Sharing.keyStore(context).trustedNames()) {
@@ -158,7 +159,7 @@ struct ImportCommand: AsyncParsableCommand {
       PermissionCard(width: width, colors: colors).render(
         outline, source: source, sourceIsFile: source != "-" && !Self.isURL(source)),
       to: .error)
-    return (inspection, outline.capabilities.servers)
+    return (inspection, outline.capabilities)
   }
 
   // MARK: - Reading

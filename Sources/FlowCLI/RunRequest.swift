@@ -140,6 +140,9 @@ struct RunRequest: Sendable, Equatable {
         .invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
     }
     do {
+      // What the run is held to; an imported workflow that now needs more than its approved card asks.
+      let contract = RunContract(loaded, check: check, context: context)
+      if !dryRun { try await contract.approve(loaded, prompter: prompter, yes: action.yes) }
       let given = try givenInputs(for: loaded, context: context)
       if !action.isInteractive(context, quiet: json) {
         try InputResolver.checkGiven(loaded, given: given, registry: registry, clock: context.clock)
@@ -162,8 +165,8 @@ struct RunRequest: Sendable, Equatable {
       do {
         if !uses.isEmpty, !dryRun { try await servers.connect(uses) }
         let interpreter = Interpreter(
-          registry: registry, context: services.with(servers), loader: check, observer: session.observer(reporter),
-          options: options)
+          registry: registry, context: contract.hold(services).with(servers), loader: check,
+          observer: session.observer(reporter), options: options)
         result = try await interpreter.run(loaded, inputs: inputs)
         await servers.shutdown()
       } catch {
@@ -207,7 +210,7 @@ struct RunRequest: Sendable, Equatable {
     throws(RunError)
   {
     let answers = UnattendedCheck.Answers(
-      inputs: Set(given.keys), confirmations: action.yes || dryRun || workflow.confirmations == .auto, values: given,
+      inputs: Set(given.keys), yes: action.yes || dryRun, workflow: workflow, values: given,
       unreachable: dryRun ? [] : Self.unreachableDesktop(environment))
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     if needed.hasErrors { throw RunError(.needsInput, needed) }

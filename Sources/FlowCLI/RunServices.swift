@@ -34,8 +34,8 @@ extension ActionChoices {
     let interactive = isInteractive(context, quiet: quiet)
     let prompter: any Prompter =
       interactive ? TerminalPrompter(console: context.console) : UnattendedPrompter(inputNames: inputNames)
-    let confirms = yes || confirmAll || confirmUnattended && !interactive
-    return confirms ? ConfirmingPrompter(base: prompter, explicit: yes || confirmAll) : prompter
+    return ConfirmationPolicy.prompter(
+      prompter, yes: yes || confirmAll, auto: confirmUnattended, somebodyAnswers: interactive)
   }
 }
 

@@ -41,6 +41,15 @@ public struct CallingClient: Sendable {
   public var elicit: @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited
   /// Sends a `notifications/progress` for the call's token, when the client gave one.
   public var progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
+
+  public init(
+    elicits: Bool, elicit: @escaping @Sendable (_ message: String, _ schema: FlowValue) async throws -> Elicited,
+    progress: (@Sendable (_ progress: Int, _ message: String) -> Void)?
+  ) {
+    self.elicits = elicits
+    self.elicit = elicit
+    self.progress = progress
+  }
 }
 
 /// One `tools/call`: a library workflow run as `flow run` runs it, or an action run as `flow do` runs
@@ -53,6 +62,12 @@ public struct MCPToolCall: Sendable {
   public let context: SessionContext
   public let options: ActionSettings
   public let client: CallingClient
+
+  public init(context: SessionContext, options: ActionSettings, client: CallingClient) {
+    self.context = context
+    self.options = options
+    self.client = client
+  }
 
   // MARK: - Workflows
 
@@ -79,8 +94,10 @@ public struct MCPToolCall: Sendable {
       asks
       ? ElicitingPrompter(secretInputs: Set(loaded.inputs.filter(\.secret).map(\.name.value)), elicit: client.elicit)
       : NoElicitationPrompter(inputNames: inputNames)
-    // `confirmations: auto` answers when nobody can (SPEC §5); a client that asks has somebody.
-    if options.yes || !asks && loaded.confirmations == .auto { prompter = ConfirmingPrompter(base: prompter) }
+    // `confirmations: auto` answers when nobody can (SPEC §5); a client that asks has somebody. The
+    // same policy as `flow run`'s: auto never confirms what only a person may.
+    prompter = ConfirmationPolicy.prompter(
+      prompter, yes: options.yes, auto: loaded.confirmations == .auto, somebodyAnswers: asks)
     prompter = session.prompter(prompter)
     let observer = MCPRunObserver(progress: client.progress)
     let services: IntentContext
@@ -92,11 +109,12 @@ public struct MCPToolCall: Sendable {
       return finish(session, .invalid, Diagnostics([error]))
     }
     do {
+      let contract = RunContract(loaded, check: check, context: context)
+      try await contract.approve(loaded, prompter: prompter, yes: options.yes)
       try InputResolver.checkGiven(loaded, given: arguments, registry: registry)
       if !asks {
         let answers = UnattendedCheck.Answers(
-          inputs: Set(arguments.keys), confirmations: options.yes || loaded.confirmations == .auto,
-          values: arguments)
+          inputs: Set(arguments.keys), yes: options.yes, workflow: loaded, values: arguments)
         let needed = UnattendedCheck.check(loaded, answers: answers, registry: registry, loader: check)
         if needed.hasErrors { throw RunError(.needsInput, MCPHelp.reworded(needed, inputs: inputNames)) }
       }
@@ -107,8 +125,8 @@ public struct MCPToolCall: Sendable {
       interpreterOptions.runID = runID
       interpreterOptions.limits = session.limits
       let interpreter = Interpreter(
-        registry: registry, context: services, loader: check, observer: session.observer(observer),
-        options: interpreterOptions)
+        registry: registry, context: contract.hold(services), loader: check,
+        observer: session.observer(observer), options: interpreterOptions)
       let result = try await interpreter.run(loaded, inputs: inputs)
       session.finish(.success, diagnostics: Diagnostics())
       return observer.result(result.output, structured: ToolSchema.output(check.resultType(of: loaded)) != nil)
@@ -141,7 +159,7 @@ public struct MCPToolCall: Sendable {
     let asks = client.elicits && !options.noInput
     var prompter: any Prompter =
       asks ? ElicitingPrompter(elicit: client.elicit) : NoElicitationPrompter(inputNames: [], action: true)
-    if options.yes { prompter = ConfirmingPrompter(base: prompter) }
+    prompter = ConfirmationPolicy.prompter(prompter, yes: options.yes, auto: false, somebodyAnswers: asks)
     let reporter = MCPRunObserver(progress: client.progress)
     let services: IntentContext
     do {

@@ -62,6 +62,12 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var subject: String?
     /// The run computes what is acted on: any file, any command.
     public var computed: Bool
+    /// The paths and globs named, each on its own.
+    public var names: [String] = []
+    /// For `runs-commands`: the program and its words, or its script, as the step writes them.
+    public var command: CapabilitySet.Command?
+    /// For `runs-commands`: what else decides what runs, as written ("arguments ${title}").
+    public var details: [String] = []
     public var steps: [StepReference]
   }
 
@@ -152,6 +158,11 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// Hosts written out in URLs whose path or query the run computes (`https://evil.example/c?d=${previous}`):
   /// what the workflow holds goes to them, in the URL. Each host is also under ``hosts``.
   public var dataSent: [HostAccess] = []
+  /// Hosts sent data in a request's body or headers (`get-url`'s `json:`, `body:`, `headers:`), written
+  /// out or computed. Each host is also under ``hosts``.
+  public var requestData: [HostAccess] = []
+  /// URLs written out in full: a request to exactly one of these carries nothing the run computes.
+  public var urls: [String] = []
   /// Steps that hand values computed at run time to another program as command-line arguments
   /// (`open-url` to `xdg-open`), which every user of the machine can read while it runs.
   public var exposedArguments: [StepReference] = []
@@ -176,4 +187,46 @@ public struct Capabilities: Sendable, Hashable, Encodable {
 
   /// Whether anything deletes without the person being asked: the card's red line.
   public var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
+}
+
+extension Capabilities {
+  /// What a run of the workflow is held to: everything on its card and nothing else (issue 28). A
+  /// workflow the card cannot look into (chosen at run time, or not found) leaves the run unlimited, as
+  /// the card says in its words.
+  public var contract: CapabilitySet {
+    var set = CapabilitySet()
+    if workflows.contains(where: { $0.problem != nil }) { return .unlimited }
+    for use in machine {
+      guard let kind = MachineAccess.Kind(rawValue: use.kind) else { continue }
+      switch kind {
+      case .readsFiles, .writesFiles, .replacesFiles, .trashesFiles, .deletesFiles:
+        var scope = set.files[kind] ?? .nothing
+        if use.computed { scope = .any } else { for name in use.names { scope.insert(name) } }
+        set.files[kind] = scope
+      case .runsCommands:
+        if case .only(var commands) = set.commands {
+          if let command = use.command, !use.computed {
+            commands.insert(command)
+            set.commands = .only(commands)
+          } else {
+            set.commands = .any
+          }
+        }
+      case .showsNotifications, .readsClipboard, .writesClipboard, .readsDevice:
+        set.desktop.insert(kind)
+      case .sendsData:
+        break
+      }
+    }
+    if anyHost.isEmpty {
+      for host in hosts { set.hosts.insert(host.host) }
+      for host in dataSent + requestData { set.sends.insert(host.host) }
+      set.urls = Set(urls)
+    } else {
+      set.hosts = .any
+      set.sends = .any
+    }
+    for server in servers { set.servers.insert(server.name) }
+    return set
+  }
 }

@@ -138,7 +138,7 @@ private struct Walk {
   var catalogueEntities: [String: [String]] = [:]
   /// The files earlier steps' outputs are, by the name later steps refer to them with (`previous`, `as:`):
   /// what `delete-files: ${old}` after `get-file: ~/Downloads/*.tmp` names on the card.
-  var fileSources: [String: String] = [:]
+  var fileSources: [String: [String]] = [:]
 
   init(analysis: CapabilityAnalysis, autoConfirm: Bool) {
     self.analysis = analysis
@@ -165,6 +165,8 @@ private struct Walk {
 
   /// The steps of `on-failure:`: they may run, so what they may do is on the card like any step's.
   mutating func visitOnFailure(of workflow: Workflow) {
+    // They run after whichever step failed: any output may be there.
+    fileSources = [:]
     visit(workflow.onFailure, prefix: Step.onFailurePrefix, in: workflow)
   }
 
@@ -203,8 +205,12 @@ private struct Walk {
         StepEffect.listSubsetActions.contains(descriptor.id)
         ? StepEffect.sources(call, descriptor, fileSources)["list"]
         : StepEffect.fileSource(call, descriptor: descriptor, effect: effect)
-      fileSources["previous"] = source
-      if let name = step.name?.value { fileSources[name] = source }
+      // A step that may not run (`when:`) or may fail and go on (`on-error: continue`) leaves what was
+      // there before: either may be what the next step acts on.
+      let mayNotRun = step.when != nil || step.onError != .stop
+      for key in ["previous"] + [step.name?.value].compactMap({ $0 }) {
+        fileSources[key] = mayNotRun ? Self.either(fileSources[key], source) : source
+      }
       deletes = effect.effect == .destructive
       if autoConfirm, effect.asks, step.confirm == nil, !confirmed {
         capabilities.unattended.append(.init(step: reference, question: nil, deletes: deletes))
@@ -212,9 +218,19 @@ private struct Walk {
     case .runWorkflow(let value, _):
       deletes = visitNested(value, from: workflow, at: reference)
     case .ifBlock, .repeatBlock, .forEach, .menu, .stop, .set, .append:
+      let before = fileSources
+      // Names a body gives its steps' outputs: in a loop, the next time round starts with them as the
+      // last time left them, and after the block they are whichever body ran, if any.
+      let assigned = Self.names(in: step.kind.bodies)
+      let loops = step.kind.isLoop
       for body in step.kind.bodies {
+        // Each body starts from what was there before the block, never from another body's outputs.
+        fileSources = before
+        if loops { for name in assigned + ["previous"] { fileSources[name] = nil } }
         deletes = visitBody(body, prefix: sub, in: workflow, confirmed: inner) || deletes
       }
+      fileSources = before
+      for name in assigned { fileSources[name] = nil }
     }
     if step.kind.keyword != nil {
       // A block's or a variable's value is not one step's files any more.
@@ -227,6 +243,25 @@ private struct Walk {
         .init(step: reference, question: confirm.message.map(\.asWritten), deletes: deletes),
         at: unattendedIndex)
     }
+  }
+
+  /// What either of two earlier outputs is, when the run may have left either: both sets of files, or
+  /// unknown (any file) when either is.
+  static func either(_ one: [String]?, _ other: [String]?) -> [String]? {
+    guard let one, let other else { return nil }
+    return one + other.filter { !one.contains($0) }
+  }
+
+  /// The output names (`as:`) and variables the steps in `bodies` set, however deep.
+  static func names(in bodies: [[Step]]) -> [String] {
+    var names: [String] = []
+    for body in bodies {
+      StepWalk.walk(body) { visit in
+        if let name = visit.step.name?.value { names.append(name) }
+        if let variable = visit.step.kind.variable { names.append(variable.value) }
+      }
+    }
+    return names
   }
 
   /// Visits a block's body; true when something in it deletes.
@@ -326,11 +361,22 @@ private struct Walk {
     for touch in effect.machine {
       if let index = capabilities.machine.firstIndex(where: {
         $0.kind == touch.kind.rawValue && $0.subject == touch.subject && $0.computed == touch.computed
+          && $0.command == touch.command && $0.details == touch.details
       }) {
         capabilities.machine[index].steps.append(step)
       } else {
         capabilities.machine.append(
-          .init(kind: touch.kind.rawValue, subject: touch.subject, computed: touch.computed, steps: [step]))
+          .init(
+            kind: touch.kind.rawValue, subject: touch.subject, computed: touch.computed, names: touch.names,
+            command: touch.command, details: touch.details, steps: [step]))
+      }
+    }
+    for url in effect.urls where !capabilities.urls.contains(url) { capabilities.urls.append(url) }
+    for host in effect.requestDataHosts {
+      if let index = capabilities.requestData.firstIndex(where: { $0.host == host }) {
+        capabilities.requestData[index].steps.append(step)
+      } else {
+        capabilities.requestData.append(.init(host: host, steps: [step]))
       }
     }
     for host in effect.hosts {
@@ -366,5 +412,15 @@ private struct Walk {
   static func written(_ value: Value) -> String {
     if case .text(let template) = value { return template.asWritten }
     return StepEffect.literal(value)?.text ?? "?"
+  }
+}
+
+extension Step.Kind {
+  /// Whether its body may run again with what its last time left.
+  fileprivate var isLoop: Bool {
+    switch self {
+    case .repeatBlock, .forEach: true
+    case .action, .ifBlock, .menu, .stop, .runWorkflow, .set, .append: false
+    }
   }
 }

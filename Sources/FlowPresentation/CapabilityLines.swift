@@ -78,6 +78,15 @@ public enum CapabilityLines {
             + StyledText(stringLiteral: ", in the URL of " + steps.joined(separator: ", ")),
           tone: .alarm))
     }
+    for sent in capabilities.requestData {
+      lines.append(
+        Line(
+          text: "sends data to " + StyledText([.init(.value, sent.host)])
+            + StyledText(
+              stringLiteral: ", in the body or headers of "
+                + named(sent.steps, in: capabilities).joined(separator: ", ")),
+          tone: .alarm))
+    }
     if !capabilities.anyHost.isEmpty {
       let steps = named(capabilities.anyHost, in: capabilities)
       lines.append(
@@ -153,10 +162,14 @@ public enum CapabilityLines {
       let named = uses.filter { $0.subject != nil }
       if kind == .runsCommands {
         for use in named {
+          // Everything that decides what runs: the interpreter of a script, its arguments, its standard
+          // input, its environment and where it runs.
+          let what = use.command?.script == nil ? "this command" : "this script with \(use.command?.program ?? "?")"
+          let details = use.details.isEmpty ? "" : ", " + use.details.joined(separator: ", ")
           lines.append(
             Line(
               text: StyledText(
-                stringLiteral: "runs this command in \(List.and(Self.named(use.steps, in: capabilities))):"),
+                stringLiteral: "runs \(what) in \(List.and(Self.named(use.steps, in: capabilities)))\(details):"),
               tone: .alarm, verbatim: Self.scriptLines(use.subject ?? "")))
         }
       } else if !named.isEmpty {
@@ -237,6 +250,7 @@ extension MachineAccess.Kind {
     switch self {
     case .readsFiles: ("reads files", "may read any file")
     case .writesFiles: ("writes files", "may write any file")
+    case .replacesFiles: ("replaces files, losing what they held", "may replace any file, losing what it held")
     case .trashesFiles: ("moves files to the Trash", "may move any file to the Trash")
     case .deletesFiles: ("deletes files permanently", "may delete any file permanently")
     case .runsCommands: ("runs commands", "may run any command")
@@ -244,6 +258,7 @@ extension MachineAccess.Kind {
     case .readsClipboard: ("reads the clipboard", "reads the clipboard")
     case .writesClipboard: ("writes the clipboard", "writes the clipboard")
     case .readsDevice: ("reads device details (host name, user, system)", "reads device details")
+    case .sendsData: ("sends data", "sends data")
     }
   }
 }

@@ -17,6 +17,10 @@ struct StepEffect: Sendable, Hashable {
   /// Hosts written out in a URL whose path or query is computed at run time: what the workflow holds
   /// goes to them in the URL (`https://evil.example/collect?d=${previous}`).
   var dataHosts: [String] = []
+  /// Hosts sent data in a request's body or headers (`get-url`'s `json:`, `headers:`).
+  var requestDataHosts: [String] = []
+  /// URLs written out in full: requests to exactly these carry nothing the run computes.
+  var urls: [String] = []
   /// Values computed at run time go to another program as command-line arguments, which every user of
   /// the machine can read (``FlowIntents/AppIntent/processArgumentParameters``).
   var exposesArguments = false
@@ -38,6 +42,12 @@ struct StepEffect: Sendable, Hashable {
     var subject: String?
     /// The run computes what is acted on: it could be any file, any command.
     var computed = false
+    /// The paths and globs it names, each on its own (``subject`` joins them for reading).
+    var names: [String] = []
+    /// The command, for ``MachineAccess/Kind/runsCommands`` when the step writes it out.
+    var command: CapabilitySet.Command?
+    /// What else decides what a command does, as written: "arguments ${title}".
+    var details: [String] = []
   }
 
   init(effect: SideEffect, hosts: [String], anyHost: Bool, unknown: Bool = false) {
@@ -48,16 +58,22 @@ struct StepEffect: Sendable, Hashable {
   }
 
   /// - Parameter fileSources: what earlier steps' outputs are, by the name a step refers to them with
-  ///   (`previous`, an `as:` name): the path or glob of the files a step got (`get-file: ~/Downloads/*.tmp`),
-  ///   so that `delete-files: ${old}` names them rather than "any file".
-  init(_ call: ActionCall, descriptor: IntentDescriptor, fileSources: [String: String] = [:]) {
+  ///   (`previous`, an `as:` name): the paths or globs of the files a step got (`get-file:
+  ///   ~/Downloads/*.tmp`), so that `delete-files: ${old}` names them rather than "any file".
+  init(_ call: ActionCall, descriptor: IntentDescriptor, fileSources: [String: [String]] = [:]) {
     // An effect may hang on values (get-url's method, update-bookmarks' move-to): exact when they are
     // written out, the strongest the intent may have when any is computed, asked or left to be asked.
     let known = KnownValues(call, descriptor: descriptor)
     effect = known.sideEffect(of: descriptor)
     asks = known.asksConfirmation(descriptor)
     exposesArguments = !known.unknown.isDisjoint(with: descriptor.processArgumentParameters)
-    machine = Self.machine(known, descriptor: descriptor, sources: Self.sources(call, descriptor, fileSources))
+    let written = Dictionary(
+      (try? Interpreter.arguments(of: call, for: descriptor)) ?? [], uniquingKeysWith: { a, _ in a })
+    machine = Self.machine(
+      known, descriptor: descriptor, sources: Self.sources(call, descriptor, fileSources), written: written)
+    // Data in a body or headers goes wherever the step's requests go: said with the hosts, below.
+    let sendsData = machine.contains { $0.kind == .sendsData }
+    machine.removeAll { $0.kind == .sendsData }
     switch descriptor.networkAccess {
     case .none:
       hosts = []
@@ -73,6 +89,7 @@ struct StepEffect: Sendable, Hashable {
     case .hostOfParameter(let key):
       hosts = descriptor.hosts(for: known.literals)
       anyHost = false
+      if let url = known.literals[key].flatMap({ try? URL(flowValue: $0) }) { urls = [url.absoluteString] }
       if known.unknown.contains(key) {
         let given = (try? Interpreter.arguments(of: call, for: descriptor))?.first { $0.0 == key }?.1
         if let host = Self.writtenHost(given) {
@@ -84,6 +101,9 @@ struct StepEffect: Sendable, Hashable {
           anyHost = true
         }
       }
+    }
+    if sendsData, !anyHost {
+      for host in hosts where !requestDataHosts.contains(host) { requestDataHosts.append(host) }
     }
   }
 
@@ -103,19 +123,25 @@ struct StepEffect: Sendable, Hashable {
   /// What a step does to the machine, from what its intent declares and the values it writes out. A
   /// parameter the step leaves out names its default, or nothing when it has none (`run-shell` takes a
   /// `script` or a `command`).
-  static func machine(_ known: KnownValues, descriptor: IntentDescriptor, sources: [String: String] = [:])
-    -> [MachineTouch]
-  {
+  static func machine(
+    _ known: KnownValues, descriptor: IntentDescriptor, sources: [String: [String]] = [:],
+    written: [String: Value] = [:]
+  ) -> [MachineTouch] {
     var touches: [MachineTouch] = []
     for access in descriptor.machineAccess(for: known.literals, unknown: known.unknown) {
-      let touch: MachineTouch
+      var touch: MachineTouch
       if let key = access.parameter {
+        let interpreterUnknown = access.interpreter.map { known.unknown.contains($0) } ?? false
         if let source = sources[key] {
-          touch = MachineTouch(kind: access.kind, subject: source)
-        } else if known.unknown.contains(key) {
+          touch = MachineTouch(kind: access.kind, subject: source.joined(separator: ", "), names: source)
+        } else if known.unknown.contains(key) || interpreterUnknown {
           touch = MachineTouch(kind: access.kind, subject: nil, computed: true)
         } else if let value = known.literals[key] ?? descriptor.parameter(key)?.defaultValue {
-          touch = MachineTouch(kind: access.kind, subject: subject(value, for: access.kind))
+          touch = MachineTouch(kind: access.kind, subject: subject(value, for: access.kind), names: names(value))
+          if access.kind == .runsCommands {
+            touch.command = command(value, interpreter: access.interpreter, known: known, descriptor: descriptor)
+            touch.details = details(access.details, written: written)
+          }
         } else {
           continue
         }
@@ -127,13 +153,54 @@ struct StepEffect: Sendable, Hashable {
     return touches
   }
 
+  /// The items of a value as paths: a list's each, or the one.
+  private static func names(_ value: FlowValue) -> [String] {
+    if case .list(let items) = value { return items.map { Coercion.text(of: $0) } }
+    return [Coercion.text(of: value)]
+  }
+
+  /// The command a step runs: its words, or its script with the interpreter that runs it.
+  private static func command(
+    _ value: FlowValue, interpreter: String?, known: KnownValues, descriptor: IntentDescriptor
+  ) -> CapabilitySet.Command? {
+    if let interpreter {
+      guard let program = known.literals[interpreter] ?? descriptor.parameter(interpreter)?.defaultValue else {
+        return nil
+      }
+      return CapabilitySet.Command(program: Coercion.text(of: program), script: Coercion.text(of: value))
+    }
+    let words = names(value)
+    guard let program = words.first else { return nil }
+    return CapabilitySet.Command(program: program, arguments: Array(words.dropFirst()))
+  }
+
+  /// The values of `keys` the step gives, as written: "arguments ${title}", "environment LANG=C".
+  private static func details(_ keys: [String], written: [String: Value]) -> [String] {
+    keys.compactMap { key in
+      guard let value = written[key] else { return nil }
+      if case .null = value { return nil }
+      return key.replacingOccurrences(of: "-", with: " ") + " " + Self.written(value)
+    }
+  }
+
+  /// A value as the step writes it: literals as text, references as `${…}`.
+  static func written(_ value: Value) -> String {
+    switch value {
+    case .text(let template): template.asWritten
+    case .list(let items, _): items.map(written).joined(separator: ", ")
+    case .dictionary(let entries, _): entries.map { "\($0.key.value)=\(written($0.value))" }.joined(separator: ", ")
+    case .ask: "ask"
+    default: literal(value).map { Coercion.text(of: $0) } ?? "?"
+    }
+  }
+
   /// The parameters whose value is exactly another step's output (`${old}`, `${previous}`) whose files
   /// are known, with what those files are.
-  static func sources(_ call: ActionCall, _ descriptor: IntentDescriptor, _ fileSources: [String: String])
-    -> [String: String]
+  static func sources(_ call: ActionCall, _ descriptor: IntentDescriptor, _ fileSources: [String: [String]])
+    -> [String: [String]]
   {
     guard !fileSources.isEmpty else { return [:] }
-    var found: [String: String] = [:]
+    var found: [String: [String]] = [:]
     for (key, value) in (try? Interpreter.arguments(of: call, for: descriptor)) ?? [] {
       guard case .text(let template) = value, let reference = template.wholeReference, reference.path.isEmpty,
         let source = fileSources[reference.root]
@@ -149,7 +216,7 @@ struct StepEffect: Sendable, Hashable {
   /// What the output of a step is, as a path or glob of files, when it is the files its intent read and
   /// the step wrote out where they are: Files (get-folder-contents, copy-file's result) or `get-file`'s
   /// File or list of Files (typed `any`, since a glob makes a list and a path one File).
-  static func fileSource(_ call: ActionCall, descriptor: IntentDescriptor, effect: StepEffect) -> String? {
+  static func fileSource(_ call: ActionCall, descriptor: IntentDescriptor, effect: StepEffect) -> [String]? {
     let outputIsFiles: Bool
     if case .entity(let entity)? = descriptor.outputType?.elementType, entity.name == "File" {
       outputIsFiles = true
@@ -159,7 +226,7 @@ struct StepEffect: Sendable, Hashable {
     guard outputIsFiles, let read = descriptor.machineAccess.first(where: { $0.kind == .readsFiles }),
       read.parameter != nil
     else { return nil }
-    return effect.machine.first { $0.kind == .readsFiles && !$0.computed }?.subject
+    return effect.machine.first { $0.kind == .readsFiles && !$0.computed }?.names
   }
 
   /// A value as the card names it: a path, several paths, a command's words as a shell would read them.
@@ -219,6 +286,10 @@ struct StepEffect: Sendable, Hashable {
       effect: effects.map(\.effect).max() ?? .readOnly, hosts: hosts, anyHost: effects.contains(where: \.anyHost))
     var seenData: Set<String> = []
     for host in effects.flatMap(\.dataHosts) where seenData.insert(host).inserted { combined.dataHosts.append(host) }
+    for host in effects.flatMap(\.requestDataHosts) where !combined.requestDataHosts.contains(host) {
+      combined.requestDataHosts.append(host)
+    }
+    for url in effects.flatMap(\.urls) where !combined.urls.contains(url) { combined.urls.append(url) }
     combined.exposesArguments = effects.contains(where: \.exposesArguments)
     combined.asks = effects.contains(where: \.asks)
     combined.undeclaredHosts = effects.lazy.compactMap(\.undeclaredHosts).first
@@ -241,6 +312,8 @@ extension MachineAccess.Kind {
     case .readsClipboard: "reads the clipboard"
     case .writesClipboard: "writes the clipboard"
     case .readsDevice: "reads device details"
+    case .replacesFiles: "replaces files"
+    case .sendsData: "sends data"
     }
   }
 }

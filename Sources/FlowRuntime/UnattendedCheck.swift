@@ -29,6 +29,23 @@ public enum UnattendedCheck {
     /// A list, not a dictionary: a dictionary keyed by a new type costs every unattended start a scan
     /// of the binary's protocol conformances (Performance.md).
     public var unreachable: [(kind: MachineAccess.Kind, why: String)]
+    /// Whether the person answered them (`--yes`, a dry run) rather than `confirmations: auto`, which
+    /// never answers what only a person may (``ConfirmationPolicy``).
+    public var byPerson = true
+    /// The workflow came from elsewhere (`shared:`): more takes a person.
+    public var shared = false
+
+    /// The answers of a run: `yes` from the person running it (or a dry run), else the workflow's
+    /// `confirmations: auto`.
+    public init(
+      inputs: Set<String>, yes: Bool, workflow: Workflow, values: [String: FlowValue] = [:],
+      unreachable: [(kind: MachineAccess.Kind, why: String)] = []
+    ) {
+      self.init(
+        inputs: inputs, confirmations: yes || workflow.confirmations == .auto, values: values, unreachable: unreachable)
+      byPerson = yes
+      shared = workflow.shared != nil
+    }
 
     public init(
       inputs: Set<String>, confirmations: Bool, values: [String: FlowValue] = [:],
@@ -147,6 +164,20 @@ public enum UnattendedCheck {
               }.joined(separator: ", ") + ", so it asks before it runs"
           }
         ask.needs("a confirmation (\(why))", at: call.id.span, help: UnattendedCheck.yesHelp)
+      }
+      // `confirmations: auto` answers for nobody, but never what only a person may: deleting for good,
+      // and in a shared file replacing a file or running a command.
+      let kinds = descriptor.machineAccess(for: known.literals, unknown: known.unknown).map(\.kind)
+      if known.asksConfirmation(descriptor), answers.confirmations, !answers.byPerson,
+        ConfirmationPolicy.needsPerson(kinds, shared: answers.shared)
+      {
+        let what =
+          kinds.contains(.deletesFiles)
+          ? "it deletes files for good"
+          : "it \(kinds.contains(.replacesFiles) ? "replaces files" : "runs a command") in a file that came from elsewhere"
+        ask.needs(
+          "a person's confirmation (\(what), which 'confirmations: auto' never confirms)", at: call.id.span,
+          help: "pass --yes to confirm it yourself, or run it at a terminal")
       }
       // A step allowed to fail (`on-error: continue`) may meet a missing desktop: it goes on without it.
       if visit.step.onError != .continue {

@@ -73,7 +73,7 @@ public final class SchedulerWorkflows: WorkflowSource {
   /// What an unattended run of `workflow` would have to ask, as one warning with a note at each place;
   /// nil when it asks nothing.
   private func unattendedWarning(_ workflow: Workflow, path: String, check: WorkflowCheck) -> Diagnostic? {
-    let answers = UnattendedCheck.Answers(inputs: [], confirmations: workflow.confirmations == .auto)
+    let answers = UnattendedCheck.Answers(inputs: [], yes: false, workflow: workflow)
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     guard !needed.isEmpty else { return nil }
     return Diagnostic(

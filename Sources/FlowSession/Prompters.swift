@@ -56,3 +56,15 @@ public struct ConfirmingPrompter: Prompter {
     return true
   }
 }
+
+extension ConfirmationPolicy {
+  /// The prompter every run asks through, for one policy (issue 28): `yes` (the person's `--yes`, or a
+  /// dry run, which performs nothing) confirms everything; `auto` (`confirmations: auto`) confirms when
+  /// nobody can answer (`somebodyAnswers` false: no terminal, a client that cannot elicit), except what
+  /// only a person may confirm, which then fails as unanswered.
+  public static func prompter(_ base: any Prompter, yes: Bool, auto: Bool, somebodyAnswers: Bool) -> any Prompter {
+    if yes { return ConfirmingPrompter(base: base, explicit: true) }
+    if auto, !somebodyAnswers { return ConfirmingPrompter(base: base, explicit: false) }
+    return base
+  }
+}

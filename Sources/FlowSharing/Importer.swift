@@ -7,7 +7,7 @@ import Foundation
 
 /// `flow import`'s pipeline, stage by stage: the signature and the check (``inspect(_:)``), the answers
 /// to the import questions (``problem(_:type:)``, ``copy(of:answers:)``), and the library copy with its
-/// provenance (``add(_:as:replacing:origin:verification:answered:now:)``). The command line reads the
+/// provenance (``add(_:as:replacing:origin:verification:answered:approved:now:)``). The command line reads the
 /// file, shows the card and asks between the stages; nothing here prints or asks.
 public struct Importer {
   /// The file as the person named it, for messages.
@@ -104,7 +104,7 @@ public struct Importer {
   /// backup, and its provenance record; returns where each went.
   public func add(
     _ copy: [UInt8], as name: String, replacing existing: URL?, origin: String,
-    verification: SignedFile.Verification, answered: [String], now: Date
+    verification: SignedFile.Verification, answered: [String], approved: CapabilitySet, now: Date
   ) throws -> (target: URL, backup: URL?) {
     let target = library.appendingPathComponent("\(name).yml")
     try PrivateFiles.ensureDirectory(library)
@@ -120,7 +120,7 @@ public struct Importer {
       }
     try ProvenanceRecord(
       source: origin, imported: SharedTime.format(now), signer: verification.key, status: status, copy: copy,
-      answered: answered
+      answered: answered, approved: approved
     ).write(for: target)
     return (target, backup)
   }

@@ -26,10 +26,16 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   public var sha256: String
   /// The inputs whose defaults the import questions set.
   public var answered: [String]
+  /// What the card the person approved showed the workflow may do (issue 28): a run that would need more
+  /// — the file was edited, or a workflow it runs changed — asks again before step 1. Nil in records
+  /// written before there was one.
+  public var approved: CapabilitySet?
 
   public init(
-    source: String, imported: String, signer: PublicKey?, status: String, copy: [UInt8], answered: [String]
+    source: String, imported: String, signer: PublicKey?, status: String, copy: [UInt8], answered: [String],
+    approved: CapabilitySet? = nil
   ) {
+    self.approved = approved
     self.source = source
     self.imported = imported
     self.signer = signer?.base64

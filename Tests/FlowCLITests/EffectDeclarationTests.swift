@@ -95,10 +95,23 @@ struct EffectDeclarationTests {
     "get-file": [Case(unknown: ["path"], effect: .readOnly)],
     "get-folder-contents": [Case(values: ["recursive": .boolean(true)], unknown: ["folder"], effect: .readOnly)],
     "read-file": [Case(unknown: ["file"], effect: .readOnly)],
-    "save-file": [Case(values: ["if-exists": .text("replace")], unknown: ["path"], effect: .changes)],
+    // Writing over a file that is there loses what it held (issue 28): destructive, and it asks.
+    "save-file": [
+      Case(unknown: ["if-exists"], effect: .destructive, asks: true),
+      Case(values: ["if-exists": .text("replace")], unknown: ["path"], effect: .destructive, asks: true),
+      Case(values: ["if-exists": .text("keep-both")], effect: .changes),
+    ],
     "append-to-file": [Case(unknown: ["path"], effect: .changes)],
-    "copy-file": [Case(values: ["if-exists": .text("replace")], unknown: ["to"], effect: .changes)],
-    "move-file": [Case(values: ["if-exists": .text("replace")], unknown: ["file", "to"], effect: .changes)],
+    "copy-file": [
+      Case(unknown: ["if-exists"], effect: .destructive, asks: true),
+      Case(values: ["if-exists": .text("replace")], unknown: ["to"], effect: .destructive, asks: true),
+      Case(values: ["if-exists": .text("fail")], effect: .changes),
+    ],
+    "move-file": [
+      Case(unknown: ["if-exists"], effect: .destructive, asks: true),
+      Case(values: ["if-exists": .text("replace")], unknown: ["file", "to"], effect: .destructive, asks: true),
+      Case(values: ["if-exists": .text("keep-both")], effect: .changes),
+    ],
     "create-folder": [Case(unknown: ["path"], effect: .changes)],
     "delete-files": [
       Case(values: ["permanently": .boolean(true)], effect: .destructive, asks: true),

@@ -130,11 +130,13 @@ struct FileWorkflowTests {
     for name in ["trashed.txt", "gone.txt"] { try "x".write(toFile: file(name), atomically: false, encoding: .utf8) }
     let environment = ["HOME": home.path, "NO_COLOR": "1"]
     let refused = await Machine.run(["run", "auto.yml"], in: home, environment: environment)
-    #expect(refused.status != 0)
+    // Refused before step 1 (the one confirmation policy: auto never confirms deleting for good), so
+    // nothing at all happened.
+    #expect(refused.status == 4)
     #expect(refused.error.contains("--yes"), "\(refused.error)")
-    #expect(!FileManager.default.fileExists(atPath: file("trashed.txt")))
+    #expect(refused.error.contains("a person's confirmation"), "\(refused.error)")
+    #expect(FileManager.default.fileExists(atPath: file("trashed.txt")))
     #expect(FileManager.default.fileExists(atPath: file("gone.txt")))
-    try "x".write(toFile: file("trashed.txt"), atomically: false, encoding: .utf8)
     let done = await Machine.run(["run", "auto.yml", "--yes"], in: home, environment: environment)
     #expect(done.status == 0, "\(done.error)")
     #expect(!FileManager.default.fileExists(atPath: file("gone.txt")))

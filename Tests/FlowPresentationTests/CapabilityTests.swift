@@ -255,7 +255,8 @@ struct CapabilityTests {
         - open-url: ${previous}
         - open-url: mailto:ada@example.com
       """)
-    #expect(found.hosts.map(\.host) == ["swift.org", "evil.example"])
+    // A mailto: URL names no host, but where the message goes is on the card all the same (issue 28).
+    #expect(found.hosts.map(\.host) == ["swift.org", "evil.example", "mailto:ada@example.com"])
     #expect(found.dataSent.map(\.host) == ["evil.example"])
     #expect(found.dataSent.first?.steps.map(\.position) == ["2"])
     // `https://evil.example${previous}` could be `https://evil.example.other.net`.

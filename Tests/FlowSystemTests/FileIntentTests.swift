@@ -247,7 +247,10 @@ struct FileIntentTests {
     let saved = try await box.run("save-file", ["content": "one", "path": "~/out/notes.txt", "create-folders": true])
     #expect(saved[property: "path"] == .text(box.home + "/out/notes.txt"))
     #expect(box.read("~/out/notes.txt") == "one")
-    _ = try await box.run("save-file", ["content": "two", "path": "~/out/notes.txt", "if-exists": "replace"])
+    // Writing over a file loses what it held: it asks first (issue 28).
+    _ = try await box.run(
+      "save-file", ["content": "two", "path": "~/out/notes.txt", "if-exists": "replace"], answers: [.confirmation(true)]
+    )
     #expect(box.read("~/out/notes.txt") == "two")
     _ = try await box.run("save-file", ["content": "+", "path": "~/out/notes.txt", "if-exists": "append"])
     #expect(box.read("~/out/notes.txt") == "two+")
@@ -267,7 +270,8 @@ struct FileIntentTests {
     let box = try FileSandbox()
     try box.write("old", "~/script.sh")
     try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: box.home + "/script.sh")
-    _ = try await box.run("save-file", ["content": "new", "path": "~/script.sh", "if-exists": "replace"])
+    _ = try await box.run(
+      "save-file", ["content": "new", "path": "~/script.sh", "if-exists": "replace"], answers: [.confirmation(true)])
     let attributes = try FileManager.default.attributesOfItem(atPath: box.home + "/script.sh")
     #expect(attributes[.posixPermissions] as? Int == 0o750)
     #expect(box.read("~/script.sh") == "new")
@@ -298,7 +302,9 @@ struct FileIntentTests {
     try box.write("tree", "~/folder/inside.txt")
     _ = try await box.run("copy-file", ["file": "~/folder", "to": "~/folder-copy"])
     #expect(box.read("~/folder-copy/inside.txt") == "tree")
-    _ = try await box.run("move-file", ["file": "~/work/b.txt", "to": "~/archive/a.txt", "if-exists": "replace"])
+    _ = try await box.run(
+      "move-file", ["file": "~/work/b.txt", "to": "~/archive/a.txt", "if-exists": "replace"],
+      answers: [.confirmation(true)])
     #expect(box.read("~/archive/a.txt") == "a" && !box.exists("~/work/b.txt"))
   }
 

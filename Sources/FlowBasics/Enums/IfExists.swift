@@ -11,3 +11,11 @@ public enum IfExists: String, AppEnum {
     .keepBoth: "Keep both (number the new one)",
   ]
 }
+
+extension IfExists {
+  /// Whether a step with these values writes over a file that is there (`if-exists: replace`): what it
+  /// held is gone, so the step is destructive and asks first (issue 28).
+  static func replaces(_ values: [String: FlowValue]) -> Bool {
+    values["if-exists"].flatMap { try? IfExists(flowValue: $0) } == .replace
+  }
+}

@@ -6,10 +6,24 @@ struct CopyFileIntent: AppIntent {
   static let description = IntentDescription(
     "Copy a file or folder to a path, or into a folder that exists; an existing file there stops the step unless 'if-exists' says replace or keep-both. The copy is made under a hidden name and renamed into place."
   )
-  static let sideEffect = SideEffect.changes
+  // Copying over a file that is there loses what it held: destructive, decided by 'if-exists'.
+  static let sideEffect = SideEffect.destructive
+  static let sideEffectParameters: Set<String> = ["if-exists"]
   static let machineAccess = [
     MachineAccess(.readsFiles, parameter: "file"), MachineAccess(.writesFiles, parameter: "to"),
+    MachineAccess(.replacesFiles, parameter: "to"),
   ]
+
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
+    IfExists.replaces(values) ? .destructive : .changes
+  }
+
+  static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] {
+    [
+      MachineAccess(.readsFiles, parameter: "file"),
+      MachineAccess(IfExists.replaces(values) ? .replacesFiles : .writesFiles, parameter: "to"),
+    ]
+  }
 
   @Parameter(title: "File", primary: true)
   var file: FileEntity

@@ -15,6 +15,11 @@ struct GetURLIntent: AppIntent {
   static let sideEffect = SideEffect.destructive
   static let sideEffectParameters: Set<String> = ["method"]
   static let networkAccess = NetworkAccess.hostOfParameter("url")
+  // What goes in a body or a header leaves the machine as surely as what goes in the URL.
+  static let machineAccess = [
+    MachineAccess(.sendsData, parameter: "json"), MachineAccess(.sendsData, parameter: "body"),
+    MachineAccess(.sendsData, parameter: "headers"),
+  ]
 
   @Parameter(title: "URL", primary: true)
   var url: URL

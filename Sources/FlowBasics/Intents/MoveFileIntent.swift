@@ -6,11 +6,25 @@ struct MoveFileIntent: AppIntent {
   static let description = IntentDescription(
     "Move a file or folder to a path, or into a folder that exists; giving a new name in the same folder renames it. An existing file there stops the step unless 'if-exists' says replace or keep-both."
   )
-  static let sideEffect = SideEffect.changes
+  // Moving over a file that is there loses what it held: destructive, decided by 'if-exists'.
+  static let sideEffect = SideEffect.destructive
+  static let sideEffectParameters: Set<String> = ["if-exists"]
   // A move takes the file away from where it was: that place is written too.
   static let machineAccess = [
     MachineAccess(.writesFiles, parameter: "file"), MachineAccess(.writesFiles, parameter: "to"),
+    MachineAccess(.replacesFiles, parameter: "to"),
   ]
+
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
+    IfExists.replaces(values) ? .destructive : .changes
+  }
+
+  static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] {
+    [
+      MachineAccess(.writesFiles, parameter: "file"),
+      MachineAccess(IfExists.replaces(values) ? .replacesFiles : .writesFiles, parameter: "to"),
+    ]
+  }
 
   @Parameter(title: "File", primary: true)
   var file: FileEntity

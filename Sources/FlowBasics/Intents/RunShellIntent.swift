@@ -14,10 +14,13 @@ struct RunShellIntent: AppIntent {
   )
   // A command can do anything the person can: a dry run never starts one.
   static let sideEffect = SideEffect.changes
-  // The card shows the script, or the command line, in full and in red: a step has one or the other.
+  // The card shows the script, or the command line, in full and in red: a step has one or the other;
+  // and beside it everything else that decides what runs.
   static let machineAccess = [
-    MachineAccess(.runsCommands, parameter: "script"), MachineAccess(.runsCommands, parameter: "command"),
+    MachineAccess(.runsCommands, parameter: "script", interpreter: "shell", details: commandDetails),
+    MachineAccess(.runsCommands, parameter: "command", details: commandDetails),
   ]
+  static let commandDetails = ["arguments", "input", "pass-input", "environment", "working-directory"]
 
   @Parameter(
     title: "Script", description: "Shell code, run as written: give values through 'arguments' or 'input', never ${…}.",

@@ -6,8 +6,20 @@ struct SaveFileIntent: AppIntent {
   static let description = IntentDescription(
     "Write text, or a list or dictionary as JSON, to a file, through a temporary file renamed into place so no reader sees half of it. An existing file stops the step unless 'if-exists' says replace, append or keep-both (\"notes 2.txt\")."
   )
-  static let sideEffect = SideEffect.changes
-  static let machineAccess = [MachineAccess(.writesFiles, parameter: "path")]
+  // Writing over a file that is there loses what it held: destructive, decided by 'if-exists'.
+  static let sideEffect = SideEffect.destructive
+  static let sideEffectParameters: Set<String> = ["if-exists"]
+  static let machineAccess = [
+    MachineAccess(.writesFiles, parameter: "path"), MachineAccess(.replacesFiles, parameter: "path"),
+  ]
+
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
+    IfExists.replaces(values) ? .destructive : .changes
+  }
+
+  static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] {
+    [MachineAccess(IfExists.replaces(values) ? .replacesFiles : .writesFiles, parameter: "path")]
+  }
 
   @Parameter(title: "Content", primary: true)
   var content: FlowValue

@@ -129,6 +129,13 @@ enum ExternalRunner {
           isDestructive: true))
       if !confirmed { throw AppIntentError.userCancelled }
     }
+    // The server layer's check of the card (issue 28): a tool of a server the card does not name is
+    // not called.
+    if let contract = context.dependency(CapabilitySet.self), let server = id.split(separator: ".").first,
+      !contract.allowsServer(String(server))
+    {
+      throw CapabilitySet.refusal("calls a tool of the MCP server '\(server)'")
+    }
     return try await IntentContext.$current.withValue(context) { try await perform(resolved, context) }
   }
 }

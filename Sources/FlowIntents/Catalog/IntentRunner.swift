@@ -75,7 +75,8 @@ enum IntentRunner {
         var request = ConfirmationRequest(
           kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(sentence)?",
           isDestructive: effect == .destructive)
-        request.needsExplicitYes = I.machineAccess(for: resolved).contains { $0.kind == .deletesFiles }
+        request.needsExplicitYes = ConfirmationPolicy.needsPerson(
+          I.machineAccess(for: resolved).lazy.map(\.kind), shared: context.dependency(RunOrigin.self)?.shared ?? false)
         let confirmed = try await context.prompter.requestConfirmation(request)
         if !confirmed { throw AppIntentError.userCancelled }
       }

@@ -205,7 +205,23 @@ public enum NetworkAccess: Sendable, Hashable {
     case .none: []
     case .hosts(let hosts), .undeclaredHosts(let hosts): hosts
     case .hostOfParameter(let key):
-      values[key].flatMap { try? URL(flowValue: $0) }?.host.map { [$0] } ?? []
+      values[key].flatMap { try? URL(flowValue: $0) }.flatMap(Self.destination).map { [$0] } ?? []
     }
+  }
+
+  /// Where a URL goes, as the card names it: its host, or for `mailto:` (which names no host) the
+  /// recipients, `mailto:ada@example.com` — a message to them leaves the machine as a request does.
+  public static func destination(of url: URL) -> String? {
+    if let host = url.host, !host.isEmpty { return host.lowercased() }
+    guard url.scheme?.lowercased() == "mailto" else { return nil }
+    let text = url.absoluteString.dropFirst("mailto:".count)
+    let (path, query) = text.firstIndex(of: "?").map { (text[..<$0], text[text.index(after: $0)...]) } ?? (text, "")
+    var recipients = path.split(separator: ",").map { String($0).removingPercentEncoding ?? String($0) }
+    for field in query.split(separator: "&") {
+      let parts = field.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2, ["to", "cc", "bcc"].contains(parts[0].lowercased()) else { continue }
+      recipients += parts[1].split(separator: ",").map { String($0).removingPercentEncoding ?? String($0) }
+    }
+    return "mailto:" + recipients.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.joined(separator: ",")
   }
 }

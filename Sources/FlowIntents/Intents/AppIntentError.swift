@@ -31,6 +31,8 @@ public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringRe
     case unknownParameter
     /// The run does not provide a service the intent declares with `@Dependency`.
     case missingDependency
+    /// The step would do something its workflow's permission card does not show (``CapabilitySet``).
+    case notOnTheCard
     /// Anything else the intent reports.
     case failed
   }

@@ -7,9 +7,11 @@
 /// static let machineAccess = [MachineAccess(.readsFiles, parameter: "path")]
 /// ```
 public struct MachineAccess: Sendable, Hashable {
-  public enum Kind: String, Sendable, Hashable, CaseIterable, Encodable {
+  public enum Kind: String, Sendable, Hashable, CaseIterable, Codable, CodingKeyRepresentable {
     case readsFiles = "reads-files"
     case writesFiles = "writes-files"
+    /// Writes over a file that exists: what it held is gone (`if-exists: replace`).
+    case replacesFiles = "replaces-files"
     /// Moves files to the freedesktop.org Trash, from where they can be restored.
     case trashesFiles = "trashes-files"
     /// Deletes files for good.
@@ -21,11 +23,14 @@ public struct MachineAccess: Sendable, Hashable {
     case writesClipboard = "writes-clipboard"
     /// The host name, the user, the operating system.
     case readsDevice = "reads-device-details"
+    /// Sends a value to the host the step contacts in a request's body or headers (`get-url`'s `json:`):
+    /// data leaves the machine as surely as in a URL's query.
+    case sendsData = "sends-data"
 
     /// Whether it leaves everything as it was.
     public var onlyReads: Bool {
       switch self {
-      case .readsFiles, .readsClipboard, .readsDevice: true
+      case .readsFiles, .readsClipboard, .readsDevice, .sendsData: true
       default: false
       }
     }
@@ -33,7 +38,7 @@ public struct MachineAccess: Sendable, Hashable {
     /// Whether a person deciding to trust a file must not miss it: the card's red.
     public var isAlarming: Bool {
       switch self {
-      case .trashesFiles, .deletesFiles, .runsCommands: true
+      case .replacesFiles, .trashesFiles, .deletesFiles, .runsCommands, .sendsData: true
       default: false
       }
     }
@@ -43,9 +48,17 @@ public struct MachineAccess: Sendable, Hashable {
   /// The parameter whose value names what is acted on — a path, a glob, a script, a command — or nil
   /// when there is nothing to name (notifications).
   public var parameter: String?
+  /// For a script, the parameter naming the program that runs it (`run-shell`'s `shell`): a computed
+  /// interpreter makes the command any command.
+  public var interpreter: String?
+  /// The other parameters that decide what a command does — its arguments, standard input,
+  /// environment, working directory — which the card shows beside it.
+  public var details: [String]
 
-  public init(_ kind: Kind, parameter: String? = nil) {
+  public init(_ kind: Kind, parameter: String? = nil, interpreter: String? = nil, details: [String] = []) {
     self.kind = kind
     self.parameter = parameter
+    self.interpreter = interpreter
+    self.details = details
   }
 }

@@ -107,7 +107,8 @@ public struct ConfirmationRequest: Sendable, Hashable {
   /// Whether the action cannot be undone (``SideEffect/destructive``); a terminal may word it so.
   public var isDestructive: Bool
   /// Only the person, or `--yes`, may answer: not `confirmations: auto`, nor a `confirm:` block around the
-  /// step. What deleting files for good asks (``MachineAccess/Kind/deletesFiles``): nothing brings them back.
+  /// step (``ConfirmationPolicy/needsPerson(_:shared:)``): deleting files for good, and in a shared file
+  /// replacing one or running a command.
   public var needsExplicitYes = false
 
   public init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {

@@ -1,0 +1,279 @@
+import Foundation
+
+/// What a run may do: everything its permission card shows, as data that the layers which act — files,
+/// the Trash, commands, HTTP, the desktop, MCP servers — check each effect against where it happens
+/// (issue 28). The card's analysis derives it (FlowPresentation's `Capabilities.contract`) and can only
+/// say more than a run does; whatever it missed, the run refuses, failing the step with "… not on the
+/// card" rather than acting.
+///
+/// Paths are kept as the steps write them (`~/Downloads/*.tmp`, `notes.md`) and resolved against the
+/// run's home and working directory when checked. A path covers what is inside it, and a glob what it
+/// matches and what is inside that: `delete-files: ${listing}` after `get-folder-contents: ~/Downloads`
+/// is on the card as `~/Downloads`.
+public struct CapabilitySet: Sendable, Hashable, Codable {
+  /// What an effect may act on: anything, or what these names name.
+  public enum Scope: Sendable, Hashable, Codable {
+    case any
+    case only(Set<String>)
+
+    public static let nothing = Scope.only([])
+
+    public mutating func insert(_ name: String) {
+      if case .only(var names) = self {
+        names.insert(name)
+        self = .only(names)
+      }
+    }
+
+    public var isNothing: Bool { self == .nothing }
+
+    /// Whether `name` is named, compared as `same` says.
+    func contains(where same: (String) -> Bool) -> Bool {
+      switch self {
+      case .any: true
+      case .only(let names): names.contains(where: same)
+      }
+    }
+
+    func union(_ other: Scope) -> Scope {
+      switch (self, other) {
+      case (.only(let a), .only(let b)): .only(a.union(b))
+      default: .any
+      }
+    }
+
+    /// `"any"`, or the names in order: what a provenance record keeps.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let word = try? container.decode(String.self), word == "any" {
+        self = .any
+      } else {
+        self = .only(Set(try container.decode([String].self)))
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .any: try container.encode("any")
+      case .only(let names): try container.encode(names.sorted())
+      }
+    }
+
+    func isSubset(of other: Scope) -> Bool {
+      switch (self, other) {
+      case (_, .any): true
+      case (.any, .only): false
+      case (.only(let a), .only(let b)): a.isSubset(of: b)
+      }
+    }
+  }
+
+  /// A command a step may run, as it writes it.
+  public struct Command: Sendable, Hashable, Codable {
+    /// The program: `command:`'s first word, or the interpreter of a `script:`.
+    public var program: String
+    /// The words after it (`command:`), which a run may follow with the step's input as arguments.
+    public var arguments: [String]
+    /// The script the interpreter runs, for `script:`.
+    public var script: String?
+
+    public init(program: String, arguments: [String] = [], script: String? = nil) {
+      self.program = program
+      self.arguments = arguments
+      self.script = script
+    }
+  }
+
+  /// Anything at all: a workflow chosen at run time, which nothing before the run can look into.
+  public var everything = false
+  /// What each file effect may act on, by kind: reads, writes, replaces, trashes and deletes.
+  public var files: [MachineAccess.Kind: Scope] = [:]
+  /// The commands it may run: `.any` when a step computes one.
+  public var commands: CommandScope = .only([])
+  /// The hosts it may contact (a `mailto:` URL's recipients as `mailto:…`).
+  public var hosts: Scope = .nothing
+  /// URLs written out in full: a request to exactly one of these sends nothing the run computed.
+  public var urls: Set<String> = []
+  /// The hosts it may send data to: in a URL the run computes, a body or headers.
+  public var sends: Scope = .nothing
+  /// Clipboard, notifications, device details.
+  public var desktop: Set<MachineAccess.Kind> = []
+  /// The MCP servers whose tools its steps call.
+  public var servers: Scope = .nothing
+
+  public enum CommandScope: Sendable, Hashable, Codable {
+    case any
+    case only(Set<Command>)
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let word = try? container.decode(String.self), word == "any" {
+        self = .any
+      } else {
+        self = .only(Set(try container.decode([Command].self)))
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .any: try container.encode("any")
+      case .only(let commands):
+        try container.encode(commands.sorted { ($0.program, $0.script ?? "") < ($1.program, $1.script ?? "") })
+      }
+    }
+  }
+
+  public init() {}
+
+  /// Everything: what a run that the card cannot describe is held to.
+  public static var unlimited: CapabilitySet {
+    var set = CapabilitySet()
+    set.everything = true
+    return set
+  }
+
+  // MARK: - Checking
+
+  /// The error a refused effect fails its step with: what was refused, and "not on the card".
+  public static func refusal(_ effect: String) -> AppIntentError {
+    AppIntentError(
+      .notOnTheCard, "\(effect): not on the card",
+      help:
+        "a run does only what its permission card shows ('flow show' lists it); this is a gap in flow's analysis, please report it"
+    )
+  }
+
+  /// Whether `kind` may act on the absolute `path`; `resolve` makes a written path absolute.
+  public func allows(_ kind: MachineAccess.Kind, path: String, resolve: (String) -> String) -> Bool {
+    if everything { return true }
+    // A stronger effect on the same file covers a weaker one: deleting for good covers the Trash,
+    // replacing covers writing.
+    let covering: [MachineAccess.Kind] =
+      switch kind {
+      case .trashesFiles: [.trashesFiles, .deletesFiles]
+      case .writesFiles: [.writesFiles, .replacesFiles]
+      default: [kind]
+      }
+    return covering.contains { covering in
+      files[covering]?.contains { Self.covers(resolve($0), path) } ?? false
+    }
+  }
+
+  /// Whether the absolute `pattern` (a path or a glob) names `path` or a folder it is in.
+  static func covers(_ pattern: String, _ path: String) -> Bool {
+    var candidate = Substring(path)
+    let literal = !pattern.contains(where: { "*?[".contains($0) })
+    while !candidate.isEmpty {
+      if literal ? candidate == pattern : fnmatch(pattern, String(candidate), FNM_PATHNAME) == 0 { return true }
+      guard let slash = candidate.lastIndex(of: "/") else { break }
+      candidate = candidate[..<slash]
+    }
+    return pattern == "/"
+  }
+
+  /// Whether a command may run: `program` and `arguments` as the run starts it, and the script it hands
+  /// the program. `expand` expands `~` as the step does.
+  public func allows(
+    program: String, arguments: [String], script: String?, expand: (String) -> String
+  ) -> Bool {
+    if everything { return true }
+    guard case .only(let commands) = commands else { return true }
+    return commands.contains { command in
+      guard expand(command.program) == program else { return false }
+      if let written = command.script { return written == script }
+      let words = command.arguments.map(expand)
+      return script == nil && arguments.count >= words.count && Array(arguments.prefix(words.count)) == words
+    }
+  }
+
+  /// Whether a request may go to `url`, and whether it may carry data (a body, headers).
+  public func allows(url: URL, carriesData: Bool) -> Bool {
+    if everything || hosts == .any { return true }
+    guard let host = NetworkAccess.destination(of: url) else { return false }
+    guard hosts.contains(where: { $0 == host }) else { return false }
+    if carriesData || !urls.contains(url.absoluteString) { return sends.contains { $0 == host } }
+    return true
+  }
+
+  /// Whether the desktop may be used so: clipboard, notifications, device details.
+  public func allows(_ kind: MachineAccess.Kind) -> Bool { everything || desktop.contains(kind) }
+
+  /// Whether a tool of the MCP server `name` may be called.
+  public func allowsServer(_ name: String) -> Bool { everything || servers.contains { $0 == name } }
+
+  // MARK: - Comparing
+
+  /// What this set allows that `other` does not, in words, for the question a run asks when its
+  /// workflow now needs more than the card approved at import: "deletes files for good: ~/x".
+  public func excess(over other: CapabilitySet) -> [String] {
+    if other.everything { return [] }
+    if everything { return ["anything at all: it runs a workflow chosen at run time"] }
+    func extra(_ mine: Scope, _ theirs: Scope) -> [String]? {
+      switch (mine, theirs) {
+      case (_, .any): nil
+      case (.any, .only): ["any"]
+      case (.only(let a), .only(let b)): a.subtracting(b).isEmpty ? nil : a.subtracting(b).sorted()
+      }
+    }
+    var words: [String] = []
+    for kind in MachineAccess.Kind.allCases {
+      guard let scope = files[kind], let names = extra(scope, other.files[kind] ?? .nothing) else { continue }
+      words.append("\(kind.refusalWords) \(names.joined(separator: ", "))")
+    }
+    switch (commands, other.commands) {
+    case (_, .any): break
+    case (.any, .only): words.append("runs any command")
+    case (.only(let a), .only(let b)):
+      for command in a.subtracting(b).sorted(by: { $0.program < $1.program }) {
+        words.append(
+          "runs \(([command.program] + command.arguments).joined(separator: " "))"
+            + (command.script.map { " with the script \($0)" } ?? ""))
+      }
+    }
+    if let names = extra(hosts, other.hosts) { words.append("contacts \(names.joined(separator: ", "))") }
+    if let names = extra(sends, other.sends) { words.append("sends data to \(names.joined(separator: ", "))") }
+    for kind in desktop.subtracting(other.desktop).sorted(by: { $0.rawValue < $1.rawValue }) {
+      words.append(kind.rawValue.replacingOccurrences(of: "-", with: " "))
+    }
+    if let names = extra(servers, other.servers) { words.append("calls tools of \(names.joined(separator: ", "))") }
+    return words
+  }
+
+  /// Whether a run held to this set can do nothing `other` does not allow: what an imported workflow's
+  /// approved card is compared with before it runs again.
+  public func isSubset(of other: CapabilitySet) -> Bool {
+    if other.everything { return true }
+    if everything { return false }
+    for (kind, scope) in files where !scope.isSubset(of: other.files[kind] ?? .nothing) { return false }
+    let commandsFit: Bool =
+      switch (commands, other.commands) {
+      case (_, .any): true
+      case (.any, .only): false
+      case (.only(let a), .only(let b)): a.isSubset(of: b)
+      }
+    // A URL written out in full here is within `other` when it is there too, or may be anything there.
+    let urlsFit = urls.allSatisfy { url in
+      other.urls.contains(url)
+        || URL(string: url).flatMap(NetworkAccess.destination).map { host in other.sends.contains { $0 == host } }
+          ?? false
+    }
+    return commandsFit && urlsFit && hosts.isSubset(of: other.hosts) && sends.isSubset(of: other.sends)
+      && desktop.isSubset(of: other.desktop) && servers.isSubset(of: other.servers)
+  }
+}
+
+extension MachineAccess.Kind {
+  /// How a refusal names the effect: "deletes for good '~/a.txt': not on the card".
+  public var refusalWords: String {
+    switch self {
+    case .readsFiles: "reads"
+    case .writesFiles: "writes"
+    case .replacesFiles: "replaces"
+    case .trashesFiles: "moves to the Trash"
+    case .deletesFiles: "deletes for good"
+    default: rawValue.replacingOccurrences(of: "-", with: " ")
+    }
+  }
+}
