@@ -82,29 +82,38 @@ struct TerminalText {
     }
   }
 
-  /// A line of text shown as written (a script): its spaces kept, cut into pieces of `width` columns
-  /// rather than wrapped at spaces, so that nothing in it moves or disappears.
+  /// A line of text shown as written (a script): its spaces kept, cut into pieces of `width` columns after
+  /// the last space that fits, never inside a word unless the word is wider than a line, so that
+  /// `rm -rf ~/notes` never reads as `rm -rf ~/no` and `tes`. A piece that continues the line before it
+  /// starts with `↪ `, so that a cut never reads as a line break in the script; nothing moves or
+  /// disappears.
   static func verbatim(_ text: String, width: Int, style: Style) -> [Line] {
-    let width = max(1, width)
-    var lines: [Line] = []
-    var piece = ""
-    var columns = 0
+    let width = max(3, width)
+    var pieces: [String] = []
+    var piece: [Character] = []
+    var columns: [Int] = []
+    var used = 0
     for character in TerminalSafe.text(text) {
       let wide = DisplayWidth.of(String(character))
-      if columns + wide > width, !piece.isEmpty {
-        var line = Line()
-        line.append(piece, style)
-        lines.append(line)
-        piece = ""
-        columns = 0
+      let limit = pieces.isEmpty ? width : width - 2
+      if used + wide > limit, !piece.isEmpty {
+        // After the last space, when there is one past the start; otherwise a word wider than a line is cut.
+        let cut = piece.lastIndex(of: " ").flatMap { $0 > 0 ? $0 + 1 : nil } ?? piece.count
+        pieces.append(String(piece[..<cut]))
+        piece = Array(piece[cut...])
+        columns = Array(columns[cut...])
+        used = columns.reduce(0, +)
       }
       piece.append(character)
-      columns += wide
+      columns.append(wide)
+      used += wide
     }
-    var line = Line()
-    line.append(piece, style)
-    lines.append(line)
-    return lines
+    pieces.append(String(piece))
+    return pieces.enumerated().map { index, text in
+      var line = Line()
+      line.append(index == 0 ? text : "↪ " + text, style)
+      return line
+    }
   }
 
   /// Breaks `runs` into lines of at most `width` columns at spaces; a word wider than a line is cut.

@@ -197,3 +197,21 @@ struct SoundCardTests {
     #expect(found.contract.everything)
   }
 }
+
+/// A script on the card is cut where it is too long for the line after a space, never inside a word,
+/// and the piece that continues it says so.
+struct ScriptLineTests {
+  @Test func aLongScriptLineIsCutBetweenWords() throws {
+    let card = PermissionCard(width: 44, colors: false).render(
+      try outline(
+        """
+        flow: 1
+        steps:
+          - run-shell: tar czf ~/backups/notes.tgz ~/notes && rm -rf ~/notes/tmp
+        """), source: "test.yml")
+    let lines = card.split(separator: "\n").map(String.init)
+    let start = try #require(lines.firstIndex { $0.contains("tar czf") })
+    #expect(lines[start].hasSuffix("tar czf ~/backups/notes.tgz ~/notes"), "\(card)")
+    #expect(lines[start + 1].hasSuffix("↪ && rm -rf ~/notes/tmp"), "\(card)")
+  }
+}
