@@ -59,3 +59,25 @@ struct FuzzRegressionTests {
     #expect(Seeds.fillIn("${open") == "${open")
   }
 }
+
+/// The card's soundness property (issue 28) in the normal test run: workflows generated from seeded
+/// bytes, each analysed and then run for real in a sandbox, held to its card. The harness runs the same
+/// target under libFuzzer for millions of inputs; here a fixed few hundred keep it in CI.
+struct CardPropertyTests {
+  @Test func whatARunDoesIsAlwaysOnItsCard() {
+    let random = SeededRandomSource(seed: 28)
+    for _ in 0..<300 {
+      let bytes = (0..<64).map { _ in UInt8(random.index(below: 256)) }
+      CardTarget.run(bytes)
+    }
+  }
+
+  /// The generator makes workflows that check, so the property is tested on runs, not on refusals.
+  @Test func theGeneratedWorkflowsAreMostlyValid() {
+    let random = SeededRandomSource(seed: 7)
+    let valid = (0..<100).filter { _ in
+      CardTarget.generatesValidWorkflow((0..<64).map { _ in UInt8(random.index(below: 256)) })
+    }.count
+    #expect(valid >= 60, "only \(valid) of 100 generated workflows check")
+  }
+}
