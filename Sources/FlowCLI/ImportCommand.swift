@@ -91,6 +91,10 @@ struct ImportCommand: AsyncParsableCommand {
         context)
     }
 
+    if let existing, let warning = Self.downgrade(replacing: existing.url, with: inspection, context) {
+      context.console.write(warning + "\n", to: .error)
+    }
+
     let attended = !noInput && context.console.isTerminal(.input) && context.console.isTerminal(.error)
     let answered = try ask(workflow, attended: attended, context)
     if !yes {
@@ -319,6 +323,29 @@ struct ImportCommand: AsyncParsableCommand {
       }
     }
     return yaml
+  }
+
+  /// The red line under the card when `--replace` puts a file nobody signed (or a key nobody trusts
+  /// signed) in place of a signed workflow that runs on a schedule: from then on, what runs unattended
+  /// every day is no longer what the trusted signer vouched for.
+  static func downgrade(replacing old: URL, with new: Importer.Inspection, _ context: SessionContext) -> String? {
+    guard
+      case .trusted(let name) = Presentation.signature(
+        of: (try? RegularFile.read(old.path, limit: YAMLLimits.workflow.maxFileSize).get()) ?? [], at: old, in: context),
+      !Self.isTrusted(new.verification.status)
+    else { return nil }
+    let check = WorkflowCheck(registry: Catalogs.registry, files: WorkflowLocator(context: context))
+    guard let replaced = WorkflowLocator(context: context).check(old.path, with: check).0, !replaced.schedule.isEmpty
+    else { return nil }
+    let text =
+      "replaces '\(replaced.name)', signed by \(name) and run on a schedule, with a file that is "
+      + new.verification.status.words + ": from its next scheduled run on, nobody you trust vouches for what runs"
+    return context.colors(.error) ? "\u{1B}[31m\(text)\u{1B}[0m" : text
+  }
+
+  private static func isTrusted(_ status: SignatureStatus) -> Bool {
+    if case .trusted = status { return true }
+    return false
   }
 
   /// Says why nothing was added and returns the status to exit with.

@@ -238,3 +238,36 @@ struct ContractTests {
     #expect(record.contains("thesis.txt"), "\(record)")
   }
 }
+
+extension ContractTests {
+  /// `--replace` of a signed, scheduled workflow with a file nobody signed is called out under the card,
+  /// in red: its next scheduled run is no longer what the trusted signer vouched for.
+  @Test func anUnsignedReplaceOfASignedScheduledWorkflowIsCalledOut() async throws {
+    let machine = try Machine.sharing()
+    let daily = """
+      flow: 1
+      name: Daily
+      schedule: "0 9 * * *"
+      steps:
+        - show: good morning
+      """
+    try machine.write("daily.yml", daily)
+    let signed = await machine.run(["export", "daily.yml", "--sign", "-o", "signed.flow.yml"])
+    #expect(signed.status == 0, "\(signed.error)")
+    let first = await machine.run(["import", "signed.flow.yml", "--yes"])
+    #expect(first.status == 0, "\(first.error)")
+    try machine.write("daily.yml", daily.replacingOccurrences(of: "good morning", with: "hello"))
+    let unsigned = await machine.run(["export", "daily.yml", "-o", "unsigned.flow.yml"])
+    #expect(unsigned.status == 0, "\(unsigned.error)")
+    let replaced = await machine.run(["import", "unsigned.flow.yml", "--replace", "--yes"])
+    #expect(replaced.status == 0, "\(replaced.error)")
+    #expect(
+      replaced.error.contains(
+        "replaces 'Daily', signed by ada and run on a schedule, with a file that is unsigned: from its next "
+          + "scheduled run on, nobody you trust vouches for what runs"), "\(replaced.error)")
+    // Signed by the same trusted key, it is not.
+    let again = await machine.run(["import", "signed.flow.yml", "--replace", "--yes"])
+    #expect(again.status == 0, "\(again.error)")
+    #expect(!again.error.contains("nobody you trust"), "\(again.error)")
+  }
+}
