@@ -116,6 +116,14 @@ struct CoercionTests {
     #expect(DurationParsing.parse("-5s") == nil)
   }
 
+  /// A number or text past the longest duration is refused before it becomes a `Duration` (which trapped).
+  @Test func durationsPastTheLongestAreRefused() {
+    for value: FlowValue in [1e300, .number(.infinity), "1e300", "99999999999999999d", 31_622_401] {
+      let error = #expect(throws: CoercionError.self) { try Duration(flowValue: value) }
+      #expect(error?.message == "\(value.quoted) is too long: the longest duration is 366d")
+    }
+  }
+
   @Test func uuids() throws {
     let text = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
     #expect(try UUID(flowValue: .text(text)).uuidString == text)
