@@ -283,12 +283,30 @@ public struct LocalFiles: Files, FileDetailsLoading {
   }
 
   /// Adds `bytes` at the end of the file (made when missing), in one `write` with `O_APPEND`, so two
-  /// runs appending at once never interleave within a line.
+  /// runs appending at once never interleave within a line. A write that stops part-way (a full disk, a
+  /// file size limit) is taken back: the file is left as it was, not with half a line the next append
+  /// would run on from.
   func append(_ bytes: [UInt8], to target: String) throws {
+    let shown = locations.display(target)
     let descriptor = open(target, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
-    guard descriptor >= 0 else { throw FileError.system(errno, locations.display(target), doing: "write") }
+    guard descriptor >= 0 else { throw FileError.system(errno, shown, doing: "write") }
     defer { close(descriptor) }
-    try AtomicWrite.writeAll(bytes, to: descriptor, shown: locations.display(target))
+    // Where this run's bytes begin, once the first write says (with O_APPEND, the end of the file then).
+    var start: off_t?
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { Glibc.write(descriptor, $0 + offset, bytes.count - offset) } ?? 0
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else {
+        let code = count < 0 ? errno : EIO
+        if let start { _ = ftruncate(descriptor, start) }
+        throw FileError.system(code, shown, doing: "write")
+      }
+      if start == nil { start = lseek(descriptor, 0, SEEK_CUR) - off_t(count) }
+      offset += count
+    }
   }
 
   public func endsWithNewline(_ path: String) -> Bool {
@@ -551,6 +569,7 @@ enum FileError {
       .failed("permission denied: cannot \(doing) '\(shown)'", help: "check its permissions with 'ls -ld'")
     case EROFS: .failed("cannot \(doing) '\(shown)': the file system is read-only")
     case ENOSPC: .failed("cannot \(doing) '\(shown)': no space left on the device")
+    case EFBIG: .failed("cannot \(doing) '\(shown)': the file would be larger than this system allows")
     case ELOOP: .failed("cannot \(doing) '\(shown)': too many symbolic links")
     default: .failed("cannot \(doing) '\(shown)': \(String(cString: strerror(code)))")
     }
