@@ -535,12 +535,12 @@ private struct Pass {
       }
       return .list(values)
     case .dictionary(let entries, _):
-      var dictionary = FlowDictionary()
+      var values: [(key: String, value: FlowValue)] = []
       for entry in entries {
         guard let value = literal(entry.value) else { return nil }
-        dictionary[entry.key.value] = value
+        values.append((entry.key.value, value))
       }
-      return .dictionary(dictionary)
+      return .dictionary(FlowDictionary(values))
     }
   }
 

@@ -20,9 +20,9 @@ enum Evaluator {
       for item in items { values.append(try evaluate(item, in: scope)) }
       return .list(values)
     case .dictionary(let entries, _):
-      var dictionary = FlowDictionary()
-      for entry in entries { dictionary[entry.key.value] = try evaluate(entry.value, in: scope) }
-      return .dictionary(dictionary)
+      var values: [(key: String, value: FlowValue)] = []
+      for entry in entries { values.append((entry.key.value, try evaluate(entry.value, in: scope))) }
+      return .dictionary(FlowDictionary(values))
     }
   }
 

@@ -56,6 +56,21 @@ struct BoundsTests {
       "\(result.error)")
   }
 
+  /// A mapping of 200,000 keys is read, checked and run in one pass over its keys: each key was looked
+  /// for among those before it (FlowDictionary), so 25,000 keys took 50 s to validate and 200,000 close to
+  /// an hour. (This machine has no instruction counter for a test to read, so the count is the keys.)
+  @Test func aMappingOfTwoHundredThousandKeysStaysLinear() async throws {
+    let directory = try temporaryDirectory()
+    // A flow mapping, to stay under the 4 MiB a workflow file may be.
+    let entries = (0..<200_000).map { "k\($0): \($0 % 7)" }.joined(separator: ", ")
+    var text = "flow: 1\nsteps:\n  - dictionary: {\(entries)}\n"
+    text += "  - get-value:\n      dictionary: ${previous}\n      key: k199999\n  - show: ${previous}\n"
+    try text.write(to: directory.appendingPathComponent("keys.yml"), atomically: true, encoding: .utf8)
+    let result = await Machine.run(["run", "keys.yml"], in: directory)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == "\(199_999 % 7)\n")
+  }
+
   /// A condition's `matches` has the actions' engine and budget: a pattern that backtracks on a hostile
   /// subject stops at 1 s with an error at the pattern, instead of hanging the run (it did for minutes).
   @Test func aBacktrackingConditionStopsAtTheBudget() async throws {

@@ -163,6 +163,20 @@ struct JSONTests {
     #expect(dictionary["m"] == [1.5, "x\né", .nothing])
   }
 
+  /// A key that comes again keeps the first one's place with the last value (as setting it does), and
+  /// an object of 200,000 keys (from a server, say) is read in one pass, not by searching before each key.
+  @Test func repeatedKeysAndManyKeys() throws {
+    #expect(JSON.encode(try JSON.parse(#"{"a":1,"b":2,"a":3}"#)) == #"{"a":3,"b":2}"#)
+    #expect(FlowDictionary([("a", 1), ("b", 2), ("a", 3)]).entries.map(\.key) == ["a", "b"])
+    let text = "{" + (0..<200_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+    guard case .dictionary(let dictionary) = try JSON.parse(text) else {
+      Issue.record("expected a dictionary")
+      return
+    }
+    #expect(dictionary.count == 200_000)
+    #expect(dictionary["k199999"] == 199_999)
+  }
+
   @Test func encodesWhatItParses() throws {
     let text = #"{"z":true,"a":1,"m":[1.5,"x\n\"q\"",null]}"#
     #expect(JSON.encode(try JSON.parse(text)) == text)
