@@ -175,12 +175,29 @@ public final class RunHistory: @unchecked Sendable {
       keys[id] = key
       return key
     }
+    // A reader killed after its transaction and before it emptied the pending file leaves the same entries
+    // for the next one: a run already in the database is not added again. Such runs are the newest rows
+    // (nothing else was merged in between: the entries were still pending), so the last rows as many as
+    // this batch begins are enough to look at, by key, without an index on the id. Every other entry is
+    // idempotent already (a step replaces its number, an end sets the same columns).
+    let beginning = entries.count { if case .began = $0 { true } else { false } }
+    var merged: [String: Int64] = [:]
+    if beginning > 0 {
+      for row in try database.query("SELECT id, key FROM runs ORDER BY key DESC LIMIT ?", [.integer(Int64(beginning))])
+      {
+        if let id = row[0].string, let key = row[1].int { merged[id] = Int64(key) }
+      }
+    }
     // Each workflow's runs are pruned once, by the policy and the time of its last run to end.
     var pruning: [String: (policy: HistoryPolicy, now: Int64)] = [:]
     for entry in entries {
       do {
         switch entry {
         case .began(let values):
+          if case .text(let id) = values[0], let key = merged[id] {
+            keys[id] = key
+            continue
+          }
           try database.query(insertSQL, values)
           if case .text(let id) = values[0] { keys[id] = database.lastInsertRowID }
         case .step(let id, let values):

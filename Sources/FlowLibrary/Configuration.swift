@@ -125,7 +125,7 @@ public struct Configuration: Sendable {
     for entry in mapping.entries {
       switch entry.key.value {
       case "keep-runs": policy.keepRuns = try count(entry, unit: "runs")
-      case "keep-days": policy.keepDays = try count(entry, unit: "days")
+      case "keep-days": policy.keepDays = try count(entry, unit: "days", most: Self.longestKeepDays)
       default:
         throw unknownKey(
           entry.key, "history setting", among: historyKeys,
@@ -143,10 +143,21 @@ public struct Configuration: Sendable {
     return Diagnostic(.error, .unknownKey, "unknown \(what) '\(key.value)'", at: key.span).help(help ?? otherwise)
   }
 
-  private static func count(_ entry: YAMLNode.Mapping.Entry, unit: String) throws(Diagnostic) -> Int {
+  /// The longest history may be kept: a hundred years. The day count becomes a date (days × 86,400
+  /// seconds before now), which a larger number pushes past what a date in milliseconds holds.
+  static let longestKeepDays = 36_500
+
+  private static func count(
+    _ entry: YAMLNode.Mapping.Entry, unit: String, most: Int = .max
+  ) throws(Diagnostic) -> Int {
     guard let scalar = entry.value.scalar, case .int(let number) = scalar.resolved, number >= 1 else {
       throw Diagnostic(
         .error, .invalidValue, "'\(entry.key.value)' must be a whole number of \(unit), at least 1",
+        at: entry.value.span)
+    }
+    guard number <= most else {
+      throw Diagnostic(
+        .error, .invalidValue, "'\(entry.key.value)' must be at most \(most) \(unit), found \(number)",
         at: entry.value.span)
     }
     return number

@@ -151,14 +151,18 @@ public final class MCPClient: Sendable {
     return (info["name"]?.text ?? "", info["version"]?.text ?? "", version)
   }
 
-  /// Every tool, following `nextCursor`.
-  public func listTools() async throws(Failure) -> [MCPTool] {
+  /// Every tool, following `nextCursor`; a server silent for `timeout` on a page fails, naming itself
+  /// (a server that never answers held `flow servers add` and every run's catalogue for good).
+  public func listTools(timeout: Duration = .seconds(30)) async throws(Failure) -> [MCPTool] {
     var tools: [MCPTool] = []
     var cursor: FlowValue?
     repeat {
       let answer: FlowValue
       do {
-        answer = try await connection.request("tools/list", params: cursor.map { ["cursor": $0] })
+        let (connection, params) = (connection, cursor.map { ["cursor": $0] as FlowValue })
+        answer = try await withTimeout(timeout, method: "tools/list") {
+          try await connection.request("tools/list", params: params)
+        }
       } catch {
         throw failure(error)
       }
@@ -240,7 +244,11 @@ public final class MCPClient: Sendable {
           ?? "closed its output"
         message = starting ? "\(how) before it finished starting" : how
       }
-    case is TimedOut: message = "did not answer 'initialize' in time"
+    case let timedOut as TimedOut:
+      message =
+        timedOut.method == "initialize"
+        ? "did not answer 'initialize' in time"
+        : "did not answer '\(timedOut.method)' within \(TextPattern.words(timedOut.limit))"
     case let rpc as RPCError:
       message = starting ? "refused to start: \(rpc.message)" : "answered with an error: \(rpc.message)"
     default: message = String(describing: error)
@@ -249,19 +257,24 @@ public final class MCPClient: Sendable {
   }
 }
 
-/// Waiting on a server longer than it should take.
-struct TimedOut: Error {}
+/// Waiting on a server longer than it should take: what was asked, and how long was waited.
+struct TimedOut: Error {
+  var method: String
+  var limit: Duration
+}
 
 /// Runs `work`, or throws `TimedOut` after `limit` (and cancels it).
-func withTimeout<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeout<T: Sendable>(
+  _ limit: Duration, method: String = "initialize", _ work: @escaping @Sendable () async throws -> T
+) async throws -> T {
   try await withThrowingTaskGroup(of: T.self) { group in
     group.addTask { try await work() }
     group.addTask {
       try await Task.sleep(for: limit)
-      throw TimedOut()
+      throw TimedOut(method: method, limit: limit)
     }
     defer { group.cancelAll() }
-    guard let first = try await group.next() else { throw TimedOut() }
+    guard let first = try await group.next() else { throw TimedOut(method: method, limit: limit) }
     return first
   }
 }

@@ -23,6 +23,10 @@ final class HTTPListener: Sendable {
 
   private struct State {
     var open: Set<Int32> = []
+    /// The connections waiting for a request or reading one, by when they began to (a count): the
+    /// ones a new client may push out.
+    var waiting: [Int32: Int] = [:]
+    var ticks = 0
     var stopped = false
   }
   private let state = Mutex(State())
@@ -96,6 +100,22 @@ final class HTTPListener: Sendable {
     if first { shutdown(descriptor, Int32(SHUT_RDWR)) }
   }
 
+  /// Marks `connection` as waiting for (or reading) a request, which a new client may push it out of when
+  /// every place is taken, or as being answered, which it may not.
+  func setWaiting(_ connection: Int32, _ waiting: Bool) {
+    state.withLock { state in
+      guard state.open.contains(connection) else { return }
+      guard waiting else {
+        state.waiting[connection] = nil
+        return
+      }
+      // A connection already waiting keeps its place in the order.
+      guard state.waiting[connection] == nil else { return }
+      state.ticks += 1
+      state.waiting[connection] = state.ticks
+    }
+  }
+
   /// Ends every open connection: their threads' reads and writes fail, and they return.
   func closeConnections() {
     for socket in state.withLock({ $0.open }) { shutdown(socket, Int32(SHUT_RDWR)) }
@@ -116,9 +136,21 @@ final class HTTPListener: Sendable {
       setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
       var yes: Int32 = 1
       setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+      // When every place is taken, the connection that has waited longest for its request makes room:
+      // idle and slow clients (slowloris, a byte at a time or nothing) cannot lock a working client out;
+      // only connections that are being answered are never pushed out.
       let admitted = state.withLock { state -> Bool in
-        guard !state.stopped, state.open.count < maximumConnections else { return false }
+        guard !state.stopped else { return false }
+        if state.open.count >= maximumConnections {
+          guard let oldest = state.waiting.min(by: { $0.value < $1.value })?.key else { return false }
+          state.waiting[oldest] = nil
+          state.open.remove(oldest)
+          shutdown(oldest, Int32(SHUT_RDWR))
+        }
         state.open.insert(connection)
+        // Waiting for its first request from the start, before its thread runs.
+        state.ticks += 1
+        state.waiting[connection] = state.ticks
         return true
       }
       guard admitted else {
@@ -129,7 +161,10 @@ final class HTTPListener: Sendable {
       }
       let thread = Thread { [self] in
         serve(connection)
-        state.withLock { _ = $0.open.remove(connection) }
+        state.withLock {
+          _ = $0.open.remove(connection)
+          $0.waiting[connection] = nil
+        }
         close(connection)
       }
       thread.name = "flow.mcp.http.connection"

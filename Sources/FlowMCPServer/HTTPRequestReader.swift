@@ -1,4 +1,5 @@
 import FlowMCP
+import FlowModel
 import Foundation
 
 /// One HTTP/1.1 request, as `flow mcp --http` reads it: header names lower-cased, the body whole.
@@ -51,6 +52,12 @@ public struct HTTPLimits: Sendable {
   public var headerCount = 100
   /// The body (413 beyond): a JSON-RPC message, whose arguments are a workflow's inputs.
   public var bodyBytes = 4 << 20
+  /// How long the request line and headers may take to arrive, from their first byte (408 beyond): a
+  /// client sending a byte at a time (slowloris) would otherwise hold a connection for good, since the
+  /// socket's idle timeout starts again with each byte.
+  public var headerTime: Duration = .seconds(10)
+  /// How long the body may take to arrive once the headers have (408 beyond).
+  public var bodyTime: Duration = .seconds(30)
 
   public init() {}
 }
@@ -69,6 +76,10 @@ final class HTTPRequestReader {
   let socket: Int32
   let limits: HTTPLimits
   private var buffer: [UInt8] = []
+  /// When the part of the request being read must have arrived; none between requests, where the
+  /// socket's idle timeout applies.
+  private var deadline: ContinuousClock.Instant?
+  private let clock = ContinuousClock()
 
   init(socket: Int32, limits: HTTPLimits) {
     self.socket = socket
@@ -77,28 +88,57 @@ final class HTTPRequestReader {
 
   /// The next request, read whole.
   func next() -> Next {
+    deadline = nil
+    defer { deadline = nil }
     // RFC 9112 §2.2: empty lines before a request line are ignored.
     while true {
       while buffer.starts(with: [0x0D, 0x0A]) { buffer.removeFirst(2) }
       while buffer.first == 0x0A { buffer.removeFirst() }
+      if deadline == nil, !buffer.isEmpty { deadline = clock.now.advanced(by: limits.headerTime) }
       let end = headerEnd()
       if (end ?? buffer.count) > limits.headerBytes {
         return .problem(HTTPRequestProblem(431, "the request's headers are longer than \(limits.headerBytes) bytes"))
       }
-      if let end { return parse(headerLength: end) }
+      if let end {
+        deadline = clock.now.advanced(by: limits.bodyTime)
+        return parse(headerLength: end)
+      }
       switch fill() {
       case .data: continue
       case .end: return buffer.isEmpty ? .end : .problem(HTTPRequestProblem(400, "the request ended early"))
+      case .timedOut: return .problem(Self.late("headers", limits.headerTime))
       }
     }
   }
 
-  enum Fill { case data, end }
+  static func late(_ part: String, _ time: Duration) -> HTTPRequestProblem {
+    HTTPRequestProblem(408, "the request's \(part) did not arrive within \(DurationParsing.format(time))")
+  }
 
-  /// Reads what the socket has (blocking until something arrives); `.end` at its end or on an error.
+  enum Fill { case data, end, timedOut }
+
+  /// Whether the last read stopped at the deadline (for the body's readers, which answer nil).
+  private var lastTimedOut = false
+
+  /// Reads what the socket has (blocking until something arrives, or until the request's deadline);
+  /// `.end` at its end or on an error.
   func fill() -> Fill {
     var chunk = [UInt8](repeating: 0, count: 16 << 10)
+    lastTimedOut = false
     while true {
+      if let deadline {
+        let left = clock.now.duration(to: deadline)
+        let (seconds, attoseconds) = left.components
+        let milliseconds =
+          left <= .zero ? 0 : Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 3_600_000))
+        var watched = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&watched, 1, milliseconds)
+        if ready < 0, errno == EINTR { continue }
+        if ready == 0 {
+          lastTimedOut = true
+          return .timedOut
+        }
+      }
       let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
       if count > 0 {
         buffer.append(contentsOf: chunk[0..<count])
@@ -157,6 +197,11 @@ final class HTTPRequestReader {
     if version == "HTTP/1.1", request.header("host") == nil {
       return .problem(HTTPRequestProblem(400, "an HTTP/1.1 request needs a Host header"))
     }
+    // Two Hosts or two Origins are refused (RFC 9112 §3.2 for Host): the server checks the first, and a
+    // proxy or a library before it may have read the other.
+    for (name, shown) in [("host", "Host"), ("origin", "Origin")] where headers.count(where: { $0.name == name }) > 1 {
+      return .problem(HTTPRequestProblem(400, "the request has several \(shown) headers"))
+    }
     let lengths = Set(headers.filter { $0.name == "content-length" }.map(\.value))
     let encodings = headers.filter { $0.name == "transfer-encoding" }.map { $0.value.lowercased() }
     if !encodings.isEmpty {
@@ -169,7 +214,7 @@ final class HTTPRequestReader {
       }
       switch readChunkedBody() {
       case .success(let body): request.body = body
-      case .failure(let problem): return .problem(problem)
+      case .failure(let problem): return .problem(lastTimedOut ? Self.late("body", limits.bodyTime) : problem)
       }
       return .request(request)
     }
@@ -183,7 +228,10 @@ final class HTTPRequestReader {
     guard length <= limits.bodyBytes else {
       return .problem(HTTPRequestProblem(413, "the request's body is longer than \(limits.bodyBytes) bytes"))
     }
-    guard let body = take(length) else { return .problem(HTTPRequestProblem(400, "the request ended early")) }
+    guard let body = take(length) else {
+      return .problem(
+        lastTimedOut ? Self.late("body", limits.bodyTime) : HTTPRequestProblem(400, "the request ended early"))
+    }
     request.body = body
     return .request(request)
   }
@@ -191,7 +239,7 @@ final class HTTPRequestReader {
   /// The next `count` bytes, reading as needed; nil when the connection ends first.
   private func take(_ count: Int) -> [UInt8]? {
     while buffer.count < count {
-      if case .end = fill() { return nil }
+      guard case .data = fill() else { return nil }
     }
     defer { buffer.removeFirst(count) }
     return Array(buffer[0..<count])
@@ -206,7 +254,7 @@ final class HTTPRequestReader {
         return String(decoding: buffer[0..<(index - 1)], as: UTF8.self)
       }
       if buffer.count > limit { return nil }
-      if case .end = fill() { return nil }
+      guard case .data = fill() else { return nil }
     }
   }
 

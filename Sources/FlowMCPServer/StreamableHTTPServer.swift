@@ -95,7 +95,10 @@ public final class StreamableHTTPServer: Sendable {
     let reader = HTTPRequestReader(socket: socket, limits: options.limits)
     let writer = HTTPResponseWriter(socket: socket)
     while true {
-      switch reader.next() {
+      listener.setWaiting(socket, true)
+      let next = reader.next()
+      listener.setWaiting(socket, false)
+      switch next {
       case .end: return
       case .problem(let problem):
         writer.refuse(problem, keepAlive: false)

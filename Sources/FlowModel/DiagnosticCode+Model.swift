@@ -19,6 +19,8 @@ extension DiagnosticCode {
   public static let duplicateName: Self = "duplicate-name"
   /// An `as:`, `set:` or action name that is not a valid name, or reuses a built-in.
   public static let invalidName: Self = "invalid-name"
+  /// A number outside its place's range: a parameter's, or the longest duration.
+  public static let outOfRange: Self = "out-of-range"
   /// A `menu` without options.
   public static let emptyMenu: Self = "empty-menu"
 }

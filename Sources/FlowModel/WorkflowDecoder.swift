@@ -749,13 +749,21 @@ public struct WorkflowDecoder {
       report(Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found \(node.kindName)", at: node.span))
       return nil
     }
-    guard let duration = DurationParsing.parse(scalar.value) else {
+    switch DurationParsing.read(scalar.value) {
+    case .success(let duration): return Located(duration, at: scalar.span)
+    case .failure(.tooLong):
+      report(
+        Diagnostic(
+          .error, .outOfRange,
+          "'\(scalar.value)' is too long for '\(key)': the longest duration is \(DurationParsing.longestText)",
+          at: scalar.span))
+      return nil
+    case .failure(.notADuration):
       report(
         Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found '\(scalar.value)'", at: scalar.span)
           .help("write a number of seconds, or a duration like '30s', '2m', '1h30m' or '500ms'"))
       return nil
     }
-    return Located(duration, at: scalar.span)
   }
 
   // MARK: - Names

@@ -535,12 +535,12 @@ private struct Pass {
       }
       return .list(values)
     case .dictionary(let entries, _):
-      var dictionary = FlowDictionary()
+      var values: [(key: String, value: FlowValue)] = []
       for entry in entries {
         guard let value = literal(entry.value) else { return nil }
-        dictionary[entry.key.value] = value
+        values.append((entry.key.value, value))
       }
-      return .dictionary(dictionary)
+      return .dictionary(FlowDictionary(values))
     }
   }
 
@@ -894,8 +894,6 @@ extension DiagnosticCode {
   public static let unknownParameter: Self = "unknown-parameter"
   /// A literal of the wrong type for its parameter.
   public static let invalidValue: Self = "invalid-value"
-  /// A number outside its parameter's range.
-  public static let outOfRange: Self = "out-of-range"
   /// A reference to a name nothing defines.
   public static let undefinedName: Self = "undefined-name"
   /// A reference to a name defined only by a later step.

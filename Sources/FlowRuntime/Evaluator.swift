@@ -20,9 +20,9 @@ enum Evaluator {
       for item in items { values.append(try evaluate(item, in: scope)) }
       return .list(values)
     case .dictionary(let entries, _):
-      var dictionary = FlowDictionary()
-      for entry in entries { dictionary[entry.key.value] = try evaluate(entry.value, in: scope) }
-      return .dictionary(dictionary)
+      var values: [(key: String, value: FlowValue)] = []
+      for entry in entries { values.append((entry.key.value, try evaluate(entry.value, in: scope))) }
+      return .dictionary(FlowDictionary(values))
     }
   }
 
@@ -234,10 +234,12 @@ enum Evaluator {
     case .startsWith: return lhs.text.lowercased().hasPrefix(rhs.text.lowercased())
     case .endsWith: return lhs.text.lowercased().hasSuffix(rhs.text.lowercased())
     case .matches:
+      // The actions' engine and budget (TextPattern): a backtracking pattern stops at the budget with an
+      // error naming it, instead of hanging the run.
       do {
-        return try Regex(rhs.text).firstMatch(in: lhs.text) != nil
-      } catch {
-        throw RunFailure("'\(rhs.text)' is not a valid regular expression", at: span)
+        return try TextPattern(rhs.text, caseSensitive: true).hasMatch(in: lhs.text)
+      } catch let error as AppIntentError {
+        throw RunFailure(error.message, at: span, help: error.help)
       }
     }
   }

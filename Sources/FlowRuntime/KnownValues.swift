@@ -54,12 +54,12 @@ public struct KnownValues: Sendable, Hashable {
       let literals = items.compactMap(literal)
       return literals.count == items.count ? .list(literals) : nil
     case .dictionary(let entries, _):
-      var dictionary = FlowDictionary()
+      var values: [(key: String, value: FlowValue)] = []
       for entry in entries {
         guard let literal = literal(entry.value) else { return nil }
-        dictionary[entry.key.value] = literal
+        values.append((entry.key.value, literal))
       }
-      return .dictionary(dictionary)
+      return .dictionary(FlowDictionary(values))
     }
   }
 }

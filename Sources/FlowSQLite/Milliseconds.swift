@@ -7,7 +7,13 @@ extension Date {
     self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
   }
 
-  public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+  /// Saturated at Int64's ends (and 0 for a date that is not a number), so that a date computed from a
+  /// number read elsewhere cannot trap here.
+  public var millisecondsSince1970: Int64 {
+    let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+    guard !milliseconds.isNaN else { return 0 }
+    return milliseconds >= 9.2e18 ? .max : milliseconds <= -9.2e18 ? .min : Int64(milliseconds)
+  }
 }
 
 extension SQLValue {

@@ -203,7 +203,8 @@ extension SQLValue {
   public var int: Int? {
     switch self {
     case .integer(let value): Int(value)
-    case .real(let value): Int(value)
+    // A real past Int's range (a damaged or foreign file) is no integer, rather than a trap.
+    case .real(let value): value.isFinite && abs(value) < 9.2e18 ? Int(value) : nil
     case .text(let text): Int(text)
     case .null: nil
     }

@@ -134,9 +134,8 @@ public enum ServerStarter {
     _ server: ServerConfiguration, environment: [String: String],
     elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)? = nil
   ) async throws -> MCPClient {
-    let timeout = environment["FLOW_MCP_START_TIMEOUT"].flatMap(Double.init).map {
-      Duration.milliseconds(Int($0 * 1000))
-    }
+    // Through the one duration parser: a number too large for a Duration is refused, not converted.
+    let timeout = environment["FLOW_MCP_START_TIMEOUT"].flatMap(DurationParsing.parse)
     switch server.transport {
     case .stdio(let command, let arguments, let extra):
       return try await MCPClient.start(

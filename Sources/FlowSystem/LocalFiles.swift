@@ -31,6 +31,12 @@ public struct LocalFiles: Files, FileDetailsLoading {
     guard status == 0 else {
       throw AppIntentError.failed("cannot search for '\(locations.display(absolute))': a folder could not be read")
     }
+    // glob(3) has no bound of its own; what it found is not made into Files past the listing's.
+    guard Int(found.gl_pathc) <= bounds.entries else {
+      throw AppIntentError.failed(
+        "'\(locations.display(absolute))' matches more than \(bounds.entries) files",
+        help: "narrow the pattern: a folder further down, or fewer '*'")
+    }
     var entities: [FileEntity] = []
     for index in 0..<Int(found.gl_pathc) {
       guard let pointer = found.gl_pathv[index] else { continue }
@@ -51,13 +57,44 @@ public struct LocalFiles: Files, FileDetailsLoading {
       throw AppIntentError.failed("'\(shown)' is a file, not a folder", help: "use 'get-file' for one file")
     }
     var entities: [FileEntity] = []
-    try list(root, shown: shown, recursive: recursive, hidden: hidden, pattern: pattern, into: &entities)
+    var walk = Walk(shown: shown)
+    try list(root, walk: &walk, recursive: recursive, hidden: hidden, pattern: pattern, into: &entities)
     return entities
   }
 
+  /// How far a listing may go: a recursive listing of `/` or `~` would otherwise read the whole disk into
+  /// memory, and nothing stopped it but the end.
+  public struct ListingBounds: Sendable {
+    /// Entries read, in every folder together: the most items a value may hold (ValueLimits).
+    public var entries = 1_000_000
+    /// Folders inside folders below the one listed.
+    public var depth = 64
+
+    public init() {}
+  }
+
+  /// The bounds of ``contents(of:recursive:hidden:pattern:)`` and ``matching(_:)`` (a test makes them small).
+  public var bounds = ListingBounds()
+
+  /// What a listing has read so far, against ``ListingBounds``.
+  private struct Walk {
+    let shown: String
+    var entries = 0
+    var depth = 0
+
+    func stopped(_ bound: String) -> AppIntentError {
+      AppIntentError.failed(
+        "listing '\(shown)' stopped: it went past \(bound)",
+        help: "list a folder further down, or without 'recursive: true', or with a 'matching' pattern")
+    }
+  }
+
   private func list(
-    _ path: String, shown: String, recursive: Bool, hidden: Bool, pattern: String?, into entities: inout [FileEntity]
+    _ path: String, walk: inout Walk, recursive: Bool, hidden: Bool, pattern: String?,
+    into entities: inout [FileEntity]
   ) throws {
+    // Ctrl-C (the run's cancellation) stops a long walk between folders.
+    if Task.isCancelled { throw CancellationError() }
     guard let directory = opendir(path) else {
       throw FileError.system(errno, locations.display(path), doing: "read the folder")
     }
@@ -70,6 +107,8 @@ public struct LocalFiles: Files, FileDetailsLoading {
     var names: [CChar] = []
     var entries: [(key: UInt64, start: Int32, type: UInt8)] = []
     while let entry = readdir(directory) {
+      walk.entries += 1
+      guard walk.entries <= bounds.entries else { throw walk.stopped("\(bounds.entries) entries") }
       let type = entry.pointee.d_type
       withUnsafePointer(to: &entry.pointee.d_name) { tuple in
         tuple.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: tuple.pointee)) { start in
@@ -122,7 +161,12 @@ public struct LocalFiles: Files, FileDetailsLoading {
           }
         }
         if descend {
-          try list(prefix + text, shown: shown, recursive: true, hidden: hidden, pattern: pattern, into: &entities)
+          guard walk.depth < bounds.depth else {
+            throw walk.stopped("\(bounds.depth) folders deep, at '\(locations.display(prefix + text))'")
+          }
+          walk.depth += 1
+          defer { walk.depth -= 1 }
+          try list(prefix + text, walk: &walk, recursive: true, hidden: hidden, pattern: pattern, into: &entities)
         }
       }
     }
@@ -283,12 +327,30 @@ public struct LocalFiles: Files, FileDetailsLoading {
   }
 
   /// Adds `bytes` at the end of the file (made when missing), in one `write` with `O_APPEND`, so two
-  /// runs appending at once never interleave within a line.
+  /// runs appending at once never interleave within a line. A write that stops part-way (a full disk, a
+  /// file size limit) is taken back: the file is left as it was, not with half a line the next append
+  /// would run on from.
   func append(_ bytes: [UInt8], to target: String) throws {
+    let shown = locations.display(target)
     let descriptor = open(target, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666)
-    guard descriptor >= 0 else { throw FileError.system(errno, locations.display(target), doing: "write") }
+    guard descriptor >= 0 else { throw FileError.system(errno, shown, doing: "write") }
     defer { close(descriptor) }
-    try AtomicWrite.writeAll(bytes, to: descriptor, shown: locations.display(target))
+    // Where this run's bytes begin, once the first write says (with O_APPEND, the end of the file then).
+    var start: off_t?
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { Glibc.write(descriptor, $0 + offset, bytes.count - offset) } ?? 0
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else {
+        let code = count < 0 ? errno : EIO
+        if let start { _ = ftruncate(descriptor, start) }
+        throw FileError.system(code, shown, doing: "write")
+      }
+      if start == nil { start = lseek(descriptor, 0, SEEK_CUR) - off_t(count) }
+      offset += count
+    }
   }
 
   public func endsWithNewline(_ path: String) -> Bool {
@@ -551,6 +613,7 @@ enum FileError {
       .failed("permission denied: cannot \(doing) '\(shown)'", help: "check its permissions with 'ls -ld'")
     case EROFS: .failed("cannot \(doing) '\(shown)': the file system is read-only")
     case ENOSPC: .failed("cannot \(doing) '\(shown)': no space left on the device")
+    case EFBIG: .failed("cannot \(doing) '\(shown)': the file would be larger than this system allows")
     case ELOOP: .failed("cannot \(doing) '\(shown)': too many symbolic links")
     default: .failed("cannot \(doing) '\(shown)': \(String(cString: strerror(code)))")
     }

@@ -425,6 +425,10 @@ let basicsExamples: [BasicsExample] = [
     .error(
       "days are added in whole numbers, not 1.5",
       help: "use hours for parts of a day, such as 'amount: 36' with 'unit: hours'")),
+  // A date past the calendar's years was made, and then overflowed every step that measured it (issue 28).
+  .init(
+    "adjust-date", ["date": "2026-11-21", "amount": 1e300, "unit": "seconds"],
+    .error("the adjusted date is out of the calendar's range")),
   .init(
     "adjust-date", ["date": "2026-11-21", "time-zone": "Mars/Base"],
     .error("unknown time zone 'Mars/Base'", help: "use an IANA name such as 'UTC' or 'Europe/Paris'")),
@@ -435,6 +439,13 @@ let basicsExamples: [BasicsExample] = [
   .init(
     "time-between", ["start": "2026-10-24T07:00:00Z", "end": "2026-10-25T07:00:00Z", "time-zone": "Europe/Paris"],
     .value(0)),  // 24 hours, but 09:00 to 08:00 local: not yet a calendar day
+  .init(
+    "time-between",
+    [
+      "start": .date(Date(timeIntervalSince1970: 0)), "end": .date(Date(timeIntervalSince1970: 1e300)),
+      "unit": "seconds",
+    ],
+    .error("the dates are too far apart to count in seconds")),
   .init(
     "time-between", ["start": "2026-11-21", "end": "later"],
     .error("expected a date for 'end', got 'later'", help: "write a date as '2026-11-21' or '2026-11-21T14:30:00Z'")),

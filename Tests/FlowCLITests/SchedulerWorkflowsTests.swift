@@ -124,6 +124,23 @@ struct SchedulerWorkflowsTests {
     assertGolden(text.replacingOccurrences(of: home.root.path, with: "~"), named: "scheduler/needs-answers.txt")
   }
 
+  /// A scheduled workflow with a duration too long for any wait is left out with its error; loading it
+  /// trapped (SIGILL) the scheduler and every command that read the library (issue 28).
+  @Test func anOverflowingDurationLeavesTheWorkflowOut() throws {
+    let home = try Home()
+    try home.write(Self.digest, to: home.library, "digest.yml")
+    try home.write(
+      "flow: 1\nschedule: \"@daily\"\nsteps:\n  - wait: 1\n    timeout: 99999999999999999d\n", to: home.library,
+      "long.yml")
+    let loaded = SchedulerWorkflows(context: home.context, references: [], executable: "/bin/flow").load()
+    #expect(loaded.workflows.map(\.name) == ["Digest"])
+    let problem = try #require(loaded.problems.first)
+    #expect(problem.leftOut)
+    #expect(
+      DiagnosticRenderer(colors: false).render(problem.diagnostics).contains(
+        "error: '99999999999999999d' is too long for 'timeout': the longest duration is 366d"))
+  }
+
   /// `flow schedule install`, `flow schedule next` and the scheduler look at one set of workflows: a
   /// scheduled file in ./workflows is in none of them, and the library's is in all three.
   @Test func theThreeScheduleCommandsAgreeOnWhatIsScheduled() async throws {

@@ -229,3 +229,32 @@ struct RunHistoryTests {
         """)
   }
 }
+
+extension RunHistoryTests {
+  /// A reader killed after its transaction committed and before it emptied the pending file (a `flow runs`
+  /// killed mid-merge) leaves the same entries for the next reader: merging them again adds no run and no
+  /// step twice (issue 28).
+  @Test func mergingTheSameEntriesTwiceDuplicatesNothing() throws {
+    let file = try historyFile()
+    let history = try RunHistory(file: file, processes: FakeProcesses())
+    let trace = StepTrace(position: "1", action: "show", status: .ran, ran: 1)
+    func run(_ index: Int) throws {
+      try history.begin(Self.start("run-\(index)", at: Double(index)))
+      try history.finish(
+        "run-\(index)", RunEnd(ended: Self.epoch + Double(index) + 1, status: .succeeded, exitCode: 0),
+        steps: [(0, trace)], workflowKey: "/w/save.yml", policy: HistoryPolicy())
+    }
+    for index in 0..<3 { try run(index) }
+    let pending = URL(fileURLWithPath: file.path + "-pending")
+    let entries = try Data(contentsOf: pending)
+    #expect(try RunHistory(file: file).runs(.init()).count == 3)
+    // The state a kill between the commit and the truncation leaves, then a run that ends after it.
+    try entries.write(to: pending)
+    try run(3)
+    let runs = try RunHistory(file: file).runs(.init())
+    #expect(runs.map(\.id) == ["run-3", "run-2", "run-1", "run-0"])
+    let database = try SQLiteConnection(path: file.path)
+    #expect(try database.query("SELECT count(*) FROM runs").first?.first?.int == 4)
+    #expect(try database.query("SELECT count(*) FROM steps").first?.first?.int == 4)
+  }
+}

@@ -116,6 +116,14 @@ struct CoercionTests {
     #expect(DurationParsing.parse("-5s") == nil)
   }
 
+  /// A number or text past the longest duration is refused before it becomes a `Duration` (which trapped).
+  @Test func durationsPastTheLongestAreRefused() {
+    for value: FlowValue in [1e300, .number(.infinity), "1e300", "99999999999999999d", 31_622_401] {
+      let error = #expect(throws: CoercionError.self) { try Duration(flowValue: value) }
+      #expect(error?.message == "\(value.quoted) is too long: the longest duration is 366d")
+    }
+  }
+
   @Test func uuids() throws {
     let text = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
     #expect(try UUID(flowValue: .text(text)).uuidString == text)
@@ -153,6 +161,20 @@ struct JSONTests {
     #expect(dictionary["z"] == true)
     #expect(dictionary["a"] == 1)
     #expect(dictionary["m"] == [1.5, "x\né", .nothing])
+  }
+
+  /// A key that comes again keeps the first one's place with the last value (as setting it does), and
+  /// an object of 200,000 keys (from a server, say) is read in one pass, not by searching before each key.
+  @Test func repeatedKeysAndManyKeys() throws {
+    #expect(JSON.encode(try JSON.parse(#"{"a":1,"b":2,"a":3}"#)) == #"{"a":3,"b":2}"#)
+    #expect(FlowDictionary([("a", 1), ("b", 2), ("a", 3)]).entries.map(\.key) == ["a", "b"])
+    let text = "{" + (0..<200_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+    guard case .dictionary(let dictionary) = try JSON.parse(text) else {
+      Issue.record("expected a dictionary")
+      return
+    }
+    #expect(dictionary.count == 200_000)
+    #expect(dictionary["k199999"] == 199_999)
   }
 
   @Test func encodesWhatItParses() throws {

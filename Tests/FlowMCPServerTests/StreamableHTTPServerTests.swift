@@ -305,3 +305,81 @@ struct StreamableHTTPServerTests {
     }
   }
 }
+
+// MARK: - Slow and doubled requests (issue 28)
+
+extension StreamableHTTPServerTests {
+  /// Two Hosts or two Origins: which one the server checked would depend on who reads the request.
+  @Test func refusesDuplicateHostAndOrigin() {
+    #expect(
+      requests("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n") == [
+        "400 the request has several Host headers"
+      ])
+    #expect(
+      requests("GET /mcp HTTP/1.1\r\nHost: x\r\nOrigin: http://127.0.0.1\r\norigin: http://evil.example\r\n\r\n")
+        == ["400 the request has several Origin headers"])
+  }
+
+  /// The first `count` bytes of `bytes` written to a socket pair that stays open (a client that goes
+  /// quiet), read as requests with `limits`; the socket gives up after 20 s so that a reader without
+  /// deadlines fails the test rather than hanging it.
+  private func stalled(_ bytes: String, limits: HTTPLimits) -> String {
+    var ends: [Int32] = [0, 0]
+    socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends)
+    defer {
+      close(ends[0])
+      close(ends[1])
+    }
+    var timeout = timeval(tv_sec: 20, tv_usec: 0)
+    setsockopt(ends[0], SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    Array(bytes.utf8).withUnsafeBytes { _ = write(ends[1], $0.baseAddress, $0.count) }
+    switch HTTPRequestReader(socket: ends[0], limits: limits).next() {
+    case .problem(let problem): return "\(problem.status) \(problem.message)"
+    case .request: return "a request"
+    case .end: return "the end"
+    }
+  }
+
+  /// Headers or a body that stop arriving are answered 408 at their deadline (the socket's idle timeout
+  /// starts again with every byte, so a byte at a time held a connection for good).
+  @Test func slowHeadersAndBodiesTimeOut() {
+    var quick = HTTPLimits()
+    quick.headerTime = .milliseconds(100)
+    quick.bodyTime = .milliseconds(100)
+    #expect(
+      stalled("POST /mcp HTTP/1.1\r\nHo", limits: quick) == "408 the request's headers did not arrive within 100ms")
+    #expect(
+      stalled("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n{}", limits: quick)
+        == "408 the request's body did not arrive within 100ms")
+    #expect(
+      stalled("POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{}", limits: quick)
+        == "408 the request's body did not arrive within 100ms")
+  }
+
+  /// 32 connections that send one byte or nothing (slowloris) fill every place; a client that then
+  /// connects is still answered: the connection that waited longest for its request makes room.
+  @Test func slowConnectionsDoNotLockOutAClient() async throws {
+    try await withServer({ WaitingHandler() }) { server in
+      let port = try #require(UInt16(server.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
+      let slow = (0..<32).map { index in
+        let client = RawClient(port: port)
+        client.giveUp(after: 20)
+        if index.isMultiple(of: 2) { _ = send(client.socket, "P", 1, 0) }
+        return client
+      }
+      defer { for client in slow { close(client.socket) } }
+      let answer = await blocking {
+        let client = RawClient(port: port)
+        client.giveUp(after: 20)
+        defer { close(client.socket) }
+        client.post(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+        return client.read(until: "2025-11-25")
+      }
+      #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+      #expect(answer.contains("2025-11-25"))
+      // The first slow connection made room: the server closed it.
+      let closed = await blocking { slow[0].read(until: "never sent") }
+      #expect(closed.isEmpty)
+    }
+  }
+}

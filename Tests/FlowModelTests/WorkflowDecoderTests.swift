@@ -256,6 +256,21 @@ struct WorkflowDecoderTests {
   func badDurations(text: String) {
     #expect(DurationParsing.parse(text) == nil)
   }
+
+  /// Past the longest duration, however it is written, and never a trap (issue 28).
+  @Test(arguments: [
+    "1e300", "1e309", "inf", "99999999999999999d", "9223372036854775807", "366d1ms", "1000000000000000000000ms",
+  ])
+  func tooLongDurations(text: String) {
+    #expect(DurationParsing.read(text) == .failure(.tooLong))
+  }
+
+  @Test func theLongestDurationIsTaken() {
+    #expect(DurationParsing.read("366d") == .success(.seconds(366 * 86_400)))
+    #expect(DurationParsing.format(.seconds(Int64.max)) == "366d")
+    #expect(DurationParsing.duration(seconds: .infinity) == .seconds(366 * 86_400))
+    #expect(DurationParsing.duration(seconds: .nan) == .zero)
+  }
 }
 
 extension WorkflowDecoderTests {

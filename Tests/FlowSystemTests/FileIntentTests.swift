@@ -380,3 +380,38 @@ enum FileErrorProbe {
     }
   }
 }
+
+/// A listing that would read the whole disk (`/`, `~`, recursively) stops at its bounds with an error that
+/// says which, and at Ctrl-C (issue 28).
+struct ListingBoundsTests {
+  @Test func aListingStopsAtItsBounds() async throws {
+    let box = try FileSandbox()
+    var files = box.files
+    files.bounds.entries = 50
+    files.bounds.depth = 4
+    try box.write("x", "~/deep/1/2/3/4/5/6/file.txt")
+    for index in 0..<60 { try box.write("x", "~/wide/\(index).txt") }
+    func message(_ work: () throws -> [FileEntity]) -> String? {
+      do {
+        _ = try work()
+        return nil
+      } catch {
+        return AppIntentError.describe(error).message
+      }
+    }
+    #expect(
+      message { try files.contents(of: "~/deep", recursive: true, hidden: false, pattern: nil) }
+        == "listing '~/deep' stopped: it went past 4 folders deep, at '~/deep/1/2/3/4/5'")
+    #expect(
+      message { try files.contents(of: "~/wide", recursive: false, hidden: false, pattern: nil) }
+        == "listing '~/wide' stopped: it went past 50 entries")
+    #expect(message { try files.matching("~/wide/*.txt") } == "'~/wide/*.txt' matches more than 50 files")
+    #expect(try files.contents(of: "~/deep", recursive: false, hidden: false, pattern: nil).map(\.name) == ["1"])
+    // Cancelled from inside, before the listing starts: what Ctrl-C does to the run's task.
+    let cancelled = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try files.contents(of: "~/deep", recursive: true, hidden: false, pattern: nil)
+    }
+    await #expect(throws: CancellationError.self) { _ = try await cancelled.value }
+  }
+}

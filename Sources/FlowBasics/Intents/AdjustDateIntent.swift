@@ -29,13 +29,24 @@ struct AdjustDateIntent: AppIntent {
     }
   }
 
+  /// About 10,000 years either side of 1970, in seconds.
+  static let farthestSeconds: Double = 10_000 * 366 * 86_400
+
   func perform() async throws -> some ReturnsValue<Date> {
     let calendar = try WorkflowCalendar.calendar(timeZone: timeZone)
     let signed = operation == .add ? amount : -amount
     guard signed.isFinite else {
       throw AppIntentError.failed("cannot adjust a date by \(FlowValue.formatNumber(amount))")
     }
-    if let seconds = unit.seconds { return .result(value: date.addingTimeInterval(signed * seconds)) }
+    if let seconds = unit.seconds {
+      // Within the calendar's years (as the other units are): a date 1e300 seconds away is no date, and
+      // every step that measured or wrote it overflowed.
+      let adjusted = date.addingTimeInterval(signed * seconds)
+      guard abs(adjusted.timeIntervalSince1970) < Self.farthestSeconds else {
+        throw AppIntentError.failed("the adjusted date is out of the calendar's range")
+      }
+      return .result(value: adjusted)
+    }
     guard signed == signed.rounded(), abs(signed) < 1_000_000 else {
       throw AppIntentError.failed(
         "\(unit.rawValue) are added in whole numbers, not \(FlowValue.formatNumber(amount))",

@@ -30,7 +30,12 @@ struct TimeBetweenIntent: AppIntent {
     let calendar = try WorkflowCalendar.calendar(timeZone: timeZone)
     if let seconds = unit.seconds {
       // Whole units, toward zero, as the calendar counts the others.
-      return .result(value: Int((end.timeIntervalSince(start) / seconds).rounded(.towardZero)))
+      let count = (end.timeIntervalSince(start) / seconds).rounded(.towardZero)
+      // Dates from outside can be any distance apart; a count past Int's range is refused, not converted.
+      guard count.isFinite, abs(count) < 9e15 else {
+        throw AppIntentError.failed("the dates are too far apart to count in \(unit.rawValue)")
+      }
+      return .result(value: Int(count))
     }
     let components = calendar.dateComponents([unit.component], from: start, to: end)
     return .result(value: components.value(for: unit.component) ?? 0)

@@ -100,12 +100,14 @@ public enum Coercion {
       }
     case .duration:
       switch value {
-      case .number(let seconds) where seconds >= 0: return value
+      case .number(let seconds) where seconds >= 0 && seconds <= DurationParsing.longestSeconds: return value
+      case .number(let seconds) where seconds > DurationParsing.longestSeconds: throw .tooLong(value)
       case .text(let text):
-        guard let duration = DurationParsing.parse(text) else {
-          throw .expected(type, got: value)
+        switch DurationParsing.read(text) {
+        case .success(let duration): return .number(DurationParsing.seconds(of: duration))
+        case .failure(.tooLong): throw .tooLong(value)
+        case .failure(.notADuration): throw .expected(type, got: value)
         }
-        return .number(DurationParsing.seconds(of: duration))
       default: throw .expected(type, got: value)
       }
     case .dictionary:
@@ -301,6 +303,11 @@ public struct CoercionError: Error, Sendable, Hashable, CustomStringConvertible 
   }
 
   /// A list where one value is wanted: never guessed, since taking the first item silently loses data.
+  /// A duration past the longest flow takes (a number that large would overflow every deadline).
+  public static func tooLong(_ value: FlowValue) -> CoercionError {
+    CoercionError(message: "\(value.quoted) is too long: the longest duration is \(DurationParsing.longestText)")
+  }
+
   public static func listWhereOneExpected(count: Int, expected type: ValueType) -> CoercionError {
     CoercionError(
       message: "expected one \(type.name), got a list of \(Count.of(count, "item"))",

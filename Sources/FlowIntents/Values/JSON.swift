@@ -229,11 +229,12 @@ public enum JSON {
 
     mutating func object(depth: Int) throws(ParseError) -> FlowValue {
       index += 1
-      var dictionary = FlowDictionary()
+      // Collected, then made a dictionary at once: setting each key searched those before it.
+      var entries: [(key: String, value: FlowValue)] = []
       skipWhitespace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
         index += 1
-        return .dictionary(dictionary)
+        return .dictionary(FlowDictionary())
       }
       while true {
         skipWhitespace()
@@ -243,7 +244,7 @@ public enum JSON {
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
         index += 1
         skipWhitespace()
-        dictionary[key] = try value(depth: depth + 1)
+        entries.append((key, try value(depth: depth + 1)))
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of JSON") }
         if bytes[index] == UInt8(ascii: ",") {
@@ -252,7 +253,7 @@ public enum JSON {
         }
         guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}'") }
         index += 1
-        return .dictionary(dictionary)
+        return .dictionary(FlowDictionary(entries))
       }
     }
   }

@@ -1,24 +1,24 @@
-import FlowIntents
 import Foundation
 
 /// A regular expression from a workflow, with a readable error when it does not compile, and a time budget
-/// for each evaluation.
+/// for each evaluation: the actions' patterns (`match-text`, `replace-text`, `filter`) and a condition's
+/// `matches`, so that a pattern has one dialect and one bound wherever it is written.
 ///
 /// The engine is ICU's (through `NSRegularExpression`), which backtracks: `(a+)+$` on 36 a's and a b took
 /// 24 s. ICU reports progress during a long match, so every evaluation stops when it passes its budget
 /// (``budget``, 1 s; a real pattern on a real text takes microseconds) or when the run is cancelled, with an
 /// error naming the pattern. The dialect stays ICU's, which every existing workflow is written in; a
 /// non-backtracking engine (glibc's `regexec`) would have dropped `\d`, lazy quantifiers and lookahead.
-struct TextPattern {
+public struct TextPattern {
   let expression: NSRegularExpression
-  let pattern: String
+  public let pattern: String
   /// How long one evaluation (all the matches in one text) may take.
-  let budget: Duration
+  public let budget: Duration
 
   /// The budget every evaluation gets unless a test gives a smaller one.
-  static let defaultBudget: Duration = .seconds(1)
+  public static let defaultBudget: Duration = .seconds(1)
 
-  init(_ pattern: String, caseSensitive: Bool, budget: Duration = defaultBudget) throws {
+  public init(_ pattern: String, caseSensitive: Bool, budget: Duration = defaultBudget) throws {
     do {
       expression = try NSRegularExpression(pattern: pattern, options: caseSensitive ? [] : [.caseInsensitive])
     } catch {
@@ -31,17 +31,17 @@ struct TextPattern {
   }
 
   /// Builds a pattern that matches `text` literally.
-  init(literal text: String, caseSensitive: Bool) throws {
+  public init(literal text: String, caseSensitive: Bool) throws {
     try self.init(NSRegularExpression.escapedPattern(for: text), caseSensitive: caseSensitive)
   }
 
   /// The matched texts, in order.
-  func matches(in text: String) throws -> [String] {
+  public func matches(in text: String) throws -> [String] {
     try ranges(in: text).compactMap { range in Range(range, in: text).map { String(text[$0]) } }
   }
 
   /// `text` with every match replaced; `$1` in a template refers to a group.
-  func replacing(in text: String, with template: String) throws -> String {
+  public func replacing(in text: String, with template: String) throws -> String {
     let matches = try results(in: text)
     let source = text as NSString
     var result = ""
@@ -55,13 +55,18 @@ struct TextPattern {
     return result
   }
 
+  /// Whether the pattern matches anywhere in `text` (a condition's `matches`); stops at the first match.
+  public func hasMatch(in text: String) throws -> Bool {
+    try !results(in: text, first: true).isEmpty
+  }
+
   private func ranges(in text: String) throws -> [NSRange] {
     try results(in: text).map(\.range)
   }
 
   /// Every match, or the budget's error. ICU calls the block with `.progress` while a match runs long,
   /// which is where the clock and cancellation are read.
-  private func results(in text: String) throws -> [NSTextCheckingResult] {
+  private func results(in text: String, first: Bool = false) throws -> [NSTextCheckingResult] {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: budget)
     var found: [NSTextCheckingResult] = []
@@ -69,7 +74,10 @@ struct TextPattern {
     expression.enumerateMatches(
       in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)
     ) { match, _, stop in
-      if let match { found.append(match) }
+      if let match {
+        found.append(match)
+        if first { stop.pointee = true }
+      }
       if Task.isCancelled {
         stopped = CancellationError()
       } else if clock.now >= deadline {
@@ -84,7 +92,7 @@ struct TextPattern {
   }
 
   /// "1 s", "20 ms".
-  static func words(_ duration: Duration) -> String {
+  public static func words(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     return attoseconds == 0 ? "\(seconds) s" : "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
   }
