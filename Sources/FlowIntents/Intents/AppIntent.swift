@@ -211,7 +211,7 @@ public enum NetworkAccess: Sendable, Hashable {
     case .none: []
     case .hosts(let hosts), .undeclaredHosts(let hosts): hosts
     case .hostOfParameter(let key):
-      values[key].flatMap { try? URL(flowValue: $0) }?.host.map { [$0] } ?? []
+      values[key].flatMap { try? URL(flowValue: $0) }?.host.map { [HostName.canonical($0)] } ?? []
     }
   }
 }
