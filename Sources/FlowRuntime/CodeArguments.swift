@@ -230,14 +230,18 @@ enum CodeArguments {
     return nil
   }
 
-  /// The variable of a `NAME=value` item (its name written out), as env and sudo take it.
+  /// The variable of a `NAME=value` item (its name written out), as env and sudo take it: any name
+  /// without `=` that is not an option (`BASH_FUNC_f%%` too).
   private static func assignmentName(_ item: Item) -> String? {
     guard let equals = item.prefix.firstIndex(of: "=") else { return nil }
     let name = item.prefix[..<equals]
-    guard let first = name.first, first == "_" || first.isASCII && first.isLetter,
-      name.allSatisfy({ $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) })
-    else { return nil }
+    guard let first = name.first, first != "-", !name.contains("/") else { return nil }
     return String(name)
+  }
+
+  /// Whether the option names the code that runs instead of a script operand (`python -m`, `awk -f`).
+  private static func replacesScript(_ option: String, _ interpreter: Interpreter) -> Bool {
+    interpreter.firstOperandIsCode || ["-m", "-f", "--file", "-File"].contains(option)
   }
 
   /// The references in what `interpreter` at `index` reads as code.
@@ -296,17 +300,25 @@ enum CodeArguments {
       }
       if interpreter.programOptions.contains(literal) {
         if runs { report(position + 1, .scriptOrOption) }
-        if !interpreter.clusters { codeFromFile = true }
+        if Self.replacesScript(literal, interpreter) { codeFromFile = true }
         position += 2
         continue
       }
-      if let attached = interpreter.programOptions.first(where: {
-        $0.count == 2 && !$0.hasPrefix("--") && literal.hasPrefix($0) && literal.count > 2
-      }), !interpreter.clusters {
-        _ = attached
-        codeFromFile = true
+      if !interpreter.clusters,
+        let attached = interpreter.programOptions.first(where: {
+          $0.count == 2 && !$0.hasPrefix("--") && literal.hasPrefix($0) && literal.count > 2
+        })
+      {
+        if Self.replacesScript(attached, interpreter) { codeFromFile = true }
         position += 1
         continue
+      }
+      // A cluster that ends with a one-letter code option (`perl -ne`, `python3 -Ic`): the code is next.
+      if !interpreter.clusters, !literal.hasPrefix("--"), literal.count > 2, let last = literal.last,
+        interpreter.codeOptions.contains("-\(last)")
+      {
+        report(position + 1, .code(option: "-\(last)"))
+        return found
       }
       position += interpreter.argumentOptions.contains(literal) ? 2 : 1
     }

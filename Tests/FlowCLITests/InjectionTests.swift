@@ -70,6 +70,9 @@ struct InjectionTests {
         - run-shell: {command: [python3, -c, "import sys; print(sys.argv[1])", "${input.x}"]}
         - run-shell: {command: [apt-get, install, python3, "${input.x}"]}
         - run-shell: {command: [env, "NAME=${input.x}", sort, "${input.x}"]}
+        - run-shell: {command: [perl, -ne, "print if /${input.x}/", data.txt]}
+        - run-shell: {command: [env, "BASH_FUNC_f%%=() { :; }", python3, "${input.x}"]}
+        - run-shell: {command: [node, -r, ./setup.js, "${input.x}"]}
       """
     ).run(["validate", "shell.yml"])
     assertGolden(transcript(result), named: "run-shell/injection-command.txt")
