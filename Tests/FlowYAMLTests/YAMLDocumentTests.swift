@@ -34,8 +34,11 @@ struct YAMLDocumentTests {
   /// A UTF-8 byte-order mark before the first key is allowed (WorkflowFormat.md) and takes no column:
   /// the first key is not taken as indented, and its spans are where a person sees them.
   @Test func aByteOrderMarkBeforeTheFirstKeyIsAllowed() throws {
-    let document = YAMLDocument.load(
-      SourceFile(path: "test.yml", bytes: [0xEF, 0xBB, 0xBF] + Array("flow: 1\nsteps: []\n".utf8)))
+    let file = SourceFile(path: "test.yml", bytes: [0xEF, 0xBB, 0xBF] + Array("flow: 1\nsteps: []\n".utf8))
+    // The excerpt of line 1 is what a person sees, so that a caret at column 1 is under the key.
+    #expect(file.line(1) == "flow: 1")
+    #expect(file.line(2) == "steps: []")
+    let document = YAMLDocument.load(file)
     #expect(document.diagnostics.all.isEmpty)
     let mapping = try #require(document.root?.mapping)
     #expect(mapping.keys == ["flow", "steps"])
