@@ -314,6 +314,31 @@ extension ScriptInjection {
       guard reported.insert(finding.index).inserted else { continue }
       found.append(help(diagnostic, finding, items))
     }
+    if shared { found += literalVariables(items) }
+    return found
+  }
+
+  /// `env NAME=value` (or sudo's) written out in a shared file, for a variable read as code: a warning,
+  /// as for the same variable in `environment:`.
+  private static func literalVariables(_ items: [Value]) -> [Diagnostic] {
+    var found: [Diagnostic] = []
+    var afterSetter = false
+    for item in items {
+      guard let text = literalText(item) else { continue }
+      if ["env", "sudo", "doas"].contains(CodeArguments.name(text)) {
+        afterSetter = true
+        continue
+      }
+      guard afterSetter, let equals = text.firstIndex(of: "="), !text.hasPrefix("-") else { continue }
+      let name = String(text[..<equals])
+      guard let reason = CodeVariables.reason(for: name) else { continue }
+      found.append(
+        Diagnostic(
+          .warning, .codeVariable, "this shared workflow sets \(name) for the command, and \(reason)", at: item.span
+        )
+        .note("the value is written in the file, but it changes what the command runs: read it before running")
+        .help("remove '\(name)=…' unless the command needs it"))
+    }
     return found
   }
 

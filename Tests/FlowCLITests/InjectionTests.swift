@@ -133,6 +133,7 @@ struct InjectionTests {
               PROMPT_COMMAND: ${input.x}
               LD_PRELOAD: /tmp/evil.so
               LANG: C
+        - run-shell: {command: [env, LANG=C, BASH_ENV=/tmp/evil.sh, bash, ./build.sh]}
       """ + Self.shared
     ).run(["validate", "shell.yml"])
     #expect(result.status == 2)
