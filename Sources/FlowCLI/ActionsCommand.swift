@@ -31,24 +31,24 @@ struct ActionsCommand: AsyncParsableCommand {
     let registry = Catalogs.registry
     do {
       if markdown {
-        context.print(ActionsReference.markdown(registry).trimmingSuffix())
+        context.print(TerminalSafe.lines(ActionsReference.markdown(registry).trimmingSuffix()))
       } else if let action, !action.contains("."),
         let group = registry.groups.first(where: { $0.namespace == action })
       {
         // `flow actions time`: one catalogue (a server's tools), as the full list shows it.
         let command = registry.server(of: "\(action).?")?.command
-        context.print(ActionsReference.list(group, command: command).trimmingSuffix())
+        context.print(Self.shown(ActionsReference.list(group, command: command).trimmingSuffix()))
       } else if let action {
         let descriptor = try registry.descriptor(for: action)
         if json {
           try context.printJSON(JSONValue(ActionsReference.detailJSON(descriptor)))
         } else {
-          context.print(ActionsReference.detail(descriptor).trimmingSuffix())
+          context.print(Self.shown(ActionsReference.detail(descriptor).trimmingSuffix()))
         }
       } else if json {
         try context.printJSON(JSONValue(ActionsReference.listJSON(registry)))
       } else {
-        context.print(ActionsReference.list(registry).trimmingSuffix())
+        context.print(Self.shown(ActionsReference.list(registry).trimmingSuffix()))
       }
     } catch let error as IntentLookupError {
       let block = error.kind == .unknown ? Self.block(named: error.id, code: error.code) : nil
@@ -56,6 +56,17 @@ struct ActionsCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
   }
+
+  /// The text as a terminal may show it: an MCP server's tool names, descriptions and schemas are a
+  /// stranger's text, so control characters become visible, bidirectional overrides are neutralised
+  /// (TerminalSafe, as for a workflow's text) and a line longer than ``lineLimit`` characters is cut.
+  static func shown(_ text: String) -> String {
+    TerminalSafe.lines(text).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.count <= lineLimit ? String(line) : line.prefix(lineLimit - 1) + "…"
+    }.joined(separator: "\n")
+  }
+
+  static let lineLimit = 1000
 
   /// `flow actions stop`: a block is looked up as an action by people who met it in a workflow; say what
   /// it is rather than suggest the nearest action ('show').

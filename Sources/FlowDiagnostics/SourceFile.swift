@@ -124,9 +124,11 @@ public final class SourceFile: Sendable {
   /// Nil for a file that is not ``isQuotable``.
   public func line(_ number: Int) -> String? {
     guard number >= 1, isQuotable else { return nil }
+    // A UTF-8 byte-order mark is no column (YAMLDocument does not hand it to libyaml): not shown either.
+    let mark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var current = 1
-    var start = 0
-    var index = 0
+    var start = mark
+    var index = mark
     let count = bytes.count
     while index < count {
       let byte = bytes[index]

@@ -117,7 +117,7 @@ struct StepEffect: Sendable, Hashable {
     else { return nil }
     let authority = prefix[scheme.upperBound...]
     guard let end = authority.firstIndex(where: { "/?#".contains($0) }) else { return nil }
-    return URL(string: String(prefix[..<end]) + "/")?.host
+    return URL(string: String(prefix[..<end]) + "/")?.host.map(HostName.canonical)
   }
 
   /// What a step does to the machine, from what its intent declares and the values it writes out. A

@@ -293,6 +293,9 @@ private struct Pass {
         break
       }
       given[primary.key] = check(value, against: primary, of: descriptor.id)
+      if let literal = Self.literal(value) {
+        checkLiterals([primary.key: literal], [primary.key: value.span], descriptor)
+      }
     case .named(let entries, let span):
       if let primary = descriptor.primaryParameter, primary.type == .dictionary,
         entries.contains(where: { descriptor.parameter($0.key.value) == nil })
@@ -313,9 +316,21 @@ private struct Pass {
         given[parameter.key] = check(entry.value, against: parameter, of: descriptor.id)
         if let literal = Self.literal(entry.value) { literals[parameter.key] = literal }
       }
+      let spans = Dictionary(entries.map { ($0.key.value, $0.value.span) }, uniquingKeysWith: { first, _ in first })
+      checkLiterals(literals, spans, descriptor)
     }
     if !descriptor.environmentNameParameters.isEmpty { checkEnvironmentNames(call, descriptor) }
     return descriptor.outputType(given: given, literals: literals)
+  }
+
+  /// The intent's own refusals of values written out (``AppIntent/literalProblems(_:)``), at each value.
+  private mutating func checkLiterals(
+    _ literals: [String: FlowValue], _ spans: [String: SourceSpan], _ descriptor: IntentDescriptor
+  ) {
+    for (key, problem) in descriptor.intentType.literalProblems(literals).sorted(by: { $0.key < $1.key }) {
+      guard let span = spans[key] else { continue }
+      report(Diagnostic(.error, .invalidValue, problem.message, at: span).help(problem.help))
+    }
   }
 
   /// `notes.add` when no server `notes` is configured here: a warning, since the file may well be meant
@@ -647,6 +662,26 @@ private struct Pass {
 
   private mutating func check(_ condition: Condition) {
     for reference in condition.references { _ = type(of: reference) }
+    checkPatterns(condition)
+  }
+
+  /// A `matches` whose pattern is written out: compiled now, as the run will, so that a typo is found
+  /// before step 1 and at its column.
+  private mutating func checkPatterns(_ condition: Condition) {
+    switch condition {
+    case .compare(_, .matches, let pattern):
+      guard case .template(let template) = pattern.kind, let text = template.literal else { return }
+      if (try? Regex(text)) == nil {
+        report(
+          Diagnostic(.error, .invalidValue, "'\(text)' is not a valid regular expression", at: pattern.span)
+            .help("escape special characters such as '(' and '[' with a backslash"))
+      }
+    case .not(let inner): checkPatterns(inner)
+    case .and(let lhs, let rhs), .or(let lhs, let rhs):
+      checkPatterns(lhs)
+      checkPatterns(rhs)
+    case .value, .compare, .isEmpty: return
+    }
   }
 
   private mutating func check(_ template: Template) {

@@ -1,4 +1,5 @@
 import FlowBasics
+import FlowDiagnostics
 import FlowIntents
 import Foundation
 import Synchronization
@@ -92,13 +93,13 @@ public struct DBusNotifications: NotificationService {
     // Body markup is a small HTML subset where the server reads it: text is escaped to stay text. dunst
     // parses markup without announcing 'body-markup', but announces 'body-hyperlinks' (`<a href>`, markup too).
     let markup = capabilities.contains("body-markup") || capabilities.contains("body-hyperlinks")
-    let body = markup ? escapeMarkup(request.body) : request.body
+    let (title, body) = Self.shown(request, markup: markup)
     // Buttons are keyed by their position, so that two equal labels stay apart and a key never needs escaping.
     let actions = request.buttons.enumerated().flatMap { [DBusValue.string("b\($0.offset)"), .string($0.element)] }
     let reply = try notifications(
       "Notify",
       [
-        .string(appName), .uint32(0), .string(request.icon), .string(request.title), .string(body),
+        .string(appName), .uint32(0), .string(request.icon), .string(title), .string(body),
         .array(element: "s", actions),
         .array(element: "{sv}", [.dictEntry(.string("urgency"), .variant(.byte(request.urgency)))]),
         // With buttons the notification stays until answered or our timeout closes it; otherwise the
@@ -131,6 +132,24 @@ public struct DBusNotifications: NotificationService {
         continue
       }
     }
+  }
+
+  /// The title and body as sent. The title (the spec's plain-text summary, which dunst and mako escape
+  /// themselves) is one line, with control characters shown (`␛`) and bidirectional overrides neutralised
+  /// as the terminal shows outside text (TerminalSafe), and at most ``titleLimit`` characters; the body
+  /// keeps its lines, gets the same treatment, at most ``bodyLimit`` characters, and its markup escaped
+  /// where the server reads markup.
+  static func shown(_ request: NotificationRequest, markup: Bool) -> (title: String, body: String) {
+    let title = bounded(TerminalSafe.text(request.title), titleLimit)
+    let body = bounded(TerminalSafe.lines(request.body), bodyLimit)
+    return (title, markup ? escapeMarkup(body) : body)
+  }
+
+  static let titleLimit = 200
+  static let bodyLimit = 4000
+
+  private static func bounded(_ text: String, _ limit: Int) -> String {
+    text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
   }
 
   static func escapeMarkup(_ text: String) -> String {

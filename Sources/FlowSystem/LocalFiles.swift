@@ -233,6 +233,7 @@ public struct LocalFiles: Files, FileDetailsLoading {
         "'\(shown)' is \(kind), not a regular file",
         help: kind == "a folder" ? "use 'get-folder-contents' to list it" : nil)
     }
+    if let kind = ProcessSecrets.kind(of: descriptor) { throw Self.secret(shown, kind) }
     let size = Int(status.st_size)
     if size > limit { throw Self.tooLarge(shown, size: size, limit: limit) }
     var bytes: [UInt8] = []
@@ -249,6 +250,17 @@ public struct LocalFiles: Files, FileDetailsLoading {
       // The size stat gave is a hint: a file that grows while it is read is counted.
       if bytes.count > limit { throw Self.tooLarge(shown, size: nil, limit: limit) }
     }
+  }
+
+  /// `O_PATH` (Glibc's macro does not reach Swift): a descriptor that names a file without opening it,
+  /// so that a device is examined without the effects opening one may have.
+  static let pathOnly: Int32 = 0o10_000_000
+
+  /// A file in /proc that holds a process's environment: never read around `env:`.
+  static func secret(_ shown: String, _ kind: String) -> AppIntentError {
+    .failed(
+      "'\(shown)' is \(kind), which a workflow does not read",
+      help: "list the variable under 'env:' and read it with '${env.NAME}' or 'get-env'")
   }
 
   static func tooLarge(_ shown: String, size: Int?, limit: Int) -> AppIntentError {
@@ -435,6 +447,16 @@ public struct LocalFiles: Files, FileDetailsLoading {
     let from = locations.absolute(source)
     var status = stat()
     guard lstat(from, &status) == 0 else { throw FileError.system(errno, locations.display(from), doing: "read") }
+    // The source as it opens (a link followed): a process's environment is not copied out of /proc.
+    let opened = open(from, Self.pathOnly | O_CLOEXEC)
+    if opened >= 0 {
+      defer { close(opened) }
+      var target = stat()
+      let folder = fstat(opened, &target) == 0 && target.st_mode & S_IFMT == S_IFDIR
+      if let kind = ProcessSecrets.kind(of: opened, folders: folder) {
+        throw Self.secret(locations.display(from), kind)
+      }
+    }
     var target = locations.absolute(destination)
     var destinationStatus = stat()
     if stat(target, &destinationStatus) == 0, destinationStatus.st_mode & S_IFMT == S_IFDIR, target != from {

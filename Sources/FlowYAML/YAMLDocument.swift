@@ -65,8 +65,11 @@ private struct TreeBuilder: ~Copyable {
       return
     }
     defer { yaml_parser_delete(&parser) }
+    // A UTF-8 byte-order mark is allowed (WorkflowFormat.md), and no column: libyaml, told the encoding,
+    // would take it as one, and the first line's keys as indented, so it is not handed over at all.
+    let mark = file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     file.bytes.withUnsafeBufferPointer { buffer in
-      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+      yaml_parser_set_input_string(&parser, buffer.baseAddress.map { $0 + mark }, buffer.count - mark)
       // Never guess another encoding: spans count UTF-8 bytes (see TextEncoding).
       yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
       var event = yaml_event_t()

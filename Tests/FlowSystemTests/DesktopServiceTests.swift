@@ -157,6 +157,20 @@ struct DesktopServiceTests {
     #expect(chosen == .chosen("Snooze"))
   }
 
+  /// A title or body from outside cannot draw what it likes: controls are shown, bidirectional overrides
+  /// neutralised, the title kept to one bounded line, the body's markup escaped where it is read.
+  @Test func titlesAndBodiesAreShownAsWritten() throws {
+    let request = NotificationRequest(
+      title: "Done\u{1B}[2J\n\u{202E}gnp.exe <b>" + String(repeating: "x", count: 500),
+      body: "line\u{7}\n<a href='https://evil.example'>click</a>\u{2066}")
+    let (title, body) = DBusNotifications.shown(request, markup: true)
+    #expect(title.hasPrefix("Done\u{241B}[2J \u{FFFD}gnp.exe <b>xxx"))
+    #expect(title.count == DBusNotifications.titleLimit)
+    #expect(title.hasSuffix("…"))
+    #expect(body == "line\u{2407}\n&lt;a href='https://evil.example'&gt;click&lt;/a&gt;\u{FFFD}")
+    #expect(DBusNotifications.shown(request, markup: false).body.hasPrefix("line\u{2407}\n<a href"))
+  }
+
   @Test func aBusWithoutANotificationServiceIsNamed() async throws {
     guard let desktop = try PrivateDesktop.start(services: false) else { return }
     defer { desktop.stop() }

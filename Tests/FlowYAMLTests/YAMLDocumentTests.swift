@@ -31,6 +31,21 @@ struct YAMLDocumentTests {
     #expect(document.diagnostics.isEmpty)
   }
 
+  /// A UTF-8 byte-order mark before the first key is allowed (WorkflowFormat.md) and takes no column:
+  /// the first key is not taken as indented, and its spans are where a person sees them.
+  @Test func aByteOrderMarkBeforeTheFirstKeyIsAllowed() throws {
+    let file = SourceFile(path: "test.yml", bytes: [0xEF, 0xBB, 0xBF] + Array("flow: 1\nsteps: []\n".utf8))
+    // The excerpt of line 1 is what a person sees, so that a caret at column 1 is under the key.
+    #expect(file.line(1) == "flow: 1")
+    #expect(file.line(2) == "steps: []")
+    let document = YAMLDocument.load(file)
+    #expect(document.diagnostics.all.isEmpty)
+    let mapping = try #require(document.root?.mapping)
+    #expect(mapping.keys == ["flow", "steps"])
+    #expect(try #require(mapping["flow"]).key.span.start == at(1, 1))
+    #expect(try #require(mapping["steps"]).key.span.start == at(2, 1))
+  }
+
   @Test func sequencesBlockAndFlow() throws {
     let document = load("a:\n  - one\n  - two\nb: [x, y]\n")
     let mapping = try #require(document.root?.mapping)

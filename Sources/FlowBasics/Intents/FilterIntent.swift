@@ -27,6 +27,11 @@ struct FilterIntent: AppIntent {
   @Parameter(title: "Limit", inclusiveRange: (1, 10_000))
   var limit: Int?
 
+  static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] {
+    guard literals["comparison"] == .text("matches") else { return [:] }
+    return TextPattern.problem(literals["value"]).map { ["value": $0] } ?? [:]
+  }
+
   static var parameterSummary: some ParameterSummary {
     Summary("Filter \(\.$list) where \(\.$property) \(\.$comparison) \(\.$value)") {
       \.$limit

@@ -59,6 +59,17 @@ struct GetURLIntent: AppIntent {
     }
   }
 
+  /// A link written out is checked before the run: only the web (`file:` would read the disk).
+  static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] {
+    guard case .text(let text)? = literals["url"], let scheme = URLScheme.of(text), !["http", "https"].contains(scheme)
+    else { return [:] }
+    return [
+      "url": CoercionError(
+        message: "'get-url' fetches only http and https URLs, not a '\(scheme):' link",
+        help: "read a file with 'read-file'")
+    ]
+  }
+
   func perform() async throws -> some ReturnsValue<FlowValue> {
     let verb = method.displayName
     // Only the web: libcurl would also read file:// URLs, which a shared workflow must not reach.

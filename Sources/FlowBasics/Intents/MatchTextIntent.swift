@@ -20,6 +20,10 @@ struct MatchTextIntent: AppIntent {
     }
   }
 
+  static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] {
+    TextPattern.problem(literals["pattern"]).map { ["pattern": $0] } ?? [:]
+  }
+
   func perform() async throws -> some ReturnsValue<[String]> {
     .result(value: try TextPattern(pattern, caseSensitive: caseSensitive).matches(in: text))
   }

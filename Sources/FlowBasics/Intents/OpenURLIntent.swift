@@ -31,6 +31,19 @@ struct OpenURLIntent: AppIntent {
   /// must not be able to do.
   static let schemes = ["http", "https", "mailto"]
 
+  /// A link written out is checked before the run: `file:`, `vscode:`, `javascript:` and the like hand
+  /// xdg-open something that can start a program.
+  static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] {
+    guard case .text(let text)? = literals["url"], let scheme = URLScheme.of(text), !schemes.contains(scheme) else {
+      return [:]
+    }
+    return [
+      "url": CoercionError(
+        message: "'open-url' opens only http, https and mailto links, not a '\(scheme):' link",
+        help: "a file or application link can start a program; give a web link, or use 'run-shell' for a program")
+    ]
+  }
+
   func perform() async throws -> some IntentResult {
     guard let scheme = url.scheme?.lowercased(), Self.schemes.contains(scheme) else {
       throw AppIntentError.failed("'open-url' opens only http, https and mailto URLs, not '\(url.absoluteString)'")

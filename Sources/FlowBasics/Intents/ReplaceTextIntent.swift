@@ -22,6 +22,11 @@ struct ReplaceTextIntent: AppIntent {
   @Parameter(title: "Regular Expression", default: false)
   var regularExpression: Bool
 
+  static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] {
+    guard literals["regular-expression"] == .boolean(true) else { return [:] }
+    return TextPattern.problem(literals["find"]).map { ["find": $0] } ?? [:]
+  }
+
   static var parameterSummary: some ParameterSummary {
     Summary("Replace \(\.$find) with \(\.$replacement) in \(\.$text)") {
       \.$caseSensitive

@@ -98,6 +98,11 @@ public protocol AppIntent: Sendable {
   /// that a value decides. Defaults to ``outputType(given:)``.
   static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType?
 
+  /// What `flow validate` refuses in the values written out in a step, beyond their types: a regular
+  /// expression that does not compile, an `open-url` link to a program. Keyed by parameter; given every
+  /// literal of the step, since one may decide what another is (`regular-expression: true`).
+  static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError]
+
   init()
   func perform() async throws -> PerformResult
 }
@@ -126,6 +131,7 @@ extension AppIntent {
   public static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType? {
     outputType(given: parameters)
   }
+  public static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] { [:] }
   public static var openAppWhenRun: Bool { false }
   // `_typeName` rather than `String(describing:)`, which searches every protocol conformance in the
   // binary for the first few types it meets: a measurable part of start-up.
@@ -212,7 +218,7 @@ public enum NetworkAccess: Sendable, Hashable {
   /// Where a URL goes, as the card names it: its host, or for `mailto:` (which names no host) the
   /// recipients, `mailto:ada@example.com` — a message to them leaves the machine as a request does.
   public static func destination(of url: URL) -> String? {
-    if let host = url.host, !host.isEmpty { return host.lowercased() }
+    if let host = url.host, !host.isEmpty { return HostName.canonical(host) }
     guard url.scheme?.lowercased() == "mailto" else { return nil }
     let text = url.absoluteString.dropFirst("mailto:".count)
     let (path, query) = text.firstIndex(of: "?").map { (text[..<$0], text[text.index(after: $0)...]) } ?? (text, "")

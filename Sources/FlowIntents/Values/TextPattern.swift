@@ -30,6 +30,14 @@ public struct TextPattern {
     self.budget = budget
   }
 
+  /// Why `pattern`, written out in a step, would not compile (for `flow validate`); nil when it does.
+  public static func problem(_ pattern: FlowValue?) -> CoercionError? {
+    guard case .text(let text)? = pattern, (try? NSRegularExpression(pattern: text)) == nil else { return nil }
+    return CoercionError(
+      message: "'\(text)' is not a valid regular expression",
+      help: "escape special characters such as '(' and '[' with a backslash")
+  }
+
   /// Builds a pattern that matches `text` literally.
   public init(literal text: String, caseSensitive: Bool) throws {
     try self.init(NSRegularExpression.escapedPattern(for: text), caseSensitive: caseSensitive)
