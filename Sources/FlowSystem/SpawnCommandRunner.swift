@@ -25,17 +25,36 @@ public struct SpawnCommandRunner: CommandRunner {
   /// How long a command is waited for on the calling thread before a thread of its own takes over.
   static let inlineWait: Duration = .milliseconds(3)
 
-  public init(environment: [String: String], outputLimit: Int = 16 << 20) {
+  /// Where a warning goes: a fenced command on a kernel without Landlock, which runs unfenced.
+  let warn: @Sendable (String) -> Void
+
+  public init(
+    environment: [String: String], outputLimit: Int = 16 << 20, warn: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
     self.environment = environment
     self.outputLimit = outputLimit
+    self.warn = warn
     _ = Self.reaper
   }
+
+  /// The message when a fence cannot be enforced here.
+  public static let landlockMissing =
+    "Landlock is missing here (Linux 5.13 or later, with Landlock enabled), so this step runs unfenced: it may do anything your account can"
 
   private static let reaper: Bool = clinux_become_child_subreaper() == 0
 
   public func run(_ command: CommandRequest) async throws -> CommandResult {
     try Task.checkCancellation()
-    let child = try Child.start(command, environment: environment)
+    var ruleset: Int32 = -1
+    if let fence = command.fence {
+      if let abi = LandlockFence.abi(environment: environment) {
+        ruleset = try LandlockFence.ruleset(fence, abi: abi)
+      } else {
+        warn(Self.landlockMissing)
+      }
+    }
+    defer { if ruleset >= 0 { close(ruleset) } }
+    let child = try Child.start(command, environment: environment, ruleset: ruleset)
     return try await withTaskCancellationHandler {
       // Most commands end within a moment (`true`, `git status`): waited for here, they cost no thread
       // and no hop back (Scripts/bench-shell.sh). A longer one is waited for on a thread of its own, never
@@ -99,7 +118,7 @@ public struct SpawnCommandRunner: CommandRunner {
 
     // MARK: Starting
 
-    static func start(_ command: CommandRequest, environment base: [String: String]) throws -> Child {
+    static func start(_ command: CommandRequest, environment base: [String: String], ruleset: Int32) throws -> Child {
       var environment = base
       for (key, value) in command.environment { environment[key] = value }
       do {
@@ -122,11 +141,12 @@ public struct SpawnCommandRunner: CommandRunner {
         let arguments = command.arguments.map { $0 == CommandRequest.scriptPlaceholder ? "/dev/fd/3" : $0 }
         let child: Subprocess
         do {
-          child = try Subprocess.spawn(
-            Subprocess.Options(
-              executable: command.executable, arguments: arguments, name: command.name, environment: environment,
-              workingDirectory: command.workingDirectory, standardInput: command.input == nil ? .null : .pipe,
-              descriptors: script >= 0 ? [3: script] : [:]))
+          var options = Subprocess.Options(
+            executable: command.executable, arguments: arguments, name: command.name, environment: environment,
+            workingDirectory: command.workingDirectory, standardInput: command.input == nil ? .null : .pipe,
+            descriptors: script >= 0 ? [3: script] : [:])
+          options.ruleset = ruleset
+          child = try Subprocess.spawn(options)
         } catch {
           close(cancel.read)
           close(cancel.write)
