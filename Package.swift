@@ -309,7 +309,7 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowRuntime", "FlowMCP",
+        "CLinux", "FlowRuntime", "FlowMCP",
         "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowMCPServer", "FlowSession", "FlowSystem",
         "FlowIntents",
         "FlowLibrary", "FlowPresentation",

@@ -26,7 +26,8 @@ enum SpawnThread {
 
   /// One request: the closure and a semaphore its caller waits on.
   private final class Job: @unchecked Sendable {
-    let body: () -> Void
+    /// Dropped once run, before the caller is woken: the caller's closure must not outlive its call.
+    private var body: (() -> Void)?
     private let done = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
 
     init(_ body: @escaping () -> Void) {
@@ -40,7 +41,8 @@ enum SpawnThread {
     }
 
     func finish() {
-      body()
+      body?()
+      body = nil
       sem_post(done)
     }
 

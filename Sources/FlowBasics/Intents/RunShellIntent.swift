@@ -137,10 +137,12 @@ struct RunShellIntent: AppIntent {
         } else {
           "exited with status \(result.exitCode)"
         }
+      // A fenced command that was refused something says "Permission denied": say what it was allowed.
+      let fenced = request.fence.map { ["it ran fenced: it \($0.words) (its 'fence')"] } ?? []
       throw AppIntentError.failed(
         "\(label) \(how)",
         help: "to go on and read the exit code, add 'output: result' and test '${…exit-code}'",
-        notes: Self.errorNotes(result.standardError))
+        notes: Self.errorNotes(result.standardError) + fenced)
     }
     switch output {
     case .lines:

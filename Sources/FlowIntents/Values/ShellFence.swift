@@ -28,6 +28,22 @@ public enum ShellFence: IntentValueConvertible, Hashable {
     /// What a step of a shared file gets when it declares no fence: it may read what the account can,
     /// write nothing, and connect nowhere.
     public static let readOnly = Limits(read: ["/"], write: [], network: false)
+
+    /// The limits in words, the same on the card and in a fenced step's failure: "may read ~/notes and
+    /// the system's folders, write only in ~/backup, and make no network connection".
+    public var words: String {
+      let reads: String
+      if read.contains("/") {
+        reads = "may read any file"
+      } else if read.isEmpty {
+        reads = "may read only the system's folders"
+      } else {
+        reads = "may read " + read.joined(separator: ", ") + " and the system's folders"
+      }
+      let writes = write.isEmpty ? "write nothing" : "write only in " + write.joined(separator: ", ")
+      let connects = network ? "connect to any host" : "make no network connection"
+      return "\(reads), \(writes), and \(connects)"
+    }
   }
 
   /// The word that lifts the fence.

@@ -1,0 +1,60 @@
+import CLinux
+import FlowTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Nothing flow starts outlives it, however it dies: `kill -9` of a `flow run` whose shell step is
+/// still running leaves no shell step running (`PR_SET_PDEATHSIG`, Subprocess). Real processes; the
+/// script hands its pid over a FIFO, and the test waits on the child's pidfd, with a deadline that only
+/// bounds a failure.
+struct ChildrenEndWithFlowTests {
+  /// Waits until `descriptor` is readable or `seconds` pass; whether it became readable.
+  static func readable(_ descriptor: Int32, within seconds: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&entry, 1, seconds * 1000)
+      if ready < 0, errno == EINTR { continue }
+      return ready > 0
+    }
+  }
+
+  @Test(arguments: ["script", "fenced script"])
+  func killingFlowWithSIGKILLEndsItsShellStep(form: String) throws {
+    let machine = try RunShellTests.shell("")
+    let fifo = machine.directory.appendingPathComponent("pid.fifo").path
+    try #require(mkfifo(fifo, 0o600) == 0)
+    // `exec` keeps the pid: what runs on is the script's own process.
+    try machine.write(
+      "sleeper.yml",
+      """
+      flow: 1
+      steps:
+        - run-shell:
+            script: echo $$ > "$1"; exec sleep 1000
+            arguments: ["\(fifo)"]\(form == "fenced script" ? "\n      fence: {write: [\"\(fifo)\"]}" : "")
+      """)
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    try #require(reader >= 0)
+    defer { close(reader) }
+    let flow = try machine.launch(["run", "sleeper.yml"])
+    defer { if flow.isRunning { kill(flow.processIdentifier, SIGKILL) } }
+
+    try #require(Self.readable(reader, within: 60), "the script never wrote its pid")
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = read(reader, &buffer, buffer.count)
+    let text = String(decoding: buffer[..<max(count, 0)], as: UTF8.self)
+    let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let child = clinux_pidfd_open(pid)
+    try #require(child >= 0, "the shell step had ended before flow was killed")
+    defer { close(child) }
+    defer { kill(pid, SIGKILL) }  // on failure, do not leave it behind
+
+    kill(flow.processIdentifier, SIGKILL)
+    flow.waitUntilExit()
+    #expect(Self.readable(child, within: 20), "the shell step outlived flow")
+  }
+}
