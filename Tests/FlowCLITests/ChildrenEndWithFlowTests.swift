@@ -40,8 +40,14 @@ struct ChildrenEndWithFlowTests {
     let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     try #require(reader >= 0)
     defer { close(reader) }
-    let flow = try machine.launch(["run", "sleeper.yml"])
-    defer { if flow.isRunning { kill(flow.processIdentifier, SIGKILL) } }
+    // posix_spawn rather than Foundation's Process, which learns of an exit from a socket the child
+    // inherits: a surviving grandchild would hold it, and the test would hang rather than fail.
+    let flow = try Self.start(["run", machine.directory.appendingPathComponent("sleeper.yml").path], machine: machine)
+    defer {
+      kill(flow, SIGKILL)
+      var status: Int32 = 0
+      waitpid(flow, &status, 0)
+    }
 
     try #require(Self.readable(reader, within: 60), "the script never wrote its pid")
     var buffer = [UInt8](repeating: 0, count: 32)
@@ -53,8 +59,24 @@ struct ChildrenEndWithFlowTests {
     defer { close(child) }
     defer { kill(pid, SIGKILL) }  // on failure, do not leave it behind
 
-    kill(flow.processIdentifier, SIGKILL)
-    flow.waitUntilExit()
+    kill(flow, SIGKILL)
     #expect(Self.readable(child, within: 20), "the shell step outlived flow")
+  }
+
+  /// Starts the flow binary with `machine`'s environment, its streams on `/dev/null`.
+  static func start(_ arguments: [String], machine: Machine) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for number: Int32 in 0...2 {
+      posix_spawn_file_actions_addopen(&actions, number, "/dev/null", number == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    let argv = ([Machine.executable.path] + arguments).map { strdup($0) } + [nil]
+    let envp = machine.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, Machine.executable.path, &actions, nil, argv, envp)
+    try #require(status == 0, "posix_spawn: \(String(cString: strerror(status)))")
+    return pid
   }
 }
