@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -131,6 +132,48 @@ __attribute__((noinline)) static pid_t clinux_spawn(struct clinux_spawn_request 
   }
   if (pid < 0) errno = error;
   return pid;
+}
+
+// The keeper: a small process that outlives flow just long enough to end what flow started. A child
+// killed with flow (PR_SET_PDEATHSIG) may have started children of its own (`sleep 1000 &` in a
+// script), which no signal reaches when flow dies; they stay in the child's process group, so the
+// keeper ends those groups. flow sends it, over a SOCK_SEQPACKET socket, a message per group it starts
+// (`+pid`) and forgets (`-pid`); when flow dies, however it dies, the socket closes, and the keeper
+// sends SIGKILL to every group still listed and exits. After fork it makes only system calls (the parent
+// is multithreaded). Returns the keeper's pid, or -1 with errno.
+struct clinux_keeper_message {
+  int32_t start;  // 1: a group started; 0: a group reaped
+  int32_t group;
+};
+
+static pid_t clinux_start_keeper(int socket) {
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  // Its own group, out of reach of the terminal's signals; nothing of flow's but its end of the socket.
+  setpgid(0, 0);
+  if (socket > 0) syscall(436 /* close_range */, 0, socket - 1, 0);
+  syscall(436 /* close_range */, socket + 1, ~0U, 0);
+  static pid_t groups[8192];
+  int count = 0;
+  struct clinux_keeper_message message;
+  for (;;) {
+    ssize_t got = recv(socket, &message, sizeof message, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got != (ssize_t)sizeof message) break;  // flow is gone
+    if (message.group <= 0) continue;
+    if (message.start) {
+      if (count < (int)(sizeof groups / sizeof groups[0])) groups[count++] = message.group;
+    } else {
+      for (int index = 0; index < count; index++) {
+        if (groups[index] == message.group) {
+          groups[index] = groups[--count];
+          break;
+        }
+      }
+    }
+  }
+  for (int index = 0; index < count; index++) kill(-groups[index], SIGKILL);
+  _exit(0);
 }
 
 // The calling thread's id: the main thread's is the pid.

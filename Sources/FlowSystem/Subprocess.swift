@@ -19,6 +19,8 @@ import Synchronization
 ///   SIGTERM in every thread to take them on its service thread, and a child would inherit that), and in a
 ///   process group of its own: Ctrl-C at the terminal reaches flow alone, which then ends the group in
 ///   order.
+/// - Its descendants too: the group is listed with ``Keeper``, a process that ends every listed group
+///   when flow dies (a script's `sleep 1000 &` has no death signal of its own).
 /// - A group started with ``Options/endsWithFlow`` is registered until it is reaped (``reaped(_:)``):
 ///   when flow must exit at once (a second Ctrl-C), ``endAll()`` kills every one still running, so
 ///   nothing flow started outlives it.
@@ -176,7 +178,10 @@ public struct Subprocess: Sendable {
         }
       }
       if pid > 0 {
-        if options.endsWithFlow { running.insert(pid) }
+        if options.endsWithFlow {
+          running.insert(pid)
+          Keeper.tell(started: true, group: pid)
+        }
         registered(pid)
       }
     }
@@ -219,7 +224,9 @@ public struct Subprocess: Sendable {
 
   /// Forgets a group once its leader is reaped: ``endAll()`` no longer kills it.
   public static func reaped(_ pid: pid_t) {
-    _ = running.withLock { $0.remove(pid) }
+    running.withLock { running in
+      if running.remove(pid) != nil { Keeper.tell(started: false, group: pid) }
+    }
   }
 
   /// The groups ``endAll()`` would end now.

@@ -22,19 +22,27 @@ struct ChildrenEndWithFlowTests {
     }
   }
 
-  @Test(arguments: ["script", "fenced script"])
+  /// The script, by what it leaves running: itself (`exec` keeps the pid), itself under a fence, or a
+  /// background job of its own, which has no death signal of its own (the Keeper ends its group).
+  static let scripts = [
+    "script": #"echo $$ > "$1"; exec sleep 1000"#,
+    "fenced script": #"echo $$ > "$1"; exec sleep 1000"#,
+    "background job": #"sleep 1000 & echo $! > "$1"; wait"#,
+  ]
+
+  @Test(arguments: ["script", "fenced script", "background job"])
   func killingFlowWithSIGKILLEndsItsShellStep(form: String) throws {
     let machine = try RunShellTests.shell("")
     let fifo = machine.directory.appendingPathComponent("pid.fifo").path
     try #require(mkfifo(fifo, 0o600) == 0)
-    // `exec` keeps the pid: what runs on is the script's own process.
+    let script = try #require(Self.scripts[form])
     try machine.write(
       "sleeper.yml",
       """
       flow: 1
       steps:
         - run-shell:
-            script: echo $$ > "$1"; exec sleep 1000
+            script: '\(script)'
             arguments: ["\(fifo)"]\(form == "fenced script" ? "\n      fence: {write: [\"\(fifo)\"]}" : "")
       """)
     let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
