@@ -4,7 +4,7 @@
 # (no shell), against a shell loop that runs /bin/true 1,000 times and one that runs `sh -c true`
 # 1,000 times. Interleaved, RUNS rounds (15 by default), wall time (processes are started, so the
 # kernel's time counts); prints the medians and the median of the rounds' ratios with its quartiles.
-# Target: run-shell ≤ 1.3× the loop. The same `run-shell: true` fenced (`fence: {read: [~]}`, a Landlock
+# Target: run-shell ≤ 1.3× the loop. The same `run-shell: true` fenced (`fence: {read: [~/]}`, a Landlock
 # ruleset applied by each child) against it unfenced, in the same rounds: target ≤ 1.05×. Usage:
 #   Scripts/bench-shell.sh [RUNS] [FLOW]
 # FLOW defaults to the release build as it ships (Scripts/bench-common.sh's build_flow).
@@ -16,7 +16,7 @@ cd "$work"
 export HOME="$work" XDG_STATE_HOME="$work/state"
 printf 'flow: 1\nname: Script\nsteps:\n  - repeat: 1000\n    do:\n      - run-shell: "true"\n' > script.yml
 printf 'flow: 1\nname: Command\nsteps:\n  - repeat: 1000\n    do:\n      - run-shell:\n          command: [/bin/true]\n' > command.yml
-printf 'flow: 1\nname: Fenced\nsteps:\n  - repeat: 1000\n    do:\n      - run-shell:\n          script: "true"\n          fence: {read: [~]}\n' > fenced.yml
+printf 'flow: 1\nname: Fenced\nsteps:\n  - repeat: 1000\n    do:\n      - run-shell:\n          script: "true"\n          fence: {read: [~/]}\n' > fenced.yml
 "$flow" run script.yml >/dev/null
 "$flow" run command.yml >/dev/null
 "$flow" run fenced.yml >/dev/null
@@ -54,5 +54,6 @@ def ratios(flow, loop):
 command, script = ratios("flow-command", "loop-true"), ratios("flow-script", "loop-sh")
 print(f"command: [/bin/true] vs the /bin/true loop: {command}")
 print(f"run-shell: true vs the sh -c true loop:     {script}")
-print(f"fenced vs unfenced run-shell: true:          {ratios('flow-fenced', 'flow-script')}")
+fenced = ratios("flow-fenced", "flow-script")
+print(f"fenced vs unfenced run-shell: true:          {fenced}")
 '

@@ -1,5 +1,6 @@
 import CLinux
 import FlowBasics
+import FlowIntents
 import Foundation
 import Synchronization
 
@@ -27,6 +28,9 @@ public struct SpawnCommandRunner: CommandRunner {
 
   /// Where a warning goes: a fenced command on a kernel without Landlock, which runs unfenced.
   let warn: @Sendable (String) -> Void
+  /// The rulesets of this run's fences, made once each: a fence's rules hold the folders its paths named
+  /// when first used (a folder replaced later is not in it: refused, never widened).
+  private let rulesets = Rulesets()
 
   public init(
     environment: [String: String], outputLimit: Int = 16 << 20, warn: @escaping @Sendable (String) -> Void = { _ in }
@@ -48,12 +52,11 @@ public struct SpawnCommandRunner: CommandRunner {
     var ruleset: Int32 = -1
     if let fence = command.fence {
       if let abi = LandlockFence.abi(environment: environment) {
-        ruleset = try LandlockFence.ruleset(fence, abi: abi)
+        ruleset = try rulesets.ruleset(for: fence, abi: abi)
       } else {
         warn(Self.landlockMissing)
       }
     }
-    defer { if ruleset >= 0 { close(ruleset) } }
     let child = try Child.start(command, environment: environment, ruleset: ruleset)
     return try await withTaskCancellationHandler {
       // Most commands end within a moment (`true`, `git status`): waited for here, they cost no thread
@@ -74,6 +77,24 @@ public struct SpawnCommandRunner: CommandRunner {
       }
     } onCancel: {
       child.cancel()
+    }
+  }
+
+  /// Landlock rulesets by fence, kept open for the run and closed with it.
+  private final class Rulesets: Sendable {
+    private let made = Mutex<[ShellFence.Limits: Int32]>([:])
+
+    func ruleset(for limits: ShellFence.Limits, abi: Int) throws(CommandFailure) -> Int32 {
+      try made.withLock { (made) throws(CommandFailure) -> Int32 in
+        if let ruleset = made[limits] { return ruleset }
+        let ruleset = try LandlockFence.ruleset(limits, abi: abi)
+        made[limits] = ruleset
+        return ruleset
+      }
+    }
+
+    deinit {
+      made.withLock { made in made.values.forEach { close($0) } }
     }
   }
 

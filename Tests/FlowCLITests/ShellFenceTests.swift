@@ -202,10 +202,16 @@ struct ShellFenceTests {
         - run-shell:
             script: "true"
             fence: all
+        - run-shell:
+            script: "true"
+            fence: {read: [~]}
       """)
     let result = await machine.run(["validate", "fence.yml"])
     #expect(result.status == 2)
     assertGolden(machine.transcript(result), named: "run-shell/fence-invalid.txt")
+    // Its author meant the home folder, which is written so.
+    let home = try Self.machine("flow: 1\nsteps:\n  - run-shell: {script: \"true\", fence: {read: [~/, \"~\"]}}\n")
+    #expect(await home.run(["validate", "fence.yml"]).status == 0)
   }
 
   // MARK: - The card

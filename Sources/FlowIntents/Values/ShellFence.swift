@@ -101,6 +101,11 @@ public enum ShellFence: IntentValueConvertible, Hashable {
       if case .list(let items) = value { items } else { [value] }
     var paths: [String] = []
     for item in items {
+      if item == .nothing {
+        throw CoercionError(
+          message: "'\(key)' in a fence holds paths, not null (a ~ on its own is YAML's null)",
+          help: "write '~/' or \"~\" for the home folder")
+      }
       guard case .text(let path) = item else {
         throw CoercionError(message: "'\(key)' in a fence holds paths, not \(describe(item))")
       }
