@@ -309,7 +309,7 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "FlowRuntime", "FlowMCP", "FlowBasics", "FlowHTTP", "FlowModel",
+        "CLinux", "FlowRuntime", "FlowMCP", "FlowBasics", "FlowHTTP", "FlowModel",
         "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowMCPServer", "FlowSession", "FlowSystem",
         "FlowIntents",
         "FlowLibrary", "FlowPresentation",

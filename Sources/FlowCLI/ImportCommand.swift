@@ -155,8 +155,10 @@ struct ImportCommand: AsyncParsableCommand {
     let provenance = Provenance(
       created: workflow.shared?.created.flatMap { SharedTime.parse($0.value) },
       modified: workflow.shared?.modified.flatMap { SharedTime.parse($0.value) }, signature: verification.status)
-    let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
+    var outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
       of: workflow, provenance: provenance, now: context.clock.now)
+    // Whether run-shell's fences hold here, which the card says (Shell.md).
+    if LandlockFence.abi(environment: context.environment) == nil { outline.capabilities.landlock = false }
     let colors = context.colors(.error)
     let width = context.environment["COLUMNS"].flatMap { Int($0) } ?? context.console.columns(.error) ?? 80
     context.console.write(

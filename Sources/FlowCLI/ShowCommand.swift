@@ -44,8 +44,10 @@ struct ShowCommand: AsyncParsableCommand {
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     if !diagnostics.isEmpty { context.report(diagnostics) }
-    let outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
+    var outline = OutlineBuilder(registry: Catalogs.registry, loader: check).outline(
       of: loaded, provenance: Presentation.provenance(of: loaded, in: context), now: context.clock.now)
+    // Whether run-shell's fences hold here, which the card says (Shell.md).
+    if LandlockFence.abi(environment: context.environment) == nil { outline.capabilities.landlock = false }
     if json {
       try context.printJSON(outline)
     } else {

@@ -71,6 +71,21 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     public var steps: [StepReference]
   }
 
+  /// What a `run-shell` step may touch as it runs (its `fence:`, Shell.md): limits the kernel enforces,
+  /// or none at all.
+  public struct Fence: Sendable, Hashable, Encodable {
+    public var step: StepReference
+    /// What the step may read, write and connect to; nil when it runs unfenced (`fence: none`, your own
+    /// file's step that declares nothing, or a fence computed at run time).
+    public var read: [String]?
+    public var write: [String]?
+    public var network: Bool?
+    /// The limits are the shared file's default (read-only, no network), not written in the step.
+    public var byDefault: Bool
+    /// The fence is computed at run time, so nothing can be said of it: counted as unfenced.
+    public var computed: Bool
+  }
+
   /// Steps whose actions may contact hosts they do not name, as someone other than flow says (an MCP
   /// tool whose server gives `openWorldHint`, or no annotations): which hosts, only that one knows.
   public struct UndeclaredHosts: Sendable, Hashable, Encodable {
@@ -169,6 +184,11 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   /// What it does to the machine it runs on (files, commands, the desktop), by kind and subject, in the
   /// order the steps first do it. Steps listed here are not under ``otherChanges``.
   public var machine: [MachineUse] = []
+  /// The fence of every `run-shell` step, in step order.
+  public var fences: [Fence] = []
+  /// False when this machine cannot enforce fences (no Landlock), as the command that presents finds;
+  /// nil otherwise (and on the share page, read on other machines).
+  public var landlock: Bool?
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
   public var environment: [String] = []
   public var workflows: [WorkflowRun] = []

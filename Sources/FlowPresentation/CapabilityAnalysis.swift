@@ -198,6 +198,9 @@ private struct Walk {
       if descriptor.intentType is ExternalIntent.Type { recordServer(of: descriptor.id, at: reference) }
       let effect = StepEffect(call, descriptor: descriptor, fileSources: fileSources)
       record(effect, of: descriptor, at: reference)
+      if let fence = Self.fence(call, descriptor: descriptor, in: workflow, at: reference) {
+        capabilities.fences.append(fence)
+      }
       // What this step's output is, for the steps after it that act on it: the files it read, or some of
       // the files an earlier step got, picked out by one of the list actions that pass on a part of their
       // list ('filter: ${previous}' keeps the files the glob named, and no other).
@@ -406,6 +409,31 @@ private struct Walk {
           .init(claimedBy: claimant, sendsComputed: effect.sendsComputed, steps: [step]))
       }
     }
+  }
+
+  /// The fence of a step whose action runs commands and takes a `fence` (run-shell): as written, the
+  /// shared file's default when it writes none, or unfenced.
+  static func fence(
+    _ call: ActionCall, descriptor: IntentDescriptor, in workflow: Workflow, at step: Capabilities.StepReference
+  ) -> Capabilities.Fence? {
+    guard descriptor.parameter("fence") != nil, descriptor.machineAccess.contains(where: { $0.kind == .runsCommands })
+    else { return nil }
+    let known = KnownValues(call, descriptor: descriptor)
+    let shared = workflow.shared != nil || workflow.embeddedName != nil
+    var fence = Capabilities.Fence(step: step, byDefault: false, computed: known.unknown.contains("fence"))
+    let declared = known.literals["fence"].flatMap { try? ShellFence(flowValue: $0) }
+    let limits: ShellFence.Limits?
+    switch declared {
+    case .limited(let given)?: limits = given
+    case .unfenced?: limits = nil
+    case nil:
+      fence.byDefault = !fence.computed && shared
+      limits = fence.byDefault ? .readOnly : nil
+    }
+    if let limits {
+      (fence.read, fence.write, fence.network) = (limits.read, limits.write, limits.network)
+    }
+    return fence
   }
 
   /// A value as written, for naming a nested workflow: `greet.yml`, `${choice}`.

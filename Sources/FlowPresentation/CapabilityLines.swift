@@ -56,6 +56,7 @@ public enum CapabilityLines {
       lines.append(Line(text: StyledText(stringLiteral: "\(verb): " + steps.joined(separator: ", ")), tone: tone))
     }
     lines += machineLines(capabilities)
+    lines += fenceLines(capabilities)
     if !capabilities.hosts.isEmpty {
       lines.append(
         Line(
@@ -200,6 +201,41 @@ public enum CapabilityLines {
       }
     }
     return lines
+  }
+
+  /// What each `run-shell` step may touch, a line per fence with its steps: the limits in orange, or
+  /// in red "unfenced" (`fence: none`, a fence the run computes, your own file's step that declares
+  /// none, or any fence on a machine without Landlock, which then runs unfenced).
+  private static func fenceLines(_ capabilities: Capabilities) -> [Line] {
+    var groups: [(fence: Capabilities.Fence, steps: [Capabilities.StepReference])] = []
+    for fence in capabilities.fences {
+      var key = fence
+      key.step = Capabilities.StepReference(file: "", position: "", action: "")
+      if let index = groups.firstIndex(where: { $0.fence == key }) {
+        groups[index].steps.append(fence.step)
+      } else {
+        groups.append((key, [fence.step]))
+      }
+    }
+    return groups.map { fence, steps in
+      let places = List.and(Self.named(steps, in: capabilities))
+      guard let read = fence.read, let write = fence.write, let network = fence.network else {
+        let why = fence.computed ? " (its fence is computed at run time)" : ""
+        return Line(
+          text: StyledText(stringLiteral: "runs unfenced, and may do anything your account can\(why): \(places)"),
+          tone: .alarm)
+      }
+      let limits = ShellFence.Limits(read: read, write: write, network: network)
+      if capabilities.landlock == false {
+        return Line(
+          text: StyledText(
+            stringLiteral:
+              "runs unfenced, and may do anything your account can: Landlock is missing here, so the fence (it \(limits.words)) cannot hold: \(places)"
+          ), tone: .alarm)
+      }
+      let how = fence.byDefault ? "fenced, as a shared file's step that declares no fence" : "fenced"
+      return Line(text: StyledText(stringLiteral: "runs \(how): it \(limits.words): \(places)"), tone: .changes)
+    }
   }
 
   /// The MCP servers whose tools the steps call: what each name starts on this machine, or that it starts

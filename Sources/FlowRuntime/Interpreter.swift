@@ -295,7 +295,8 @@ public struct Interpreter: Sendable {
     scope.outputStandIn = nil
     switch step.kind {
     case .action(let call):
-      return try await perform(call, step: step, info: info, scope: &scope)
+      return try await perform(
+        call, step: step, info: info, scope: &scope, shared: workflow.shared != nil || workflow.embeddedName != nil)
 
     case .ifBlock(let condition, let then, let otherwise):
       let branch = try evaluate { try Evaluator.evaluate(condition, in: scope) } ? then : otherwise
@@ -452,7 +453,9 @@ public struct Interpreter: Sendable {
 
   // MARK: - Actions
 
-  private func perform(_ call: ActionCall, step: Step, info: StepInfo, scope: inout Scope) async throws -> FlowValue {
+  private func perform(_ call: ActionCall, step: Step, info: StepInfo, scope: inout Scope, shared: Bool) async throws
+    -> FlowValue
+  {
     let descriptor: IntentDescriptor
     do {
       descriptor = try registry.descriptor(for: call.id.value)
@@ -498,6 +501,8 @@ public struct Interpreter: Sendable {
         ? context
         : context.with(
           WorkflowEnvironment(allowed: scope.builtIns.environmentNames, values: scope.builtIns.environment))
+      // A shared file's steps say so (run-shell fences them); your own file's pay nothing for it.
+      if shared { context = context.with(RunOrigin(shared: true)) }
       // Likewise the progress reporter: only actions that report get one, and their step ends it.
       if descriptor.reportsProgress {
         context.progress = ProgressReporter { [observer] in observer.record(.progress(info, $0)) }

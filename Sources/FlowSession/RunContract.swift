@@ -19,14 +19,12 @@ import Foundation
 public struct RunContract: Sendable {
   public let capabilities: Capabilities
   public let set: CapabilitySet
-  private let shared: Bool
   /// The library copy's provenance record, when it holds an approved card the run goes beyond.
   private let approval: (file: URL, record: ProvenanceRecord)?
 
   public init(_ workflow: Workflow, check: WorkflowCheck, context: SessionContext) {
     capabilities = CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow)
     set = capabilities.contract
-    shared = workflow.shared != nil
     let file = URL(fileURLWithPath: workflow.file.path)
     // Records are read only in the library, as `flow show` reads them (Sharing.md).
     if workflow.embeddedName == nil,
@@ -80,8 +78,7 @@ public struct RunContract: Sendable {
     try? record.write(for: approval.file)
   }
 
-  /// The run's services, held to the set and told where the workflow came from.
-  public func hold(_ services: IntentContext) -> IntentContext {
-    services.holding(to: set).with(RunOrigin(shared: shared))
-  }
+  /// The run's services, held to the set. (Where each workflow came from, the interpreter says, as it
+  /// runs each: a shared library workflow run from one's own file is still shared.)
+  public func hold(_ services: IntentContext) -> IntentContext { services.holding(to: set) }
 }

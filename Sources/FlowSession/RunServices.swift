@@ -62,7 +62,10 @@ extension ActionChoices {
       .with(SystemClipboard(environment: context.environment) as any ClipboardService, as: (any ClipboardService).self)
       .with(LocalFiles(locations: context.fileLocations) as any Files, as: (any Files).self)
       .with(
-        SpawnCommandRunner(environment: context.environment, outputLimit: limits.textBytes) as any CommandRunner,
+        SpawnCommandRunner(environment: context.environment, outputLimit: limits.textBytes) {
+          [console = context.console] in
+          console.write("warning: \($0)\n", to: .error)
+        } as any CommandRunner,
         as: (any CommandRunner).self
       )
       .with(backends.service(use.choice, readOnly: readOnly) { announce(use) })

@@ -1,5 +1,6 @@
 import CLinux
 import FlowBasics
+import FlowIntents
 import Foundation
 import Synchronization
 
@@ -25,17 +26,38 @@ public struct SpawnCommandRunner: CommandRunner {
   /// How long a command is waited for on the calling thread before a thread of its own takes over.
   static let inlineWait: Duration = .milliseconds(3)
 
-  public init(environment: [String: String], outputLimit: Int = 16 << 20) {
+  /// Where a warning goes: a fenced command on a kernel without Landlock, which runs unfenced.
+  let warn: @Sendable (String) -> Void
+  /// The rulesets of this run's fences, made once each: a fence's rules hold the folders its paths named
+  /// when first used (a folder replaced later is not in it: refused, never widened).
+  private let rulesets = Rulesets()
+
+  public init(
+    environment: [String: String], outputLimit: Int = 16 << 20, warn: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
     self.environment = environment
     self.outputLimit = outputLimit
+    self.warn = warn
     _ = Self.reaper
   }
+
+  /// The message when a fence cannot be enforced here.
+  public static let landlockMissing =
+    "Landlock is missing here (Linux 5.13 or later, with Landlock enabled), so this step runs unfenced: it may do anything your account can"
 
   private static let reaper: Bool = clinux_become_child_subreaper() == 0
 
   public func run(_ command: CommandRequest) async throws -> CommandResult {
     try Task.checkCancellation()
-    let child = try Child.start(command, environment: environment)
+    var ruleset: Int32 = -1
+    if let fence = command.fence {
+      if let abi = LandlockFence.abi(environment: environment) {
+        ruleset = try rulesets.ruleset(for: fence, abi: abi)
+      } else {
+        warn(Self.landlockMissing)
+      }
+    }
+    let child = try Child.start(command, environment: environment, ruleset: ruleset)
     return try await withTaskCancellationHandler {
       // Most commands end within a moment (`true`, `git status`): waited for here, they cost no thread
       // and no hop back (Scripts/bench-shell.sh). A longer one is waited for on a thread of its own, never
@@ -55,6 +77,24 @@ public struct SpawnCommandRunner: CommandRunner {
       }
     } onCancel: {
       child.cancel()
+    }
+  }
+
+  /// Landlock rulesets by fence, kept open for the run and closed with it.
+  private final class Rulesets: Sendable {
+    private let made = Mutex<[ShellFence.Limits: Int32]>([:])
+
+    func ruleset(for limits: ShellFence.Limits, abi: Int) throws(CommandFailure) -> Int32 {
+      try made.withLock { (made) throws(CommandFailure) -> Int32 in
+        if let ruleset = made[limits] { return ruleset }
+        let ruleset = try LandlockFence.ruleset(limits, abi: abi)
+        made[limits] = ruleset
+        return ruleset
+      }
+    }
+
+    deinit {
+      made.withLock { made in made.values.forEach { close($0) } }
     }
   }
 
@@ -99,7 +139,7 @@ public struct SpawnCommandRunner: CommandRunner {
 
     // MARK: Starting
 
-    static func start(_ command: CommandRequest, environment base: [String: String]) throws -> Child {
+    static func start(_ command: CommandRequest, environment base: [String: String], ruleset: Int32) throws -> Child {
       var environment = base
       for (key, value) in command.environment { environment[key] = value }
       do {
@@ -122,11 +162,12 @@ public struct SpawnCommandRunner: CommandRunner {
         let arguments = command.arguments.map { $0 == CommandRequest.scriptPlaceholder ? "/dev/fd/3" : $0 }
         let child: Subprocess
         do {
-          child = try Subprocess.spawn(
-            Subprocess.Options(
-              executable: command.executable, arguments: arguments, name: command.name, environment: environment,
-              workingDirectory: command.workingDirectory, standardInput: command.input == nil ? .null : .pipe,
-              descriptors: script >= 0 ? [3: script] : [:]))
+          var options = Subprocess.Options(
+            executable: command.executable, arguments: arguments, name: command.name, environment: environment,
+            workingDirectory: command.workingDirectory, standardInput: command.input == nil ? .null : .pipe,
+            descriptors: script >= 0 ? [3: script] : [:])
+          options.ruleset = ruleset
+          child = try Subprocess.spawn(options)
         } catch {
           close(cancel.read)
           close(cancel.write)

@@ -5,8 +5,13 @@ import Synchronization
 /// A program flow starts: the one place a child process is made, with one policy for every caller
 /// (`run-shell`, the clipboard tools, `xdg-open`, `crontab`, MCP servers and the scheduler's runs).
 ///
-/// - `posix_spawn`, never `Foundation.Process`: that cannot give the child a process group of its own,
-///   and costs a thread hop and a run loop per program (Scripts/bench-shell.sh).
+/// - `clone(CLONE_VM | CLONE_VFORK)` as posix_spawn does it (`clinux_spawn`, CLinux/spawn.h), never
+///   `Foundation.Process`: that cannot give the child a process group of its own, and costs a thread hop
+///   and a run loop per program (Scripts/bench-shell.sh). posix_spawn itself cannot run code in the
+///   child, and two things run there before exec: `PR_SET_PDEATHSIG` and run-shell's Landlock fence.
+/// - A child that ``Options/endsWithFlow`` gets SIGKILL from the kernel when flow dies, however it dies.
+///   The kernel sends it when the *thread* that started the child ends, so children are started on a
+///   thread that lives as long as flow: the main thread, or else ``SpawnThread``.
 /// - Every descriptor flow makes is close-on-exec from the moment it exists (`pipe2(O_CLOEXEC)`,
 ///   `SOCK_CLOEXEC`, `memfd_create(MFD_CLOEXEC)`), so a child started by one thread never inherits
 ///   another child's pipe; the child gets only what ``Options`` hands it.
@@ -14,6 +19,8 @@ import Synchronization
 ///   SIGTERM in every thread to take them on its service thread, and a child would inherit that), and in a
 ///   process group of its own: Ctrl-C at the terminal reaches flow alone, which then ends the group in
 ///   order.
+/// - Its descendants too: the group is listed with ``Keeper``, a process that ends every listed group
+///   when flow dies (a script's `sleep 1000 &` has no death signal of its own).
 /// - A group started with ``Options/endsWithFlow`` is registered until it is reaped (``reaped(_:)``):
 ///   when flow must exit at once (a second Ctrl-C), ``endAll()`` kills every one still running, so
 ///   nothing flow started outlives it.
@@ -55,9 +62,13 @@ public struct Subprocess: Sendable {
     public var standardError: Output
     /// Descriptors of flow's given to the child at other numbers: child number → flow's descriptor.
     public var descriptors: [Int32: Int32]
-    /// Whether ``endAll()`` kills the group when flow exits at once; false for children flow hands on
-    /// in order itself (the scheduler's runs).
+    /// Whether ``endAll()`` kills the group when flow exits at once, and the kernel kills the child
+    /// when flow dies (`PR_SET_PDEATHSIG`, even after `kill -9`); false for children flow hands on in
+    /// order itself (the scheduler's runs).
     public var endsWithFlow: Bool
+    /// A Landlock ruleset the child enforces on itself before exec (``LandlockFence``), or -1. The
+    /// caller keeps and closes it.
+    public var ruleset: Int32 = -1
 
     public init(
       executable: String, arguments: [String] = [], name: String? = nil, environment: [String: String],
@@ -82,11 +93,6 @@ public struct Subprocess: Sendable {
   public let standardInput: Int32
   public let standardOutput: Int32
   public let standardError: Int32
-
-  /// Signals whose disposition the child gets back: every one flow or a library may ignore or catch.
-  private static let defaultSignals: [Int32] = [
-    SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU,
-  ]
 
   /// The process groups started with ``Options/endsWithFlow`` and not yet reaped.
   private static let running = Mutex<Set<pid_t>>([])
@@ -117,25 +123,24 @@ public struct Subprocess: Sendable {
       return (parent, child)
     }
 
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
+    // The file actions, in order, for the child to take before exec.
+    var actions: [clinux_spawn_action] = []
     var input: Int32 = -1
     switch options.standardInput {
-    case .null: posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+    case .null: actions.append(clinux_spawn_action(fd: STDIN_FILENO, source: -1, flags: O_RDONLY))
     case .pipe:
       let ends = try pipe(parentReads: false)
       input = ends.parent
-      posix_spawn_file_actions_adddup2(&actions, ends.child, STDIN_FILENO)
+      actions.append(clinux_spawn_action(fd: STDIN_FILENO, source: ends.child, flags: 0))
     }
     func route(_ output: Output, to number: Int32) throws(SubprocessError) -> Int32 {
       switch output {
-      case .null: posix_spawn_file_actions_addopen(&actions, number, "/dev/null", O_WRONLY, 0)
+      case .null: actions.append(clinux_spawn_action(fd: number, source: -1, flags: O_WRONLY))
       case .inherit: break
-      case .standardError: posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, number)
+      case .standardError: actions.append(clinux_spawn_action(fd: number, source: STDERR_FILENO, flags: 0))
       case .pipe:
         let ends = try pipe(parentReads: true)
-        posix_spawn_file_actions_adddup2(&actions, ends.child, number)
+        actions.append(clinux_spawn_action(fd: number, source: ends.child, flags: 0))
         return ends.parent
       }
       return -1
@@ -143,41 +148,45 @@ public struct Subprocess: Sendable {
     let output = try route(options.standardOutput, to: STDOUT_FILENO)
     let errors = try route(options.standardError, to: STDERR_FILENO)
     for (number, descriptor) in options.descriptors.sorted(by: { $0.key < $1.key }) {
-      posix_spawn_file_actions_adddup2(&actions, descriptor, number)
+      actions.append(clinux_spawn_action(fd: number, source: descriptor, flags: 0))
     }
-    if let directory = options.workingDirectory { clinux_spawn_chdir(&actions, directory) }
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in defaultSignals { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var mask = sigset_t()
-    sigemptyset(&mask)
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
     let cArguments = ([options.name ?? options.executable] + options.arguments).map { strdup($0) }
     let cEnvironment = options.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
-    defer { (cArguments + cEnvironment).forEach { free($0) } }
+    let cExecutable = strdup(executable)
+    let cDirectory = options.workingDirectory.map { strdup($0) }
+    defer { (cArguments + cEnvironment + [cExecutable, cDirectory ?? nil]).forEach { free($0) } }
     var argv = cArguments + [nil]
     var envp = cEnvironment + [nil]
 
     var pid: pid_t = 0
+    var failure: Int32 = 0
     // Registered before it can run, so that an exit at once (a second Ctrl-C) finds the group.
-    let status = running.withLock { running -> Int32 in
-      let status = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
-      if status == 0 {
-        if options.endsWithFlow { running.insert(pid) }
+    running.withLock { running in
+      argv.withUnsafeMutableBufferPointer { argv in
+        envp.withUnsafeMutableBufferPointer { envp in
+          actions.withUnsafeBufferPointer { actions in
+            var request = clinux_spawn_request(
+              path: cExecutable, argv: argv.baseAddress, envp: envp.baseAddress, actions: actions.baseAddress,
+              action_count: Int32(actions.count), directory: cDirectory ?? nil, ruleset: options.ruleset,
+              death_signal: options.endsWithFlow ? SIGKILL : 0, parent: getpid(), error: 0)
+            (pid, failure) = SpawnThread.run {
+              let pid = clinux_spawn(&request)
+              return (pid, pid < 0 ? errno : 0)
+            }
+          }
+        }
+      }
+      if pid > 0 {
+        if options.endsWithFlow {
+          running.insert(pid)
+          Keeper.tell(started: true, group: pid)
+        }
         registered(pid)
       }
-      return status
     }
-    guard status == 0 else {
-      throw SubprocessError("cannot start \(executable): \(String(cString: strerror(status)))", code: status)
+    guard pid > 0 else {
+      throw SubprocessError("cannot start \(executable): \(String(cString: strerror(failure)))", code: failure)
     }
     spawned = true
     return Subprocess(pid: pid, standardInput: input, standardOutput: output, standardError: errors)
@@ -215,7 +224,9 @@ public struct Subprocess: Sendable {
 
   /// Forgets a group once its leader is reaped: ``endAll()`` no longer kills it.
   public static func reaped(_ pid: pid_t) {
-    _ = running.withLock { $0.remove(pid) }
+    running.withLock { running in
+      if running.remove(pid) != nil { Keeper.tell(started: false, group: pid) }
+    }
   }
 
   /// The groups ``endAll()`` would end now.

@@ -86,4 +86,50 @@ struct SubprocessTests {
     #expect(!Subprocess.runningGroups.contains(unregistered.pid))
     #expect(unregistered.wait() == .exited(0))
   }
+
+  /// `PR_SET_PDEATHSIG` fires when the *thread* that started the child ends: a child started on a
+  /// thread that ends before flow does must live on (SpawnThread starts it on one that never ends).
+  @Test func aChildOutlivesTheThreadThatStartedIt() throws {
+    final class Started: @unchecked Sendable {
+      var pid: pid_t = -1
+      var task = ""
+    }
+    let started = Started()
+    var thread = pthread_t()
+    let created = pthread_create(
+      &thread, nil,
+      { argument in
+        guard let argument else { return nil }
+        let started = Unmanaged<Started>.fromOpaque(argument).takeRetainedValue()
+        var link = [CChar](repeating: 0, count: 64)
+        _ = readlink("/proc/thread-self", &link, link.count - 1)
+        started.task = String(cString: link)
+        started.pid =
+          (try? Subprocess.spawn(
+            Subprocess.Options(
+              executable: "sleep", arguments: ["1000"], environment: SubprocessTests.environment,
+              standardOutput: .null, standardError: .null)))?.pid ?? -1
+        return nil
+      }, Unmanaged.passRetained(started).toOpaque())
+    try #require(created == 0)
+    pthread_join(thread, nil)
+    let pid = started.pid
+    try #require(pid > 0)
+    defer {
+      kill(pid, SIGKILL)
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+      Subprocess.reaped(pid)
+    }
+    // The thread has ended once the kernel has released it (after it signalled any child of its own).
+    let deadline = ContinuousClock.now + .seconds(10)
+    while access("/proc/\(started.task)", F_OK) == 0, ContinuousClock.now < deadline { sched_yield() }
+    var status: Int32 = 0
+    #expect(waitpid(pid, &status, WNOHANG) == 0, "the child ended with the thread that started it")
+    // Not dying either: no SIGKILL on its way (bit 9 of the pending sets).
+    let lines = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8))?.split(separator: "\n") ?? []
+    let pending = lines.filter { $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:") }
+      .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+    #expect(pending.count == 2 && pending.allSatisfy { $0 & (1 << (SIGKILL - 1)) == 0 }, "\(lines)")
+  }
 }

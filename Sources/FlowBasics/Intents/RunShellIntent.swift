@@ -63,6 +63,13 @@ struct RunShellIntent: AppIntent {
   var timeout: Duration?
 
   @Parameter(
+    title: "Fence",
+    description:
+      "What the command may touch: {read: [paths], write: [paths], network: true|false}, enforced by the kernel (Landlock); 'none' for anything your account can. A shared file's step without one may only read."
+  )
+  var fence: ShellFence?
+
+  @Parameter(
     title: "Output",
     description:
       "Standard output as text (without its last line break), lines, or JSON; 'result' gives exit-code, stdout and stderr and does not stop at a failing exit.",
@@ -81,6 +88,7 @@ struct RunShellIntent: AppIntent {
       \.$workingDirectory
       \.$environment
       \.$timeout
+      \.$fence
       \.$output
     }
   }
@@ -132,10 +140,12 @@ struct RunShellIntent: AppIntent {
         } else {
           "exited with status \(result.exitCode)"
         }
+      // A fenced command that was refused something says "Permission denied": say what it was allowed.
+      let fenced = request.fence.map { ["it ran fenced: it \($0.words) (its 'fence')"] } ?? []
       throw AppIntentError.failed(
         "\(label) \(how)",
         help: "to go on and read the exit code, add 'output: result' and test '${…exit-code}'",
-        notes: Self.errorNotes(result.standardError))
+        notes: Self.errorNotes(result.standardError) + fenced)
     }
     switch output {
     case .lines:
@@ -199,7 +209,23 @@ struct RunShellIntent: AppIntent {
       (environment ?? [:]).map { ($0.key, $0.value.text) }, uniquingKeysWith: { _, last in last })
     request.timeout = timeout
     request.outputLimit = runner.outputLimit
+    request.fence = Self.limits(fence, shared: IntentContext.current?.dependency(RunOrigin.self)?.shared ?? false)
+      .map { limits in
+        ShellFence.Limits(
+          read: limits.read.map { Self.expandingHome($0, home: home) },
+          write: limits.write.map { Self.expandingHome($0, home: home) }, network: limits.network)
+      }
     return request
+  }
+
+  /// The limits a step runs within: what it declares; when it declares nothing, none in your own file
+  /// and read-only without network in a shared one (only `fence: none` lifts that).
+  static func limits(_ fence: ShellFence?, shared: Bool) -> ShellFence.Limits? {
+    switch fence {
+    case .unfenced?: nil
+    case .limited(let limits)?: limits
+    case nil: shared ? .readOnly : nil
+    }
   }
 
   /// `~` and `~/…` with the home folder; anything else as it is (`~user` too).

@@ -34,6 +34,8 @@ public struct CommandRequest: Sendable, Hashable {
   public var timeout: Duration?
   /// The most bytes of standard output kept; more ends the command (``CommandResult/outputTooLarge``).
   public var outputLimit: Int
+  /// What the command may touch, its paths expanded (`~` replaced); nil runs it unfenced.
+  public var fence: ShellFence.Limits?
 
   /// The argument that stands for the path of ``script``.
   public static let scriptPlaceholder = "\u{0}script"

@@ -1,5 +1,7 @@
-/// Where the workflow a run performs came from: registered in the run's context so that what depends on
-/// it — who may confirm what (``ConfirmationPolicy``), how a shell step is fenced — reads one value.
+/// Where the workflow whose step is running comes from: a shared file (exported, imported or embedded in
+/// one) or the person's own. The interpreter provides it for each shared workflow; absent means the
+/// person's own file. What depends on it reads this one value: `run-shell` fences a shared file's steps
+/// by default, and ``ConfirmationPolicy`` leaves more to a person.
 public struct RunOrigin: Sendable, Hashable {
   /// The file came from someone else: `flow export` wrote it (`shared:`), and it was imported or is run
   /// as it came. Values in it, and what it does, are its author's, not the person's running it.
