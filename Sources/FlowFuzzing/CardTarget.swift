@@ -14,9 +14,21 @@ import Synchronization
 /// over seeded inputs: FlowFuzzingTests.)
 enum CardTarget {
   static func run(_ bytes: [UInt8]) {
+    // libFuzzer calls from its own thread, never one of Swift's cooperative ones, so waiting here blocks
+    // nothing the run needs.
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      await check(bytes)
+      done.signal()
+    }
+    done.wait()
+  }
+
+  /// The property for one input: traps with the workflow when its run did what its card did not show.
+  static func check(_ bytes: [UInt8]) async {
     var generator = WorkflowGenerator(bytes: bytes)
     let yaml = generator.workflow()
-    if let gap = Sandbox.shared.gap(in: yaml) {
+    if let gap = await Sandbox.shared.gap(in: yaml) {
       fatalError("the card missed what the run did: \(gap)\n--- workflow\n\(yaml)")
     }
   }
@@ -148,7 +160,7 @@ final class Sandbox: @unchecked Sendable {
   }
 
   /// Runs `yaml` held to its card; what a step was refused as "not on the card", if anything was.
-  func gap(in yaml: String) -> String? {
+  func gap(in yaml: String) async -> String? {
     reset()
     let context = SessionContext(
       console: BufferConsole(), environment: ["HOME": home, "XDG_DATA_HOME": home + "/data"],
@@ -158,22 +170,17 @@ final class Sandbox: @unchecked Sendable {
     guard let workflow = loaded, !diagnostics.hasErrors else { return nil }
     let contract = CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow).contract
     let outcome = Outcome()
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-      defer { done.signal() }
-      guard
-        let services = try? ActionSettings(yes: true).intentContext(
-          context, prompter: ConfirmingPrompter(base: UnattendedPrompter()), announce: { _ in })
-      else { return }
-      let interpreter = Interpreter(
-        registry: Catalogs.registry, context: services.holding(to: contract), loader: check, observer: outcome)
-      do {
-        _ = try await interpreter.run(workflow, inputs: [:])
-      } catch let error as RunError {
-        outcome.add(error.diagnostics.all.map(\.message))
-      } catch {}
-    }
-    done.wait()
+    guard
+      let services = try? ActionSettings(yes: true).intentContext(
+        context, prompter: ConfirmingPrompter(base: UnattendedPrompter()), announce: { _ in })
+    else { return nil }
+    let interpreter = Interpreter(
+      registry: Catalogs.registry, context: services.holding(to: contract), loader: check, observer: outcome)
+    do {
+      _ = try await interpreter.run(workflow, inputs: [:])
+    } catch let error as RunError {
+      outcome.add(error.diagnostics.all.map(\.message))
+    } catch {}
     return outcome.messages.withLock { $0.first { $0.contains("not on the card") } }
   }
 

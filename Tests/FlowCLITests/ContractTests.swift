@@ -271,3 +271,38 @@ extension ContractTests {
     #expect(!again.error.contains("nobody you trust"), "\(again.error)")
   }
 }
+
+extension ContractTests {
+  /// A shared file's step that asks to run unfenced needs a person: `confirmations: auto` never answers
+  /// it, in `flow run` as in `flow mcp`; in one's own file, auto does.
+  @Test func anUnfencedStepOfASharedFileNeedsAPerson() async throws {
+    let machine = try Machine()
+    let own = """
+      flow: 1
+      name: Unfenced
+      confirmations: auto
+      steps:
+        - run-shell:
+            script: touch ~/touched
+            fence: none
+      """
+    try FileManager.default.createDirectory(at: machine.library, withIntermediateDirectories: true)
+    let shared = machine.library.appendingPathComponent("unfenced.yml").path
+    try (own + "\nshared:\n  created: 2026-11-18T11:06:40Z\n").write(toFile: shared, atomically: true, encoding: .utf8)
+    let refused = await machine.run(["run", "unfenced", "--no-input"])
+    #expect(refused.status == 4, "\(refused.error)")
+    #expect(refused.error.contains("it runs a command in a file that came from elsewhere"), "\(refused.error)")
+    let context = SessionContext(
+      console: BufferConsole(), environment: machine.environment, workingDirectory: machine.home.path)
+    let client = CallingClient(elicits: false, elicit: { _, _ in throw CancellationError() }, progress: nil)
+    let called = await MCPToolCall(context: context, options: ActionSettings(), client: client)
+      .runWorkflow(at: shared, arguments: [:])
+    #expect(called.isError)
+    #expect(!FileManager.default.fileExists(atPath: machine.home.path + "/touched"))
+
+    try machine.write("own.yml", own)
+    let ran = await machine.run(["run", "own.yml", "--no-input"])
+    #expect(ran.status == 0, "\(ran.error)")
+    #expect(FileManager.default.fileExists(atPath: machine.home.path + "/touched"))
+  }
+}

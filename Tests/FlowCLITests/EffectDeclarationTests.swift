@@ -55,7 +55,12 @@ struct EffectDeclarationTests {
     // Opens a window and contacts the link's host; stores nothing.
     "open-url": [Case(unknown: ["url"], effect: .changes)],
     "replace-text": [Case(effect: .readOnly)],
-    "run-shell": [Case(unknown: ["script"], effect: .changes)],
+    // Unfenced on request (or by a fence computed at run time) it may do anything: it asks (issue 28).
+    "run-shell": [
+      Case(unknown: ["script", "fence"], effect: .destructive, asks: true),
+      Case(values: ["fence": .text("none")], unknown: ["script"], effect: .destructive, asks: true),
+      Case(unknown: ["script"], effect: .changes),
+    ],
     "show": [Case(effect: .readOnly)],
     "sort": [Case(effect: .readOnly)],
     "split-text": [Case(effect: .readOnly)],

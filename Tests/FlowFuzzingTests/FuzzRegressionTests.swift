@@ -64,11 +64,11 @@ struct FuzzRegressionTests {
 /// bytes, each analysed and then run for real in a sandbox, held to its card. The harness runs the same
 /// target under libFuzzer for millions of inputs; here a fixed few hundred keep it in CI.
 struct CardPropertyTests {
-  @Test func whatARunDoesIsAlwaysOnItsCard() {
+  @Test func whatARunDoesIsAlwaysOnItsCard() async {
     let random = SeededRandomSource(seed: 28)
     for _ in 0..<300 {
       let bytes = (0..<64).map { _ in UInt8(random.index(below: 256)) }
-      CardTarget.run(bytes)
+      await CardTarget.check(bytes)
     }
   }
 

@@ -13,7 +13,16 @@ struct RunShellIntent: AppIntent {
     "Run a script with sh (or bash, python3, any interpreter), or a program with its arguments and no shell, and pass on its standard output; a failing exit stops the step, with the end of its standard error, unless 'output' is 'result'."
   )
   // A command can do anything the person can: a dry run never starts one.
-  static let sideEffect = SideEffect.changes
+  static let sideEffect = SideEffect.destructive
+  // A step that asks to run unfenced (`fence: none`, or a fence computed at run time) may do anything the
+  // account can, deleting included: it asks first, and in a shared file only a person (or --yes) may
+  // answer (ConfirmationPolicy). Without a fence it runs as before in one's own file, and fenced in a
+  // shared one.
+  static let sideEffectParameters: Set<String> = ["fence"]
+
+  static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
+    values["fence"].flatMap { try? ShellFence(flowValue: $0) } == .unfenced ? .destructive : .changes
+  }
   // The card shows the script, or the command line, in full and in red: a step has one or the other;
   // and beside it everything else that decides what runs.
   static let machineAccess = [
