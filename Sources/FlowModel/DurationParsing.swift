@@ -5,7 +5,7 @@ public enum DurationParsing {
     let trimmed = text.filter { !$0.isWhitespace }.lowercased()
     guard !trimmed.isEmpty else { return nil }
     if let seconds = Double(trimmed) {
-      return seconds >= 0 && seconds.isFinite ? duration(seconds: seconds) : nil
+      return seconds >= 0 && seconds <= maximumSeconds ? duration(seconds: seconds) : nil
     }
     var total = 0.0
     var number = ""
@@ -28,9 +28,14 @@ public enum DurationParsing {
       number = ""
       sawUnit = true
     }
-    guard number.isEmpty, sawUnit, total.isFinite else { return nil }
+    guard number.isEmpty, sawUnit, total <= maximumSeconds else { return nil }
     return duration(seconds: total)
   }
+
+  /// The longest duration flow takes, about 285 years: its nanoseconds still fit the 64-bit integers
+  /// that sleeping and scheduling compute with. A longer one (or an infinite one) is refused like any
+  /// other malformed duration, rather than trapping in the arithmetic.
+  public static let maximumSeconds: Double = 9_000_000_000
 
   /// Seconds in each unit people write.
   private static let scales: [String: Double] = [

@@ -116,6 +116,18 @@ struct CoercionTests {
     #expect(DurationParsing.parse("-5s") == nil)
   }
 
+  /// Past about 285 years a duration's nanoseconds no longer fit 64 bits: refused, never trapped on.
+  @Test func durationsBeyondTheLongestAreRefused() {
+    #expect(DurationParsing.parse("9000000000s") == .seconds(9_000_000_000))
+    for text in ["9000000001", "1e300", "1h3h3003003000300300300m", "99999999999999999999d"] {
+      #expect(DurationParsing.parse(text) == nil, "\(text)")
+      #expect(throws: CoercionError.self) { try Duration(flowValue: .text(text)) }
+    }
+    for number in [1e300, Double.infinity] {
+      #expect(throws: CoercionError.self) { try Duration(flowValue: .number(number)) }
+    }
+  }
+
   @Test func uuids() throws {
     let text = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
     #expect(try UUID(flowValue: .text(text)).uuidString == text)
@@ -167,6 +179,13 @@ struct JSONTests {
   @Test(arguments: [#"{"a" 1}"#, "[1,", "tru", #"{"a":1} x"#, ""])
   func refusesInvalidJSON(text: String) {
     #expect(throws: JSON.ParseError.self) { try JSON.parse(text) }
+  }
+
+  /// A number past Double's range would read as infinity, which JSON cannot write back.
+  @Test(arguments: ["1e309", "-2e308", #"{"a": [1e999]}"#])
+  func refusesNumbersPastDouble(text: String) {
+    let error = #expect(throws: JSON.ParseError.self) { try JSON.parse(text) }
+    #expect(error?.message.contains("is too large") == true)
   }
 
   @Test func boundsNesting() {

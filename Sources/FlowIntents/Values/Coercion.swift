@@ -100,7 +100,7 @@ public enum Coercion {
       }
     case .duration:
       switch value {
-      case .number(let seconds) where seconds >= 0: return value
+      case .number(let seconds) where seconds >= 0 && seconds <= DurationParsing.maximumSeconds: return value
       case .text(let text):
         guard let duration = DurationParsing.parse(text) else {
           throw .expected(type, got: value)

@@ -144,6 +144,11 @@ public enum JSON {
         index = start
         throw error("unexpected character")
       }
+      // `1e999` reads as infinity, which JSON cannot write back (it would become null).
+      guard number.isFinite else {
+        index = start
+        throw error("the number \(text) is too large")
+      }
       return .number(number)
     }
 
