@@ -188,6 +188,12 @@ struct JSONTests {
     #expect(error?.message.contains("is too large") == true)
   }
 
+  /// A high surrogate followed by an escape that is no low one: each stands for itself.
+  @Test func readsAHighSurrogateWithoutItsLowHalf() throws {
+    #expect(try JSON.parse(#""\ud83d\ud0e0""#) == .text("\u{FFFD}\u{D0E0}"))
+    #expect(try JSON.parse(#""\ud83d\u0041\ud83d\ude00""#) == .text("\u{FFFD}A😀"))
+  }
+
   @Test func boundsNesting() {
     #expect(throws: JSON.ParseError.self) { try JSON.parse(String(repeating: "[", count: 10_000)) }
   }
