@@ -77,6 +77,13 @@ struct CoercionTests {
     #expect(Coercion.text(of: .date(Date(timeIntervalSince1970: 1_795_271_400))) == "2026-11-21T14:30:00Z")
   }
 
+  /// Foundation's DateFormatter traps on a combining mark after a digit; such text is no date.
+  @Test func textWithACombiningMarkIsNoDate() {
+    #expect(DateParsing.parse("2\u{73C}") == nil)
+    #expect(throws: CoercionError.self) { try DateWords.read("2\u{73C}", now: Date()) }
+    #expect(throws: CoercionError.self) { try Coercion.coerce("2026-11-2\u{73C}", to: .date) }
+  }
+
   @Test func textToBoolean() throws {
     #expect(try Bool(flowValue: "TRUE") == true)
     #expect(try Bool(flowValue: "false") == false)
