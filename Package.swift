@@ -190,8 +190,8 @@ let package = Package(
     .target(
       name: "FlowFuzzing",
       dependencies: [
-        "FlowBasics", "FlowCron", "FlowDiagnostics", "FlowModel", "FlowPresentation", "FlowRuntime", "FlowSession",
-        "FlowSharing", "FlowYAML",
+        "FlowBasics", "FlowCron", "FlowDiagnostics", "FlowIntents", "FlowMCP", "FlowMCPServer", "FlowModel",
+        "FlowPresentation", "FlowRuntime", "FlowSession", "FlowSharing", "FlowSystem", "FlowYAML",
       ], swiftSettings: swiftSettings),
     /// LLVMFuzzerRunDriver as a weak symbol, so the normal build links without libFuzzer and only replays.
     .target(name: "CFuzzDriver"),

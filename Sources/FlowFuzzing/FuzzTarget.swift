@@ -13,6 +13,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case cron
   /// A shared file's signature block, as `SignedFile.verify` reads it, and a trusted key's line.
   case signature
+  /// An HTTP/1.1 request to `flow mcp --http`: request line, headers, Content-Length or chunked body, and
+  /// the Origin, Host and Accept checks.
+  case httpRequest = "http-request"
+  /// JSON text, as `JSON.parse` and MCP's message decoding take it.
+  case json
+  /// A server-sent event stream, as the MCP client reads an answer.
+  case sse
+  /// Messages from the D-Bus session bus.
+  case dbus
+  /// CSV text, as `parse-csv` reads it.
+  case csv
+  /// Durations, numbers and dates as workflows and inputs write them.
+  case numbers
+  /// `if:` and `when:` conditions, parsed and evaluated against generated values.
+  case conditions
 
   /// Runs one input. Returns normally whatever the input holds; a crash or a hang is the finding.
   public func run(_ bytes: [UInt8]) {
@@ -22,6 +37,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .calculate: CalculateTarget.run(bytes)
     case .cron: CronTarget.run(bytes)
     case .signature: SignatureTarget.run(bytes)
+    case .httpRequest: HTTPRequestTarget.run(bytes)
+    case .json: JSONTarget.run(bytes)
+    case .sse: EventStreamTarget.run(bytes)
+    case .dbus: DBusTarget.run(bytes)
+    case .csv: CSVTarget.run(bytes)
+    case .numbers: NumbersTarget.run(bytes)
+    case .conditions: ConditionsTarget.run(bytes)
     }
   }
 }

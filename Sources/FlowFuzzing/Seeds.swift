@@ -52,6 +52,23 @@ public enum Seeds {
       inputs =
         files.map { SignedFile.sign($0, with: signingKey) } + files
         + [Array(signingKey.publicKey.line(name: "seeds").utf8)]
+    case .httpRequest:
+      inputs = HandWritten.httpRequests.map { Array($0.utf8) }
+    case .json:
+      inputs = (HandWritten.json + HandWritten.rpcMessages).map { Array($0.utf8) }
+    case .sse:
+      inputs = HandWritten.eventStreams.map { Array($0.utf8) }
+    case .dbus:
+      inputs = HandWritten.dbusMessages
+    case .csv:
+      // The first byte picks the separator (CSVTarget): 0 a comma, 1 a semicolon, 2 a tab.
+      inputs = HandWritten.csv.map { [$0.separator] + Array($0.text.utf8) }
+    case .numbers:
+      inputs =
+        files.flatMap { scalars(under: ["wait", "timeout", "duration", "default"], in: $0) }.map { Array($0.utf8) }
+        + HandWritten.numbers.map { Array($0.utf8) }
+    case .conditions:
+      inputs = files.flatMap { scalars(under: ["if", "when"], in: $0) }.map { Array($0.utf8) } + files
     }
     var seen: Set<[UInt8]> = []
     return inputs.filter { !$0.isEmpty && seen.insert($0).inserted }

@@ -92,11 +92,14 @@ public enum RPCMessage: Sendable, Hashable {
     }
     let id = object["id"].flatMap(RPCID.init)
     if let error = object["error"] {
-      guard case .dictionary(let fields) = error, case .number(let code)? = fields["code"] else {
-        throw DecodingError(message: "a JSON-RPC error must be an object with a numeric code")
+      // The code is an integer (JSON-RPC 2.0 §5.1); one past Int's range would trap in the conversion.
+      guard case .dictionary(let fields) = error, case .number(let number)? = fields["code"],
+        let code = Int(exactly: number)
+      else {
+        throw DecodingError(message: "a JSON-RPC error must be an object with an integer code")
       }
       let message = fields["message"].map(\.text) ?? ""
-      return .error(id: id, RPCError(code: Int(code), message: message, data: fields["data"]))
+      return .error(id: id, RPCError(code: code, message: message, data: fields["data"]))
     }
     guard let id else { throw DecodingError(message: "a JSON-RPC message needs a method or an id") }
     return .response(id: id, result: object["result"] ?? .nothing)

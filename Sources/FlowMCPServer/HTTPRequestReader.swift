@@ -64,8 +64,8 @@ public struct HTTPLimits: Sendable {
 
 /// Reads requests one after another from a connected socket (keep-alive), keeping what follows one
 /// request for the next. Blocking `recv(2)` on the connection's own thread: flow has no event loop.
-final class HTTPRequestReader {
-  enum Next {
+public final class HTTPRequestReader {
+  public enum Next {
     case request(IncomingHTTPRequest)
     /// The client closed the connection (or went quiet past the socket's receive timeout) between requests.
     case end
@@ -81,13 +81,13 @@ final class HTTPRequestReader {
   private var deadline: ContinuousClock.Instant?
   private let clock = ContinuousClock()
 
-  init(socket: Int32, limits: HTTPLimits) {
+  public init(socket: Int32, limits: HTTPLimits) {
     self.socket = socket
     self.limits = limits
   }
 
   /// The next request, read whole.
-  func next() -> Next {
+  public func next() -> Next {
     deadline = nil
     defer { deadline = nil }
     // RFC 9112 §2.2: empty lines before a request line are ignored.

@@ -82,7 +82,7 @@ public struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// Whether a `Host` header or an `Origin`'s host names this machine's loopback: `localhost`, an
   /// address in 127.0.0.0/8 or `[::1]`, with any port.
-  static func isLoopbackHost(_ authority: String) -> Bool {
+  public static func isLoopbackHost(_ authority: String) -> Bool {
     var host = authority.lowercased()
     if host.hasPrefix("[") {
       guard let close = host.firstIndex(of: "]") else { return false }

@@ -320,7 +320,7 @@ public final class StreamableHTTPServer: Sendable {
 
   /// An `Origin` of a page served from this machine's loopback (`http://localhost:3000`); `null`
   /// (a sandboxed page, a file) and every other site are refused.
-  static func isLoopbackOrigin(_ origin: String) -> Bool {
+  public static func isLoopbackOrigin(_ origin: String) -> Bool {
     let lowered = origin.lowercased()
     for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
       let authority = lowered.dropFirst(scheme.count)
@@ -331,7 +331,7 @@ public final class StreamableHTTPServer: Sendable {
   }
 
   /// Whether an `Accept` header takes both answers a POST may get (no header takes anything).
-  static func accepts(_ accept: String?) -> Bool {
+  public static func accepts(_ accept: String?) -> Bool {
     guard let accept else { return true }
     let types = accept.lowercased().split(separator: ",").map {
       $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""

@@ -196,12 +196,10 @@ final class DBusConnection: @unchecked Sendable {
   }
 
   private func readMessage(until deadline: ContinuousClock.Instant) throws(DBusError) -> DBusMessage {
-    while buffer.count < 16 { try fill(until: deadline) }
-    let length = try DBusMessage.totalLength(prefix: buffer[0..<16])
-    while buffer.count < length { try fill(until: deadline) }
-    let bytes = Array(buffer[0..<length])
-    buffer.removeSubrange(0..<length)
-    return try DBusMessage.decode(bytes)
+    while true {
+      if let message = try DBusMessage.next(from: &buffer) { return message }
+      try fill(until: deadline)
+    }
   }
 
   private func send(_ bytes: [UInt8]) throws(DBusError) {

@@ -131,6 +131,16 @@ struct DBusMessage: Sendable {
     return padded + bodyLength
   }
 
+  /// The message at the start of `buffer`, taken out of it; nil until all of it has arrived.
+  static func next(from buffer: inout [UInt8]) throws(DBusError) -> DBusMessage? {
+    guard buffer.count >= 16 else { return nil }
+    let length = try totalLength(prefix: buffer[0..<16])
+    guard buffer.count >= length else { return nil }
+    let bytes = Array(buffer[0..<length])
+    buffer.removeSubrange(0..<length)
+    return try decode(bytes)
+  }
+
   /// Decodes one whole message.
   static func decode(_ bytes: [UInt8]) throws(DBusError) -> DBusMessage {
     var reader = DBusReader(bytes: bytes, bigEndian: bytes.first == UInt8(ascii: "B"))
@@ -329,7 +339,13 @@ struct DBusReader {
       guard end <= bytes.count else { throw .protocolError("an array runs past the end of its message") }
       var items: [DBusValue] = []
       try nested { (reader: inout DBusReader) throws(DBusError) in
-        while reader.offset < end { items.append(try reader.read(signature: element)) }
+        while reader.offset < end {
+          // Every type the specification has takes at least a byte; an element that takes none (an
+          // empty struct, which it forbids) would repeat forever.
+          let start = reader.offset
+          items.append(try reader.read(signature: element))
+          guard reader.offset > start else { throw .protocolError("an array of '\(element)', which takes no bytes") }
+        }
       }
       return .array(element: element, items)
     case "(", "{":

@@ -51,6 +51,14 @@ struct DataIntentTests {
     #expect(try await Self.run("parse-csv", ["text": text]) == rows)
   }
 
+  /// One column and an empty value: an empty line would be skipped when read back, losing the row.
+  @Test func csvKeepsARowOfOneEmptyField() async throws {
+    let rows: FlowValue = [.dictionary(["note": ""]), .dictionary(["note": "x"])]
+    let text = try await Self.run("make-csv", ["list": rows])
+    #expect(text == "note\n\"\"\nx\n")
+    #expect(try await Self.run("parse-csv", ["text": text]) == rows)
+  }
+
   @Test func formatJSONWritesWhatParseJSONReads() async throws {
     let value: FlowValue = .dictionary(["z": [1, 2.5, true, .nothing], "a": .dictionary(["b": "c\n\"d\""])])
     for style in ["pretty", "compact"] {

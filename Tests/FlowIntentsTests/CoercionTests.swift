@@ -77,6 +77,13 @@ struct CoercionTests {
     #expect(Coercion.text(of: .date(Date(timeIntervalSince1970: 1_795_271_400))) == "2026-11-21T14:30:00Z")
   }
 
+  /// Foundation's DateFormatter traps on a combining mark after a digit; such text is no date.
+  @Test func textWithACombiningMarkIsNoDate() {
+    #expect(DateParsing.parse("2\u{73C}") == nil)
+    #expect(throws: CoercionError.self) { try DateWords.read("2\u{73C}", now: Date()) }
+    #expect(throws: CoercionError.self) { try Coercion.coerce("2026-11-2\u{73C}", to: .date) }
+  }
+
   @Test func textToBoolean() throws {
     #expect(try Bool(flowValue: "TRUE") == true)
     #expect(try Bool(flowValue: "false") == false)
@@ -118,7 +125,7 @@ struct CoercionTests {
 
   /// A number or text past the longest duration is refused before it becomes a `Duration` (which trapped).
   @Test func durationsPastTheLongestAreRefused() {
-    for value: FlowValue in [1e300, .number(.infinity), "1e300", "99999999999999999d", 31_622_401] {
+    for value: FlowValue in [1e300, .number(.infinity), "1e300", "99999999999999999d", 31_622_401, "1h3h3003003000300300300m"] {
       let error = #expect(throws: CoercionError.self) { try Duration(flowValue: value) }
       #expect(error?.message == "\(value.quoted) is too long: the longest duration is 366d")
     }
@@ -189,6 +196,19 @@ struct JSONTests {
   @Test(arguments: [#"{"a" 1}"#, "[1,", "tru", #"{"a":1} x"#, ""])
   func refusesInvalidJSON(text: String) {
     #expect(throws: JSON.ParseError.self) { try JSON.parse(text) }
+  }
+
+  /// A number past Double's range would read as infinity, which JSON cannot write back.
+  @Test(arguments: ["1e309", "-2e308", #"{"a": [1e999]}"#])
+  func refusesNumbersPastDouble(text: String) {
+    let error = #expect(throws: JSON.ParseError.self) { try JSON.parse(text) }
+    #expect(error?.message.contains("is too large") == true)
+  }
+
+  /// A high surrogate followed by an escape that is no low one: each stands for itself.
+  @Test func readsAHighSurrogateWithoutItsLowHalf() throws {
+    #expect(try JSON.parse(#""\ud83d\ud0e0""#) == .text("\u{FFFD}\u{D0E0}"))
+    #expect(try JSON.parse(#""\ud83d\u0041\ud83d\ude00""#) == .text("\u{FFFD}A😀"))
   }
 
   @Test func boundsNesting() {

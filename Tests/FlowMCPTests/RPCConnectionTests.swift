@@ -98,6 +98,15 @@ struct RPCMessageTests {
     #expect(throws: RPCMessage.DecodingError.self) { try RPCMessage.decode(#"{"id":1,"result":{}}"#) }
     #expect(throws: RPCMessage.DecodingError.self) { try RPCMessage.decode(#"[{"jsonrpc":"2.0","method":"n"}]"#) }
   }
+
+  /// An error's code past Int's range, or not whole, is refused rather than trapped on.
+  @Test(arguments: ["1e300", "-9.3e18", "1.5"])
+  func refusesAnErrorCodeThatIsNotAnInteger(code: String) {
+    let error = #expect(throws: RPCMessage.DecodingError.self) {
+      try RPCMessage.decode(#"{"jsonrpc":"2.0","id":1,"error":{"code":\#(code),"message":"no"}}"#)
+    }
+    #expect(error?.message == "a JSON-RPC error must be an object with an integer code")
+  }
 }
 
 struct RPCConnectionTests {

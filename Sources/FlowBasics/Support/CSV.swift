@@ -6,15 +6,16 @@ import FlowIntents
 /// Strict where the RFC is (a bare quote in an unquoted field, text after a closing quote, an unclosed
 /// quote are errors with their line, as Go's encoding/csv reports them) because guessing there
 /// silently shifts every later column.
-enum CSV {
+public enum CSV {
   /// Why some text is not CSV, with the line (from 1) where the problem starts.
-  struct ParseError: Error, Equatable {
-    var line: Int
-    var message: String
+  public struct ParseError: Error, Equatable {
+    public var line: Int
+    public var message: String
   }
 
   /// The records of `text`, each a list of fields; blank lines are skipped.
-  static func records(_ text: String, separator: Character) throws(ParseError) -> [(line: Int, fields: [String])] {
+  public static func records(_ text: String, separator: Character) throws(ParseError) -> [(line: Int, fields: [String])]
+  {
     var records: [(line: Int, fields: [String])] = []
     var fields: [String] = []
     var field = ""
@@ -85,9 +86,11 @@ enum CSV {
     return records
   }
 
-  /// One record, with fields quoted where they must be.
-  static func line(_ fields: [String], separator: Character) -> String {
-    fields.map { field in
+  /// One record, with fields quoted where they must be. A record of one empty field is written `""`:
+  /// as an empty line it would be skipped when read back, and the row lost.
+  public static func line(_ fields: [String], separator: Character) -> String {
+    if fields == [""] { return "\"\"" }
+    return fields.map { field in
       let needsQuotes = field.contains { $0 == separator || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
       return needsQuotes ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
     }.joined(separator: String(separator))

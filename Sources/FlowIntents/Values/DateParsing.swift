@@ -6,6 +6,9 @@ public enum DateParsing {
   /// (times without a zone are UTC), with optional fractional seconds.
   public static func parse(_ text: String) -> Date? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
+    // Every format is ASCII; and Foundation's DateFormatter traps on some other text ("Incorrect range",
+    // a combining mark after a digit, `2\u{73C}`), so that never reaches it.
+    guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     let formats = [
       "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
       "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",

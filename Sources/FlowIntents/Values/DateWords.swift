@@ -84,6 +84,8 @@ public enum DateWords {
   /// ISO 8601: with a zone as written, without one in the calendar's zone (what a person means by
   /// '2026-12-01 09:00').
   static func isoDate(_ text: String, calendar: Calendar) -> Date? {
+    // As in DateParsing: ASCII only, since DateFormatter traps on some other text.
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     let zoned = ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"]
     let local = [
       "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",

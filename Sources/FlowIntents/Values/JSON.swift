@@ -144,6 +144,11 @@ public enum JSON {
         index = start
         throw error("unexpected character")
       }
+      // `1e999` reads as infinity, which JSON cannot write back (it would become null).
+      guard number.isFinite else {
+        index = start
+        throw error("the number \(text) is too large")
+      }
       return .number(number)
     }
 
@@ -183,7 +188,14 @@ public enum JSON {
             {
               index += 2
               let low = try hex4()
-              code = 0x10000 + ((code - 0xD800) << 10) + (low &- 0xDC00)
+              if (0xDC00..<0xE000).contains(low) {
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+              } else {
+                // A high half whose next escape is no low half stands alone (U+FFFD), and that escape
+                // is read as itself: combined, the arithmetic overflowed.
+                scalars.append("\u{FFFD}")
+                code = low
+              }
             }
             scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
           default: scalars.append(Unicode.Scalar(escape))
