@@ -370,7 +370,9 @@ extension StreamableHTTPServerTests {
       defer { for client in slow { close(client.socket) } }
       let answer = await blocking {
         let client = RawClient(port: port)
-        client.giveUp(after: 20)
+        // A safety net, not a wait: in the full parallel suite other tests can hold both of Swift's
+        // cooperative threads (which the server's handler needs) for tens of seconds.
+        client.giveUp(after: 120)
         defer { close(client.socket) }
         client.post(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
         return client.read(until: "2025-11-25")
