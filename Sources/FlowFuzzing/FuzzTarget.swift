@@ -28,6 +28,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case numbers
   /// `if:` and `when:` conditions, parsed and evaluated against generated values.
   case conditions
+  /// The card's soundness (issue 28): a workflow generated from the bytes, run for real in a sandbox
+  /// held to its card; a step refused as "not on the card" is the finding.
+  case card
 
   /// Runs one input. Returns normally whatever the input holds; a crash or a hang is the finding.
   public func run(_ bytes: [UInt8]) {
@@ -44,6 +47,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .csv: CSVTarget.run(bytes)
     case .numbers: NumbersTarget.run(bytes)
     case .conditions: ConditionsTarget.run(bytes)
+    case .card: CardTarget.run(bytes)
     }
   }
 }

@@ -69,6 +69,9 @@ public enum Seeds {
         + HandWritten.numbers.map { Array($0.utf8) }
     case .conditions:
       inputs = files.flatMap { scalars(under: ["if", "when"], in: $0) }.map { Array($0.utf8) } + files
+    case .card:
+      // Each byte is a choice of the generator (CardTarget): counting up walks every kind of step.
+      inputs = (0..<32).map { seed in (0..<48).map { UInt8(truncatingIfNeeded: seed &* 7 &+ $0 &* 13) } }
     }
     var seen: Set<[UInt8]> = []
     return inputs.filter { !$0.isEmpty && seen.insert($0).inserted }
