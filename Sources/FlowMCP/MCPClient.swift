@@ -44,6 +44,11 @@ public final class MCPClient: Sendable {
     public var message: String
     /// The flat object schema of the answer.
     public var requestedSchema: FlowValue
+
+    public init(message: String, requestedSchema: FlowValue) {
+      self.message = message
+      self.requestedSchema = requestedSchema
+    }
   }
 
   public let name: String
