@@ -125,7 +125,9 @@ struct CoercionTests {
 
   /// A number or text past the longest duration is refused before it becomes a `Duration` (which trapped).
   @Test func durationsPastTheLongestAreRefused() {
-    for value: FlowValue in [1e300, .number(.infinity), "1e300", "99999999999999999d", 31_622_401, "1h3h3003003000300300300m"] {
+    for value: FlowValue in [
+      1e300, .number(.infinity), "1e300", "99999999999999999d", 31_622_401, "1h3h3003003000300300300m",
+    ] {
       let error = #expect(throws: CoercionError.self) { try Duration(flowValue: value) }
       #expect(error?.message == "\(value.quoted) is too long: the longest duration is 366d")
     }
