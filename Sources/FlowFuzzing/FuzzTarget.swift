@@ -32,6 +32,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// held to its card; a step refused as "not on the card" is the finding.
   case card
 
+  /// Runs one input where a caller may not block (a test on Swift's cooperative threads): the card's
+  /// run is awaited rather than waited for.
+  public func check(_ bytes: [UInt8]) async {
+    if self == .card { await CardTarget.check(bytes) } else { run(bytes) }
+  }
+
   /// Runs one input. Returns normally whatever the input holds; a crash or a hang is the finding.
   public func run(_ bytes: [UInt8]) {
     switch self {

@@ -214,7 +214,7 @@ struct StepEffect: Sendable, Hashable {
   static let listSubsetActions: Set<String> = ["filter", "sort", "unique", "get-item"]
 
   /// What the output of a step is, as a path or glob of files, when it is the files its intent read and
-  /// the step wrote out where they are: Files (get-folder-contents, copy-file's result) or `get-file`'s
+  /// the step wrote out where they are: Files (get-folder-contents) or `get-file`'s
   /// File or list of Files (typed `any`, since a glob makes a list and a path one File).
   static func fileSource(_ call: ActionCall, descriptor: IntentDescriptor, effect: StepEffect) -> [String]? {
     let outputIsFiles: Bool
@@ -223,8 +223,11 @@ struct StepEffect: Sendable, Hashable {
     } else {
       outputIsFiles = descriptor.id == "get-file"
     }
+    // Only an action that passes on the files it read: a copy or a move passes on the files it made,
+    // which `if-exists: keep-both` numbers (`b 3.txt`), so no path written in the step names them.
     guard outputIsFiles, let read = descriptor.machineAccess.first(where: { $0.kind == .readsFiles }),
-      read.parameter != nil
+      read.parameter != nil,
+      !descriptor.machineAccess.contains(where: { $0.kind == .writesFiles || $0.kind == .replacesFiles })
     else { return nil }
     return effect.machine.first { $0.kind == .readsFiles && !$0.computed }?.names
   }

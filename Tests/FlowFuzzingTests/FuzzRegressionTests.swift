@@ -17,10 +17,10 @@ struct FuzzRegressionTests {
   }
 
   @Test(arguments: FuzzTarget.allCases)
-  func regressionsRunWithoutACrash(target: FuzzTarget) throws {
+  func regressionsRunWithoutACrash(target: FuzzTarget) async throws {
     let folder = Self.regressions.appendingPathComponent(target.rawValue)
     for name in Self.names(in: folder) {
-      target.run(try [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
+      await target.check(try [UInt8](Data(contentsOf: folder.appendingPathComponent(name))))
     }
   }
 
@@ -37,10 +37,10 @@ struct FuzzRegressionTests {
   }
 
   @Test(arguments: FuzzTarget.allCases)
-  func seedsRunWithoutACrash(target: FuzzTarget) {
+  func seedsRunWithoutACrash(target: FuzzTarget) async {
     let seeds = Seeds.inputs(for: target, root: Self.root)
     #expect(seeds.count >= 10)
-    for seed in seeds { target.run(seed) }
+    for seed in seeds { await target.check(seed) }
   }
 
   /// The seeds are what the targets take: the expression of a `calculate` step with its `${…}` filled

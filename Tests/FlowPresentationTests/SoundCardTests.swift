@@ -215,3 +215,23 @@ struct ScriptLineTests {
     #expect(lines[start + 1].hasSuffix("↪ && rm -rf ~/notes/tmp"), "\(card)")
   }
 }
+
+extension SoundCardTests {
+  /// A copy passes on the file it made, which `keep-both` numbers (`b 3.txt`): not the file it read, and
+  /// no path the step writes. What acts on it may act on any file (found by the card fuzz target).
+  @Test func aCopysOutputIsNotTheFileItRead() throws {
+    let found = try capabilities(
+      """
+      flow: 1
+      steps:
+        - copy-file:
+            file: ~/keep/x.txt
+            to: ~/b.txt
+            if-exists: keep-both
+        - move-file:
+            file: ${previous}
+            to: ~/new.txt
+      """)
+    #expect(found.contract.files[.writesFiles] == .any)
+  }
+}
