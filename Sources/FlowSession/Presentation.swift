@@ -1,4 +1,5 @@
 import FlowDiagnostics
+import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowRuntime
@@ -77,7 +78,17 @@ public enum Presentation {
 
   /// Whether `url` is a workflow file of the library itself (not of a folder below it).
   private static func isInLibrary(_ url: URL, _ context: SessionContext) -> Bool {
-    let folder = url.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path
-    return folder == context.paths.workflows.standardizedFileURL.resolvingSymlinksInPath().path
+    isInLibrary(url.fileSystemPath, context)
+  }
+
+  /// Whether the file at `path` is in the library folder, the folders compared with their links
+  /// resolved. As text: a URL's `standardizedFileURL` and `path` build a `Set<UInt8>`, which costs
+  /// every run on this path a conformance scan.
+  public static func isInLibrary(_ path: String, _ context: SessionContext) -> Bool {
+    let absolute = context.absolutePath(path)
+    guard let slash = absolute.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+    let folder = slash == absolute.utf8.startIndex ? "/" : String(absolute[..<slash])
+    let library = context.paths.workflows.fileSystemPath
+    return (FileSystemPath.resolved(folder) ?? folder) == (FileSystemPath.resolved(library) ?? library)
   }
 }

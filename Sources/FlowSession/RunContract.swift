@@ -17,20 +17,20 @@ import Foundation
 /// added, the card the person approved then is kept with its provenance record; a run that would need
 /// more (the file was edited, a workflow it runs changed) asks again before step 1.
 public struct RunContract: Sendable {
-  public let capabilities: Capabilities
-  public let set: CapabilitySet
+  /// The set, worked out when the run first acts outside itself or, for a workflow with an approved
+  /// card, before step 1.
+  public let card: CardContract
+  public var set: CapabilitySet { card.set }
   /// The library copy's provenance record, when it holds an approved card the run goes beyond.
   private let approval: (file: URL, record: ProvenanceRecord)?
 
   public init(_ workflow: Workflow, check: WorkflowCheck, context: SessionContext) {
-    capabilities = CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow)
-    set = capabilities.contract
-    let file = URL(fileURLWithPath: workflow.file.path)
+    let card = CardContract { CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow).contract }
+    self.card = card
     // Records are read only in the library, as `flow show` reads them (Sharing.md).
-    if workflow.embeddedName == nil,
-      file.deletingLastPathComponent().standardizedFileURL.path
-        == WorkflowLocator(context: context).libraryDirectory.standardizedFileURL.path,
-      let record = ProvenanceRecord.read(for: file), let approved = record.approved, !set.isSubset(of: approved)
+    if workflow.embeddedName == nil, Presentation.isInLibrary(workflow.file.path, context),
+      case let file = context.url(for: workflow.file.path),
+      let record = ProvenanceRecord.read(for: file), let approved = record.approved, !card.set.isSubset(of: approved)
     {
       approval = (file, record)
     } else {
@@ -80,5 +80,5 @@ public struct RunContract: Sendable {
 
   /// The run's services, held to the set. (Where each workflow came from, the interpreter says, as it
   /// runs each: a shared library workflow run from one's own file is still shared.)
-  public func hold(_ services: IntentContext) -> IntentContext { services.holding(to: set) }
+  public func hold(_ services: IntentContext) -> IntentContext { services.holding(to: card) }
 }

@@ -8,7 +8,11 @@ extension IntentContext {
   /// a request, the clipboard, a notification, a URL opened. What the card's analysis missed fails its
   /// step with "… not on the card" (``CapabilitySet/refusal(_:)``) instead of acting.
   public func holding(to contract: CapabilitySet) -> IntentContext {
-    guard !contract.everything else { return self }
+    contract.everything ? self : holding(to: CardContract(contract))
+  }
+
+  /// The run's services, held to `contract`, whose set is worked out when the first effect is checked.
+  public func holding(to contract: CardContract) -> IntentContext {
     // The contract itself, for the layers that check it in place: MCP servers' tools.
     var held = with(contract)
     if let files = dependency((any Files).self) {
@@ -43,12 +47,12 @@ extension IntentContext {
 /// The file actions' files, held to the card: each path is checked before it is touched.
 struct ContractFiles: Files {
   let base: any Files
-  let contract: CapabilitySet
+  let contract: CardContract
   /// What this run wrote where the card let it, under the name the write chose (`keep-both` numbers
   /// it: `notes 2.txt`): the run may look at and read back what it made.
   private let made = Made()
 
-  init(base: any Files, contract: CapabilitySet) {
+  init(base: any Files, contract: CardContract) {
     self.base = base
     self.contract = contract
   }
@@ -61,7 +65,8 @@ struct ContractFiles: Files {
 
   private func check(_ kind: MachineAccess.Kind, _ path: String, or others: [MachineAccess.Kind] = []) throws {
     let absolute = locations.absolute(path)
-    for kind in [kind] + others where contract.allows(kind, path: absolute, resolve: locations.absolute) { return }
+    let set = contract.set
+    for kind in [kind] + others where set.allows(kind, path: absolute, resolve: locations.absolute) { return }
     if kind == .readsFiles, made.paths.withLock({ $0.contains(absolute) }) { return }
     throw CapabilitySet.refusal("\(kind.refusalWords) '\(locations.display(absolute))'")
   }
@@ -132,7 +137,7 @@ struct ContractFiles: Files {
 /// `run-shell`'s commands, held to the card: the program and its script, or its words.
 struct ContractCommandRunner: CommandRunner {
   let base: any CommandRunner
-  let contract: CapabilitySet
+  let contract: CardContract
 
   var home: String? { base.home }
   var outputLimit: Int { base.outputLimit }
@@ -147,7 +152,7 @@ struct ContractCommandRunner: CommandRunner {
         nil
       }
     let program = command.name.map(expand) ?? command.executable
-    guard contract.allows(program: program, arguments: command.arguments, script: script, expand: expand) else {
+    guard contract.set.allows(program: program, arguments: command.arguments, script: script, expand: expand) else {
       throw CapabilitySet.refusal(
         "runs '\(command.name ?? command.executable)'\(script == nil ? "" : " with a script")")
     }
@@ -163,13 +168,13 @@ struct ContractCommandRunner: CommandRunner {
 /// `get-url`'s requests, held to the card: the host, and whether data may go to it.
 struct ContractTransport: HTTPTransport {
   let base: any HTTPTransport
-  let contract: CapabilitySet
+  let contract: CardContract
 
   func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
     let carriesData = !(request.body?.isEmpty ?? true) || !request.headers.isEmpty
-    guard contract.allows(url: request.url, carriesData: carriesData) else {
+    guard contract.set.allows(url: request.url, carriesData: carriesData) else {
       let host = NetworkAccess.destination(of: request.url) ?? request.url.absoluteString
-      let effect = contract.allows(url: request.url, carriesData: false) ? "sends data to" : "contacts"
+      let effect = contract.set.allows(url: request.url, carriesData: false) ? "sends data to" : "contacts"
       throw .other(CapabilitySet.refusal("\(effect) '\(host)'").message)
     }
     return try await base.send(request)
@@ -178,25 +183,25 @@ struct ContractTransport: HTTPTransport {
 
 struct ContractClipboard: ClipboardService {
   let base: any ClipboardService
-  let contract: CapabilitySet
+  let contract: CardContract
 
   func text() async throws -> String {
-    guard contract.allows(.readsClipboard) else { throw CapabilitySet.refusal("reads the clipboard") }
+    guard contract.set.allows(.readsClipboard) else { throw CapabilitySet.refusal("reads the clipboard") }
     return try await base.text()
   }
 
   func copy(_ text: String) async throws {
-    guard contract.allows(.writesClipboard) else { throw CapabilitySet.refusal("writes the clipboard") }
+    guard contract.set.allows(.writesClipboard) else { throw CapabilitySet.refusal("writes the clipboard") }
     try await base.copy(text)
   }
 }
 
 struct ContractNotifications: NotificationService {
   let base: any NotificationService
-  let contract: CapabilitySet
+  let contract: CardContract
 
   func show(_ request: NotificationRequest) async throws -> NotificationOutcome {
-    guard contract.allows(.showsNotifications) else { throw CapabilitySet.refusal("shows a notification") }
+    guard contract.set.allows(.showsNotifications) else { throw CapabilitySet.refusal("shows a notification") }
     return try await base.show(request)
   }
 }
@@ -204,10 +209,10 @@ struct ContractNotifications: NotificationService {
 /// `open-url`, held to the card: the host (or a `mailto:` URL's recipients) the URL goes to.
 struct ContractLauncher: URLLauncher {
   let base: any URLLauncher
-  let contract: CapabilitySet
+  let contract: CardContract
 
   func open(_ url: URL) async throws {
-    guard contract.allows(url: url, carriesData: false) else {
+    guard contract.set.allows(url: url, carriesData: false) else {
       throw CapabilitySet.refusal("opens '\(NetworkAccess.destination(of: url) ?? url.absoluteString)'")
     }
     try await base.open(url)

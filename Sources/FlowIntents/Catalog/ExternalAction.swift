@@ -131,8 +131,8 @@ enum ExternalRunner {
     }
     // The server layer's check of the card (issue 28): a tool of a server the card does not name is
     // not called.
-    if let contract = context.dependency(CapabilitySet.self), let server = id.split(separator: ".").first,
-      !contract.allowsServer(String(server))
+    if let contract = context.dependency(CardContract.self), let server = id.split(separator: ".").first,
+      !contract.set.allowsServer(String(server))
     {
       throw CapabilitySet.refusal("calls a tool of the MCP server '\(server)'")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a run may do: everything its permission card shows, as data that the layers which act — files,
 /// the Trash, commands, HTTP, the desktop, MCP servers — check each effect against where it happens
@@ -274,6 +275,27 @@ extension MachineAccess.Kind {
     case .trashesFiles: "moves to the Trash"
     case .deletesFiles: "deletes for good"
     default: rawValue.replacingOccurrences(of: "-", with: " ")
+    }
+  }
+}
+
+/// What a run is held to, worked out the first time an effect is checked against it: a run that does
+/// nothing outside itself (a `show` step) never pays for the card's analysis (a tenth of a one-step
+/// run's start).
+public final class CardContract: Sendable {
+  private let make: @Sendable () -> CapabilitySet
+  private let made = Mutex<CapabilitySet?>(nil)
+
+  public init(_ make: @escaping @Sendable () -> CapabilitySet) { self.make = make }
+
+  public convenience init(_ set: CapabilitySet) { self.init { set } }
+
+  public var set: CapabilitySet {
+    made.withLock { made in
+      if let made { return made }
+      let set = make()
+      made = set
+      return set
     }
   }
 }
