@@ -25,7 +25,9 @@ public struct RunContract: Sendable {
   private let approval: (file: URL, record: ProvenanceRecord)?
 
   public init(_ workflow: Workflow, check: WorkflowCheck, context: SessionContext) {
-    let card = CardContract { CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow).contract }
+    let card = CardContract {
+      CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow).contract
+    }
     self.card = card
     // Records are read only in the library, as `flow show` reads them (Sharing.md).
     if workflow.embeddedName == nil, Presentation.isInLibrary(workflow.file.path, context),
