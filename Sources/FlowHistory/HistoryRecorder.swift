@@ -197,7 +197,7 @@ private struct RecordingObserver: RunObserver {
       reporter.record(event)
     case .finished(let record):
       recorder.finished(record)
-      if reporterRecordsSteps || record.status != .ran { reporter.record(event) }
+      if reporterRecordsSteps || record.status != .ran || record.warning != nil { reporter.record(event) }
     case .runFailed(let error):
       recorder.failed(error)
       reporter.record(event)

@@ -206,6 +206,8 @@ public struct Step: Sendable {
   }
 
   public struct Retry: Sendable, Hashable {
+    /// The most attempts a step may have: a hundred, a day's worth at a quarter-hour's delay.
+    public static let maximumAttempts = 100
     public var attempts: Int
     public var delay: Duration
   }

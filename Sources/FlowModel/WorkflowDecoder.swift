@@ -671,12 +671,12 @@ public struct WorkflowDecoder {
     var retry = Step.Retry(attempts: 1, delay: .seconds(1))
     switch node {
     case .scalar:
-      guard let attempts = positiveInteger(node, for: "retry") else { return nil }
+      guard let attempts = attempts(node, for: "retry") else { return nil }
       retry.attempts = attempts
     case .mapping(let mapping):
       for entry in mapping.entries {
         switch entry.key.value {
-        case "attempts": retry.attempts = positiveInteger(entry.value, for: "attempts") ?? retry.attempts
+        case "attempts": retry.attempts = attempts(entry.value, for: "attempts") ?? retry.attempts
         case "delay": retry.delay = duration(entry.value, for: "delay")?.value ?? retry.delay
         default: unknownKey(entry.key, among: ["attempts", "delay"], in: "'retry'")
         }
@@ -732,12 +732,15 @@ public struct WorkflowDecoder {
     return value
   }
 
-  private mutating func positiveInteger(_ node: YAMLNode, for key: String) -> Int? {
-    guard case .int(let value)? = node.scalar?.resolved, value >= 1 else {
+  /// A step's attempts: at least one, and at most ``Step/Retry/maximumAttempts``, so that a retried
+  /// step cannot keep a run (or the scheduler's next one) waiting for ever.
+  private mutating func attempts(_ node: YAMLNode, for key: String) -> Int? {
+    let maximum = Step.Retry.maximumAttempts
+    guard case .int(let value)? = node.scalar?.resolved, (1...maximum).contains(value) else {
       report(
         Diagnostic(
           .error, .wrongKind,
-          "expected a whole number of at least 1 for '\(key)', found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)",
+          "expected a whole number from 1 to \(maximum) for '\(key)', found \(node.scalar.map { "'\($0.value)'" } ?? node.kindName)",
           at: node.span))
       return nil
     }

@@ -34,6 +34,8 @@ public struct Interpreter: Sendable {
   let loader: any WorkflowLoading
   let observer: any RunObserver
   let options: Options
+  /// Where actions say what they went on past; the run's own, or the one of the run this one is in.
+  let warnings: StepWarnings
 
   public init(
     registry: IntentRegistry, context: IntentContext, loader: any WorkflowLoading,
@@ -44,6 +46,12 @@ public struct Interpreter: Sendable {
     context.prompter = BlockConfirmingPrompter(base: context.prompter)
     // A dry run shows what would happen; it does not sit through `wait` or the delays of `retry`.
     if options.dryRun { context.clock = UnwaitingClock(base: context.clock) }
+    if let warnings = context.dependency(StepWarnings.self) {
+      self.warnings = warnings
+    } else {
+      warnings = StepWarnings()
+      context = context.with(warnings)
+    }
     self.context = context
     self.loader = loader
     self.observer = observer
@@ -192,24 +200,36 @@ public struct Interpreter: Sendable {
     // Started before its confirmation: a declined or unanswerable one ends the run in this step.
     observer.record(.started(info))
     if let confirmation = step.confirm, !options.dryRun {
-      let question =
-        try confirmation.message.map { message in try evaluate { try Evaluator.evaluate(message, in: scope).text } }
-        ?? "Run \(info.description)?"
+      let words = try confirmation.message.map { message in
+        try evaluate { try Evaluator.evaluate(message, in: scope).text }
+      }
+      if isAction(step) {
+        // Asked by the action, with its own question (which files, for good or not) after the words.
+        let question = StepQuestion(words: words, fallback: "Run \(info.description)?")
+        do {
+          try await StepQuestion.$current.withValue(question) {
+            try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
+          }
+        } catch let error as RunError where error.kind == .cancelled && question.declined {
+          throw RunError(
+            .cancelled, Diagnostic(.error, .cancelled, "cancelled at \(info.description)", at: confirmation.span))
+        }
+        return
+      }
       let confirmed = try await ask(at: confirmation.span, info) {
         try await context.prompter.requestConfirmation(
-          ConfirmationRequest(kind: .alert, origin: PromptOrigin(intentID: info.label), dialog: question))
+          ConfirmationRequest(
+            kind: .alert, origin: PromptOrigin(intentID: info.label), dialog: words ?? "Run \(info.description)?"))
       }
       guard confirmed else {
         throw RunError(
           .cancelled, Diagnostic(.error, .cancelled, "cancelled at \(info.description)", at: confirmation.span))
       }
-      if !isAction(step) {
-        // One answer covers the block: a confirmed `for-each` of deletions asks once, not per item.
-        try await BlockConfirmingPrompter.$confirmed.withValue(true) {
-          try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
-        }
-        return
+      // One answer covers the block: a confirmed `for-each` of deletions asks once, not per item.
+      try await BlockConfirmingPrompter.$confirmed.withValue(true) {
+        try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
       }
+      return
     }
     try await runConfirmed(step, info: info, scope: &scope, workflow: workflow, depth: depth)
   }
@@ -527,7 +547,19 @@ public struct Interpreter: Sendable {
     // Checked as each action makes it, so that nothing larger is ever built from it.
     try options.limits.check(output.value, made: info.description, at: step.span)
     if let dialog = output.dialog { observer.record(.dialog(dialog, info)) }
-    finish(info, output: output.value)
+    let noticed = warnings.take()
+    if noticed.isEmpty {
+      finish(info, output: output.value)
+    } else {
+      // Recorded whether or not the observer lists steps: a warning is for the person.
+      let warning = Diagnostic(
+        .warning, .partlyDone, "\(info.description): " + List.and(noticed), at: call.id.span)
+      observer.record(
+        .finished(
+          StepRecord(
+            step: info.id, position: info.position, action: info.label, status: .ran, warning: warning,
+            value: output.value)))
+    }
     return output.value
   }
 

@@ -58,6 +58,8 @@ extension DiagnosticCode {
   public static let cancelled: Self = "cancelled"
   /// A step of `on-failure:` failed too, after the run had failed (a warning beside the run's error).
   public static let onFailureFailed: Self = "on-failure-failed"
+  /// A step went on past something it could not do, and did the rest (a folder a listing could not read).
+  public static let partlyDone: Self = "partly-done"
 }
 
 extension Diagnostics {

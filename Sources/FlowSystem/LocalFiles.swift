@@ -96,7 +96,11 @@ public struct LocalFiles: Files, FileDetailsLoading {
     // Ctrl-C (the run's cancellation) stops a long walk between folders.
     if Task.isCancelled { throw CancellationError() }
     guard let directory = opendir(path) else {
-      throw FileError.system(errno, locations.display(path), doing: "read the folder")
+      let error = FileError.system(errno, locations.display(path), doing: "read the folder")
+      // A folder further down that cannot be read is left out and said, not the end of the listing.
+      guard walk.depth > 0, let context = IntentContext.current else { throw error }
+      context.warn("\(error.message); what it holds is left out")
+      return
     }
     defer { closedir(directory) }
     let descriptor = dirfd(directory)

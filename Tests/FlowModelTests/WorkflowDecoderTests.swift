@@ -219,6 +219,15 @@ struct WorkflowDecoderTests {
     ("  - Show: a\n", .invalidName, "'Show' is not an action name"),
     ("  - show: a\n    on-error: ignore\n", .unknownValue, "unknown on-error policy 'ignore'"),
     ("  - show: a\n    timeout: soon\n", .wrongKind, "expected a duration for 'timeout', found 'soon'"),
+    (
+      "  - show: a\n    retry: 9223372036854775807\n", .wrongKind,
+      "expected a whole number from 1 to 100 for 'retry', found '9223372036854775807'"
+    ),
+    (
+      "  - show: a\n    retry: {attempts: 101}\n", .wrongKind,
+      "expected a whole number from 1 to 100 for 'attempts', found '101'"
+    ),
+    ("  - show: a\n    retry: 0\n", .wrongKind, "expected a whole number from 1 to 100 for 'retry', found '0'"),
     ("  - if: ${a}\n", .missingKey, "'if' needs 'then:' with its steps"),
     ("  - repeat: 2\n    do: hello\n", .wrongKind, "expected a list of steps for 'do', found text"),
     ("  - show: a\n    then: []\n", .misplacedKey, "'then' belongs to an 'if' step, not 'show'"),

@@ -121,21 +121,23 @@ enum ExternalRunner {
       }
       return IntentOutput(value: .dictionary(all))
     }
-    if effect == .destructive {
-      let shown = resolved.mapValues { Prompting.optionText(for: $0) }
-      let confirmed = try await context.prompter.requestConfirmation(
-        ConfirmationRequest(
-          kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(summary.render(values: shown))?",
-          isDestructive: true))
-      if !confirmed { throw AppIntentError.userCancelled }
-    }
     // The server layer's check of the card (issue 28): a tool of a server the card does not name is
-    // not called.
+    // not called, nor asked about.
     if let contract = context.dependency(CardContract.self), let server = id.split(separator: ".").first,
       !contract.set.allowsServer(String(server))
     {
       throw CapabilitySet.refusal("calls a tool of the MCP server '\(server)'")
     }
+    if effect == .destructive {
+      let shown = resolved.mapValues { Prompting.optionText(for: $0) }
+      let confirmed = try await StepQuestion.ask(
+        ConfirmationRequest(
+          kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(summary.render(values: shown))?",
+          isDestructive: true),
+        prompter: context.prompter)
+      if !confirmed { throw AppIntentError.userCancelled }
+    }
+    try await StepQuestion.askBeforeActing(intentID: id, prompter: context.prompter)
     return try await IntentContext.$current.withValue(context) { try await perform(resolved, context) }
   }
 }

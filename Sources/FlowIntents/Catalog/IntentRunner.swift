@@ -44,6 +44,7 @@ enum IntentRunner {
         if asking.contains(reflected.key) {
           try await parameter.requestValueErased()
         } else if let value = values[reflected.key], value != .nothing || Self.acceptsNothing(parameter.valueType) {
+          try Self.checkOnePath(value, for: reflected.key, of: parameter.valueType, in: I.machineAccess)
           try await parameter.assign(value, in: context)
         } else if parameter.isOptional || parameter.defaultFlowValue != nil {
           parameter.assignDefault()
@@ -77,12 +78,28 @@ enum IntentRunner {
           isDestructive: effect == .destructive)
         request.needsExplicitYes = ConfirmationPolicy.needsPerson(
           I.machineAccess(for: resolved).lazy.map(\.kind), shared: context.dependency(RunOrigin.self)?.shared ?? false)
-        let confirmed = try await context.prompter.requestConfirmation(request)
+        let confirmed = try await StepQuestion.ask(request, prompter: context.prompter)
         if !confirmed { throw AppIntentError.userCancelled }
       }
+      try await StepQuestion.askBeforeActing(intentID: id, prompter: context.prompter)
       let result = try await intent.perform()
       return IntentOutput(value: result.outputValue ?? .nothing, dialog: result.outputDialog?.text)
     }
+  }
+
+  /// A parameter that names one file — a path or a pattern — given a list: joined as text, the items
+  /// would make a path nobody wrote (`a.txt, b.txt`), and the card would not show it. A list of one is
+  /// that one; any other count fails the step.
+  static func checkOnePath(_ value: FlowValue, for key: String, of type: ValueType, in access: [MachineAccess])
+    throws
+  {
+    guard type == .text, case .list(let items) = value, items.count != 1,
+      access.contains(where: { $0.parameter == key && $0.kind.actsOnFiles })
+    else { return }
+    throw AppIntentError(
+      .invalidValue,
+      "'\(key)' names one file or pattern, and was given a list of \(items.count)",
+      help: "use 'for-each' to act on each item")
   }
 
   /// Whether `nothing` is a value for this type (any value; a list, as an empty one) rather than a

@@ -35,6 +35,14 @@ public struct MachineAccess: Sendable, Hashable {
       }
     }
 
+    /// Whether its parameter names files: a path or a glob.
+    public var actsOnFiles: Bool {
+      switch self {
+      case .readsFiles, .writesFiles, .replacesFiles, .trashesFiles, .deletesFiles: true
+      default: false
+      }
+    }
+
     /// Whether a person deciding to trust a file must not miss it: the card's red.
     public var isAlarming: Bool {
       switch self {

@@ -1,0 +1,25 @@
+import Synchronization
+
+/// What an action noticed and went on past (a folder a recursive listing could not read): said as the
+/// step's warning when the step ends, so the person hears of it and the run still succeeds. One per run,
+/// among its services; the interpreter takes what each step left.
+public final class StepWarnings: Sendable {
+  private let messages = Mutex<[String]>([])
+
+  public init() {}
+
+  public func add(_ message: String) { messages.withLock { $0.append(message) } }
+
+  /// What was added since the last call, emptied.
+  public func take() -> [String] {
+    messages.withLock { messages in
+      defer { messages = [] }
+      return messages
+    }
+  }
+}
+
+extension IntentContext {
+  /// Says `message` as the running step's warning; the step goes on.
+  public func warn(_ message: String) { dependency(StepWarnings.self)?.add(message) }
+}
