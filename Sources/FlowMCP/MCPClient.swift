@@ -180,17 +180,24 @@ public final class MCPClient: Sendable {
 
   /// Calls a tool. `progress` gets (progress, total, message) from the server's progress notifications.
   /// Cancelling the calling task sends `notifications/cancelled` with `cancelReason`.
+  /// Calls `tool`. A server that says nothing for `silence` — no answer, no progress, no question — fails
+  /// the call, naming itself: a tool may work for an hour, but not in silence for ten minutes. (A step's
+  /// `timeout:` limits the whole call.)
   public func callTool(
     _ tool: String, arguments: FlowDictionary, cancelReason: String = "cancelled",
-    progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
+    silence: Duration = .seconds(600), progress: (@Sendable (Double, Double?, String?) -> Void)? = nil
   ) async throws -> ToolResult {
     let token = handler.register(progress)
     defer { handler.unregister(token) }
     var params: FlowDictionary = ["name": .text(tool), "arguments": .dictionary(arguments)]
     if progress != nil { params["_meta"] = ["progressToken": .number(Double(token))] }
     let answer: FlowValue
+    handler.liveness.heard()
     do {
-      answer = try await connection.request("tools/call", params: .dictionary(params), cancelReason: cancelReason)
+      answer = try await withTimeout(silence, method: "tools/call", liveness: handler.liveness) {
+        [connection, params] in
+        try await connection.request("tools/call", params: .dictionary(params), cancelReason: cancelReason)
+      }
     } catch let error as CancellationError {
       throw error
     } catch {
@@ -253,7 +260,9 @@ public final class MCPClient: Sendable {
       message =
         timedOut.method == "initialize"
         ? "did not answer 'initialize' in time"
-        : "did not answer '\(timedOut.method)' within \(TextPattern.words(timedOut.limit))"
+        : timedOut.method == "tools/call"
+          ? "said nothing about 'tools/call' for \(TextPattern.words(timedOut.limit)): no answer, no progress"
+          : "did not answer '\(timedOut.method)' within \(TextPattern.words(timedOut.limit))"
     case let rpc as RPCError:
       message = starting ? "refused to start: \(rpc.message)" : "answered with an error: \(rpc.message)"
     default: message = String(describing: error)
@@ -268,14 +277,43 @@ struct TimedOut: Error {
   var limit: Duration
 }
 
-/// Runs `work`, or throws `TimedOut` after `limit` (and cancels it).
+/// When a server last showed it is at work — any request or notification from it — and whether it is
+/// waiting on the person (an elicitation), which is never the server's silence.
+final class Liveness: Sendable {
+  private let state = Mutex((heard: ContinuousClock.now, asking: 0))
+
+  func heard() { state.withLock { $0.heard = .now } }
+
+  /// Runs `body`, a question for the person, with the server counted as at work until it is answered.
+  func asking<T>(_ body: () async throws -> T) async rethrows -> T {
+    state.withLock { $0.asking += 1 }
+    defer { state.withLock { $0 = (.now, $0.asking - 1) } }
+    return try await body()
+  }
+
+  /// When `limit` of silence runs out; nil while the person is being asked.
+  func deadline(after limit: Duration) -> ContinuousClock.Instant? {
+    state.withLock { $0.asking > 0 ? nil : $0.heard + limit }
+  }
+}
+
+/// Runs `work`, or throws `TimedOut` after `limit` (and cancels it); with `liveness`, after `limit` in
+/// which the server said nothing.
 func withTimeout<T: Sendable>(
-  _ limit: Duration, method: String = "initialize", _ work: @escaping @Sendable () async throws -> T
+  _ limit: Duration, method: String = "initialize", liveness: Liveness? = nil,
+  _ work: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T.self) { group in
     group.addTask { try await work() }
     group.addTask {
-      try await Task.sleep(for: limit)
+      var deadline = ContinuousClock.now + limit
+      while true {
+        try await Task.sleep(until: deadline, clock: .continuous)
+        guard let liveness else { break }
+        let next = liveness.deadline(after: limit) ?? .now + limit
+        if next <= .now { break }
+        deadline = next
+      }
       throw TimedOut(method: method, limit: limit)
     }
     defer { group.cancelAll() }
@@ -288,6 +326,8 @@ func withTimeout<T: Sendable>(
 private final class ClientHandler: RPCHandler {
   let elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)?
   private let progress = Mutex<(next: Int, callbacks: [Int: @Sendable (Double, Double?, String?) -> Void])>((1, [:]))
+
+  let liveness = Liveness()
 
   init(elicit: (@Sendable (MCPClient.Elicitation) async throws -> FlowValue)?) { self.elicit = elicit }
 
@@ -304,19 +344,23 @@ private final class ClientHandler: RPCHandler {
   func handleRequest(_ method: String, params: FlowValue?, id: RPCID, connection: RPCConnection) async throws
     -> FlowValue
   {
+    liveness.heard()
     switch method {
     case "ping": return [:]
     case "elicitation/create":
       guard let elicit else { throw RPCError.methodNotFound(method) }
       let fields = params?.dictionaryFields ?? FlowDictionary()
-      return try await elicit(
-        MCPClient.Elicitation(
-          message: fields["message"]?.text ?? "", requestedSchema: fields["requestedSchema"] ?? ["type": "object"]))
+      return try await liveness.asking {
+        try await elicit(
+          MCPClient.Elicitation(
+            message: fields["message"]?.text ?? "", requestedSchema: fields["requestedSchema"] ?? ["type": "object"]))
+      }
     default: throw RPCError.methodNotFound(method)
     }
   }
 
   func handleNotification(_ method: String, params: FlowValue?, connection: RPCConnection) {
+    liveness.heard()
     guard method == "notifications/progress" else { return }
     let fields = params?.dictionaryFields ?? FlowDictionary()
     guard case .number(let token)? = fields["progressToken"], case .number(let done)? = fields["progress"] else {

@@ -29,6 +29,17 @@ struct MCPClientBoundsTests {
     #expect(error?.message == "did not answer 'tools/list' within 200 ms")
   }
 
+  /// Silence during a tool call: the call fails once the server has said nothing for the limit.
+  @Test func aToolCallThatHearsNothingEnds() async throws {
+    let client = try await start("mute", then: "cat > /dev/null")
+    defer { client.shutdown(grace: .milliseconds(100)) }
+    let error = await #expect(throws: MCPClient.Failure.self) {
+      _ = try await client.callTool("wait", arguments: [:], silence: .milliseconds(200))
+    }
+    #expect(error?.server == "mute")
+    #expect(error?.message == "said nothing about 'tools/call' for 200 ms: no answer, no progress")
+  }
+
   /// A line with no end (65 MiB of 'x', generated here): the reader stops at its limit and the connection
   /// ends, rather than buffering without bound.
   @Test func anEndlessLineIsCutOff() async throws {
