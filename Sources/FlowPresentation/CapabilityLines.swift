@@ -159,7 +159,7 @@ public enum CapabilityLines {
     for kind in MachineAccess.Kind.allCases {
       let uses = capabilities.machine.filter { $0.kind == kind.rawValue }
       guard !uses.isEmpty else { continue }
-      let words = kind.cardWords
+      let words = (named: kind.words.card, computed: kind.words.any)
       let named = uses.filter { $0.subject != nil }
       if kind == .runsCommands {
         for use in named {
@@ -277,24 +277,5 @@ public enum CapabilityLines {
   private static func place(_ step: Capabilities.StepReference, in capabilities: Capabilities) -> String {
     let words = Step.describe(position: step.position)
     return step.file == capabilities.file ? words : "\(words) of \(step.file)"
-  }
-}
-
-extension MachineAccess.Kind {
-  /// How the card says it: of what the steps name, and of what the run computes.
-  fileprivate var cardWords: (named: String, computed: String) {
-    switch self {
-    case .readsFiles: ("reads files", "may read any file")
-    case .writesFiles: ("writes files", "may write any file")
-    case .replacesFiles: ("replaces files, losing what they held", "may replace any file, losing what it held")
-    case .trashesFiles: ("moves files to the Trash", "may move any file to the Trash")
-    case .deletesFiles: ("deletes files permanently", "may delete any file permanently")
-    case .runsCommands: ("runs commands", "may run any command")
-    case .showsNotifications: ("shows notifications", "shows notifications")
-    case .readsClipboard: ("reads the clipboard", "reads the clipboard")
-    case .writesClipboard: ("writes the clipboard", "writes the clipboard")
-    case .readsDevice: ("reads device details (host name, user, system)", "reads device details")
-    case .sendsData: ("sends data", "sends data")
-    }
   }
 }

@@ -263,7 +263,7 @@ struct StepEffect: Sendable, Hashable {
     // What it does to the machine says more than "changes": "runs commands", "trashes files".
     let verb: String? =
       if !machine.isEmpty {
-        machine.map(\.kind.margin).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        machine.map(\.kind.words.margin).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
           .joined(separator: ", ")
       } else {
         switch effect {
@@ -299,24 +299,5 @@ struct StepEffect: Sendable, Hashable {
     combined.sendsComputed = effects.contains { $0.undeclaredHosts != nil && $0.sendsComputed }
     for touch in effects.flatMap(\.machine) where !combined.machine.contains(touch) { combined.machine.append(touch) }
     return combined
-  }
-}
-
-extension MachineAccess.Kind {
-  /// The words in `flow show`'s margin.
-  var margin: String {
-    switch self {
-    case .readsFiles: "reads files"
-    case .writesFiles: "writes files"
-    case .trashesFiles: "moves files to the Trash"
-    case .deletesFiles: "deletes files"
-    case .runsCommands: "runs commands"
-    case .showsNotifications: "notifies"
-    case .readsClipboard: "reads the clipboard"
-    case .writesClipboard: "writes the clipboard"
-    case .readsDevice: "reads device details"
-    case .replacesFiles: "replaces files"
-    case .sendsData: "sends data"
-    }
   }
 }

@@ -12,7 +12,7 @@ struct SoundCardTests {
   }
 
   /// The files a kind may act on, as the run's contract holds them.
-  func scope(_ kind: MachineAccess.Kind, _ yaml: String) throws -> CapabilitySet.Scope? {
+  func scope(_ kind: MachineAccess.Kind, _ yaml: String) throws -> CapabilitySet.Scope<String>? {
     try capabilities(yaml).contract.files[kind]
   }
 

@@ -68,7 +68,7 @@ struct ContractFiles: Files {
     let set = contract.set
     for kind in [kind] + others where set.allows(kind, path: absolute, resolve: locations.absolute) { return }
     if kind == .readsFiles, made.paths.withLock({ $0.contains(absolute) }) { return }
-    throw CapabilitySet.refusal("\(kind.refusalWords) '\(locations.display(absolute))'")
+    throw CapabilitySet.refusal("\(kind.words.acting) '\(locations.display(absolute))'")
   }
 
   private func remember(_ path: String) -> String {
@@ -186,12 +186,16 @@ struct ContractClipboard: ClipboardService {
   let contract: CardContract
 
   func text() async throws -> String {
-    guard contract.set.allows(.readsClipboard) else { throw CapabilitySet.refusal("reads the clipboard") }
+    guard contract.set.allows(.readsClipboard) else {
+      throw CapabilitySet.refusal(MachineAccess.Kind.readsClipboard.words.acting)
+    }
     return try await base.text()
   }
 
   func copy(_ text: String) async throws {
-    guard contract.set.allows(.writesClipboard) else { throw CapabilitySet.refusal("writes the clipboard") }
+    guard contract.set.allows(.writesClipboard) else {
+      throw CapabilitySet.refusal(MachineAccess.Kind.writesClipboard.words.acting)
+    }
     try await base.copy(text)
   }
 }
@@ -201,7 +205,9 @@ struct ContractNotifications: NotificationService {
   let contract: CardContract
 
   func show(_ request: NotificationRequest) async throws -> NotificationOutcome {
-    guard contract.set.allows(.showsNotifications) else { throw CapabilitySet.refusal("shows a notification") }
+    guard contract.set.allows(.showsNotifications) else {
+      throw CapabilitySet.refusal(MachineAccess.Kind.showsNotifications.words.acting)
+    }
     return try await base.show(request)
   }
 }

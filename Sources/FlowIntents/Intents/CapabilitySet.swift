@@ -12,14 +12,14 @@ import Synchronization
 /// matches and what is inside that: `delete-files: ${listing}` after `get-folder-contents: ~/Downloads`
 /// is on the card as `~/Downloads`.
 public struct CapabilitySet: Sendable, Hashable, Codable {
-  /// What an effect may act on: anything, or what these names name.
-  public enum Scope: Sendable, Hashable, Codable {
+  /// What an effect may act on: anything, or what these name (paths, hosts, servers, commands).
+  public enum Scope<Name: Hashable & Sendable & Codable & Comparable>: Sendable, Hashable, Codable {
     case any
-    case only(Set<String>)
+    case only(Set<Name>)
 
-    public static let nothing = Scope.only([])
+    public static var nothing: Scope { .only([]) }
 
-    public mutating func insert(_ name: String) {
+    public mutating func insert(_ name: Name) {
       if case .only(var names) = self {
         names.insert(name)
         self = .only(names)
@@ -29,19 +29,24 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
     public var isNothing: Bool { self == .nothing }
 
     /// Whether `name` is named, compared as `same` says.
-    func contains(where same: (String) -> Bool) -> Bool {
+    func contains(where same: (Name) -> Bool) -> Bool {
       switch self {
       case .any: true
       case .only(let names): names.contains(where: same)
       }
     }
 
-    func union(_ other: Scope) -> Scope {
+    /// What this names that `other` does not, in order; nil when nothing, `.any` when `other` is
+    /// narrower than any.
+    func excess(over other: Scope) -> Scope? {
       switch (self, other) {
-      case (.only(let a), .only(let b)): .only(a.union(b))
-      default: .any
+      case (_, .any): nil
+      case (.any, .only): .any
+      case (.only(let a), .only(let b)): a.isSubset(of: b) ? nil : .only(a.subtracting(b))
       }
     }
+
+    func isSubset(of other: Scope) -> Bool { excess(over: other) == nil }
 
     /// `"any"`, or the names in order: what a provenance record keeps.
     public init(from decoder: any Decoder) throws {
@@ -49,7 +54,7 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
       if let word = try? container.decode(String.self), word == "any" {
         self = .any
       } else {
-        self = .only(Set(try container.decode([String].self)))
+        self = .only(Set(try container.decode([Name].self)))
       }
     }
 
@@ -60,18 +65,10 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
       case .only(let names): try container.encode(names.sorted())
       }
     }
-
-    func isSubset(of other: Scope) -> Bool {
-      switch (self, other) {
-      case (_, .any): true
-      case (.any, .only): false
-      case (.only(let a), .only(let b)): a.isSubset(of: b)
-      }
-    }
   }
 
   /// A command a step may run, as it writes it.
-  public struct Command: Sendable, Hashable, Codable {
+  public struct Command: Sendable, Hashable, Codable, Comparable {
     /// The program: `command:`'s first word, or the interpreter of a `script:`.
     public var program: String
     /// The words after it (`command:`), which a run may follow with the step's input as arguments.
@@ -84,47 +81,29 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
       self.arguments = arguments
       self.script = script
     }
+
+    public static func < (a: Command, b: Command) -> Bool {
+      (a.program, a.arguments.joined(separator: " "), a.script ?? "")
+        < (b.program, b.arguments.joined(separator: " "), b.script ?? "")
+    }
   }
 
   /// Anything at all: a workflow chosen at run time, which nothing before the run can look into.
   public var everything = false
   /// What each file effect may act on, by kind: reads, writes, replaces, trashes and deletes.
-  public var files: [MachineAccess.Kind: Scope] = [:]
+  public var files: [MachineAccess.Kind: Scope<String>] = [:]
   /// The commands it may run: `.any` when a step computes one.
-  public var commands: CommandScope = .only([])
+  public var commands: Scope<Command> = .nothing
   /// The hosts it may contact (a `mailto:` URL's recipients as `mailto:…`).
-  public var hosts: Scope = .nothing
+  public var hosts: Scope<String> = .nothing
   /// URLs written out in full: a request to exactly one of these sends nothing the run computed.
   public var urls: Set<String> = []
   /// The hosts it may send data to: in a URL the run computes, a body or headers.
-  public var sends: Scope = .nothing
+  public var sends: Scope<String> = .nothing
   /// Clipboard, notifications, device details.
   public var desktop: Set<MachineAccess.Kind> = []
   /// The MCP servers whose tools its steps call.
-  public var servers: Scope = .nothing
-
-  public enum CommandScope: Sendable, Hashable, Codable {
-    case any
-    case only(Set<Command>)
-
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.singleValueContainer()
-      if let word = try? container.decode(String.self), word == "any" {
-        self = .any
-      } else {
-        self = .only(Set(try container.decode([Command].self)))
-      }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.singleValueContainer()
-      switch self {
-      case .any: try container.encode("any")
-      case .only(let commands):
-        try container.encode(commands.sorted { ($0.program, $0.script ?? "") < ($1.program, $1.script ?? "") })
-      }
-    }
-  }
+  public var servers: Scope<String> = .nothing
 
   public init() {}
 
@@ -211,23 +190,23 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
   public func excess(over other: CapabilitySet) -> [String] {
     if other.everything { return [] }
     if everything { return ["anything at all: it runs a workflow chosen at run time"] }
-    func extra(_ mine: Scope, _ theirs: Scope) -> [String]? {
-      switch (mine, theirs) {
-      case (_, .any): nil
-      case (.any, .only): ["any"]
-      case (.only(let a), .only(let b)): a.subtracting(b).isEmpty ? nil : a.subtracting(b).sorted()
+    func extra(_ mine: Scope<String>, _ theirs: Scope<String>) -> [String]? {
+      switch mine.excess(over: theirs) {
+      case nil: nil
+      case .any?: ["any"]
+      case .only(let names)?: names.sorted()
       }
     }
     var words: [String] = []
     for kind in MachineAccess.Kind.allCases {
       guard let scope = files[kind], let names = extra(scope, other.files[kind] ?? .nothing) else { continue }
-      words.append("\(kind.refusalWords) \(names.joined(separator: ", "))")
+      words.append("\(kind.words.acting) \(names.joined(separator: ", "))")
     }
-    switch (commands, other.commands) {
-    case (_, .any): break
-    case (.any, .only): words.append("runs any command")
-    case (.only(let a), .only(let b)):
-      for command in a.subtracting(b).sorted(by: { $0.program < $1.program }) {
+    switch commands.excess(over: other.commands) {
+    case nil: break
+    case .any?: words.append("runs any command")
+    case .only(let extra)?:
+      for command in extra.sorted() {
         words.append(
           "runs \(([command.program] + command.arguments).joined(separator: " "))"
             + (command.script.map { " with the script \($0)" } ?? ""))
@@ -236,7 +215,7 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
     if let names = extra(hosts, other.hosts) { words.append("contacts \(names.joined(separator: ", "))") }
     if let names = extra(sends, other.sends) { words.append("sends data to \(names.joined(separator: ", "))") }
     for kind in desktop.subtracting(other.desktop).sorted(by: { $0.rawValue < $1.rawValue }) {
-      words.append(kind.rawValue.replacingOccurrences(of: "-", with: " "))
+      words.append(kind.words.card)
     }
     if let names = extra(servers, other.servers) { words.append("calls tools of \(names.joined(separator: ", "))") }
     return words
@@ -248,34 +227,15 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
     if other.everything { return true }
     if everything { return false }
     for (kind, scope) in files where !scope.isSubset(of: other.files[kind] ?? .nothing) { return false }
-    let commandsFit: Bool =
-      switch (commands, other.commands) {
-      case (_, .any): true
-      case (.any, .only): false
-      case (.only(let a), .only(let b)): a.isSubset(of: b)
-      }
     // A URL written out in full here is within `other` when it is there too, or may be anything there.
     let urlsFit = urls.allSatisfy { url in
       other.urls.contains(url)
         || URL(string: url).flatMap(NetworkAccess.destination).map { host in other.sends.contains { $0 == host } }
           ?? false
     }
-    return commandsFit && urlsFit && hosts.isSubset(of: other.hosts) && sends.isSubset(of: other.sends)
+    return commands.isSubset(of: other.commands) && urlsFit && hosts.isSubset(of: other.hosts)
+      && sends.isSubset(of: other.sends)
       && desktop.isSubset(of: other.desktop) && servers.isSubset(of: other.servers)
-  }
-}
-
-extension MachineAccess.Kind {
-  /// How a refusal names the effect: "deletes for good '~/a.txt': not on the card".
-  public var refusalWords: String {
-    switch self {
-    case .readsFiles: "reads"
-    case .writesFiles: "writes"
-    case .replacesFiles: "replaces"
-    case .trashesFiles: "moves to the Trash"
-    case .deletesFiles: "deletes for good"
-    default: rawValue.replacingOccurrences(of: "-", with: " ")
-    }
   }
 }
 

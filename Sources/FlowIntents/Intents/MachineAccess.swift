@@ -70,3 +70,54 @@ public struct MachineAccess: Sendable, Hashable {
     self.details = details
   }
 }
+
+extension MachineAccess.Kind {
+  /// How flow says an effect, in one table so that the card, `flow show`'s margin, a refused step and the
+  /// question a run asks when it needs more than its approved card all say it alike.
+  public struct Words: Sendable {
+    /// On the card, of what the steps name: "deletes files permanently".
+    public var card: String
+    /// On the card, of what the run computes: "may delete any file permanently".
+    public var any: String
+    /// In `flow show`'s margin: "deletes files".
+    public var margin: String
+    /// Before what it acts on, in a refusal: "deletes for good '~/a.txt': not on the card".
+    public var acting: String
+  }
+
+  public var words: Words {
+    switch self {
+    case .readsFiles: Words(card: "reads files", any: "may read any file", margin: "reads files", acting: "reads")
+    case .writesFiles: Words(card: "writes files", any: "may write any file", margin: "writes files", acting: "writes")
+    case .replacesFiles:
+      Words(
+        card: "replaces files, losing what they held", any: "may replace any file, losing what it held",
+        margin: "replaces files", acting: "replaces")
+    case .trashesFiles:
+      Words(
+        card: "moves files to the Trash", any: "may move any file to the Trash", margin: "moves files to the Trash",
+        acting: "moves to the Trash")
+    case .deletesFiles:
+      Words(
+        card: "deletes files permanently", any: "may delete any file permanently", margin: "deletes files",
+        acting: "deletes for good")
+    case .runsCommands:
+      Words(card: "runs commands", any: "may run any command", margin: "runs commands", acting: "runs")
+    case .showsNotifications:
+      Words(card: "shows notifications", any: "shows notifications", margin: "notifies", acting: "shows a notification")
+    case .readsClipboard:
+      Words(
+        card: "reads the clipboard", any: "reads the clipboard", margin: "reads the clipboard",
+        acting: "reads the clipboard")
+    case .writesClipboard:
+      Words(
+        card: "writes the clipboard", any: "writes the clipboard", margin: "writes the clipboard",
+        acting: "writes the clipboard")
+    case .readsDevice:
+      Words(
+        card: "reads device details (host name, user, system)", any: "reads device details",
+        margin: "reads device details", acting: "reads device details")
+    case .sendsData: Words(card: "sends data", any: "sends data", margin: "sends data", acting: "sends data to")
+    }
+  }
+}
