@@ -77,6 +77,20 @@ struct CoercionTests {
     #expect(Coercion.text(of: .date(Date(timeIntervalSince1970: 1_795_271_400))) == "2026-11-21T14:30:00Z")
   }
 
+  /// The shapes ICU's formats take, loose digit counts and a tab included, still read once text that is
+  /// no date stops before any formatter is made.
+  @Test(arguments: [
+    ("2026-1-5", "2026-01-05T00:00:00Z"), ("2026-01-05  10:00", "2026-01-05T10:00:00Z"),
+    ("2026-01-05\t10:00", "2026-01-05T10:00:00Z"), ("2026-01-5T10:00:00.5Z", "2026-01-05T10:00:00Z"),
+    ("2026-01-05T10:00+02:00", "2026-01-05T08:00:00Z"),
+  ])
+  func datesInEveryShapeTheFormatsTake(text: String, date: String) {
+    #expect(DateParsing.parse(text).map(DateParsing.format) == date)
+  }
+
+  @Test(arguments: ["2026-01-05x", "-2026-01-05", "2026-01", "tomorrow", "2026-01-05t10:00", ""])
+  func textThatIsNoDate(text: String) { #expect(DateParsing.parse(text) == nil) }
+
   /// Foundation's DateFormatter traps on a combining mark after a digit; such text is no date.
   @Test func textWithACombiningMarkIsNoDate() {
     #expect(DateParsing.parse("2\u{73C}") == nil)

@@ -9,10 +9,33 @@ public enum DateParsing {
     // Every format is ASCII; and Foundation's DateFormatter traps on some other text ("Incorrect range",
     // a combining mark after a digit, `2\u{73C}`), so that never reaches it.
     guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-    let formats = [
-      "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
-      "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
-    ]
+    // Every format starts with a date — digits, '-', digits, '-', digits (ICU takes any count of each) —
+    // and what follows says which formats can fit: a formatter is an ICU object that costs a tenth of a
+    // millisecond to make, so text that is no date never gets one.
+    let bytes = Array(trimmed.utf8)
+    var index = 0
+    func digits() -> Bool {
+      let start = index
+      while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+      return index > start
+    }
+    func dash() -> Bool {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "-") else { return false }
+      index += 1
+      return true
+    }
+    guard digits(), dash(), digits(), dash(), digits() else { return nil }
+    let formats: [String] =
+      switch index == bytes.count ? nil : bytes[index] {
+      case nil: ["yyyy-MM-dd"]
+      case UInt8(ascii: "T"):
+        [
+          "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
+          "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm",
+        ]
+      case UInt8(ascii: " "), UInt8(ascii: "\t"): ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"]
+      default: []
+      }
     for format in formats {
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
