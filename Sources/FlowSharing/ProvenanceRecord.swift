@@ -45,6 +45,26 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
     self.answered = answered
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case source, imported, signer, fingerprint, status, sha256, answered, approved
+  }
+
+  /// An approved card that does not read (edited by hand, or written by a later flow) approves nothing:
+  /// the next run asks about everything it may do, rather than the record being lost with the signer.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    source = try container.decode(String.self, forKey: .source)
+    imported = try container.decode(String.self, forKey: .imported)
+    signer = try container.decodeIfPresent(String.self, forKey: .signer)
+    fingerprint = try container.decodeIfPresent(String.self, forKey: .fingerprint)
+    status = try container.decode(String.self, forKey: .status)
+    sha256 = try container.decode(String.self, forKey: .sha256)
+    answered = try container.decode([String].self, forKey: .answered)
+    if container.contains(.approved), (try? container.decodeNil(forKey: .approved)) != true {
+      approved = (try? container.decode(CapabilitySet.self, forKey: .approved)) ?? CapabilitySet()
+    }
+  }
+
   /// The record of the library workflow at `file`.
   public static func url(for file: URL) -> URL {
     file.deletingLastPathComponent().appendingPathComponent(".provenance")

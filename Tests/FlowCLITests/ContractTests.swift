@@ -237,6 +237,27 @@ struct ContractTests {
       contentsOf: machine.library.appendingPathComponent(".provenance/note.json"), encoding: .utf8)
     #expect(record.contains("thesis.txt"), "\(record)")
   }
+
+  /// A record whose approved card does not read approves nothing: the run asks about all it may do,
+  /// rather than running as if no card had been approved.
+  @Test func anApprovedCardThatDoesNotReadApprovesNothing() async throws {
+    let machine = try Machine()
+    try machine.write(
+      "draft.yml", "flow: 1\nname: Note\nsteps:\n  - save-file: {content: hi, path: ~/note.txt, if-exists: keep-both}\n"
+    )
+    #expect(await machine.run(["export", "draft.yml", "-o", "note.flow.yml"]).status == 0)
+    #expect(await machine.run(["import", "note.flow.yml", "--yes"]).status == 0)
+    let record = machine.library.appendingPathComponent(".provenance/note.json")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: record)) as? [String: Any])
+    var broken = json
+    broken["approved"] = ["files": "everything, honestly"]
+    try JSONSerialization.data(withJSONObject: broken).write(to: record)
+    let refused = await machine.run(["run", "note", "--no-input"])
+    #expect(refused.status == 4, "\(refused.error)")
+    #expect(
+      refused.error.contains("'Note' can now do more than the card approved at import: writes ~/note.txt"),
+      "\(refused.error)")
+  }
 }
 
 extension ContractTests {
