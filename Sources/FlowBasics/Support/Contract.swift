@@ -13,33 +13,15 @@ extension IntentContext {
 
   /// The run's services, held to `contract`, whose set is worked out when the first effect is checked.
   public func holding(to contract: CardContract) -> IntentContext {
+    var held = self
     // The contract itself, for the layers that check it in place: MCP servers' tools.
-    var held = with(contract)
-    if let files = dependency((any Files).self) {
-      held = held.with(ContractFiles(base: files, contract: contract) as any Files, as: (any Files).self)
-    }
-    if let runner = dependency((any CommandRunner).self) {
-      held = held.with(
-        ContractCommandRunner(base: runner, contract: contract) as any CommandRunner, as: (any CommandRunner).self)
-    }
-    if let transport = dependency((any HTTPTransport).self) {
-      held = held.with(
-        ContractTransport(base: transport, contract: contract) as any HTTPTransport, as: (any HTTPTransport).self)
-    }
-    if let clipboard = dependency((any ClipboardService).self) {
-      held = held.with(
-        ContractClipboard(base: clipboard, contract: contract) as any ClipboardService,
-        as: (any ClipboardService).self)
-    }
-    if let notifications = dependency((any NotificationService).self) {
-      held = held.with(
-        ContractNotifications(base: notifications, contract: contract) as any NotificationService,
-        as: (any NotificationService).self)
-    }
-    if let launcher = dependency((any URLLauncher).self) {
-      held = held.with(
-        ContractLauncher(base: launcher, contract: contract) as any URLLauncher, as: (any URLLauncher).self)
-    }
+    held.dependencies.register(contract)
+    held.dependencies.replace((any Files).self) { ContractFiles(base: $0, contract: contract) }
+    held.dependencies.replace((any CommandRunner).self) { ContractCommandRunner(base: $0, contract: contract) }
+    held.dependencies.replace((any HTTPTransport).self) { ContractTransport(base: $0, contract: contract) }
+    held.dependencies.replace((any ClipboardService).self) { ContractClipboard(base: $0, contract: contract) }
+    held.dependencies.replace((any NotificationService).self) { ContractNotifications(base: $0, contract: contract) }
+    held.dependencies.replace((any URLLauncher).self) { ContractLauncher(base: $0, contract: contract) }
     return held
   }
 }

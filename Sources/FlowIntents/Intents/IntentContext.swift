@@ -37,9 +37,10 @@ public struct IntentContext: Sendable {
   /// A dependency by type, the context's own services included.
   public func dependency<Value>(_ type: Value.Type) -> Value? {
     if let value = dependencies[type] { return value }
-    if let value = prompter as? Value, type == (any Prompter).self { return value }
-    if let value = clock as? Value, type == (any FlowClock).self { return value }
-    if let value = random as? Value, type == (any RandomSource).self { return value }
+    // The type first: casting to a type the value is not (a class) scans every conformance record.
+    if type == (any Prompter).self { return prompter as? Value }
+    if type == (any FlowClock).self { return clock as? Value }
+    if type == (any RandomSource).self { return random as? Value }
     return nil
   }
 
@@ -75,6 +76,12 @@ public struct DependencyValues: Sendable {
   /// Registers `value` as the service of type `type` (register existentials as `(any P).self`).
   public mutating func register<Value: Sendable>(_ value: Value, as type: Value.Type = Value.self) {
     values[type] = Box(value)
+  }
+
+  /// Replaces the service of type `type`, when there is one, with what `transform` makes of it, in place.
+  public mutating func replace<Value: Sendable>(_ type: Value.Type, with transform: (Value) -> Value) {
+    guard let value = self[type] else { return }
+    values[type] = Box(transform(value))
   }
 
   public subscript<Value>(type: Value.Type) -> Value? {
