@@ -9,10 +9,28 @@ public enum DateParsing {
     // Every format is ASCII; and Foundation's DateFormatter traps on some other text ("Incorrect range",
     // a combining mark after a digit, `2\u{73C}`), so that never reaches it.
     guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-    // Every format starts with a date — digits, '-', digits, '-', digits (ICU takes any count of each) —
-    // and what follows says which formats can fit: a formatter is an ICU object that costs a tenth of a
-    // millisecond to make, so text that is no date never gets one.
-    let bytes = Array(trimmed.utf8)
+    let formats = candidates(
+      [
+        "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
+        "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
+      ], for: trimmed)
+    for format in formats {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "UTC")
+      formatter.dateFormat = format
+      formatter.isLenient = false
+      if let date = formatter.date(from: trimmed) { return date }
+    }
+    return nil
+  }
+
+  /// Which of `formats` (each `yyyy-MM-dd`, then `'T'` and a time, a space and a time, or nothing) can
+  /// read `text`, by its shape: digits, '-', digits, '-', digits (ICU takes any count of each), then what
+  /// follows. A formatter is an ICU object that costs a tenth of a millisecond to make, so text that is
+  /// no date never gets one.
+  static func candidates(_ formats: [String], for text: String) -> [String] {
+    let bytes = Array(text.utf8)
     var index = 0
     func digits() -> Bool {
       let start = index
@@ -24,27 +42,16 @@ public enum DateParsing {
       index += 1
       return true
     }
-    guard digits(), dash(), digits(), dash(), digits() else { return nil }
-    let formats: [String] =
-      switch index == bytes.count ? nil : bytes[index] {
-      case nil: ["yyyy-MM-dd"]
-      case UInt8(ascii: "T"):
-        [
-          "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss",
-          "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm",
-        ]
-      case UInt8(ascii: " "), UInt8(ascii: "\t"): ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"]
-      default: []
+    guard digits(), dash(), digits(), dash(), digits() else { return [] }
+    let next = index == bytes.count ? nil : bytes[index]
+    return formats.filter { format in
+      switch next {
+      case nil: format == "yyyy-MM-dd"
+      case UInt8(ascii: "T"), UInt8(ascii: "t"): format.contains("'T'")
+      case UInt8(ascii: " "), UInt8(ascii: "\t"): format.contains(" HH")
+      default: false
       }
-    for format in formats {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "UTC")
-      formatter.dateFormat = format
-      formatter.isLenient = false
-      if let date = formatter.date(from: trimmed) { return date }
     }
-    return nil
   }
 
   /// ISO 8601 in UTC: `2026-11-21T14:30:00Z`.

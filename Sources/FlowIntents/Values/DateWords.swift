@@ -90,7 +90,7 @@ public enum DateWords {
     let local = [
       "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
     ]
-    for format in zoned + local {
+    for format in DateParsing.candidates(zoned + local, for: text) {
       let formatter = DateFormatter()
       formatter.locale = Locale(identifier: "en_US_POSIX")
       formatter.timeZone = calendar.timeZone
