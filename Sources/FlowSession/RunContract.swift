@@ -30,7 +30,8 @@ public struct RunContract: Sendable {
     }
     self.card = card
     // Records are read only in the library, as `flow show` reads them (Sharing.md).
-    if workflow.embeddedName == nil, Presentation.isInLibrary(workflow.file.path, context),
+    if workflow.embeddedName == nil, ProvenanceRecord.exists(for: context.absolutePath(workflow.file.path)),
+      Presentation.isInLibrary(workflow.file.path, context),
       case let file = context.url(for: workflow.file.path),
       let record = ProvenanceRecord.read(for: file), let approved = record.approved, !card.set.isSubset(of: approved)
     {

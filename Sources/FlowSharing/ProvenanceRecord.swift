@@ -66,6 +66,16 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   /// The record of the library workflow at `file`.
+  /// Whether the file at the absolute `path` has a record beside it: one `stat`, and no URL built (a
+  /// run asks this of every workflow it starts).
+  public static func exists(for path: String) -> Bool {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
+    var name = path[path.utf8.index(after: slash)...]
+    if let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex { name = name[..<dot] }
+    // Joined as Strings: appending a Substring is generic, and costs a conformance scan.
+    return access(String(path[..<slash]) + "/.provenance/" + String(name) + ".json", F_OK) == 0
+  }
+
   public static func url(for file: URL) -> URL {
     file.deletingLastPathComponent().appendingPathComponent(".provenance")
       .appendingPathComponent(file.deletingPathExtension().lastPathComponent + ".json")
