@@ -4,7 +4,7 @@ import FlowIntents
 struct GetFolderContentsIntent: AppIntent {
   static let title: LocalizedStringResource = "Get Contents of Folder"
   static let description = IntentDescription(
-    "List the files and folders in a folder as Files, sorted by name; with 'recursive' those of every folder inside too (links to folders are listed, not entered). Names starting with a dot are left out unless 'include-hidden' is true."
+    "List the files and folders in a folder as Files, sorted by name; with 'recursive' those of every folder inside too (links to folders are listed, not entered; a folder inside that cannot be read is listed, its contents left out with a warning). Names starting with a dot are left out unless 'include-hidden' is true."
   )
 
   static let machineAccess = [MachineAccess(.readsFiles, parameter: "folder")]
