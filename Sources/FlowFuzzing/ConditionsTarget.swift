@@ -18,7 +18,11 @@ enum ConditionsTarget {
     var diagnostics = document.diagnostics
     var generator = ValueGenerator(seed: bytes)
     var pending = [root]
+    // An alias repeats its anchor's nodes, spans and all (up to the loader's 100,000): each is looked at
+    // once, so that an alias bomb costs what the file holds, not what it expands to.
+    var seen: Set<SourceSpan> = []
     while let node = pending.popLast() {
+      guard seen.insert(node.span).inserted else { continue }
       switch node {
       case .scalar:
         guard let condition = Condition.parse(node, into: &diagnostics) else { continue }
