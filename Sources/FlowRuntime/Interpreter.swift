@@ -523,6 +523,8 @@ public struct Interpreter: Sendable {
           WorkflowEnvironment(allowed: scope.builtIns.environmentNames, values: scope.builtIns.environment))
       // A shared file's steps say so (run-shell fences them); your own file's pay nothing for it.
       if shared { context = context.with(RunOrigin(shared: true)) }
+      // The step's `confirm:`, which its action asks with its own question.
+      if step.confirm != nil { context.question = StepQuestion.current }
       // Likewise the progress reporter: only actions that report get one, and their step ends it.
       if descriptor.reportsProgress {
         context.progress = ProgressReporter { [observer] in observer.record(.progress(info, $0)) }

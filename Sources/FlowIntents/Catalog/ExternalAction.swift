@@ -130,14 +130,13 @@ enum ExternalRunner {
     }
     if effect == .destructive {
       let shown = resolved.mapValues { Prompting.optionText(for: $0) }
-      let confirmed = try await StepQuestion.ask(
+      let confirmed = try await context.confirm(
         ConfirmationRequest(
           kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(summary.render(values: shown))?",
-          isDestructive: true),
-        prompter: context.prompter)
+          isDestructive: true))
       if !confirmed { throw AppIntentError.userCancelled }
     }
-    try await StepQuestion.askBeforeActing(intentID: id, prompter: context.prompter)
+    if let question = context.question { try await question.askBeforeActing(intentID: id, prompter: context.prompter) }
     return try await IntentContext.$current.withValue(context) { try await perform(resolved, context) }
   }
 }

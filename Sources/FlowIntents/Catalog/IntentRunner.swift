@@ -78,10 +78,12 @@ enum IntentRunner {
           isDestructive: effect == .destructive)
         request.needsExplicitYes = ConfirmationPolicy.needsPerson(
           I.machineAccess(for: resolved).lazy.map(\.kind), shared: context.dependency(RunOrigin.self)?.shared ?? false)
-        let confirmed = try await StepQuestion.ask(request, prompter: context.prompter)
+        let confirmed = try await context.confirm(request)
         if !confirmed { throw AppIntentError.userCancelled }
       }
-      try await StepQuestion.askBeforeActing(intentID: id, prompter: context.prompter)
+      if let question = context.question {
+        try await question.askBeforeActing(intentID: id, prompter: context.prompter)
+      }
       let result = try await intent.perform()
       return IntentOutput(value: result.outputValue ?? .nothing, dialog: result.outputDialog?.text)
     }
@@ -93,7 +95,7 @@ enum IntentRunner {
   static func checkOnePath(_ value: FlowValue, for key: String, of type: ValueType, in access: [MachineAccess])
     throws
   {
-    guard type == .text, case .list(let items) = value, items.count != 1,
+    guard case .list(let items) = value, items.count != 1, type == .text,
       access.contains(where: { $0.parameter == key && $0.kind.actsOnFiles })
     else { return }
     throw AppIntentError(

@@ -18,6 +18,8 @@ public struct IntentContext: Sendable {
   /// Where the step being performed reports how far it has got; set only for actions that report
   /// (``IntentDescriptor/reportsProgress``).
   public var progress: ProgressReporter?
+  /// The step's `confirm:`, for the action's runner to ask through; set only for steps that have one.
+  public var question: StepQuestion?
 
   public init(
     prompter: any Prompter,

@@ -4,7 +4,11 @@ import Synchronization
 /// good or not — is asked with the step's words in front of it, as one question; an action that has no
 /// question of its own is asked the step's words alone, just before it acts. The step's text adds to
 /// the action's and never stands in for it.
+///
+/// The interpreter hands it to the step's action in its ``IntentContext/question``; the action's runner
+/// asks through it.
 public final class StepQuestion: Sendable {
+  /// The step the interpreter is running, while it runs (read only for steps with `confirm:`).
   @TaskLocal public static var current: StepQuestion?
 
   /// The step's words; nil for `confirm: true`, which needs no words before an action's own question.
@@ -23,26 +27,31 @@ public final class StepQuestion: Sendable {
   }
 
   /// Asks `request`, an action's own question, with the step's words in front when the step has some.
-  static func ask(_ request: ConfirmationRequest, prompter: any Prompter) async throws -> Bool {
-    guard let question = current, !question.asked.exchange(true, ordering: .relaxed) else {
-      return try await prompter.requestConfirmation(request)
-    }
+  func ask(_ request: ConfirmationRequest, prompter: any Prompter) async throws -> Bool {
+    guard !asked.exchange(true, ordering: .relaxed) else { return try await prompter.requestConfirmation(request) }
     var request = request
-    if let words = question.words { request.dialog = words + " " + request.dialog }
+    if let words { request.dialog = words + " " + request.dialog }
     let confirmed = try await prompter.requestConfirmation(request)
-    if !confirmed { question.refused.store(true, ordering: .relaxed) }
+    if !confirmed { refused.store(true, ordering: .relaxed) }
     return confirmed
   }
 
   /// Before an action acts: the step's question alone, when the action asked none of its own.
-  static func askBeforeActing(intentID: String, prompter: any Prompter) async throws {
-    guard let question = current, !question.asked.exchange(true, ordering: .relaxed) else { return }
+  func askBeforeActing(intentID: String, prompter: any Prompter) async throws {
+    guard !asked.exchange(true, ordering: .relaxed) else { return }
     let confirmed = try await prompter.requestConfirmation(
-      ConfirmationRequest(
-        kind: .alert, origin: PromptOrigin(intentID: intentID), dialog: question.words ?? question.fallback))
+      ConfirmationRequest(kind: .alert, origin: PromptOrigin(intentID: intentID), dialog: words ?? fallback))
     if !confirmed {
-      question.refused.store(true, ordering: .relaxed)
+      refused.store(true, ordering: .relaxed)
       throw AppIntentError.userCancelled
     }
+  }
+}
+
+extension IntentContext {
+  /// Asks an action's own question, through the step's `confirm:` when it has one.
+  func confirm(_ request: ConfirmationRequest) async throws -> Bool {
+    if let question { return try await question.ask(request, prompter: prompter) }
+    return try await prompter.requestConfirmation(request)
   }
 }

@@ -5,14 +5,20 @@ import Synchronization
 /// among its services; the interpreter takes what each step left.
 public final class StepWarnings: Sendable {
   private let messages = Mutex<[String]>([])
+  /// Whether there are any: the run asks after every action step, and almost always there are none.
+  private let any = Atomic(false)
 
   public init() {}
 
-  public func add(_ message: String) { messages.withLock { $0.append(message) } }
+  public func add(_ message: String) {
+    messages.withLock { $0.append(message) }
+    any.store(true, ordering: .releasing)
+  }
 
   /// What was added since the last call, emptied.
   public func take() -> [String] {
-    messages.withLock { messages in
+    guard any.exchange(false, ordering: .acquiringAndReleasing) else { return [] }
+    return messages.withLock { messages in
       defer { messages = [] }
       return messages
     }
