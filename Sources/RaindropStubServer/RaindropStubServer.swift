@@ -48,7 +48,9 @@ public final class RaindropStubServer: Sendable {
     let server = self.server
     let task = Task { try await server.run() }
     await runner.set(task)
-    try await server.waitUntilListening()
+    // FlyingFox's default is 5 s, which a test suite holding every cooperative thread can use up
+    // before the server's task runs at all; this bounds only a failure.
+    try await server.waitUntilListening(timeout: 120)
     guard case .ip4(_, let port)? = await server.listeningAddress,
       let url = URL(string: "http://127.0.0.1:\(port)/rest/v1")
     else { throw StubServerError.noAddress }
