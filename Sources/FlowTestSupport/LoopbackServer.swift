@@ -67,7 +67,9 @@ public final class LoopbackServer: Sendable {
       address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled,
       handler: Handler(log: log, respond: respond))
     let task = Task { try await server.run() }
-    try await server.waitUntilListening()
+    // FlyingFox's default is 5 s, which a test suite holding every cooperative thread can use up before
+    // the server's task runs; this bounds only a failure.
+    try await server.waitUntilListening(timeout: 120)
     guard case .ip4(_, let port)? = await server.listeningAddress,
       let url = URL(string: "http://127.0.0.1:\(port)")
     else {
