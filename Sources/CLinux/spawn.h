@@ -50,6 +50,12 @@ struct clinux_spawn_action {
   int flags;
 };
 
+// A message to the keeper (below): a group started, or one reaped.
+struct clinux_keeper_message {
+  int32_t start;  // 1: a group started; 0: a group reaped
+  int32_t group;
+};
+
 struct clinux_spawn_request {
   const char *path;
   char *const *argv;
@@ -60,11 +66,13 @@ struct clinux_spawn_request {
   int ruleset;            // a Landlock ruleset to enforce, or -1
   int death_signal;       // sent to the child when the thread that started it ends, or 0
   pid_t parent;           // flow's pid: a child whose parent is already another has lost the race
+  int keeper;             // the keeper's socket, which the child lists its group with, or -1
   int error;              // out: the errno that stopped the child before exec, 0 if it exec'd
 };
 
 static int clinux_spawn_child(void *argument) {
   struct clinux_spawn_request *request = (struct clinux_spawn_request *)argument;
+  struct clinux_keeper_message listed = {0, 0};
   // Handlers are flow's code in flow's memory: every caught signal goes back to its default (ignored
   // ones too, as a fresh program expects), then the mask is emptied.
   for (int number = 1; number < NSIG; number++) {
@@ -80,6 +88,13 @@ static int clinux_spawn_child(void *argument) {
     if (getppid() != request->parent) _exit(127);
   }
   if (setpgid(0, 0) != 0) goto fail;
+  // The child lists its own group with the keeper before it runs anything: listed by flow after the
+  // spawn returned, a group whose program ran at once could outlive a flow killed in between.
+  if (request->keeper >= 0) {
+    listed.start = 1;
+    listed.group = (int32_t)syscall(SYS_getpid);
+    send(request->keeper, &listed, sizeof listed, MSG_NOSIGNAL);
+  }
   for (int index = 0; index < request->action_count; index++) {
     const struct clinux_spawn_action *action = &request->actions[index];
     if (action->source < 0) {
@@ -107,6 +122,13 @@ static int clinux_spawn_child(void *argument) {
   execve(request->path, request->argv, request->envp);
 fail:
   request->error = errno;
+  // Never started: taken off the keeper's list, unless an action put another file where its socket was.
+  if (listed.start == 1) {
+    int kept = 1;
+    for (int index = 0; index < request->action_count; index++) kept &= request->actions[index].fd != request->keeper;
+    listed.start = 0;
+    if (kept) send(request->keeper, &listed, sizeof listed, MSG_NOSIGNAL);
+  }
   _exit(127);
 }
 
@@ -137,15 +159,10 @@ __attribute__((noinline)) static pid_t clinux_spawn(struct clinux_spawn_request 
 // The keeper: a small process that outlives flow just long enough to end what flow started. A child
 // killed with flow (PR_SET_PDEATHSIG) may have started children of its own (`sleep 1000 &` in a
 // script), which no signal reaches when flow dies; they stay in the child's process group, so the
-// keeper ends those groups. flow sends it, over a SOCK_SEQPACKET socket, a message per group it starts
-// (`+pid`) and forgets (`-pid`); when flow dies, however it dies, the socket closes, and the keeper
+// keeper ends those groups. Over a SOCK_SEQPACKET socket, each child lists its own group (`+pid`,
+// from clinux_spawn_child, before exec) and flow forgets each group it reaps (`-pid`); when flow dies, however it dies, the socket closes, and the keeper
 // sends SIGKILL to every group still listed and exits. After fork it makes only system calls (the parent
 // is multithreaded). Returns the keeper's pid, or -1 with errno.
-struct clinux_keeper_message {
-  int32_t start;  // 1: a group started; 0: a group reaped
-  int32_t group;
-};
-
 static pid_t clinux_start_keeper(int socket) {
   pid_t pid = fork();
   if (pid != 0) return pid;

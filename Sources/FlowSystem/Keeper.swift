@@ -11,7 +11,9 @@ import Glibc
 enum Keeper {
   /// flow's end of the socket, or -1 when the keeper could not be started (then only the death signal
   /// holds).
-  private static let socket: Int32 = {
+  /// Started before the first child that ends with flow, which lists its own group through it before
+  /// it runs anything (`clinux_spawn`).
+  static let socket: Int32 = {
     var ends: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
       return -1
@@ -25,7 +27,8 @@ enum Keeper {
     return ends[0]
   }()
 
-  /// Lists a group (`started`) or forgets one that was reaped, whose number may be used again.
+  /// Lists a group (`started`) or forgets one that was reaped, whose number may be used again. (A child
+  /// lists itself; flow forgets it.)
   static func tell(started: Bool, group: pid_t) {
     guard socket >= 0 else { return }
     var message = clinux_keeper_message(start: started ? 1 : 0, group: group)

@@ -169,7 +169,8 @@ public struct Subprocess: Sendable {
             var request = clinux_spawn_request(
               path: cExecutable, argv: argv.baseAddress, envp: envp.baseAddress, actions: actions.baseAddress,
               action_count: Int32(actions.count), directory: cDirectory ?? nil, ruleset: options.ruleset,
-              death_signal: options.endsWithFlow ? SIGKILL : 0, parent: getpid(), error: 0)
+              death_signal: options.endsWithFlow ? SIGKILL : 0, parent: getpid(),
+              keeper: options.endsWithFlow ? Keeper.socket : -1, error: 0)
             (pid, failure) = SpawnThread.run {
               let pid = clinux_spawn(&request)
               return (pid, pid < 0 ? errno : 0)
@@ -178,10 +179,8 @@ public struct Subprocess: Sendable {
         }
       }
       if pid > 0 {
-        if options.endsWithFlow {
-          running.insert(pid)
-          Keeper.tell(started: true, group: pid)
-        }
+        // Listed with the keeper by the child itself, before it ran anything.
+        if options.endsWithFlow { running.insert(pid) }
         registered(pid)
       }
     }
