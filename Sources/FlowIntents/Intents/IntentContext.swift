@@ -68,9 +68,26 @@ public struct DependencyValues: Sendable {
   /// first time each is read).
   private var values = TypeTable<any AnyObject & Sendable>()
 
-  private final class Box<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+  /// One value, kept as the type it was registered as. Not a generic class: each `Box<T>` would be
+  /// metadata the runtime makes at the start of every run, one per service.
+  private final class Box: @unchecked Sendable {
+    private let pointer: UnsafeMutableRawPointer
+    private let destroy: (UnsafeMutableRawPointer) -> Void
+
+    init<Value>(_ value: Value) {
+      let typed = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      typed.initialize(to: value)
+      pointer = UnsafeMutableRawPointer(typed)
+      destroy = { pointer in
+        pointer.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        pointer.deallocate()
+      }
+    }
+
+    deinit { destroy(pointer) }
+
+    /// The value; `Value` is the type it was registered as (the table's key says so).
+    func value<Value>(as type: Value.Type) -> Value { pointer.assumingMemoryBound(to: Value.self).pointee }
   }
 
   public init() {}
@@ -87,7 +104,7 @@ public struct DependencyValues: Sendable {
   }
 
   public subscript<Value>(type: Value.Type) -> Value? {
-    values[type].map { unsafeDowncast($0, to: Box<Value>.self).value }
+    values[type].map { unsafeDowncast($0, to: Box.self).value(as: type) }
   }
 
   public func contains(_ type: Any.Type) -> Bool { values[type] != nil }
