@@ -210,4 +210,20 @@ struct FileWorkflowTests {
         == "Tidy up? Delete ~/a.txt (permanently: true)? [y/N] y\nRead it? [y/N] y\n")
     #expect(!FileManager.default.fileExists(atPath: home.path + "/a.txt"))
   }
+
+  /// `if-exists: append` is for writing text: on move-file and copy-file `flow validate` refuses it at its
+  /// column, and `flow actions` does not offer it (issue 30).
+  @Test func appendIsNoChoiceForMovingOrCopying() async throws {
+    let home = try temporaryDirectory()
+    let yaml = "flow: 1\nsteps:\n  - move-file: {file: ~/a.txt, to: ~/b.txt, if-exists: append}\n"
+    try yaml.write(toFile: home.path + "/move.yml", atomically: false, encoding: .utf8)
+    let environment = ["HOME": home.path, "NO_COLOR": "1"]
+    let result = await Machine.run(["validate", "move.yml"], in: home, environment: environment)
+    #expect(result.status == 2)
+    #expect(result.error.contains("move.yml:3:56: error:"), "\(result.error)")
+    #expect(result.error.contains("'append'"), "\(result.error)")
+    let actions = await Machine.run(["actions", "move-file"], in: home, environment: environment)
+    #expect(actions.output.contains("keep-both"), "\(actions.output)")
+    #expect(!actions.output.contains("append"), "\(actions.output)")
+  }
 }

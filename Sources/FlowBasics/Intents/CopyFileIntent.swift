@@ -32,7 +32,7 @@ struct CopyFileIntent: AppIntent {
   var to: String
 
   @Parameter(title: "If Exists", default: .fail)
-  var ifExists: IfExists
+  var ifExists: TransferIfExists
 
   @Dependency var files: any Files
 
@@ -41,7 +41,7 @@ struct CopyFileIntent: AppIntent {
   }
 
   func perform() async throws -> some ReturnsValue<FileEntity> {
-    let copied = try files.transfer(file.path, to: to, move: false, ifExists: ifExists)
+    let copied = try files.transfer(file.path, to: to, move: false, ifExists: ifExists.ifExists)
     return .result(value: try files.item(at: copied))
   }
 }

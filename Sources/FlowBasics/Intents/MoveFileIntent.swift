@@ -33,7 +33,7 @@ struct MoveFileIntent: AppIntent {
   var to: String
 
   @Parameter(title: "If Exists", default: .fail)
-  var ifExists: IfExists
+  var ifExists: TransferIfExists
 
   @Dependency var files: any Files
 
@@ -42,7 +42,7 @@ struct MoveFileIntent: AppIntent {
   }
 
   func perform() async throws -> some ReturnsValue<FileEntity> {
-    let moved = try files.transfer(file.path, to: to, move: true, ifExists: ifExists)
+    let moved = try files.transfer(file.path, to: to, move: true, ifExists: ifExists.ifExists)
     return .result(value: try files.item(at: moved))
   }
 }
