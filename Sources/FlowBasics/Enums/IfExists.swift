@@ -18,4 +18,12 @@ extension IfExists {
   static func replaces(_ values: [String: FlowValue]) -> Bool {
     values["if-exists"].flatMap { try? IfExists(flowValue: $0) } == .replace
   }
+
+  /// The side effect of a step that writes where its `if-exists` says.
+  static func sideEffect(_ values: [String: FlowValue]) -> SideEffect { replaces(values) ? .destructive : .changes }
+
+  /// What a step that writes to `parameter` does there, as its `if-exists` says: writes, or replaces.
+  static func destination(_ parameter: String, _ values: [String: FlowValue]) -> MachineAccess {
+    MachineAccess(replaces(values) ? .replacesFiles : .writesFiles, parameter: parameter)
+  }
 }

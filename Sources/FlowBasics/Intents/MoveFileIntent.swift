@@ -16,13 +16,13 @@ struct MoveFileIntent: AppIntent {
   ]
 
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
-    IfExists.replaces(values) ? .destructive : .changes
+    IfExists.sideEffect(values)
   }
 
   static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] {
     [
       MachineAccess(.writesFiles, parameter: "file"),
-      MachineAccess(IfExists.replaces(values) ? .replacesFiles : .writesFiles, parameter: "to"),
+      IfExists.destination("to", values),
     ]
   }
 

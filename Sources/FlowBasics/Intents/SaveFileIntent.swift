@@ -14,11 +14,11 @@ struct SaveFileIntent: AppIntent {
   ]
 
   static func sideEffect(for values: [String: FlowValue]) -> SideEffect {
-    IfExists.replaces(values) ? .destructive : .changes
+    IfExists.sideEffect(values)
   }
 
   static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] {
-    [MachineAccess(IfExists.replaces(values) ? .replacesFiles : .writesFiles, parameter: "path")]
+    [IfExists.destination("path", values)]
   }
 
   @Parameter(title: "Content", primary: true)
