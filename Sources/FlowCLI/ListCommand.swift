@@ -61,11 +61,13 @@ struct ListCommand: AsyncParsableCommand {
         errors: max(1, diagnostics.errorCount))
     }
     let provenance = Presentation.provenance(of: workflow, in: context)
-    return LibraryEntry(
+    var entry = LibraryEntry(
       name: name, file: url.path, title: workflow.name, description: workflow.description,
       actions: workflow.actionCount,
       schedule: Capabilities.Schedule.entries(of: workflow), signature: provenance.signature,
       lastRun: lastRun, errors: 0)
+    entry.triggers = Capabilities.TriggerUse.entries(of: workflow)
+    return entry
   }
 
   /// Run history, when there is any to read. A list is no reason to create it, and history that cannot

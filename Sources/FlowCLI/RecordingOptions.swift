@@ -7,7 +7,8 @@ struct RecordingOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "What started the run, as run history records it.",
-      valueName: RunTrigger.allCases.filter { $0 != .do && $0 != .mcp }.map(\.rawValue).joined(separator: "|")))
+      valueName: RunTrigger.allCases.prefix { $0 != .file }.filter { $0 != .do && $0 != .mcp }.map(\.rawValue)
+        .joined(separator: "|")))
   var trigger: RunTrigger = .manual
 
   @Flag(help: "Do not record this run in run history.")

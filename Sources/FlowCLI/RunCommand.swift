@@ -28,6 +28,13 @@ struct RunCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Read inputs from a YAML or JSON mapping.", valueName: "FILE"))
   var inputFile: String?
 
+  @Option(
+    name: .customLong("trigger-event"),
+    help: ArgumentHelp(
+      "Run as if the workflow's trigger fired: file=PATH (repeat for several), wifi=SSID, power=PERCENT, session=unlock…; event=, label= and time= add to it.",
+      valueName: "KEY=VALUE"))
+  var triggerEvents: [String] = []
+
   @OptionGroup var options: ActionOptions
 
   @Flag(help: "Perform nothing that changes anything; show those steps with their parameters.")
@@ -43,7 +50,8 @@ struct RunCommand: AsyncParsableCommand {
     RunRequest(
       workflow: workflow, inputs: inputs, inputFile: inputFile,
       action: ActionSettings(yes: options.yes, noInput: options.noInput, backend: options.backend), dryRun: dryRun,
-      json: json, trigger: recording.trigger, noHistory: recording.noHistory, wait: recording.wait)
+      json: json, trigger: recording.trigger, triggerEvents: triggerEvents, noHistory: recording.noHistory,
+      wait: recording.wait)
   }
 
   func run() async throws { try await request.run() }

@@ -46,7 +46,8 @@ struct RunHistoryText {
     var fields: [(String, String)] = [("workflow", run.workflow)]
     if let path = run.path { fields.append(("file", path)) }
     if let hash = run.contentHash { fields.append(("sha256", hash)) }
-    fields.append(("trigger", run.trigger))
+    // What the trigger brought: a file name chosen by whoever made the file, shown as text, never obeyed.
+    fields.append(("trigger", run.trigger + (run.triggerDetail.map { ": " + TerminalSafe.text($0) } ?? "")))
     fields.append(("started", time.formatWithOffset(run.started)))
     if let ended = run.ended { fields.append(("ended", time.formatWithOffset(ended))) }
     if let duration = run.duration { fields.append(("duration", HistoryText.duration(duration))) }

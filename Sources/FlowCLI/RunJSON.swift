@@ -12,6 +12,8 @@ struct RunJSON: Encodable {
   var path: String?
   var sha256: String?
   var trigger: String
+  /// What the trigger brought, in a line; absent for a run nobody's trigger started.
+  var triggerDetail: String?
   /// ISO 8601 in UTC, to the millisecond.
   var started: String
   var ended: String?
@@ -49,6 +51,7 @@ struct RunJSON: Encodable {
     path = run.path
     sha256 = run.contentHash
     trigger = run.trigger
+    triggerDetail = run.triggerDetail
     started = HistoryText.timestamp(run.started)
     ended = run.ended.map(HistoryText.timestamp)
     durationSeconds = run.duration

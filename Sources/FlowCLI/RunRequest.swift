@@ -25,6 +25,8 @@ struct RunRequest: Sendable, Equatable {
   var dryRun = false
   var json = false
   var trigger: RunTrigger = .manual
+  /// `--trigger-event KEY=VALUE`, in order: run as if the workflow's trigger fired (``TriggerEvent``).
+  var triggerEvents: [String] = []
   var noHistory = false
   var wait = false
 
@@ -47,6 +49,7 @@ struct RunRequest: Sendable, Equatable {
     var inputs: [String] = []
     var inputFile: String?
     var trigger: RunTrigger?
+    var triggerEvents: [String] = []
     var backend: BackendChoice?
     var rest = arguments[...]
     while let argument = rest.popFirst() {
@@ -63,13 +66,14 @@ struct RunRequest: Sendable, Equatable {
         name = argument[..<equals]
         attached = String(argument[argument.index(after: equals)...])
       }
-      guard ["--input", "--input-file", "--trigger", "--backend"].contains(name) else {
+      guard ["--input", "--input-file", "--trigger", "--trigger-event", "--backend"].contains(name) else {
         guard attached == nil, plainFlags.contains(argument), flags.insert(argument).inserted else { return nil }
         continue
       }
       guard let value = attached ?? rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else { return nil }
       switch name {
       case "--input": inputs.append(value)
+      case "--trigger-event": triggerEvents.append(value)
       case "--input-file" where inputFile == nil: inputFile = value
       case "--trigger" where trigger == nil:
         guard let named = RunTrigger(rawValue: value) else { return nil }
@@ -85,7 +89,7 @@ struct RunRequest: Sendable, Equatable {
       workflow: workflow, inputs: inputs, inputFile: inputFile,
       action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input"), backend: backend),
       dryRun: flags.contains("--dry-run"), json: flags.contains("--json"), trigger: trigger ?? .manual,
-      noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"))
+      triggerEvents: triggerEvents, noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"))
   }
 
   /// The flags ``plain(_:)`` reads that take no value.
@@ -97,20 +101,36 @@ struct RunRequest: Sendable, Equatable {
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
     let (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+    // What fired, read against the workflow's triggers before the session, which records it.
+    var event: TriggerEvent?
+    var eventProblem: Diagnostic?
+    if !triggerEvents.isEmpty, let loaded, !diagnostics.hasErrors {
+      do throws(Diagnostic) {
+        event = try TriggerEvent.parse(
+          triggerEvents, for: loaded, directory: context.workingDirectory, now: context.clock.now)
+      } catch {
+        eventProblem = error
+      }
+    }
     // The session: config.yml read, the workflow's file found and resolved, history's folder made. Made
     // after the check, in turn: it once opened beside the check in an `async let`, which a run whose
     // tasks all run on the main thread (MainThreadExecutor) would only pay a child task for.
     let session: RunSession
     do throws(Diagnostic) {
       session = try RunSession(
-        context, trigger: trigger, recorded: !noHistory && !dryRun, wait: wait, runID: runID,
-        workflow: dryRun ? nil : locator.locate(workflow))
+        context, trigger: trigger == .manual ? event?.runTrigger ?? trigger : trigger, triggerDetail: event?.summary,
+        recorded: !noHistory && !dryRun, wait: wait, runID: runID, workflow: dryRun ? nil : locator.locate(workflow))
     } catch {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
     guard let loaded, !diagnostics.hasErrors else {
       return try finish(
         .invalid, diagnostics: diagnostics, output: nil, reporter: nil, session: session, context: context)
+    }
+    if let eventProblem {
+      return try finish(
+        .invalid, diagnostics: Diagnostics([eventProblem]), output: nil, reporter: nil, session: session,
+        context: context)
     }
     if !diagnostics.isEmpty, !json { context.report(diagnostics) }
     do {
@@ -157,6 +177,7 @@ struct RunRequest: Sendable, Equatable {
       options.environment = context.environment
       options.runID = runID
       options.limits = session.limits
+      options.trigger = event?.value
       // MCP servers (Documentation/MCP.md): those the file's own steps name start now and are compared
       // with their caches, so a stale cache stops the run before step 1; any other starts on first use.
       let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)

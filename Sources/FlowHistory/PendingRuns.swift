@@ -153,6 +153,9 @@ struct PendingRuns {
     switch kind {
     case "B" where values.count == RunHistory.insertColumns:
       return .began(values)
+    case "B" where values.count == RunHistory.insertColumns - 1:
+      // Written by a flow from before `trigger_detail`.
+      return .began(values + [.null])
     case "S" where values.count == RunHistory.stepColumns + 1:
       guard case .text(let id) = values[0] else { return nil }
       return .step(id: id, Array(values.dropFirst()))

@@ -63,7 +63,7 @@ public final class RunHistory: @unchecked Sendable {
     }
   }
 
-  static let schemaVersion = 1
+  static let schemaVersion = 2
 
   /// How long the write-ahead log may grow (in pages) before a write copies it into the database.
   ///
@@ -83,7 +83,14 @@ public final class RunHistory: @unchecked Sendable {
     if try (database.query("PRAGMA user_version").first?.first?.int ?? 0) >= schemaVersion { return }
     try database.transaction {
       () throws(SQLiteError) in
-      guard try (database.query("PRAGMA user_version").first?.first?.int ?? 0) < schemaVersion else { return }
+      let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
+      guard version < schemaVersion else { return }
+      // Version 2 (automations) records what a trigger brought: `trigger_detail`.
+      if version == 1 {
+        try database.execute(
+          "ALTER TABLE runs ADD COLUMN trigger_detail TEXT; PRAGMA user_version = \(schemaVersion);")
+        return
+      }
       try database.execute(
         """
         CREATE TABLE IF NOT EXISTS runs (
@@ -105,7 +112,8 @@ public final class RunHistory: @unchecked Sendable {
           failed_action TEXT,
           error_message TEXT,
           error_location TEXT,
-          diagnostics TEXT
+          diagnostics TEXT,
+          trigger_detail TEXT
         );
         CREATE INDEX IF NOT EXISTS runs_by_workflow ON runs(workflow_key);
         CREATE TABLE IF NOT EXISTS steps (
@@ -253,14 +261,14 @@ public final class RunHistory: @unchecked Sendable {
   }
 
   // The statements the pending entries are written by, and how many values each entry carries.
-  static let insertColumns = 10
+  static let insertColumns = 11
   static let updateColumns = 8
   static let stepColumns = 10
 
   private static let insertSQL = """
     INSERT INTO runs (id, workflow, workflow_key, path, content_hash, trigger, started, status, pid, boot_id,
-      process_start)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)
+      process_start, trigger_detail)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)
     """
 
   private static let updateSQL = """
@@ -280,7 +288,7 @@ public final class RunHistory: @unchecked Sendable {
       .text(start.id), .text(start.workflow), .text(start.workflowKey), start.path.map(SQLValue.text) ?? .null,
       start.contentHash.map(SQLValue.text) ?? .null, .text(start.trigger.rawValue),
       .integer(start.started.millisecondsSince1970), .integer(Int64(start.process.pid)), .text(start.process.bootID),
-      .integer(Int64(bitPattern: start.process.startTime)),
+      .integer(Int64(bitPattern: start.process.startTime)), start.triggerDetail.map(SQLValue.text) ?? .null,
     ]
   }
 
@@ -425,7 +433,7 @@ public final class RunHistory: @unchecked Sendable {
 
   private static let columns =
     "key, id, workflow, path, content_hash, trigger, started, ended, status, exit_code, failed_position, "
-    + "failed_action, error_message, error_location, diagnostics"
+    + "failed_action, error_message, error_location, diagnostics, trigger_detail"
 
   private static func record(_ row: [SQLValue]) -> RunRecord {
     let diagnostics = row[14].string.flatMap { text in
@@ -439,6 +447,6 @@ public final class RunHistory: @unchecked Sendable {
       ended: row[7] == .null ? nil : row[7].date, status: RunStatus(rawValue: row[8].string ?? "") ?? .running,
       exitCode: row[9].int.map(Int32.init),
       failedStep: failed.message == nil && failed.position == nil ? nil : failed,
-      diagnostics: diagnostics ?? [], steps: [])
+      diagnostics: diagnostics ?? [], triggerDetail: row[15].string, steps: [])
   }
 }

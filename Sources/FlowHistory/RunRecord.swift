@@ -12,13 +12,16 @@ public struct RunStart: Sendable {
   /// SHA-256 of the file's bytes, as `sha256sum` prints it.
   public var contentHash: String?
   public var trigger: RunTrigger
+  /// What the trigger brought, in a line: `created ~/Downloads/a.pdf and 2 more`, `joined HomeNet`.
+  public var triggerDetail: String?
   public var started: Date
   public var process: ProcessIdentity
 
   public init(
-    id: String, workflow: String, path: String?, contentHash: String?, trigger: RunTrigger, started: Date,
-    process: ProcessIdentity
+    id: String, workflow: String, path: String?, contentHash: String?, trigger: RunTrigger,
+    triggerDetail: String? = nil, started: Date, process: ProcessIdentity
   ) {
+    self.triggerDetail = triggerDetail
     self.id = id
     self.workflow = workflow
     self.path = path
@@ -71,6 +74,8 @@ public struct RunRecord: Sendable {
   public var exitCode: Int32?
   public var failedStep: FailedStep?
   public var diagnostics: [RecordedDiagnostic]
+  /// What the trigger brought (``RunStart/triggerDetail``).
+  public var triggerDetail: String?
   /// Filled only by ``RunHistory/run(matching:)``.
   public var steps: [StepTrace]
 

@@ -16,4 +16,6 @@ public enum RunTrigger: String, Sendable, Hashable, CaseIterable, Codable {
   case kubernetes
   /// An MCP client calling the workflow's tool (`flow mcp`).
   case mcp
+  // A trigger of `on:` (SPEC §10), by its kind: what the scheduler passes with `--trigger-event`.
+  case file, drive, wifi, network, power, session, hotkey, app
 }

@@ -17,6 +17,13 @@ public struct Workflow: Sendable {
   public var environment: [Located<String>]
   /// `schedule:` — when the workflow runs unattended: its cron expressions, none when it has no schedule.
   public var schedule: [ScheduleEntry]
+  /// `on:` — what starts the workflow by itself, besides its schedule (whose entries `on:` adds to
+  /// ``schedule``); empty when nothing does.
+  public var triggers: [Trigger] = []
+  /// `run:` — what happens when a trigger fires.
+  public var runPolicy: RunPolicy = .immediately
+  /// `notify-when-run:` — a notification says that a trigger started the workflow.
+  public var notifyWhenRun = false
   /// `timezone:` — the zone of every schedule entry that names none; the machine's zone when absent.
   public var timezone: Located<String>?
   public var confirmations: ConfirmationPolicy
@@ -66,6 +73,16 @@ public struct Workflow: Sendable {
     public var name: Located<String>
     public var workflow: Workflow
   }
+
+  /// Shortcuts' choice for an automation: run as soon as the trigger fires, or ask first.
+  public enum RunPolicy: String, Sendable, Hashable, CaseIterable {
+    case immediately
+    /// A notification with Run and Don't Run buttons before step 1.
+    case ask
+  }
+
+  /// Whether anything but a person starts the workflow: a trigger or a schedule.
+  public var startsByItself: Bool { !triggers.isEmpty || !schedule.isEmpty }
 
   /// How confirmations are answered when nobody is at a terminal.
   public enum ConfirmationPolicy: String, Sendable, Hashable {

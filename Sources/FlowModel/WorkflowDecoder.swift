@@ -110,6 +110,13 @@ public struct WorkflowDecoder {
       steps: mapping["steps"]?.value.sequence.map { steps($0) } ?? []
     )
     workflow.onFailure = mapping["on-failure"]?.value.sequence.map { steps($0) } ?? []
+    if let on = mapping["on"] {
+      let (triggers, schedule) = self.triggers(on.value)
+      workflow.triggers = triggers
+      workflow.schedule += schedule
+    }
+    workflow.runPolicy = mapping["run"]?.value.scalar.flatMap { Workflow.RunPolicy(rawValue: $0.value) } ?? .immediately
+    workflow.notifyWhenRun = mapping["notify-when-run"].flatMap { bool($0.value, for: "notify-when-run") } ?? false
     workflow.embeddedName = embeddedName
     guard embeddedName == nil else { return workflow }
     workflow.shared = mapping["shared"]?.value.mapping.map { shared($0) }
@@ -152,8 +159,8 @@ public struct WorkflowDecoder {
       if node.mapping == nil { wrongKind("a mapping") }
     case .steps:
       if node.sequence == nil { wrongKind("a sequence") }
-    case .schedule:
-      // Read, and reported, by schedule(_:).
+    case .schedule, .triggers, .flag:
+      // Read, and reported, by schedule(_:), triggers(_:) and bool(_:for:).
       break
     case .shared, .workflows:
       if node.mapping == nil { wrongKind("a mapping") }
@@ -178,7 +185,7 @@ public struct WorkflowDecoder {
     case .textList:
       // `env: HOME` names one variable: show the list it belongs in.
       return "list the names in brackets, like '\(key.name): [\(node.scalar?.value ?? "HOME")]'"
-    case .version, .text, .choice, .schedule, .shared, .workflows:
+    case .version, .text, .choice, .schedule, .triggers, .flag, .shared, .workflows:
       return nil
     }
   }
@@ -189,7 +196,7 @@ public struct WorkflowDecoder {
 
   /// `schedule:` in its three forms: `"0 9 * * *"`, a list, `{cron: …, timezone: …}` (whose `cron` may be
   /// a list too); a list may mix expressions and mappings.
-  private mutating func schedule(_ node: YAMLNode) -> [ScheduleEntry] {
+  mutating func schedule(_ node: YAMLNode) -> [ScheduleEntry] {
     let help = "write a cron expression like '0 9 * * MON-FRI', a list of them, or 'cron:' with 'timezone:'"
     switch node {
     case .scalar(let scalar) where scalar.resolved != .null:
@@ -715,7 +722,7 @@ public struct WorkflowDecoder {
     mapping.entries.map { Value.DictionaryEntry(key: Located($0.key.value, at: $0.key.span), value: value($0.value)) }
   }
 
-  private mutating func text(_ node: YAMLNode, for key: String) -> Located<String>? {
+  mutating func text(_ node: YAMLNode, for key: String) -> Located<String>? {
     guard let scalar = node.scalar, scalar.resolved != .null else {
       report(Diagnostic(.error, .wrongKind, "expected text for '\(key)', found \(node.kindName)", at: node.span))
       return nil
@@ -723,7 +730,7 @@ public struct WorkflowDecoder {
     return Located(scalar.value, at: scalar.span)
   }
 
-  private mutating func bool(_ node: YAMLNode, for key: String) -> Bool? {
+  mutating func bool(_ node: YAMLNode, for key: String) -> Bool? {
     guard case .bool(let value)? = node.scalar?.resolved else {
       report(
         Diagnostic(.error, .wrongKind, "expected true or false for '\(key)', found \(node.kindName)", at: node.span))
@@ -747,7 +754,7 @@ public struct WorkflowDecoder {
     return value
   }
 
-  private mutating func duration(_ node: YAMLNode, for key: String) -> Located<Duration>? {
+  mutating func duration(_ node: YAMLNode, for key: String) -> Located<Duration>? {
     guard let scalar = node.scalar else {
       report(Diagnostic(.error, .wrongKind, "expected a duration for '\(key)', found \(node.kindName)", at: node.span))
       return nil
@@ -826,13 +833,13 @@ public struct WorkflowDecoder {
     return Located(scalar.value, at: scalar.span)
   }
 
-  private mutating func unknownKey(_ key: YAMLNode.Scalar, among known: [String], in place: String) {
+  mutating func unknownKey(_ key: YAMLNode.Scalar, among known: [String], in place: String) {
     report(
       Diagnostic(.error, .unknownKey, "unknown key '\(key.value)' in \(place)", at: key.span)
         .help(Suggestion.help(for: key.value, among: known)))
   }
 
-  private mutating func report(_ diagnostic: Diagnostic) {
+  mutating func report(_ diagnostic: Diagnostic) {
     diagnostics.append(diagnostic)
   }
 }

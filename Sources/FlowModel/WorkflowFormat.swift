@@ -23,6 +23,10 @@ public enum WorkflowFormat {
     /// `schedule:`: a cron expression, a list of them, or a mapping with `cron` and `timezone`, or a list
     /// mixing expressions and such mappings.
     case schedule
+    /// `on:`: a list of triggers (``TriggerFormat``).
+    case triggers
+    /// `true` or `false`.
+    case flag
     /// `shared:`: the mapping of ``WorkflowFormat/sharedKeys``.
     case shared
     /// `workflows:`: workflows by name, each a whole workflow (without `shared` or `workflows`).
@@ -51,6 +55,15 @@ public enum WorkflowFormat {
     Key(name: "color", shape: .choice(colors), isRequired: false, summary: "a palette colour"),
     Key(name: "input", shape: .inputs, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
+    Key(
+      name: "on", shape: .triggers, isRequired: false,
+      summary: "what starts the workflow by itself: files, drives, Wi-Fi, power, session, hotkeys, apps, times"),
+    Key(
+      name: "run", shape: .choice(Workflow.RunPolicy.allCases.map(\.rawValue)), isRequired: false,
+      summary: "when a trigger fires: 'immediately' (default), or 'ask' with a notification first"),
+    Key(
+      name: "notify-when-run", shape: .flag, isRequired: false,
+      summary: "true: a notification says when a trigger started the workflow"),
     Key(
       name: "schedule", shape: .schedule, isRequired: false,
       summary: "when to run unattended: a cron expression, a list of them, or 'cron' with 'timezone'"),
@@ -280,6 +293,8 @@ public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
   case run
   /// `${env.NAME}`, for the names listed under `env:`.
   case env
+  /// What fired, in a run a trigger started (SPEC §10): `${trigger.file}`, `${trigger.ssid}`.
+  case trigger
 
   /// The variable `name` names, nil for any other name. Written out, and inlined into the run's lookup of
   /// each reference: the derived `init(rawValue:)` searches a table, three times as slow.
@@ -293,6 +308,7 @@ public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
     case "workflow": self = .workflow
     case "run": self = .run
     case "env": self = .env
+    case "trigger": self = .trigger
     default: return nil
     }
   }

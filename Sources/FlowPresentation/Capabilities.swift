@@ -156,6 +156,21 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     }
   }
 
+  /// One trigger of `on:`, in words (``TriggerWords``).
+  public struct TriggerUse: Sendable, Hashable, Encodable {
+    public var kind: String
+    /// After "Starts when": "a PDF appears in ~/Downloads".
+    public var words: String
+    /// For a table: "file ~/Downloads/*.pdf".
+    public var short: String
+
+    public static func entries(of workflow: Workflow) -> [TriggerUse] {
+      workflow.triggers.map {
+        TriggerUse(kind: $0.kind.rawValue, words: TriggerWords.words($0), short: TriggerWords.short($0))
+      }
+    }
+  }
+
   /// The workflow's own file; steps of nested workflows name theirs.
   public var file: String = ""
   public var apps: [AppAccess] = []
@@ -194,6 +209,11 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   public var workflows: [WorkflowRun] = []
   /// When it runs unattended: one entry per cron expression.
   public var schedule: [Schedule] = []
+  /// What else starts it by itself (`on:`), in words.
+  public var triggers: [TriggerUse] = []
+  /// `run:`: `immediately` or `ask`, when a trigger fires.
+  public var runPolicy = "immediately"
+  public var notifyWhenRun = false
   /// `ask` or `auto`: how confirmations are answered when nobody is at a terminal.
   public var confirmations: String = "ask"
   /// What acts without asking: every confirmation `confirmations: auto` answers by itself.

@@ -47,6 +47,9 @@ public final class CapabilityAnalysis: @unchecked Sendable {
     capabilities.file = workflow.identity
     capabilities.confirmations = workflow.confirmations.rawValue
     capabilities.schedule = Capabilities.Schedule.entries(of: workflow)
+    capabilities.triggers = Capabilities.TriggerUse.entries(of: workflow)
+    capabilities.runPolicy = workflow.runPolicy.rawValue
+    capabilities.notifyWhenRun = workflow.notifyWhenRun
     for index in capabilities.workflows.indices where capabilities.workflows[index].file != nil {
       // Whether it travels in the file analysed: a workflow found on the reader's disk instead is
       // one the file's author never showed them (the card says so in red).

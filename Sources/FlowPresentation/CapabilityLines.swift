@@ -136,6 +136,17 @@ public enum CapabilityLines {
     if schedule, let plan = OutlineRenderer.summary(capabilities.schedule) {
       lines.append(Line(text: "runs on a schedule: " + StyledText([.init(.value, plan)]), tone: .plain))
     }
+    if schedule, !capabilities.triggers.isEmpty {
+      // Whatever else the card says, this is when it happens: without anybody starting it.
+      var text = StyledText(stringLiteral: "starts by itself when ")
+      for (index, trigger) in capabilities.triggers.enumerated() {
+        if index > 0 { text.append(.text, ", or when ") }
+        text.append(.value, trigger.words)
+      }
+      let asks = capabilities.runPolicy == "ask"
+      text.append(.text, asks ? ", and asks with a notification before it runs" : ", and then runs without asking")
+      lines.append(Line(text: text, tone: asks ? .changes : .alarm))
+    }
     for unattended in capabilities.unattended {
       var text = StyledText(
         stringLiteral:

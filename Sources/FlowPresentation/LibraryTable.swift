@@ -13,6 +13,8 @@ public struct LibraryEntry: Sendable, Encodable {
   public var actions: Int?
   /// When it runs unattended; empty when it has no schedule.
   public var schedule: [Capabilities.Schedule]
+  /// What else starts it by itself (`on:`); empty when nothing does.
+  public var triggers: [Capabilities.TriggerUse] = []
   public var signature: SignatureStatus
   /// The last run's outcome; nil when it never ran, or while run history is not there to ask.
   public var lastRun: LastRun?
@@ -68,7 +70,7 @@ public struct LibraryTable: Sendable {
   }
 
   public func render(_ entries: [LibraryEntry], now: Date) -> String {
-    let header = ["NAME", "ACTIONS", "SCHEDULE", "SIGNATURE", "LAST RUN", "DESCRIPTION"]
+    let header = ["NAME", "ACTIONS", "TRIGGERS", "SIGNATURE", "LAST RUN", "DESCRIPTION"]
     let cells: [[TerminalText.Run]] = entries.map { entry in
       let invalid = entry.errors > 0
       return [
@@ -77,9 +79,7 @@ public struct LibraryTable: Sendable {
         invalid
           ? TerminalText.Run(text: "invalid", style: .alarm)
           : TerminalText.Run(text: entry.actions.map(String.init) ?? "—", style: .plain),
-        TerminalText.Run(
-          text: OutlineRenderer.summary(entry.schedule) ?? "—",
-          style: .plain),
+        TerminalText.Run(text: Self.triggers(entry) ?? "—", style: .plain),
         TerminalText.Run(text: Self.words(entry.signature), style: entry.signature.isAlarming ? .alarm : .plain),
         TerminalText.Run(
           text: entry.lastRun.map { "\($0.status) \(RelativeTime.since($0.finished, now: now))" } ?? "—",
@@ -98,7 +98,7 @@ public struct LibraryTable: Sendable {
         widths[column] = max(widths[column], DisplayWidth.of(cell.text))
       }
     }
-    // A long schedule gives up columns to the description first, down to what still says something.
+    // Long triggers give up columns to the description first, down to what still says something.
     let schedule = 2
     let width = width ?? .max / 2
     let shortfall = Self.comfortableDescription - (width - widths.dropLast().reduce(0) { $0 + $1 + 2 })
@@ -143,7 +143,13 @@ public struct LibraryTable: Sendable {
     }
   }
 
-  /// The description's width below which the schedule column is shortened.
+  /// What starts the workflow by itself, on one line: its triggers short, then its schedule in words.
+  static func triggers(_ entry: LibraryEntry) -> String? {
+    let parts = entry.triggers.map(\.short) + [OutlineRenderer.summary(entry.schedule)].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
+
+  /// The description's width below which the triggers column is shortened.
   static let comfortableDescription = 30
   /// The narrowest the schedule column gets.
   static let minimumSchedule = 16

@@ -29,7 +29,19 @@ public struct OutlineRenderer: Sendable {
       lines.append(TerminalText.Line())
       lines += inputs(outline.inputs)
     }
-    if !outline.schedule.isEmpty {
+    let triggers = outline.capabilities.triggers
+    if !triggers.isEmpty {
+      // `on:`: every way it starts by itself, its schedule among them, then what happens when one fires.
+      lines.append(TerminalText.Line())
+      lines.append(title("Starts when"))
+      for trigger in triggers {
+        lines += wrapped([TerminalText.Run(text: trigger.words, style: .plain)], indent: 2, hanging: 2)
+      }
+      for entry in outline.schedule { lines += wrapped(Self.runs(Self.words(entry)), indent: 2, hanging: 2) }
+      var policy = outline.capabilities.runPolicy == "ask" ? "asks with a notification first" : "runs immediately"
+      if outline.capabilities.notifyWhenRun { policy += ", and notifies when it runs" }
+      lines += wrapped([TerminalText.Run(text: "then \(policy)", style: .dim)], indent: 2, hanging: 2)
+    } else if !outline.schedule.isEmpty {
       lines.append(TerminalText.Line())
       lines.append(title("Schedule"))
       for entry in outline.schedule { lines += wrapped(Self.runs(Self.words(entry)), indent: 2, hanging: 2) }

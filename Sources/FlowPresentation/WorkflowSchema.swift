@@ -70,6 +70,11 @@ public enum WorkflowSchema {
     definitions["duration"] = duration
     definitions["cron"] = cron
     definitions["cron-zone"] = cronZone
+    for kind in TriggerFormat.kinds { definitions["trigger-\(kind.name)"] = trigger(kind) }
+    definitions["trigger"] = [
+      "description": "What starts the workflow by itself: one kind, with what it waits for.",
+      "anyOf": .list(TriggerFormat.kinds.map { ref("trigger-\($0.name)") }),
+    ]
     definitions["name"] = [
       "description": "A name: letters, digits, '_' and '-', starting with a letter.",
       "type": "string",
@@ -130,6 +135,12 @@ public enum WorkflowSchema {
       // Each entry is a whole workflow; the decoder refuses 'shared' and 'workflows' inside one.
       schema["type"] = "object"
       schema["additionalProperties"] = ["$ref": "#"]
+    case .triggers:
+      schema["type"] = "array"
+      schema["minItems"] = 1
+      schema["items"] = ref("trigger")
+    case .flag:
+      schema["type"] = "boolean"
     case .schedule:
       schema["anyOf"] = [
         ref("cron"), ["type": "array", "minItems": 1, "items": ["anyOf": [ref("cron"), ref("cron-zone")]]],
@@ -137,6 +148,59 @@ public enum WorkflowSchema {
       ]
     }
     return .dictionary(schema)
+  }
+
+  /// One kind of trigger: `{KIND: short form}` or `{KIND: {keys}}`.
+  private static func trigger(_ kind: TriggerFormat.Kind) -> FlowValue {
+    var short: FlowDictionary = [:]
+    switch kind.short {
+    case .words(let words): short["enum"] = .list(words.map(FlowValue.text))
+    case .path:
+      short["type"] = "string"
+      short["pattern"] = "^(~|~/|/)"
+    case .chord:
+      short["type"] = "string"
+      short["examples"] = ["Ctrl+Alt+D", "Super+F5"]
+    case .appID:
+      short["type"] = "string"
+      short["pattern"] = #"^[A-Za-z0-9._-]+$"#
+    case .cron:
+      return [
+        "description": .text(sentence(kind.summary)), "type": "object", "required": [.text(kind.name)],
+        "additionalProperties": false,
+        "properties": [
+          kind.name: [
+            "anyOf": [ref("cron"), ["type": "array", "minItems": 1, "items": ref("cron")], ref("cron-zone")]
+          ]
+        ],
+      ]
+    }
+    var forms: [FlowValue] = [.dictionary(short)]
+    if !kind.keys.isEmpty {
+      var fields = FlowDictionary()
+      for field in kind.keys {
+        var property: FlowDictionary = ["description": .text(sentence(field.summary))]
+        switch field.name {
+        case "recursive": property["type"] = "boolean"
+        case "battery-below", "battery-above":
+          property["type"] = "integer"
+          property["minimum"] = .number(Double(TriggerFormat.percentages.lowerBound))
+          property["maximum"] = .number(Double(TriggerFormat.percentages.upperBound))
+        case "events":
+          let events: FlowValue = ["enum": .list(Trigger.FileEvent.allCases.map { .text($0.rawValue) })]
+          property["anyOf"] = [events, ["type": "array", "minItems": 1, "items": events]]
+        case "settle": property["$ref"] = "#/$defs/duration"
+        default: property["type"] = scalar
+        }
+        fields[field.name] = .dictionary(property)
+      }
+      forms.append(["type": "object", "properties": .dictionary(fields), "additionalProperties": false])
+    }
+    return [
+      "description": .text(sentence(kind.summary) + " Example: \(kind.example)."), "type": "object",
+      "required": [.text(kind.name)], "additionalProperties": false,
+      "properties": [kind.name: ["anyOf": .list(forms)]],
+    ]
   }
 
   /// A cron expression, and the mapping that gives expressions a zone of their own (`schedule:`).

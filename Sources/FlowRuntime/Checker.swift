@@ -738,7 +738,7 @@ private struct Pass {
 
   /// The built-in names that stand alone everywhere, offered by "did you mean": `previous`, `input`, `now`.
   private static let plainBuiltIns = MagicVariable.allCases
-    .filter { !$0.needsProperty && !$0.isLoopVariable }.map(\.rawValue)
+    .filter { !$0.needsProperty && !$0.isLoopVariable && $0 != .trigger }.map(\.rawValue)
 
   /// Checks that a reference names something defined by now, and that its path exists on the type.
   private mutating func resolve(_ reference: Reference) -> ValueType? {
@@ -761,6 +761,10 @@ private struct Pass {
       current = variable == .item ? loop.itemType : .integer
     case .now?:
       current = .date
+    case .trigger?:
+      guard let (type, rest) = triggerType(reference) else { return nil }
+      current = type
+      path = rest
     case .input?:
       guard let (type, rest) = inputType(reference) else { return nil }
       current = type
@@ -870,6 +874,34 @@ private struct Pass {
       }
     }
     return current
+  }
+
+  /// `${trigger}` and `${trigger.NAME}`: the type reached and the rest of the path, or nil after
+  /// reporting. A property only another kind of trigger gives is an error that names that kind.
+  private mutating func triggerType(_ reference: Reference) -> (ValueType?, ArraySlice<Reference.Component>)? {
+    let kinds = Set(workflow.triggers.map(\.kind) + (workflow.schedule.isEmpty ? [] : [.schedule]))
+    guard !kinds.isEmpty else {
+      report(
+        Diagnostic(
+          .error, .undefinedName, "the workflow has no triggers, so '${\(reference)}' has no value", at: reference.span
+        )
+        .help("'${trigger}' is what started the run; add what starts it under 'on:', like 'on: [{file: ~/Downloads}]'"))
+      return nil
+    }
+    let type = TriggerValue.type(kinds: TriggerKind.allCases.filter(kinds.contains), file: checker.type(named: "file"))
+    guard case .property(let name)? = reference.path.first else { return (type, reference.path[...]) }
+    if type.property(named: name) == nil,
+      let owner = TriggerFormat.kinds.first(where: { $0.properties.contains { $0.name == name } })
+    {
+      report(
+        Diagnostic(
+          .error, .unknownProperty,
+          "'${trigger.\(name)}' is given by a '\(owner.name)' trigger, and this workflow has none", at: reference.span
+        )
+        .help("its triggers give \(List.and(type.properties.map { "'\($0.key)'" }))"))
+      return nil
+    }
+    return (type, reference.path[...])
   }
 
   /// `${input}` and `${input.NAME}`: the type reached and the rest of the path, or nil after reporting.

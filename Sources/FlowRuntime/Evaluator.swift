@@ -84,6 +84,13 @@ enum Evaluator {
       }
       value = variable == .item ? loop.item : .number(Double(loop.index))
     case .now?: value = .date(scope.builtIns.clock.now)
+    case .trigger?:
+      guard let trigger = scope.builtIns.trigger else {
+        throw RunFailure(
+          "this run was not started by a trigger, so '${\(reference)}' has no value", at: reference.span,
+          help: "run it as if its trigger fired with 'flow run WORKFLOW --trigger-event KIND=VALUE'")
+      }
+      value = trigger
     case .input?:
       // `${input.NAME}` names an input; with a single input, `${input}` is that input itself.
       if case .property(let name)? = path.first, let named = scope.inputs[name] {

@@ -17,6 +17,8 @@ public struct Interpreter: Sendable {
     public var maxWorkflowDepth = 8
     /// Identifies the run in `${run.id}` and in history.
     public var runID = "run"
+    /// `${trigger}`: what fired, for a run a trigger started (``TriggerValue``); nil for a run by hand.
+    public var trigger: FlowValue?
     /// The process environment; a workflow sees only the names its `env:` lists.
     public var environment: [String: String] = [:]
     /// Give the steps inside loops ids that carry their pass (`2#3.1`), for a report that lists every
@@ -127,7 +129,7 @@ public struct Interpreter: Sendable {
       builtIns: Scope.BuiltIns(
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock,
-        environmentNames: names))
+        trigger: options.trigger, environmentNames: names))
     scope.textLimit = options.limits.textBytes
     return scope
   }

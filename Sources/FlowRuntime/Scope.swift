@@ -41,6 +41,8 @@ struct Scope: Sendable {
     var runID: String
     var environment: [String: String]
     var clock: any FlowClock
+    /// `${trigger}`: what fired; nil in a run started by hand.
+    var trigger: FlowValue?
     /// The names the workflow's `env:` lists, for actions that read the environment (`get-env`).
     var environmentNames: [String] = []
   }

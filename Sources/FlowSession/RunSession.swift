@@ -21,6 +21,8 @@ public final class RunSession: Sendable {
   private let process = LinuxProcesses().current()
   private let runID: String
   private let trigger: RunTrigger
+  /// What the trigger brought, in a line, for run history.
+  private let triggerDetail: String?
   private let wait: Bool
   private let policy: HistoryPolicy
   /// `limits:` in config.yml: how large a run's values may grow.
@@ -46,14 +48,15 @@ public final class RunSession: Sendable {
   /// recorded). Reads `config.yml`, whose problems end the run. A dry run is neither recorded nor locked
   /// (its command says so): it writes nothing at all, so it changes nothing another run could trip over.
   public init(
-    _ context: SessionContext, trigger: RunTrigger, recorded: Bool = true, wait: Bool = false, runID: String,
-    workflow given: String?
+    _ context: SessionContext, trigger: RunTrigger, triggerDetail: String? = nil, recorded: Bool = true,
+    wait: Bool = false, runID: String, workflow given: String?
   ) throws(Diagnostic) {
     self.context = context
     paths = context.paths
     created = context.clock.now
     self.runID = runID
     self.trigger = trigger
+    self.triggerDetail = triggerDetail
     self.wait = wait
     self.given = given
     path = given.map(WorkflowLocator(context: context).resolvedPath)
@@ -71,6 +74,7 @@ public final class RunSession: Sendable {
     created = context.clock.now
     self.runID = runID
     self.trigger = trigger
+    triggerDetail = nil
     wait = false
     given = nil
     path = nil
@@ -141,8 +145,8 @@ public final class RunSession: Sendable {
 
   private func runStart(_ name: String, _ hash: String?, started: Date) -> RunStart {
     RunStart(
-      id: runID, workflow: name, path: path, contentHash: hash, trigger: trigger, started: started,
-      process: process)
+      id: runID, workflow: name, path: path, contentHash: hash, trigger: trigger, triggerDetail: triggerDetail,
+      started: started, process: process)
   }
 
   private func lock(_ path: String, name: String) throws(Diagnostic) {

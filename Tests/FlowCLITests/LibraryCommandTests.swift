@@ -52,7 +52,7 @@ struct LibraryCommandTests {
       clock: FixedTime.clock)
     #expect(
       listed.output.hasPrefix(
-        "NAME   ACTIONS  SCHEDULE  SIGNATURE  LAST RUN  DESCRIPTION\n"
+        "NAME   ACTIONS  TRIGGERS  SIGNATURE  LAST RUN  DESCRIPTION\n"
           + "hello  1        —         unsigned   —         Says hello to the world.\n"), "\(listed.output)")
   }
 

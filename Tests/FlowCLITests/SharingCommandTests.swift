@@ -473,7 +473,7 @@ struct SharingCommandTests {
     // At a terminal of 100 columns the description has room beside the short fingerprint.
     let terminal = await ada.run(["list"], environment: ["COLUMNS": "100"])
     #expect(
-      terminal.output.hasPrefix("NAME         ACTIONS  SCHEDULE  SIGNATURE                     LAST RUN  DESCRIPTION\n")
+      terminal.output.hasPrefix("NAME         ACTIONS  TRIGGERS  SIGNATURE                     LAST RUN  DESCRIPTION\n")
     )
     #expect(terminal.output.contains(" —         Delete for good"), "\(terminal.output)")
     let json = await ada.run(["list", "--json"], environment: ["COLUMNS": ""])

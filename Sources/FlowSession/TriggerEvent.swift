@@ -1,0 +1,240 @@
+import FlowBasics
+import FlowDiagnostics
+import FlowHistory
+import FlowIntents
+import FlowModel
+import FlowRuntime
+import FlowSystem
+import Foundation
+
+/// What fired, as `flow run --trigger-event KEY=VALUE…` gives it: the scheduler passes every event this
+/// way, and a person runs a workflow as if its trigger fired (Documentation/Automations.md).
+///
+/// `KIND=VALUE` names the kind and its main value — `file=PATH` (repeated for a burst), `drive=FOLDER`,
+/// `wifi=SSID`, `network=connected`, `power=unplugged` or `power=PERCENT`, `session=unlock`,
+/// `hotkey=CHORD`, `app=ID`, `schedule=now` — and `event=`, `label=`, `on-battery=` and `time=` add to it.
+public struct TriggerEvent: Sendable {
+  public var kind: TriggerKind
+  /// What happened: `created`, `joined`, `battery-below`, `unlock`.
+  public var event: String
+  public var files: [String] = []
+  public var text: String?
+  public var label: String?
+  public var battery: Double?
+  public var onBattery: Bool?
+  public var time: Date
+
+  /// The keys besides the kinds.
+  static let extraKeys = ["event", "label", "on-battery", "time"]
+
+  /// Reads `arguments` for `workflow`; paths are made absolute against `directory`. A kind the workflow
+  /// has no trigger of is refused, as is every value out of its range.
+  public static func parse(
+    _ arguments: [String], for workflow: Workflow, directory: String, now: Date
+  ) throws(Diagnostic) -> TriggerEvent {
+    let kinds = workflow.triggers.map(\.kind) + (workflow.schedule.isEmpty ? [] : [.schedule])
+    var kind: TriggerKind?
+    var event = TriggerEvent(kind: .file, event: "", time: now)
+    var extras: [String: String] = [:]
+    for argument in arguments {
+      guard let equals = argument.firstIndex(of: "=") else {
+        throw problem(
+          "'\(argument)' is not KEY=VALUE", help: "write the kind and its value, like 'file=~/Downloads/a.pdf'")
+      }
+      let key = String(argument[..<equals])
+      let value = String(argument[argument.index(after: equals)...])
+      if let named = TriggerKind(rawValue: key) {
+        if let kind, kind != named {
+          throw problem("one event has one kind: '\(kind.rawValue)' and '\(key)' were both given")
+        }
+        kind = named
+        try event.take(named, value, directory: directory)
+      } else if extraKeys.contains(key) {
+        extras[key] = value
+      } else {
+        let keys = TriggerKind.allCases.map(\.rawValue) + extraKeys
+        throw problem("unknown key '\(key)'", help: Suggestion.help(for: key, among: keys, listUpTo: keys.count))
+      }
+    }
+    guard let kind else {
+      throw problem(
+        "the event names no kind",
+        help: "start with the kind and its value, like '\(kinds.first?.rawValue ?? "file")=…'")
+    }
+    guard kinds.contains(kind) else {
+      let has =
+        kinds.isEmpty ? "no triggers" : "triggers of kind \(List.or(Array(Set(kinds.map(\.rawValue))).sorted()))"
+      throw problem(
+        "'\(workflow.name)' has no '\(kind.rawValue)' trigger", help: "it has \(has) (under 'on:')")
+    }
+    event.kind = kind
+    try event.apply(extras)
+    return event
+  }
+
+  private mutating func take(_ kind: TriggerKind, _ value: String, directory: String) throws(Diagnostic) {
+    guard !value.isEmpty else { throw Self.problem("'\(kind.rawValue)=' has no value") }
+    switch kind {
+    case .file:
+      files.append(Self.absolute(value, in: directory))
+      event = "created"
+    case .drive:
+      text = Self.absolute(value, in: directory)
+      event = "mounted"
+    case .wifi:
+      text = value
+      event = "joined"
+    case .network:
+      guard let word = Trigger.NetworkEvent(rawValue: value) else { throw Self.word(value, for: kind) }
+      event = word.rawValue
+    case .power:
+      if let word = ["plugged", "unplugged"].first(where: { $0 == value }) {
+        event = word
+        onBattery = word == "unplugged"
+      } else if let percentage = Double(value.hasSuffix("%") ? String(value.dropLast()) : value),
+        (0...100).contains(percentage)
+      {
+        battery = percentage
+        event = "battery"
+      } else {
+        throw Self.problem(
+          "'\(value)' is not a power event",
+          help: "write 'plugged', 'unplugged' or a percentage from 0 to 100, like 'power=19'")
+      }
+    case .session:
+      guard let word = Trigger.SessionEvent(rawValue: value) else { throw Self.word(value, for: kind) }
+      event = word.rawValue
+    case .hotkey:
+      switch Chord.parse(value) {
+      case .success(let chord): text = chord.description
+      case .failure(let problem): throw Self.problem("'\(value)' is not a key chord: \(problem)", help: problem.help)
+      }
+      event = "pressed"
+    case .app:
+      text = value
+      event = "opened"
+    case .schedule:
+      event = "scheduled"
+    }
+  }
+
+  private mutating func apply(_ extras: [String: String]) throws(Diagnostic) {
+    if let value = extras["event"] {
+      let words: [String] =
+        switch kind {
+        case .file: Trigger.FileEvent.allCases.map(\.rawValue)
+        case .drive: Trigger.DriveEvent.allCases.map(\.rawValue)
+        case .wifi: Trigger.WifiEvent.allCases.map(\.rawValue)
+        case .app: Trigger.AppEvent.allCases.map(\.rawValue)
+        case .power: ["battery-below", "battery-above"]
+        case .network, .session, .hotkey, .schedule: []
+        }
+      guard words.contains(value) else {
+        throw Self.problem(
+          "'\(value)' is not an event of a '\(kind.rawValue)' trigger",
+          help: words.isEmpty ? "the kind's own value says what happened" : "write one of \(List.or(words))")
+      }
+      event = value
+    }
+    if let value = extras["label"] {
+      guard kind == .drive else { throw Self.problem("'label=' belongs to a 'drive' event") }
+      label = value
+    }
+    if kind == .drive, label == nil { label = text.map { ($0 as NSString).lastPathComponent } }
+    if let value = extras["on-battery"] {
+      guard kind == .power, let flag = Bool(value) else {
+        throw Self.problem("'on-battery=' is 'true' or 'false', for a 'power' event")
+      }
+      onBattery = flag
+    }
+    if let value = extras["time"] {
+      guard let date = ISO8601DateFormatter().date(from: value) else {
+        throw Self.problem("'\(value)' is not a time", help: "write it in ISO 8601, like 2026-11-28T09:00:00Z")
+      }
+      time = date
+    }
+  }
+
+  /// The value of `${trigger}`.
+  public var value: FlowValue {
+    var properties: [(key: String, value: FlowValue)] = []
+    switch kind {
+    case .file:
+      let values = files.map(Self.file)
+      properties = [("file", values.first ?? .nothing), ("files", .list(values))]
+    case .drive:
+      properties = [("drive", text.map { Self.file($0, isFolder: true) } ?? .nothing), ("label", .text(label ?? ""))]
+    case .wifi: properties = [("ssid", .text(text ?? ""))]
+    case .power:
+      properties = [
+        ("battery", battery.map { TriggerValue.battery(percentage: $0, onBattery: onBattery ?? true) } ?? .nothing)
+      ]
+    case .hotkey: properties = [("hotkey", .text(text ?? ""))]
+    case .app: properties = [("app", .text(text ?? ""))]
+    case .network, .session, .schedule: break
+    }
+    return TriggerValue.value(kind: kind, event: event, time: .date(time), summary: summary, properties: properties)
+  }
+
+  /// The event in a line, for run history and `${trigger}` as text: `created /home/ada/Downloads/a.pdf and 2 more`.
+  public var summary: String {
+    let subject: String? =
+      switch kind {
+      case .file: files.first.map { files.count > 1 ? "\($0) and \(files.count - 1) more" : $0 }
+      case .drive: [label.map { "'\($0)'" }, text.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+      case .wifi, .hotkey, .app: text
+      case .power: battery.map { "\(Int($0.rounded()))%" }
+      case .network, .session, .schedule: nil
+      }
+    return [event, subject].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+  }
+
+  /// The run-history name of what started the run.
+  public var runTrigger: RunTrigger {
+    switch kind {
+    case .file: .file
+    case .drive: .drive
+    case .wifi: .wifi
+    case .network: .network
+    case .power: .power
+    case .session: .session
+    case .hotkey: .hotkey
+    case .app: .app
+    case .schedule: .scheduled
+    }
+  }
+
+  private static func file(_ path: String) -> FlowValue { file(path, isFolder: false) }
+
+  private static func file(_ path: String, isFolder: Bool) -> FlowValue {
+    let slash = path.lastIndex(of: "/") ?? path.startIndex
+    let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+    let name = String(path[path.index(after: slash)...])
+    return FileEntity(folder: folder, name: name, isFolder: isFolder, details: nil, loader: LocalFiles.self).flowValue
+  }
+
+  private static func absolute(_ path: String, in directory: String) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    let absolute = expanded.hasPrefix("/") ? expanded : directory + "/" + expanded
+    return (absolute as NSString).standardizingPath
+  }
+
+  private static func word(_ value: String, for kind: TriggerKind) -> Diagnostic {
+    let words: [String] =
+      kind == .network
+      ? Trigger.NetworkEvent.allCases.map(\.rawValue) : Trigger.SessionEvent.allCases.map(\.rawValue)
+    return problem(
+      "'\(value)' is not a '\(kind.rawValue)' event",
+      help: Suggestion.help(for: value, among: words, listUpTo: words.count))
+  }
+
+  private static func problem(_ message: String, help: String? = nil) -> Diagnostic {
+    let diagnostic = Diagnostic(.error, .invalidTriggerEvent, "--trigger-event: \(message)", file: nil)
+    return help.map { diagnostic.help($0) } ?? diagnostic
+  }
+}
+
+extension DiagnosticCode {
+  /// `flow run --trigger-event` was given something no trigger of the workflow gives (exit 2).
+  public static let invalidTriggerEvent: Self = "invalid-trigger-event"
+}

@@ -1,0 +1,107 @@
+import FlowTestSupport
+import Foundation
+import Testing
+
+/// `on:` as a person meets it outside the daemon: `flow show`'s "Starts when", `flow run --trigger-event`
+/// and what run history keeps of it (Documentation/Automations.md).
+struct TriggerCommandTests {
+  static let workflow = """
+    flow: 1
+    name: File PDFs
+    on:
+      - file: ~/Downloads/*.pdf
+      - wifi: {ssid: HomeNet, event: left}
+      - power: {battery-below: 15}
+      - hotkey: alt+ctrl+d
+      - schedule: "0 9 * * MON"
+    run: ask
+    notify-when-run: true
+    steps:
+      - show: "${trigger.kind} ${trigger.event}: ${trigger.file.name} (${trigger.files.count})"
+        when: ${trigger.kind} == file
+      - show: "${trigger.kind} ${trigger.event}: ${trigger.ssid}"
+        when: ${trigger.kind} == wifi
+      - show: "${trigger.kind} ${trigger.event}: ${trigger.battery.percentage} (${trigger.battery})"
+        when: ${trigger.kind} == power
+    """
+
+  @Test func showSaysWhatStartsIt() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.workflow)
+    let shown = await machine.run(["show", "pdf.yml"], environment: ["COLUMNS": "80"])
+    #expect(shown.status == 0)
+    #expect(
+      shown.output.contains(
+        """
+        Starts when
+          a PDF appears in ~/Downloads
+          Wi-Fi leaves HomeNet
+          the battery falls below 15%
+          you press Ctrl+Alt+D
+          at 09:00, every Monday · 0 9 * * MON
+          then asks with a notification first, and notifies when it runs
+        """), "\(shown.output)")
+  }
+
+  @Test func aRunAsIfAFileArrivedSeesEveryFileInOrder() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.workflow)
+    let run = await machine.run(
+      ["run", "pdf.yml", "--trigger-event", "file=b.pdf", "--trigger-event", "file=/tmp/a.pdf"], id: "aaaa")
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output == "file created: b.pdf (2)\n")
+    let shown = await machine.run(["runs", "show", "aaaa"])
+    #expect(
+      shown.output.contains("trigger   file: created \(machine.directory.path)/b.pdf and 1 more\n"), "\(shown.output)")
+    let listed = await machine.run(["runs"])
+    #expect(listed.output.contains(" file "), "\(listed.output)")
+  }
+
+  @Test func otherKindsGiveTheirOwnProperties() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.workflow)
+    let wifi = await machine.run(["run", "pdf.yml", "--trigger-event", "wifi=HomeNet", "--trigger-event", "event=left"])
+    #expect(wifi.output == "wifi left: HomeNet\n", "\(wifi.error)")
+    let power = await machine.run([
+      "run", "pdf.yml", "--trigger-event", "power=14", "--trigger-event", "event=battery-below",
+    ])
+    #expect(power.output == "power battery-below: 14 (14% on battery)\n", "\(power.error)")
+  }
+
+  @Test func badEventsAreRefusedBeforeStepOne() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.workflow)
+    var transcripts: [String] = []
+    for event in [
+      ["session=unlock"], ["wifii=HomeNet"], ["power=140"], ["file=a.pdf", "wifi=x"], ["event=joined"],
+      ["hotkey=Ctrl+Q+W"], ["wifi=HomeNet", "event=joined", "label=X"],
+    ] {
+      let result = await machine.run(["run", "pdf.yml"] + event.flatMap { ["--trigger-event", $0] })
+      #expect(result.status == 2)
+      #expect(result.output == "")
+      transcripts.append(
+        "$ flow run pdf.yml " + event.map { "--trigger-event \($0)" }.joined(separator: " ") + "\n" + result.error)
+    }
+    assertGolden(transcripts.joined(separator: "\n"), named: "triggers/bad-events.txt")
+  }
+
+  @Test func aRunByHandHasNoTrigger() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.workflow)
+    let run = await machine.run(["run", "pdf.yml"])
+    #expect(run.status == 1)
+    #expect(run.error.contains("this run was not started by a trigger, so '${trigger.kind}' has no value"))
+    #expect(run.error.contains("--trigger-event KIND=VALUE"))
+  }
+
+  /// `schedule:` and `on: [{schedule: …}]` are one list: the scheduler, `next` and the units read it.
+  @Test func aScheduleUnderOnIsTheSchedule() async throws {
+    let machine = try Machine()
+    try machine.write("a.yml", "flow: 1\non: [{schedule: \"0 9 * * MON\"}]\nsteps: [{show: hi}]\n")
+    try machine.write("b.yml", "flow: 1\nschedule: \"0 9 * * MON\"\nsteps: [{show: hi}]\n")
+    let first = await machine.run(["schedule", "next", "a.yml"])
+    let second = await machine.run(["schedule", "next", "b.yml"])
+    #expect(first.status == 0)
+    #expect(first.output.replacingOccurrences(of: "a.yml", with: "b.yml") == second.output)
+  }
+}
