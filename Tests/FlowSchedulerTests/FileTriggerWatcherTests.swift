@@ -46,6 +46,23 @@ struct FileTriggerWatcherTests {
     #expect(files.said(files.events(2)) == ["created report.csv", "changed report.csv"])
   }
 
+  /// An editor's atomic save writes a temporary file and renames it onto the name: the file changed.
+  @Test func aRenameOntoAFileSeenIsAChange() throws {
+    let files = try FileTriggerHarness()
+    files.write("notes.md", "one")
+    files.watcher.arm([FileWatch(id: 1, folder: files.root, events: [.created, .changed])])
+    files.write("notes.md.tmp", "two")
+    files.rename("notes.md.tmp", "notes.md")
+    #expect(files.said(files.events(1)) == ["changed notes.md"])
+  }
+
+  @Test func aFileIsNotAFolder() throws {
+    let files = try FileTriggerHarness()
+    files.write("plain")
+    files.watcher.arm([FileWatch(id: 3, folder: files.path("plain"))])
+    #expect(files.problems == [WatchProblem(folder: files.path("plain"), watches: [3], reason: .notAFolder)])
+  }
+
   @Test func aPatternFiltersOnTheName() throws {
     let files = try FileTriggerHarness()
     files.watcher.arm([

@@ -196,37 +196,36 @@ struct WatchedFolders: Sendable {
   }
 
   /// A kernel watch on `path` with at least the mask `ids` need, made or found. A problem other than the
-  /// folder's absence is said here.
+  /// folder's absence is said here. The mask is added to what the kernel has (`IN_MASK_ADD`), since the
+  /// folder may be watched for something else too; ``settle()`` narrows it.
   private mutating func watch(_ path: String, for ids: Set<Int>, recursive: Bool) -> Added {
     var needed = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
     if recursive { needed |= UInt32(IN_CREATE) }
-    if let descriptor = byPath[path], let folder = folders[descriptor] {
-      return widen(descriptor, to: folder.mask | needed, ids: ids)
-    }
-    let descriptor = inotify_add_watch(self.descriptor, path, needed | UInt32(IN_ONLYDIR))
+    return add(path, mask: needed, ids: ids)
+  }
+
+  private mutating func add(_ path: String, mask: UInt32, ids: Set<Int>) -> Added {
+    if let known = byPath[path], let folder = folders[known], folder.mask & mask == mask { return .watched(known) }
+    let descriptor = inotify_add_watch(self.descriptor, path, mask | UInt32(IN_ONLYDIR | IN_MASK_ADD))
     guard descriptor >= 0 else { return failure(errno, path: path, ids: ids) }
+    if let known = byPath[path], known != descriptor {
+      // The path is another folder now: the one watched there went while the events saying so were lost.
+      remove(known, reportDeleted: true, unwatch: true)
+    }
     if let known = folders[descriptor] {
-      if Self.sameFolder(known.path, path) {
-        // Another path to a folder watched already (a link): one watch, reported under the first path.
-        return widen(descriptor, to: known.mask | needed, ids: ids)
+      if known.path == path || Self.sameFolder(known.path, path) {
+        // The folder, or another path to it (a link): one watch, reported under the first path.
+        folders[descriptor]?.mask |= mask
+        return .watched(descriptor)
       }
       // The folder moved here while the events saying so were lost: forget it where it was, and know it
       // afresh here.
       remove(descriptor, reportDeleted: true, unwatch: false)
+      folders[descriptor] = Folder(path: path, mask: known.mask | mask)
+    } else {
+      folders[descriptor] = Folder(path: path, mask: mask)
     }
-    folders[descriptor] = Folder(path: path, mask: needed)
     byPath[path] = descriptor
-    return .watched(descriptor)
-  }
-
-  /// Makes the kernel watch `descriptor` for `mask` (replacing what it had), unless it is already.
-  private mutating func widen(_ descriptor: Int32, to mask: UInt32, ids: Set<Int>) -> Added {
-    guard let folder = folders[descriptor] else { return .failed }
-    guard folder.mask != mask else { return .watched(descriptor) }
-    guard inotify_add_watch(self.descriptor, folder.path, mask | UInt32(IN_ONLYDIR)) >= 0 else {
-      return failure(errno, path: folder.path, ids: ids)
-    }
-    folders[descriptor]?.mask = mask
     return .watched(descriptor)
   }
 
@@ -267,31 +266,14 @@ struct WatchedFolders: Sendable {
       var above = Self.parent(of: path)
       while true {
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
-        if let descriptor = byPath[above], let folder = folders[descriptor] {
-          folders[descriptor]?.awaiting = true
-          _ = widen(descriptor, to: folder.mask | mask, ids: [])
-          break
-        }
-        let descriptor = inotify_add_watch(self.descriptor, above, mask | UInt32(IN_ONLYDIR))
-        if descriptor >= 0 {
-          if let known = folders[descriptor] {
-            folders[descriptor]?.awaiting = true
-            _ = widen(descriptor, to: known.mask | mask, ids: [])
-          } else {
-            var folder = Folder(path: above, mask: mask)
-            folder.awaiting = true
-            folders[descriptor] = folder
-            byPath[above] = descriptor
-          }
-          break
-        }
-        let error = errno
-        if (error == ENOENT || error == ENOTDIR) && above != "/" {
+        switch add(above, mask: mask, ids: Set(ids(naming: path))) {
+        case .watched(let descriptor): folders[descriptor]?.awaiting = true
+        case .missing where above != "/":
           above = Self.parent(of: above)
           continue
+        // Cannot wait for it (said if it is the watch limit): the next arm tries again.
+        case .missing, .failed: break
         }
-        // Cannot wait for it: the next arm tries again.
-        if error == ENOSPC { _ = failure(error, path: above, ids: Set(ids(naming: path))) }
         break
       }
     }
