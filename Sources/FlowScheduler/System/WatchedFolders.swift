@@ -104,7 +104,7 @@ struct WatchedFolders: Sendable {
   private(set) var watches: [Int: FileWatch] = [:]
   private(set) var folders: [Int32: Folder] = [:]
   private var byPath: [String: Int32] = [:]
-  /// Watched folders that do not exist yet, and the watches that name them.
+  /// The watched folders that do not exist yet (said once as missing, and awaited).
   private(set) var pending: Set<String> = []
   /// Whether the watch limit has been said during the current operation (once is enough).
   private var limitSaid = false
@@ -139,6 +139,9 @@ struct WatchedFolders: Sendable {
       folders[descriptor]?.watching = []
       folders[descriptor]?.recursive = []
       folders[descriptor]?.awaiting = false
+      // Linked again by the recursive watches that still reach them.
+      folders[descriptor]?.parent = nil
+      folders[descriptor]?.children = [:]
     }
     let missingBefore = pending
     pending = []
