@@ -33,6 +33,8 @@ command -v xclip >/dev/null || missing+=(xclip)
 # The share page is tested in Debian's Chromium (Playwright's own browser download needs the internet).
 command -v chromium >/dev/null || missing+=(chromium)
 command -v trash-list >/dev/null || missing+=(trash-cli)  # delete-files' Trash, checked against trash-cli
+# The file trigger's latency benchmark measures flow's watcher against inotifywait, its reference.
+command -v inotifywait >/dev/null || missing+=(inotify-tools)
 # Python runs the reference tools below, in a virtual environment (Debian's Python refuses pip outside one,
 # PEP 668); python3-venv brings ensurepip, which `python3 -m venv` needs.
 command -v python3 >/dev/null || missing+=(python3)
