@@ -65,7 +65,7 @@ let package = Package(
       name: "FlowScheduler",
       dependencies: [
         "CLinux", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowIntents", "FlowLibrary", "FlowModel",
-        "FlowRuntime", "FlowSession", "FlowSystem",
+        "FlowPresentation", "FlowRuntime", "FlowSession", "FlowSharing", "FlowSystem",
       ],
       swiftSettings: swiftSettings),
     .target(
@@ -229,6 +229,7 @@ let package = Package(
       name: "FlowSchedulerTests",
       dependencies: [
         "FlowLibrary", "FlowDiagnostics", "FlowScheduler", "FlowCron", "FlowModel", "FlowSystem", "FlowYAML",
+        "FlowSession",
         "FlowTestSupport",
       ],
       swiftSettings: swiftSettings

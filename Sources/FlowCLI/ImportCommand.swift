@@ -49,6 +49,9 @@ struct ImportCommand: AsyncParsableCommand {
   @Flag(name: .customLong("no-input"), help: "Never ask: answers come from --answer and defaults.")
   var noInput = false
 
+  @Flag(help: "Let its triggers ('on:') start it by themselves; without it, they wait for 'flow schedule arm'.")
+  var arm = false
+
   /// The largest shared file read, as `flow validate` reads any workflow file.
   static let maximumSize = YAMLLimits.workflow.maxFileSize
 
@@ -111,6 +114,8 @@ struct ImportCommand: AsyncParsableCommand {
       }
     }
 
+    let armed = try await consent(to: capabilities, attended: attended, context)
+
     let copy: [UInt8]
     switch Interrupts.endingAtOnce({ importer.copy(of: inspection, answers: answered) }) {
     case .success(let made): copy = made
@@ -122,7 +127,7 @@ struct ImportCommand: AsyncParsableCommand {
     do {
       let (_, backup) = try importer.add(
         copy, as: name, replacing: existing?.url, origin: origin(context), verification: inspection.verification,
-        answered: answered.keys.sorted(), approved: capabilities.contract, now: context.clock.now)
+        answered: answered.keys.sorted(), approved: capabilities.contract, armed: armed, now: context.clock.now)
       if let backup { context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error) }
     } catch {
       throw Library.fail(
@@ -131,6 +136,23 @@ struct ImportCommand: AsyncParsableCommand {
     }
     context.print(target.path)
     context.console.write("added '\(name)' to your library; run it with: flow run \(name)\n", to: .error)
+    if armed == false {
+      context.console.write(
+        "its triggers are not armed: it starts by itself only after 'flow schedule arm \(name)'\n", to: .error)
+    }
+  }
+
+  /// Whether the workflow's triggers may start it by themselves: `--arm`, or a yes at the terminal to
+  /// the card's question; nil when it has no triggers. Never by default, `--yes` included: a file
+  /// someone else wrote starts by itself only when the person said so in as many words.
+  private func consent(to capabilities: Capabilities, attended: Bool, _ context: SessionContext) async throws -> Bool? {
+    guard !capabilities.triggers.isEmpty else { return nil }
+    if arm { return true }
+    guard attended, !yes else { return false }
+    let words = capabilities.triggers.map(\.words).joined(separator: ", or when ")
+    return try await TerminalPrompter(console: context.console).requestConfirmation(
+      ConfirmationRequest(
+        kind: .alert, origin: PromptOrigin(), dialog: "Let it start by itself when \(words)?"))
   }
 
   // MARK: - The check and the card

@@ -12,7 +12,7 @@ import Foundation
 struct ScheduleCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "schedule",
-    abstract: "Run scheduled workflows when they are due, or show and install schedules.",
+    abstract: "Run scheduled and triggered workflows when they are due, or show and install schedules.",
     discussion: """
       A workflow's 'schedule:' is cron (five fields, or @hourly … @yearly) in its 'timezone:', else the \
       machine's zone. 'flow schedule' alone runs the scheduler ('flow schedule run'). \
@@ -20,7 +20,8 @@ struct ScheduleCommand: AsyncParsableCommand {
       scheduler as a systemd user service.
       """,
     subcommands: [
-      ScheduleRunCommand.self, ScheduleNextCommand.self, ScheduleExplainCommand.self, ScheduleInstallCommand.self,
+      ScheduleRunCommand.self, ScheduleStatusCommand.self, ScheduleNextCommand.self, ScheduleExplainCommand.self,
+      ScheduleInstallCommand.self, ScheduleArmCommand.self,
     ],
     defaultSubcommand: ScheduleRunCommand.self
   )

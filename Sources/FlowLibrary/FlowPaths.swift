@@ -71,4 +71,6 @@ public struct FlowPaths: Sendable, Hashable {
   /// The scheduler's fire record: when it last handled each workflow's fire, for the catch-up after
   /// downtime.
   public var schedulerRecord: URL { file(state, "scheduler.json") }
+  /// What the running scheduler has armed, for `flow schedule status`.
+  public var schedulerStatus: URL { file(state, "scheduler-status.json") }
 }

@@ -37,6 +37,12 @@ public final class Scheduler {
     public var quietPeriod: TimeInterval = 0.25
     /// A fire the timer reports later than this (the machine slept, the clock jumped) is a catch-up.
     public var lateness: TimeInterval = 60
+    /// The most runs a workflow's triggers start in a minute; firings past it wait in the queued run.
+    public var runsPerMinute = 30
+    /// The most files a queued run carries; firings past it are dropped, and recorded.
+    public var queuedFiles = 10_000
+    /// The most files one triggered run is given on its command line; the rest wait for the next.
+    public var filesPerRun = 1_000
 
     public init(executable: String, environment: [String: String]) {
       self.executable = executable
@@ -52,14 +58,21 @@ public final class Scheduler {
     public var workflows: any WorkflowSource
     public var record: any FireRecordStore
     public var ledger: any RunLedger
+    /// The folders of `file` triggers.
+    public var files: any FileTriggerSource
+    /// Where `flow schedule status` reads what is armed.
+    public var status: any StatusStore
     /// A new run id (a UUID; the tests count).
     public var newRunID: @Sendable () -> String
 
     public init(
       clock: any SchedulerClock, launcher: any RunLauncher, watcher: any LibraryWatcher, signals: any SignalSource,
       workflows: any WorkflowSource, record: any FireRecordStore, ledger: any RunLedger,
+      files: any FileTriggerSource, status: any StatusStore,
       newRunID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
+      self.files = files
+      self.status = status
       self.clock = clock
       self.launcher = launcher
       self.watcher = watcher
@@ -75,12 +88,23 @@ public final class Scheduler {
   /// which treats a larger jump back as a clock that was wrong before.
   public static let backwardTolerance: TimeInterval = 3 * 3600
 
-  private let options: Options
-  private let effects: Effects
-  private let report: (SchedulerActivity) -> Void
+  let options: Options
+  let effects: Effects
+  let report: (SchedulerActivity) -> Void
 
   /// The scheduled workflows by path.
-  private var entries: [String: Entry] = [:]
+  var entries: [String: Entry] = [:]
+  /// The workflows whose triggers are armed, by path (Scheduler+Automations.swift).
+  var automations: [String: ArmedAutomation] = [:]
+  /// File watch id → the workflow and trigger it stands for.
+  var watchOwners: [Int: (path: String, trigger: Int)] = [:]
+  /// The runs triggers started, by id.
+  var triggeredRuns: [String: TriggeredRun] = [:]
+  /// Workflows with triggers left unarmed, and what was last said of each.
+  var unarmed: [(path: String, name: String, reason: String)] = []
+  var unarmedReported: [String: String] = [:]
+  /// Folders of file triggers that cannot be watched, with what was said.
+  var watchProblems: [String: String] = [:]
   /// Their paths, sorted: the order in which fires due together start.
   private var order: [String] = []
   /// The runs going, by id.
@@ -91,7 +115,7 @@ public final class Scheduler {
   private var reload: (due: Date, reason: ReloadReason)?
   private var stopping: Stopping?
 
-  private struct Entry {
+  struct Entry {
     var workflow: ScheduledWorkflow
     var next: Schedule.Fire?
     /// The id of its run going, if one is.
@@ -115,12 +139,16 @@ public final class Scheduler {
     effects.signals.start { signal in clock.post(signal == SIGHUP ? .reload : .stop(signal: signal)) }
     handled = effects.record.load()
     load(initial: true)
-    while stopping == nil || !runs.isEmpty {
+    while stopping == nil || !runs.isEmpty || !triggeredRuns.isEmpty {
       for event in clock.wait(until: deadline()) { handle(event) }
       let now = clock.now
       if stopping == nil, let reload, reload.due <= now { load(initial: false) }
       if let killAt = stopping?.killAt, killAt <= now { killRemaining() }
-      if stopping == nil { fireDue(now) }
+      if stopping == nil {
+        fireDue(now)
+        settleDue(now)
+        startQueued(now)
+      }
     }
     report(.stopped)
   }
@@ -130,6 +158,7 @@ public final class Scheduler {
   private func deadline() -> Date? {
     if let stopping { return stopping.killAt }
     var earliest = reload?.due
+    if let due = automationsDeadline(), earliest.map({ due < $0 }) ?? true { earliest = due }
     for entry in entries.values {
       guard let next = entry.next?.date else { continue }
       if earliest.map({ next < $0 }) ?? true { earliest = next }
@@ -140,7 +169,14 @@ public final class Scheduler {
   private func handle(_ event: SchedulerEvent) {
     let now = effects.clock.now
     switch event {
-    case .runEnded(let id, let termination): ended(id, termination, now: now)
+    case .runEnded(let id, let termination):
+      if !triggeredRunEnded(id, termination, now: now) { ended(id, termination, now: now) }
+    case .filesArrived(let events) where stopping == nil: filesArrived(events, now: now)
+    case .watchProblem(let problem):
+      watchProblems[problem.folder] = problem.description
+      report(.watchProblem(problem))
+      saveStatus()
+    case .filesArrived: break
     case .stop(let signal): stop(signal, now: now)
     case .reload where stopping == nil: reload = (now, .signal)
     case .filesChanged where stopping == nil && reload == nil: reload = (now + options.quietPeriod, .filesChanged)
@@ -193,6 +229,7 @@ public final class Scheduler {
     let clock = effects.clock
     effects.watcher.watch(loaded.folders) { clock.post(.filesChanged) }
     report(.loaded(count: entries.count, folders: loaded.folders, reason: initial ? nil : reason))
+    arm(loaded, now: now)
     for (_, entry) in gone { report(.unscheduled(entry.workflow)) }
     for workflow in changed { report(.scheduled(workflow, next: entries[workflow.path]?.next)) }
     for catchUp in catchUps {
@@ -232,7 +269,11 @@ public final class Scheduler {
     guard let entry = entries[path] else { return }
     let workflow = entry.workflow
     handled[path] = now
-    let own = entry.run.flatMap { runs[$0] }.map { RunHolder(runID: $0.id, pid: $0.pid, started: $0.started) }
+    let own =
+      entry.run.flatMap { runs[$0] }.map { RunHolder(runID: $0.id, pid: $0.pid, started: $0.started) }
+      ?? automations[path]?.run.flatMap { triggeredRuns[$0] }.map {
+        RunHolder(runID: $0.id, pid: $0.pid, started: $0.started)
+      }
     if let holder = own ?? effects.ledger.holder(of: path) {
       effects.ledger.recordSkipped(workflow, trigger: trigger, holder: holder)
       report(.skipped(workflow, fire: fire, trigger: trigger, holder: holder))
@@ -300,8 +341,11 @@ public final class Scheduler {
     }
     stopping = Stopping(killAt: now + options.gracePeriod)
     reload = nil
-    report(.stopping(signal: signal, runs: runs.count))
+    report(.stopping(signal: signal, runs: runs.count + triggeredRuns.count))
     for run in runs.values.sorted(by: { $0.started < $1.started }) { effects.launcher.signal(run.pid, signal) }
+    for run in triggeredRuns.values.sorted(by: { $0.started < $1.started }) {
+      effects.launcher.signal(run.pid, signal)
+    }
   }
 
   private func killRemaining() {
@@ -310,6 +354,9 @@ public final class Scheduler {
     for run in runs.values.sorted(by: { $0.started < $1.started }) {
       effects.launcher.signal(run.pid, SIGKILL)
       report(.killed(run))
+    }
+    for run in triggeredRuns.values.sorted(by: { $0.started < $1.started }) {
+      effects.launcher.signal(run.pid, SIGKILL)
     }
   }
 }

@@ -1,5 +1,6 @@
 import FlowCron
 import FlowLibrary
+import FlowSession
 import FlowSystem
 import Foundation
 
@@ -30,6 +31,23 @@ public enum SchedulerActivity: Sendable {
   case killed(ScheduledRun)
   /// The last run has ended; the scheduler returns.
   case stopped
+
+  // Automations (`on:`).
+  /// A workflow's triggers are armed (at start, or new since).
+  case armed(Automation)
+  /// A workflow's triggers are no longer armed: its file is gone, no longer checks, or has none.
+  case disarmed(Automation)
+  /// A workflow with triggers is not armed, and why (said once, until the reason changes).
+  case notArmed(name: String, path: String, reason: String)
+  /// A folder of a `file` trigger cannot be watched (or is awaited).
+  case watchProblem(WatchProblem)
+  case triggeredRunStarted(Scheduler.TriggeredRun)
+  case triggeredRunEnded(Scheduler.TriggeredRun, Termination, ended: Date)
+  /// A firing waits in the queued run (`joined`: with earlier ones).
+  case triggerQueued(Automation, TriggerEvent, joined: Bool)
+  /// A firing was dropped by the storm bound, and recorded.
+  case triggerDropped(Automation, TriggerEvent, reason: String)
+  case triggerLaunchFailed(Automation, message: String)
 }
 
 /// Why the workflows were read again.

@@ -1,6 +1,7 @@
 import FlowCron
 import FlowDiagnostics
 import FlowLibrary
+import FlowSession
 import FlowSystem
 import Foundation
 
@@ -54,6 +55,19 @@ public protocol LibraryWatcher: Sendable {
   func watch(_ folders: [String], changed: @escaping @Sendable () -> Void)
 }
 
+/// Watches the folders of `file` triggers (``FileTriggerWatcher`` on Linux). What fires reaches the
+/// scheduler as ``SchedulerEvent/filesArrived(_:)``, what cannot be watched as
+/// ``SchedulerEvent/watchProblem(_:)``.
+public protocol FileTriggerSource: Sendable {
+  /// Watches `watches` from now on, instead of those armed before.
+  func arm(_ watches: [FileWatch])
+}
+
+/// Where the scheduler says what it has armed, for `flow schedule status`.
+public protocol StatusStore: Sendable {
+  func save(_ status: SchedulerStatus)
+}
+
 /// The signals a service is stopped and reloaded with.
 public protocol SignalSource: Sendable {
   /// Calls `received` (from any thread) with every SIGHUP, SIGTERM and SIGINT from now on, instead of
@@ -79,6 +93,11 @@ public struct WorkflowProblem: Sendable {
 public struct LoadedWorkflows: Sendable {
   /// Every workflow that checks clean and has a schedule, each once (by its absolute path).
   public var workflows: [ScheduledWorkflow]
+  /// Every workflow with triggers that may be armed (``Automation``), each once.
+  public var automations: [Automation] = []
+  /// Workflows with triggers that are not armed, and why: it would need an answer nobody can give, or
+  /// it was imported and the person has not said its triggers may start it.
+  public var unarmed: [(path: String, name: String, reason: String)] = []
   /// Files that do not check, or check with warnings: only those whose problems are new since the last
   /// read, so that an unchanged file is not reported on every change of the library.
   public var problems: [WorkflowProblem]
@@ -122,4 +141,7 @@ public protocol RunLedger: Sendable {
   func holder(of path: String) -> RunHolder?
   /// Records in run history a fire skipped because `holder` was still going.
   func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?)
+  /// Records in run history a firing of a trigger that did not start a run of its own: it joined the
+  /// queued run, or was dropped by the storm bound; `reason` says which.
+  func recordFiring(_ automation: Automation, event: TriggerEvent, reason: String)
 }

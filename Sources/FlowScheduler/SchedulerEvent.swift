@@ -13,4 +13,8 @@ public enum SchedulerEvent: Sendable, Hashable {
   case stop(signal: Int32)
   /// The process of the run with this id ended.
   case runEnded(id: String, Termination)
+  /// Files of `file` triggers were complete, changed or went: one batch, in the kernel's order.
+  case filesArrived([FileEvent])
+  /// A folder of a `file` trigger cannot be watched.
+  case watchProblem(WatchProblem)
 }

@@ -25,4 +25,25 @@ public struct SchedulerLedger: RunLedger {
       context.report(Diagnostics([error]))
     }
   }
+
+  public func recordFiring(_ automation: Automation, event: TriggerEvent, reason: String) {
+    do {
+      let session = try RunSession(
+        context, trigger: event.runTrigger, triggerDetail: event.summary, runID: UUID().uuidString.lowercased(),
+        workflow: automation.path)
+      session.recordNotRun(
+        automation.name,
+        Diagnostic(
+          .warning, .triggerNotRun, "'\(automation.name)' did not run for this firing: \(reason)", file: automation.path
+        ))
+    } catch {
+      context.report(Diagnostics([error]))
+    }
+  }
+}
+
+extension DiagnosticCode {
+  /// A trigger fired and its workflow did not start a run for it: the firing joined the queued run, or
+  /// the storm bound dropped it (run history, `flow runs show`).
+  public static let triggerNotRun: Self = "trigger-not-run"
 }

@@ -2,6 +2,7 @@ import FlowCron
 import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
+import FlowPresentation
 import FlowSession
 import FlowSystem
 import Foundation
@@ -25,8 +26,12 @@ public struct SchedulerLog: Sendable {
   }
 
   public func write(_ activity: SchedulerActivity) {
-    let duration =
-      if case .runEnded(let run, _, _) = activity { recordedDuration(of: run.id) } else { TimeInterval?.none }
+    let duration: TimeInterval? =
+      switch activity {
+      case .runEnded(let run, _, _): recordedDuration(of: run.id)
+      case .triggeredRunEnded(let run, _, _): recordedDuration(of: run.id)
+      default: nil
+      }
     if json {
       writeJSON(activity, duration: duration)
     } else {
@@ -108,6 +113,31 @@ public struct SchedulerLog: Sendable {
       return "killed \(run.workflow.name.quoted) run \(run.id.prefix(8)): still running after the grace period"
     case .stopped:
       return "stopped"
+    case .armed(let automation):
+      let words = automation.triggers.map { TriggerWords.words($0) }
+      return
+        "armed \(automation.name.quoted) (\(automation.path)): starts when \(words.joined(separator: ", or when "))"
+    case .disarmed(let automation):
+      return "disarmed \(automation.name.quoted) (\(automation.path))"
+    case .notArmed(let name, let path, let reason):
+      return "not armed \(name.quoted) (\(path)): \(reason)"
+    case .watchProblem(let problem):
+      return "file trigger: \(problem)"
+    case .triggeredRunStarted(let run):
+      return
+        "started \(run.name.quoted) run \(run.id.prefix(8)) (pid \(run.pid)): \(run.event.kind.rawValue) \(run.event.summary)"
+    case .triggeredRunEnded(let run, let termination, _):
+      let outcome = Self.outcome(termination)
+      let took = duration.map { " in \(HistoryText.duration($0))" } ?? ""
+      let details = outcome.status == RunStatus.succeeded.rawValue ? "" : "; flow runs show \(run.id.prefix(8))"
+      return "ended \(run.name.quoted) run \(run.id.prefix(8)): \(outcome.text)\(took)\(details)"
+    case .triggerQueued(let automation, let event, let joined):
+      return
+        "\(joined ? "joined the queued run of" : "queued a run of") \(automation.name.quoted): \(event.kind.rawValue) \(event.summary)"
+    case .triggerDropped(let automation, let event, let reason):
+      return "dropped a firing of \(automation.name.quoted) (\(event.kind.rawValue) \(event.summary)): \(reason)"
+    case .triggerLaunchFailed(let automation, let message):
+      return "cannot start \(automation.name.quoted): \(message)"
     }
   }
 
@@ -147,6 +177,10 @@ public struct SchedulerLog: Sendable {
     var run: String?
     var pid: Int32?
     var trigger: String?
+    /// What a trigger brought, in a line.
+    var detail: String?
+    /// An armed workflow's triggers, in words.
+    var triggers: [String]?
     var fire: String?
     var fires: Int?
     var next: String?
@@ -234,6 +268,41 @@ public struct SchedulerLog: Sendable {
       describe(run)
     case .stopped:
       line.event = "stopped"
+    case .armed(let automation), .disarmed(let automation):
+      line.event = { if case .armed = activity { "armed" } else { "disarmed" } }()
+      (line.workflow, line.path) = (automation.name, automation.path)
+      line.triggers = automation.triggers.map { TriggerWords.words($0) }
+    case .notArmed(let name, let path, let reason):
+      line.event = "not-armed"
+      (line.workflow, line.path, line.reason) = (name, path, reason)
+    case .watchProblem(let problem):
+      line.event = "watch-problem"
+      (line.path, line.message) = (problem.folder, problem.description)
+    case .triggeredRunStarted(let run):
+      line.event = "started"
+      (line.workflow, line.path, line.run, line.pid) = (run.name, run.path, run.id, run.pid)
+      (line.trigger, line.detail) = (run.event.kind.rawValue, run.event.summary)
+    case .triggeredRunEnded(let run, let termination, _):
+      line.event = "ended"
+      (line.workflow, line.path, line.run, line.pid) = (run.name, run.path, run.id, run.pid)
+      (line.trigger, line.detail) = (run.event.kind.rawValue, run.event.summary)
+      line.status = outcome(termination).status
+      switch termination {
+      case .exited(let code): line.exitCode = code
+      case .signalled(let signal): line.signal = signalName(signal)
+      }
+      line.durationSeconds = duration
+    case .triggerQueued(let automation, let event, let joined):
+      line.event = joined ? "joined" : "queued"
+      (line.workflow, line.path) = (automation.name, automation.path)
+      (line.trigger, line.detail) = (event.kind.rawValue, event.summary)
+    case .triggerDropped(let automation, let event, let reason):
+      line.event = "dropped"
+      (line.workflow, line.path, line.reason) = (automation.name, automation.path, reason)
+      (line.trigger, line.detail) = (event.kind.rawValue, event.summary)
+    case .triggerLaunchFailed(let automation, let message):
+      line.event = "launch-failed"
+      (line.workflow, line.path, line.message) = (automation.name, automation.path, message)
     }
     return line
   }

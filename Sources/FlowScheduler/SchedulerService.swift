@@ -35,11 +35,14 @@ public struct SchedulerService {
       // Made when missing, so that it can be watched and the first workflow put there is seen.
       try PrivateFiles.ensureDirectory(paths.workflows)
       let clock = try RealtimeClock()
+      let files = try FileTriggerWatcher(
+        clock: clock, report: { clock.post(.filesArrived($0)) }, problem: { clock.post(.watchProblem($0)) })
       effects = Scheduler.Effects(
         clock: clock, launcher: try ProcessLauncher(clock: clock), watcher: try InotifyWatcher(clock: clock),
         signals: try ServiceSignals(clock: clock),
         workflows: SchedulerWorkflows(context: context, references: references, executable: context.executable),
-        record: FireRecordFile(file: paths.schedulerRecord), ledger: SchedulerLedger(context: context))
+        record: FireRecordFile(file: paths.schedulerRecord), ledger: SchedulerLedger(context: context),
+        files: files, status: StatusFile(file: paths.schedulerStatus))
     } catch {
       context.report(
         Diagnostics([Diagnostic(.error, .schedulerUnavailable, "the scheduler cannot start: \(error)", file: nil)]))

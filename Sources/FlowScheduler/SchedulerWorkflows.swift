@@ -1,9 +1,11 @@
 import FlowCron
 import FlowDiagnostics
+import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSession
+import FlowSharing
 import Foundation
 import Synchronization
 
@@ -57,6 +59,7 @@ public final class SchedulerWorkflows: WorkflowSource {
         problems.append(WorkflowProblem(path: path, diagnostics: error.diagnostics, leftOut: true))
       }
     }
+    let (automations, unarmed) = self.automations(locator: locator, check: check)
     // Library files without a schedule are known too: their fire record stays, as for a file that is there.
     let known = Set(candidates.map(\.path) + locator.libraryWorkflows.map { locator.resolvedPath($0.url.path) })
     // Compared as rendered: spans number their files, and every read numbers them anew.
@@ -67,7 +70,64 @@ public final class SchedulerWorkflows: WorkflowSource {
       defer { reported = current }
       return problems.filter { reported[$0.path] != current[$0.path] }
     }
-    return LoadedWorkflows(workflows: workflows, problems: fresh, folders: folders, known: known)
+    var loaded = LoadedWorkflows(workflows: workflows, problems: fresh, folders: folders, known: known)
+    loaded.automations = automations
+    loaded.unarmed = unarmed
+    return loaded
+  }
+
+  /// The workflows whose triggers may be armed: every library workflow with `on:` triggers, and each
+  /// file named, that checks clean; left unarmed, with why, when a run of it would have to ask (nobody
+  /// is there when a trigger fires) or when it was imported and the person has not said that its
+  /// triggers may start it (`flow import --arm`, `flow schedule arm`). A file that does not check is
+  /// reported with the schedules' problems.
+  private func automations(locator: WorkflowLocator, check: WorkflowCheck) -> (
+    [Automation], [(path: String, name: String, reason: String)]
+  ) {
+    var automations: [Automation] = []
+    var unarmed: [(path: String, name: String, reason: String)] = []
+    var seen: Set<String> = []
+    let home = context.environment["HOME"] ?? NSHomeDirectory()
+    for reference in locator.libraryWorkflows.map(\.url.path) + references {
+      let located = locator.locate(reference) ?? reference
+      let path = locator.resolvedPath(located)
+      guard seen.insert(path).inserted else { continue }
+      let (workflow, diagnostics) = locator.check(located, with: check)
+      guard let workflow, !diagnostics.hasErrors, !workflow.triggers.isEmpty else { continue }
+      if let reason = withoutConsent(workflow, path: path) ?? needsAnswers(workflow, check: check) {
+        unarmed.append((path, workflow.name, reason))
+        continue
+      }
+      var folders: [Int: String] = [:]
+      for (index, trigger) in workflow.triggers.enumerated() {
+        guard case .file(let condition) = trigger.condition else { continue }
+        let folder = condition.folder.value
+        folders[index] = folder == "~" ? home : folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
+      }
+      automations.append(
+        Automation(
+          name: workflow.name, path: path, triggers: workflow.triggers, folders: folders,
+          runPolicy: workflow.runPolicy, notifyWhenRun: workflow.notifyWhenRun))
+    }
+    return (automations, unarmed)
+  }
+
+  /// Why an imported workflow's triggers are not armed: the person has not said they may start it. A
+  /// copy the person has edited since is theirs, and arms.
+  private func withoutConsent(_ workflow: Workflow, path: String) -> String? {
+    guard ProvenanceRecord.exists(for: path), let record = ProvenanceRecord.read(for: URL(fileURLWithPath: path)),
+      record.armed != true, Digest.sha256Hex(workflow.file.bytes) == record.sha256
+    else { return nil }
+    let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    return "it was imported, and its triggers start it only once you say so: flow schedule arm \(name)"
+  }
+
+  /// Every answer an unattended run of `workflow` would lack, in a line; nil when it asks nothing.
+  private func needsAnswers(_ workflow: Workflow, check: WorkflowCheck) -> String? {
+    let answers = UnattendedCheck.Answers(inputs: [], yes: false, workflow: workflow)
+    let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
+    guard !needed.isEmpty else { return nil }
+    return "a trigger's run cannot ask, and it would have to: " + needed.all.map(\.message).joined(separator: "; ")
   }
 
   /// What an unattended run of `workflow` would have to ask, as one warning with a note at each place;

@@ -185,6 +185,13 @@ public final class RunSession: Sendable {
     finish(.skipped, diagnostics: Diagnostics([alreadyRunning(name, holder: holder)]))
   }
 
+  /// Records a firing of a trigger that started no run of its own (it joined the queued one, or the
+  /// storm bound dropped it), as skipped, with why.
+  public func recordNotRun(_ name: String, _ reason: Diagnostic) {
+    state.withLock { $0.workflow = name }
+    finish(.skipped, diagnostics: Diagnostics([reason]))
+  }
+
   /// " (run 3f2a9c1e, pid 4242, since 09:00:01)".
   private func describe(_ holder: RunHolder) -> String {
     " (run \(holder.runID.prefix(8)), pid \(holder.pid), since \(LocalTime(context).format(holder.started)))"

@@ -24,6 +24,41 @@ public struct TriggerEvent: Sendable {
   public var onBattery: Bool?
   public var time: Date
 
+  public init(kind: TriggerKind, event: String, time: Date) {
+    self.kind = kind
+    self.event = event
+    self.time = time
+  }
+
+  /// The `--trigger-event` arguments that give this event to `flow run`: what the scheduler starts a
+  /// triggered run with, read back by ``parse(_:for:directory:now:)``.
+  public var arguments: [String] {
+    var pairs: [String] = []
+    switch kind {
+    case .file: pairs = files.map { "file=\($0)" }
+    case .drive: pairs = ["drive=\(text ?? "/")"] + (label.map { ["label=\($0)"] } ?? [])
+    case .wifi: pairs = ["wifi=\(text ?? "")"]
+    case .network, .session: pairs = ["\(kind.rawValue)=\(event)"]
+    case .power:
+      pairs = battery.map { ["power=\($0)"] } ?? ["power=\(event)"]
+      if let onBattery { pairs.append("on-battery=\(onBattery)") }
+    case .hotkey, .app: pairs = ["\(kind.rawValue)=\(text ?? "")"]
+    case .schedule: pairs = ["schedule=now"]
+    }
+    pairs.append("event=\(event)")
+    pairs.append("time=\(ISO8601DateFormatter().string(from: time))")
+    return pairs.flatMap { ["--trigger-event", $0] }
+  }
+
+  /// Adds a later firing of the same trigger to this one, which has not run yet: its files join (each
+  /// once, in the order they came), and everything else is the later firing's.
+  public mutating func join(_ later: TriggerEvent) {
+    var seen = Set(files)
+    let files = self.files + later.files.filter { seen.insert($0).inserted }
+    self = later
+    self.files = files
+  }
+
   /// The keys besides the kinds.
   static let extraKeys = ["event", "label", "on-battery", "time"]
 
@@ -126,13 +161,16 @@ public struct TriggerEvent: Sendable {
         case .drive: Trigger.DriveEvent.allCases.map(\.rawValue)
         case .wifi: Trigger.WifiEvent.allCases.map(\.rawValue)
         case .app: Trigger.AppEvent.allCases.map(\.rawValue)
-        case .power: ["battery-below", "battery-above"]
-        case .network, .session, .hotkey, .schedule: []
+        case .power: ["plugged", "unplugged", "battery", "battery-below", "battery-above"]
+        case .network: Trigger.NetworkEvent.allCases.map(\.rawValue)
+        case .session: Trigger.SessionEvent.allCases.map(\.rawValue)
+        case .hotkey: ["pressed"]
+        case .schedule: ["scheduled", "catch-up"]
         }
       guard words.contains(value) else {
         throw Self.problem(
           "'\(value)' is not an event of a '\(kind.rawValue)' trigger",
-          help: words.isEmpty ? "the kind's own value says what happened" : "write one of \(List.or(words))")
+          help: "write one of \(List.or(words))")
       }
       event = value
     }

@@ -7,7 +7,7 @@ import Foundation
 
 /// `flow import`'s pipeline, stage by stage: the signature and the check (``inspect(_:)``), the answers
 /// to the import questions (``problem(_:type:)``, ``copy(of:answers:)``), and the library copy with its
-/// provenance (``add(_:as:replacing:origin:verification:answered:approved:now:)``). The command line reads the
+/// provenance (``add(_:as:replacing:origin:verification:answered:approved:armed:now:)``). The command line reads the
 /// file, shows the card and asks between the stages; nothing here prints or asks.
 public struct Importer {
   /// The file as the person named it, for messages.
@@ -104,24 +104,27 @@ public struct Importer {
   /// backup, and its provenance record; returns where each went.
   public func add(
     _ copy: [UInt8], as name: String, replacing existing: URL?, origin: String,
-    verification: SignedFile.Verification, answered: [String], approved: CapabilitySet, now: Date
+    verification: SignedFile.Verification, answered: [String], approved: CapabilitySet, armed: Bool? = nil,
+    now: Date
   ) throws -> (target: URL, backup: URL?) {
     let target = library.appendingPathComponent("\(name).yml")
     try PrivateFiles.ensureDirectory(library)
     let backup = try existing.map {
       try Self.backUp($0, name: name, into: WorkflowLocator.backupDirectory(of: library), now: now)
     }
-    try PrivateFiles.write(Data(copy), to: target)
     let status =
       switch verification.status {
       case .trusted: "trusted"
       case .unknownKey: "unknown-key"
       default: "unsigned"
       }
+    // The record first: a scheduler that reads the new file must find it, or would take an imported
+    // workflow for the person's own and arm its triggers without their consent.
     try ProvenanceRecord(
       source: origin, imported: SharedTime.format(now), signer: verification.key, status: status, copy: copy,
-      answered: answered, approved: approved
+      answered: answered, approved: approved, armed: armed
     ).write(for: target)
+    try PrivateFiles.write(Data(copy), to: target)
     return (target, backup)
   }
 

@@ -30,12 +30,16 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   /// — the file was edited, or a workflow it runs changed — asks again before step 1. Nil in records
   /// written before there was one.
   public var approved: CapabilitySet?
+  /// Whether the person said its triggers (`on:`) may start it by themselves: `flow import --arm`, the
+  /// card's question, or `flow schedule arm`. Nil or false, `flow schedule` does not arm them.
+  public var armed: Bool?
 
   public init(
     source: String, imported: String, signer: PublicKey?, status: String, copy: [UInt8], answered: [String],
-    approved: CapabilitySet? = nil
+    approved: CapabilitySet? = nil, armed: Bool? = nil
   ) {
     self.approved = approved
+    self.armed = armed
     self.source = source
     self.imported = imported
     self.signer = signer?.base64
@@ -46,7 +50,7 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case source, imported, signer, fingerprint, status, sha256, answered, approved
+    case source, imported, signer, fingerprint, status, sha256, answered, approved, armed
   }
 
   /// An approved card that does not read (edited by hand, or written by a later flow) approves nothing:
@@ -60,6 +64,7 @@ public struct ProvenanceRecord: Sendable, Codable, Hashable {
     status = try container.decode(String.self, forKey: .status)
     sha256 = try container.decode(String.self, forKey: .sha256)
     answered = try container.decode([String].self, forKey: .answered)
+    armed = try? container.decodeIfPresent(Bool.self, forKey: .armed)
     if container.contains(.approved), (try? container.decodeNil(forKey: .approved)) != true {
       approved = (try? container.decode(CapabilitySet.self, forKey: .approved)) ?? CapabilitySet()
     }

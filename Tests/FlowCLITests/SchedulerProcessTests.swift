@@ -112,7 +112,7 @@ struct SchedulerProcessTests {
 
 extension Machine {
   /// Writes the scheduler's fire record: each workflow last fired a day ago.
-  fileprivate func firedYesterday(_ paths: [String]) throws {
+  func firedYesterday(_ paths: [String]) throws {
     let state = home.appendingPathComponent(".local/state/flow")
     try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
     let yesterday = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-86_400))

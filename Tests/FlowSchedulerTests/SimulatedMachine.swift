@@ -1,5 +1,7 @@
 import FlowDiagnostics
 import FlowLibrary
+import FlowModel
+import FlowSession
 import FlowSystem
 import Foundation
 import Testing
@@ -12,7 +14,7 @@ import Testing
 /// changing, a signal, the clock being set), so a year of fires takes as long as the fires take to
 /// handle, and every run is deterministic.
 final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, SignalSource, WorkflowSource,
-  FireRecordStore, RunLedger, @unchecked Sendable
+  FireRecordStore, RunLedger, FileTriggerSource, StatusStore, @unchecked Sendable
 {
   private(set) var now: Date
   private var agenda: [(time: Date, id: Int, action: () -> Void)] = []
@@ -23,6 +25,7 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
   // MARK: What the machine is like
 
   var workflows: [ScheduledWorkflow] = []
+  var automations: [Automation] = []
   var problems: [WorkflowProblem] = []
   var folders = ["/library"]
   /// The fire record on "disk".
@@ -43,6 +46,11 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
   private(set) var signalsSent: [(pid: Int32, signal: Int32)] = []
   private(set) var skips: [(path: String, trigger: FireTrigger, holder: RunHolder?)] = []
   private(set) var watchedFolders: [[String]] = []
+  /// Every arming of the file triggers' watches.
+  private(set) var armedWatches: [[FileWatch]] = []
+  /// Firings recorded as not run: the workflow's path and why.
+  private(set) var firingsNotRun: [(path: String, event: TriggerEvent, reason: String)] = []
+  private(set) var lastStatus: SchedulerStatus?
   private var children: [Int32: (exit: Int, ended: @Sendable (Termination) -> Void)] = [:]
   private var nextPID: Int32 = 1000
   private var runCount = 0
@@ -60,6 +68,7 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
     configure(&options)
     let effects = Scheduler.Effects(
       clock: self, launcher: self, watcher: self, signals: self, workflows: self, record: self, ledger: self,
+      files: self, status: self,
       newRunID: { [unowned self] in
         runCount += 1
         return "run-\(runCount)"
@@ -217,7 +226,20 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
   func load() -> LoadedWorkflows {
     defer { problems = [] }
     let known = Set(workflows.map(\.path) + problems.map(\.path))
-    return LoadedWorkflows(workflows: workflows, problems: problems, folders: folders, known: known)
+    var loaded = LoadedWorkflows(workflows: workflows, problems: problems, folders: folders, known: known)
+    loaded.automations = automations
+    return loaded
+  }
+
+  // MARK: - FileTriggerSource, StatusStore
+
+  func arm(_ watches: [FileWatch]) { armedWatches.append(watches) }
+
+  func save(_ status: SchedulerStatus) { lastStatus = status }
+
+  /// Files of the watch `id` arrive at `time`, as one batch of the kernel's.
+  func files(_ paths: [String], watch id: Int = 1, kind: Trigger.FileEvent = .created, at time: String) throws {
+    try at(time) { [unowned self] in post(.filesArrived(paths.map { FileEvent(watch: id, path: $0, kind: kind) })) }
   }
 
   // MARK: - FireRecordStore
@@ -235,6 +257,10 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
 
   func recordSkipped(_ workflow: ScheduledWorkflow, trigger: FireTrigger, holder: RunHolder?) {
     skips.append((workflow.path, trigger, holder))
+  }
+
+  func recordFiring(_ automation: Automation, event: TriggerEvent, reason: String) {
+    firingsNotRun.append((automation.path, event, reason))
   }
 
   // MARK: - Reading what happened
@@ -266,6 +292,17 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
       case .stopping(let signal, let runs): "stopping \(signal) \(runs)"
       case .killed(let run): "killed \(run.id)"
       case .stopped: "stopped"
+      case .armed(let automation): "armed \(automation.path)"
+      case .disarmed(let automation): "disarmed \(automation.path)"
+      case .notArmed(_, let path, let reason): "not armed \(path): \(reason)"
+      case .watchProblem(let problem): "watch problem \(problem)"
+      case .triggeredRunStarted(let run):
+        "started \(run.id) \(run.path) \(run.event.kind.rawValue) \(run.event.files.count)"
+      case .triggeredRunEnded(let run, let termination, let ended): "ended \(run.id) \(termination) at \(utc(ended))"
+      case .triggerQueued(let automation, let event, let joined):
+        "\(joined ? "joined" : "queued") \(automation.path) \(event.files.count)"
+      case .triggerDropped(let automation, let event, _): "dropped \(automation.path) \(event.files.count)"
+      case .triggerLaunchFailed(let automation, let message): "launch failed \(automation.path): \(message)"
       }
     }
   }

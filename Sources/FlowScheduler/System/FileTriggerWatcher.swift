@@ -31,7 +31,7 @@ import Synchronization
 ///
 /// The clock keeps the descriptor for as long as it lives: make one watcher per clock and keep it, and
 /// call ``arm(_:)`` whenever the triggers change.
-public final class FileTriggerWatcher: Sendable {
+public final class FileTriggerWatcher: FileTriggerSource, Sendable {
   private let descriptor: Int32
   private let state: Mutex<WatchedFolders>
   private let report: @Sendable ([FileEvent]) -> Void

@@ -1,3 +1,5 @@
+import FlowModel
+
 /// One `file` trigger as the watcher arms it: a folder, already expanded (`~` resolved, absolute), the
 /// files in it that count and what happening to them fires.
 ///
@@ -14,11 +16,11 @@ public struct FileWatch: Sendable, Hashable {
   /// Whether files in the folder's subfolders count too, at any depth, hidden subfolders aside.
   public var recursive: Bool
   /// The kinds that fire; the others are still followed, so that what is reported later is right.
-  public var events: Set<FileEventKind>
+  public var events: Set<Trigger.FileEvent>
 
   public init(
     id: Int, folder: String, pattern: String? = nil, recursive: Bool = false,
-    events: Set<FileEventKind> = [.created]
+    events: Set<Trigger.FileEvent> = [.created]
   ) {
     self.id = id
     self.folder = folder

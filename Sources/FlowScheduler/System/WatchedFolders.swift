@@ -1,3 +1,4 @@
+import FlowModel
 import Foundation
 
 /// What ``FileTriggerWatcher`` knows, and what it does with each inotify record: the kernel watches on
@@ -368,7 +369,7 @@ struct WatchedFolders: Sendable {
   /// the order the files were last modified.
   private mutating func record(_ listing: Listing, in descriptor: Int32, report: Bool) {
     guard var folder = folders[descriptor] else { return }
-    var changes: [(kind: FileEventKind, name: String, seen: Seen)] = []
+    var changes: [(kind: Trigger.FileEvent, name: String, seen: Seen)] = []
     var gone = folder.files
     for (name, seen) in listing.files {
       let previous = gone.removeValue(forKey: name)
@@ -470,7 +471,7 @@ struct WatchedFolders: Sendable {
   }
 
   /// Reports what happened to `name` to every watch of the folder whose pattern and kinds it matches.
-  private mutating func emit(_ kind: FileEventKind, _ name: String, in descriptor: Int32) {
+  private mutating func emit(_ kind: Trigger.FileEvent, _ name: String, in descriptor: Int32) {
     guard let folder = folders[descriptor] else { return }
     for id in folder.watching.sorted() {
       guard let watch = watches[id], watch.events.contains(kind) else { continue }

@@ -1,0 +1,243 @@
+import FlowModel
+import FlowPresentation
+import FlowSession
+import FlowSystem
+import Foundation
+
+/// The triggers of `on:` (SPEC §10), armed by the scheduler beside the schedules: what fired becomes a
+/// `flow run --trigger-event …` child, one at a time per workflow, nothing lost.
+///
+/// - **Never two at once.** A firing that finds the workflow's run still going waits as the one queued
+///   run; later firings join it (their files added, each once, in order), each recorded as not run of
+///   its own.
+/// - **Bounded.** At most ``Scheduler/Options/runsPerMinute`` runs start per workflow in a minute (a
+///   workflow that writes into the folder it watches would otherwise start itself for ever): firings
+///   past it wait in the queued run. A queued run carries at most ``Scheduler/Options/queuedFiles``
+///   files; firings past that are dropped and recorded. A run gets at most
+///   ``Scheduler/Options/filesPerRun`` files on its command line; the rest stay queued for the next.
+/// - **Every firing is recorded**: the run's own record names its trigger and what it brought; a firing
+///   that joins the queue or is dropped has a record of its own (status skipped, with why).
+extension Scheduler {
+  struct ArmedAutomation {
+    var automation: Automation
+    /// The id of its run going, if one is.
+    var run: String?
+    var queued: TriggerEvent?
+    /// When its runs started in the last minute, oldest first: the storm bound.
+    var starts: [Date] = []
+    var lastFiring: Date?
+    var lastDetail: String?
+    /// Files of triggers with `settle:`, waiting until nothing has touched them for that long.
+    var settling: [String: (due: Date, event: TriggerEvent)] = [:]
+  }
+
+  /// A run a trigger started.
+  public struct TriggeredRun: Sendable {
+    public var id: String
+    public var name: String
+    public var path: String
+    public var event: TriggerEvent
+    public var pid: Int32
+    public var started: Date
+  }
+
+  // MARK: - Arming
+
+  /// Arms the automations of a read of the workflows, keeping the state of those still there.
+  func arm(_ loaded: LoadedWorkflows, now: Date) {
+    var next: [String: ArmedAutomation] = [:]
+    var owners: [Int: (path: String, trigger: Int)] = [:]
+    var watches: [FileWatch] = []
+    for automation in loaded.automations {
+      var armed = automations[automation.path] ?? ArmedAutomation(automation: automation)
+      let isNew = automations[automation.path] == nil
+      armed.automation = automation
+      next[automation.path] = armed
+      watches += automation.watches { index in
+        let id = owners.count + 1
+        owners[id] = (automation.path, index)
+        return id
+      }
+      if isNew { report(.armed(automation)) }
+    }
+    for (path, old) in automations where next[path] == nil { report(.disarmed(old.automation)) }
+    for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
+      report(.notArmed(name: unarmed.name, path: unarmed.path, reason: unarmed.reason))
+    }
+    unarmedReported = Dictionary(loaded.unarmed.map { ($0.path, $0.reason) }, uniquingKeysWith: { first, _ in first })
+    unarmed = loaded.unarmed
+    automations = next
+    watchOwners = owners
+    effects.files.arm(watches)
+    saveStatus()
+  }
+
+  // MARK: - Firing
+
+  /// Files of `file` triggers: one firing per workflow for the batch, its files in the kernel's order.
+  func filesArrived(_ events: [FileEvent], now: Date) {
+    var firings: [(path: String, event: TriggerEvent)] = []
+    for event in events {
+      guard let (path, index) = watchOwners[event.watch], let armed = automations[path] else { continue }
+      var firing = TriggerEvent(kind: .file, event: event.kind.rawValue, time: now)
+      firing.files = [event.path]
+      if case .file(let condition) = armed.automation.triggers[index].condition, let settle = condition.settle {
+        automations[path]?.settling[event.path] = (now + TimeInterval(settle.components.seconds), firing)
+        continue
+      }
+      if let last = firings.lastIndex(where: { $0.path == path }), firings[last].event.event == firing.event {
+        firings[last].event.join(firing)
+      } else {
+        firings.append((path, firing))
+      }
+    }
+    for (path, event) in firings { fire(path, event, now: now) }
+  }
+
+  /// Files whose settle time has passed, as one firing per workflow.
+  func settleDue(_ now: Date) {
+    for path in automations.keys.sorted() {
+      guard let settling = automations[path]?.settling, !settling.isEmpty else { continue }
+      let due = settling.filter { $0.value.due <= now }.sorted { $0.value.due < $1.value.due }
+      guard !due.isEmpty else { continue }
+      for (file, _) in due { automations[path]?.settling[file] = nil }
+      var event = due[0].value.event
+      for (_, later) in due.dropFirst() { event.join(later.event) }
+      fire(path, event, now: now)
+    }
+  }
+
+  /// A trigger of the workflow at `path` fired: run it now, or queue it behind its run going.
+  func fire(_ path: String, _ event: TriggerEvent, now: Date) {
+    guard var armed = automations[path] else { return }
+    armed.lastFiring = now
+    armed.lastDetail = event.summary
+    automations[path] = armed
+    let busy = armed.run != nil || entries[path]?.run != nil
+    let limited = armed.starts.filter { now.timeIntervalSince($0) < 60 }.count >= options.runsPerMinute
+    if busy || limited || armed.queued != nil {
+      queue(path, event, now: now)
+    } else {
+      start(path, event, now: now)
+    }
+    saveStatus()
+  }
+
+  private func queue(_ path: String, _ event: TriggerEvent, now: Date) {
+    guard let armed = automations[path] else { return }
+    if let queued = armed.queued, queued.files.count + event.files.count > options.queuedFiles {
+      let reason = "the queued run already carries \(queued.files.count) files, the most it may"
+      effects.ledger.recordFiring(armed.automation, event: event, reason: reason)
+      report(.triggerDropped(armed.automation, event, reason: reason))
+      return
+    }
+    guard automations[path]?.queued != nil else {
+      // The queued run is this firing's: its own record says so when it runs.
+      automations[path]?.queued = event
+      report(.triggerQueued(armed.automation, event, joined: false))
+      return
+    }
+    automations[path]?.queued?.join(event)
+    report(.triggerQueued(armed.automation, event, joined: true))
+    effects.ledger.recordFiring(
+      armed.automation, event: event, reason: "it joined the run already queued, which carries what it brought")
+  }
+
+  /// Starts a triggered run: `flow run --no-input --wait --trigger-event …`. `--wait`: a run someone
+  /// else started (a person, cron) holds the lock, and this one follows it rather than being lost.
+  private func start(_ path: String, _ event: TriggerEvent, now: Date) {
+    guard let armed = automations[path] else { return }
+    var event = event
+    if event.files.count > options.filesPerRun {
+      var rest = event
+      rest.files = Array(event.files.dropFirst(options.filesPerRun))
+      event.files = Array(event.files.prefix(options.filesPerRun))
+      if var queued = armed.queued {
+        rest.join(queued)
+        queued = rest
+        automations[path]?.queued = queued
+      } else {
+        automations[path]?.queued = rest
+      }
+    }
+    let id = effects.newRunID()
+    var environment = options.environment
+    environment["FLOW_RUN_ID"] = id
+    let request = LaunchRequest(
+      executable: options.executable,
+      arguments: ["run", "--no-input", "--wait"] + event.arguments + [armed.automation.path], environment: environment)
+    let clock = effects.clock
+    do {
+      let pid = try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) }
+      let run = TriggeredRun(
+        id: id, name: armed.automation.name, path: path, event: event, pid: pid, started: now)
+      triggeredRuns[id] = run
+      automations[path]?.run = id
+      automations[path]?.starts = (armed.starts + [now]).filter { now.timeIntervalSince($0) < 60 }
+      report(.triggeredRunStarted(run))
+    } catch {
+      report(.triggerLaunchFailed(armed.automation, message: error.description))
+    }
+  }
+
+  /// A triggered run ended: its queued run, if any, starts now (or when the storm bound allows).
+  func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
+    guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
+    if automations[run.path]?.run == id { automations[run.path]?.run = nil }
+    report(.triggeredRunEnded(run, termination, ended: now))
+    startQueued(now)
+    saveStatus()
+    return true
+  }
+
+  /// Starts each queued run whose workflow is free and within its bound.
+  func startQueued(_ now: Date) {
+    for path in automations.keys.sorted() {
+      guard let armed = automations[path], let queued = armed.queued, armed.run == nil, entries[path]?.run == nil,
+        armed.starts.filter({ now.timeIntervalSince($0) < 60 }).count < options.runsPerMinute
+      else { continue }
+      automations[path]?.queued = nil
+      start(path, queued, now: now)
+    }
+  }
+
+  /// The earliest time a queued run or a settling file is due: the scheduler's timer covers it.
+  func automationsDeadline() -> Date? {
+    var earliest: Date?
+    func consider(_ date: Date) { if earliest.map({ date < $0 }) ?? true { earliest = date } }
+    for armed in automations.values {
+      for (_, settling) in armed.settling { consider(settling.due) }
+      if armed.queued != nil, armed.run == nil, armed.starts.count >= options.runsPerMinute,
+        let oldest = armed.starts.first
+      {
+        consider(oldest + 60)
+      }
+    }
+    return earliest
+  }
+
+  // MARK: - Status
+
+  func saveStatus() {
+    var status = SchedulerStatus(pid: getpid())
+    for path in automations.keys.sorted() {
+      guard let armed = automations[path] else { continue }
+      let automation = armed.automation
+      let triggers = automation.triggers.indices.map { index in
+        let trigger = automation.triggers[index]
+        var state = "armed"
+        if let folder = automation.folders[index], let problem = watchProblems[folder] { state = problem }
+        return SchedulerStatus.TriggerState(
+          kind: trigger.kind.rawValue, words: TriggerWords.words(trigger), state: state)
+      }
+      status.automations.append(
+        SchedulerStatus.Armed(
+          name: automation.name, path: path, triggers: triggers, running: armed.run, queued: armed.queued?.summary,
+          lastFiring: armed.lastFiring, lastDetail: armed.lastDetail))
+    }
+    status.unarmed = unarmed.map { SchedulerStatus.Unarmed(name: $0.name, path: $0.path, reason: $0.reason) }
+    let fileTriggers = automations.values.contains { !$0.automation.folders.isEmpty }
+    if fileTriggers { status.sources.append(.init(name: "inotify", state: "armed")) }
+    effects.status.save(status)
+  }
+}

@@ -1,0 +1,130 @@
+import FlowDiagnostics
+import FlowModel
+import FlowSession
+import FlowYAML
+import Foundation
+import Testing
+
+@testable import FlowScheduler
+
+/// The scheduler's triggers on a simulated machine: what fires becomes a run, one at a time per
+/// workflow, bursts coalesced, storms bounded, nothing lost and nothing run twice.
+struct AutomationTests {
+  /// An automation of `path` whose one trigger is `on` (YAML), its `file` folder at `/home/ada/Downloads`.
+  static func automation(_ path: String, _ on: String = "file: ~/Downloads/*.pdf") -> Automation {
+    let text = "flow: 1\non:\n  - \(on)\nsteps: [{show: hi}]\n"
+    let workflow = WorkflowDecoder.decode(YAMLDocument.load(SourceFile(path: path, text: text))).workflow
+    let triggers = workflow?.triggers ?? []
+    #expect(triggers.count == 1, "\(on) does not decode")
+    var folders: [Int: String] = [:]
+    if case .file? = triggers.first?.condition { folders[0] = "/home/ada/Downloads" }
+    return Automation(name: "PDFs", path: path, triggers: triggers, folders: folders)
+  }
+
+  @Test func aFileStartsARunWithWhatFired() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.armedWatches.first == [FileWatch(id: 1, folder: "/home/ada/Downloads", pattern: "*.pdf")])
+    let arguments = try #require(machine.launches.first?.request.arguments)
+    #expect(
+      arguments == [
+        "run", "--no-input", "--wait", "--trigger-event", "file=/home/ada/Downloads/a.pdf", "--trigger-event",
+        "event=created", "--trigger-event", "time=2026-12-01T09:00:01Z", "/library/pdfs.yml",
+      ])
+    #expect(machine.firingsNotRun.isEmpty)
+  }
+
+  /// Firings while the run goes wait in one queued run, which carries every file once, in order.
+  @Test func firingsDuringARunJoinOneQueuedRun() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    let folder = "/home/ada/Downloads/"
+    try machine.files([folder + "a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.files([folder + "b.pdf", folder + "c.pdf"], at: "2026-12-01T09:00:02Z")
+    try machine.files([folder + "c.pdf", folder + "d.pdf"], at: "2026-12-01T09:00:03Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    let files = machine.launches.map { launch in
+      launch.request.arguments.filter { $0.hasPrefix("file=") }.map { $0.dropFirst("file=\(folder)".count) }
+    }
+    #expect(files == [["a.pdf"], ["b.pdf", "c.pdf", "d.pdf"]])
+    #expect(machine.launches.map { machine.utc($0.time) } == ["2026-12-01T09:00:01Z", "2026-12-01T09:00:11Z"])
+    #expect(machine.firingsNotRun.map(\.event.files) == [[folder + "c.pdf", folder + "d.pdf"]])
+    #expect(machine.firingsNotRun.allSatisfy { $0.reason.contains("joined the run already queued") })
+    #expect(machine.log.contains("queued /library/pdfs.yml 2"))
+    #expect(machine.log.contains("joined /library/pdfs.yml 2"))
+  }
+
+  /// A burst larger than one run's command line is run in turns, every file exactly once.
+  @Test func aBurstIsRunInTurnsEveryFileOnce() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 0.5
+    let paths = (1...2_500).map { "/home/ada/Downloads/\($0).pdf" }
+    try machine.files(paths, at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    let given = machine.launches.flatMap { launch in
+      launch.request.arguments.filter { $0.hasPrefix("file=") }.map { String($0.dropFirst("file=".count)) }
+    }
+    #expect(machine.launches.count == 3)
+    #expect(given == paths)
+  }
+
+  /// A workflow that keeps starting itself (it writes into the folder it watches) is held to
+  /// `runsPerMinute`; what fires meanwhile waits, and runs once the minute allows.
+  @Test func aStormIsBoundedAndLosesNothing() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 0.1
+    for second in 1...50 {
+      try machine.files(
+        ["/home/ada/Downloads/\(second).pdf"], at: "2026-12-01T09:00:\(String(format: "%02d", second % 60)).5Z")
+    }
+    try machine.run(until: "2026-12-01T09:03:00Z") { $0.runsPerMinute = 5 }
+    let starts = machine.launches.map(\.time)
+    for (index, start) in starts.enumerated() {
+      let inMinute = starts[index...].prefix { $0.timeIntervalSince(start) < 60 }
+      #expect(inMinute.count <= 5, "more than 5 runs in the minute from \(machine.utc(start))")
+    }
+    let given = machine.launches.flatMap { $0.request.arguments.filter { $0.hasPrefix("file=") } }
+    #expect(given.count == 50)
+    #expect(Set(given).count == 50)
+  }
+
+  /// Past `queuedFiles`, a firing is dropped and recorded, never silently.
+  @Test func aQueueFullDropsAndRecords() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.files(["/home/ada/Downloads/b.pdf", "/home/ada/Downloads/c.pdf"], at: "2026-12-01T09:00:02Z")
+    try machine.files(["/home/ada/Downloads/d.pdf"], at: "2026-12-01T09:00:03Z")
+    try machine.run(until: "2026-12-01T09:01:00Z") { $0.queuedFiles = 2 }
+    #expect(machine.launches.count == 2)
+    #expect(machine.log.contains("dropped /library/pdfs.yml 1"))
+    let dropped = try #require(machine.firingsNotRun.last)
+    #expect(dropped.event.files == ["/home/ada/Downloads/d.pdf"])
+    #expect(dropped.reason.contains("the queued run already carries 2 files"))
+  }
+
+  /// `settle:` waits until a file has been left alone that long: written in pieces, it runs once.
+  @Test func aSettlingFileRunsOnceWhenLeftAlone() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/logs.yml", "file: {path: ~/Downloads, settle: 5s}")]
+    for second in ["01", "03", "06"] {
+      try machine.files(["/home/ada/Downloads/big.iso"], kind: .changed, at: "2026-12-01T09:00:\(second)Z")
+    }
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.launches.map { machine.utc($0.time) } == ["2026-12-01T09:00:11Z"])
+  }
+
+  /// SIGTERM goes on to a triggered run, and the scheduler returns once it has ended.
+  @Test func aStopWaitsForTriggeredRuns() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:00:05Z")
+    #expect(machine.signalsSent.map(\.signal) == [SIGTERM])
+    #expect(machine.log.suffix(3) == ["stopping 15 1", "ended run-1 exited(3) at 2026-12-01T09:00:05Z", "stopped"])
+  }
+}
