@@ -159,6 +159,22 @@ struct RunRequest: Sendable, Equatable {
       return try finish(
         .invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
     }
+    // A triggered run nobody started at a terminal: `run: ask` and `notify-when-run:` (SPEC §10).
+    let notices = event.flatMap { event in
+      action.isInteractive(context, quiet: json)
+        ? nil
+        : (event, AutomationNotices(notifications: DBusNotifications(environment: context.environment, uid: getuid())))
+    }
+    if let (event, notices) = notices, loaded.runPolicy == .ask, let refused = await notices.ask(loaded, event: event) {
+      return try finish(
+        ExitStatus(refused.kind), diagnostics: refused.diagnostics, output: nil, reporter: reporter, session: session,
+        context: context)
+    }
+    /// `notify-when-run: true`: says how the triggered run ended, before it is recorded and exits.
+    func notifyRan(_ status: ExitStatus) async {
+      guard let (event, notices) = notices, loaded.notifyWhenRun else { return }
+      await notices.ran(loaded, event: event, status: status, runID: runID)
+    }
     do {
       // What the run is held to; an imported workflow that now needs more than its approved card asks.
       let contract = RunContract(loaded, check: check, context: context)
@@ -194,11 +210,13 @@ struct RunRequest: Sendable, Equatable {
         await servers.shutdown()
         throw error
       }
+      await notifyRan(.success)
       // `--json` always carries the result; people see it printed only when the run ends with `stop`.
       try finish(
         .success, diagnostics: Diagnostics(), output: result.output, printsOutput: result.stopped,
         reporter: reporter, session: session, context: context)
     } catch let error as RunError {
+      await notifyRan(ExitStatus(error.kind))
       try finish(
         ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
         context: context)

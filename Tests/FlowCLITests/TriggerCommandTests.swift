@@ -105,3 +105,50 @@ struct TriggerCommandTests {
     #expect(first.output.replacingOccurrences(of: "a.yml", with: "b.yml") == second.output)
   }
 }
+
+/// `run: ask` and `notify-when-run:` on a private desktop whose dunst presses a button by itself.
+@Suite(.serialized)
+struct RunPolicyTests {
+  static let workflow = """
+    flow: 1
+    name: Tidy
+    on:
+      - file: ~/Downloads
+    run: ask
+    notify-when-run: true
+    steps:
+      - show: tidied ${trigger.file.name}
+    """
+
+  static func run(pressing button: String) async throws -> (Machine.Result, PrivateDesktop)? {
+    guard let desktop = try PrivateDesktop.start(pressing: "Run \u{201C}Tidy\u{201D}?", button: button) else {
+      return nil
+    }
+    let machine = try Machine()
+    try machine.write("tidy.yml", Self.workflow)
+    let result = await machine.run(
+      ["run", "tidy.yml", "--no-input", "--trigger-event", "file=/tmp/a.txt"],
+      environment: desktop.environment.merging(["HOME": machine.home.path, "NO_COLOR": "1"]) { $1 }, id: "ask-1")
+    let runs = await machine.run(["runs", "show", "ask-1"])
+    #expect(runs.output.contains("trigger   file: created /tmp/a.txt\n"), "\(runs.output)")
+    return (result, desktop)
+  }
+
+  @Test func runAsksFirstAndRunsOnRun() async throws {
+    guard let (result, desktop) = try await Self.run(pressing: "Run") else { return }
+    defer { desktop.stop() }
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == "tidied a.txt\n")
+    _ = try desktop.run("dunstctl", ["close-all"])
+    let history = try desktop.run("dunstctl", ["history"])
+    #expect(history.contains(#""data" : "“Tidy” ran""#), "\(history)")
+  }
+
+  @Test func dontRunCancelsBeforeStepOneAndIsRecorded() async throws {
+    guard let (result, desktop) = try await Self.run(pressing: "Don't Run") else { return }
+    defer { desktop.stop() }
+    #expect(result.status == 3)
+    #expect(result.output == "")
+    #expect(result.error.contains("not run: 'Don't Run' was chosen when asked whether to run"), "\(result.error)")
+  }
+}
