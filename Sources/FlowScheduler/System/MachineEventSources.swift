@@ -21,7 +21,6 @@ import Glibc
 public final class MachineEventSources: @unchecked Sendable {
   /// The epoll descriptor to wait on.
   public let descriptor: Int32
-  private let sources: Set<MachineSource>
   private let environment: [String: String]
   private let userID: UInt32
   private var connections: [DBusBus: DBusConnection] = [:]
@@ -39,7 +38,6 @@ public final class MachineEventSources: @unchecked Sendable {
     guard descriptor >= 0 else {
       throw LaunchFailure("cannot watch the buses (epoll): \(String(cString: strerror(errno)))")
     }
-    self.sources = sources
     self.environment = environment
     self.userID = userID
     for source in sources.sorted() {
