@@ -100,6 +100,9 @@ public final class DBusConnection: @unchecked Sendable {
   private var owners: [String: [(String?) -> Void]] = [:]
   /// Why a polled send failed: the next ``readWaiting(_:)`` throws it.
   private var failure: DBusError?
+  /// The name the bus gave this connection (`:1.42`), from `Hello`: the portal's request objects are
+  /// named after it.
+  public private(set) var uniqueName = ""
   /// Set once, from any thread.
   private let interrupted = Mutex(false)
   private var isInterrupted: Bool { interrupted.withLock { $0 } }
@@ -201,11 +204,13 @@ public final class DBusConnection: @unchecked Sendable {
       _ = try readLine(until: deadline)
     }
     try send(Array("BEGIN\r\n".utf8))
-    _ = try call(
-      .methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "Hello"),
-      until: deadline)
+    uniqueName =
+      try call(
+        .methodCall(
+          destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+          member: "Hello"),
+        until: deadline
+      ).first?.string ?? ""
   }
 
   private func readLine(until deadline: ContinuousClock.Instant) throws(DBusError) -> String {

@@ -35,6 +35,18 @@ DISPLAY = "/org/freedesktop/UPower/devices/DisplayDevice"
 LOGIND = "org.freedesktop.login1.Manager"
 UDISKS = "/org/freedesktop/UDisks2"
 SYSTEMD = "org.freedesktop.systemd1.Manager"
+PORTAL = "/org/freedesktop/portal/desktop"
+SHORTCUTS = "org.freedesktop.portal.GlobalShortcuts"
+
+# The portal's Request pattern, played by the stand-in: the call returns a request object's path, and
+# the answer follows as that object's Response signal, once the reply has gone.
+ANSWER = (
+    "from gi.repository import GLib\n"
+    "request = '/org/freedesktop/portal/desktop/request/standin/' + args[{options}]['handle_token']\n"
+    "GLib.idle_add(lambda self=self, request=request, args=args: self.EmitSignalDetailed('org.freedesktop.portal.Request', 'Response', 'ua{{sv}}',"
+    " [dbus.UInt32({code}), {results}], {{'path': request}}) and False)\n"
+    "ret = dbus.ObjectPath(request)\n"
+)
 
 # What each stand-in is: its bus name, main object, whether on the system bus, and how dbusmock starts it.
 SERVICES = {
@@ -42,6 +54,15 @@ SERVICES = {
     "networkmanager": ("org.freedesktop.NetworkManager", "/org/freedesktop", True, ["-t", "networkmanager"]),
     "logind": ("org.freedesktop.login1", "/org/freedesktop/login1", True, ["-t", "logind"]),
     "systemd": ("org.freedesktop.systemd1", "/org/freedesktop/systemd1", False, ["-t", "systemd", "--session"]),
+    "portal": (
+        "org.freedesktop.portal.Desktop", PORTAL, False,
+        ["--session", "org.freedesktop.portal.Desktop", PORTAL, SHORTCUTS],
+    ),
+    # A portal without the GlobalShortcuts interface, as on most desktops today.
+    "portal-without-shortcuts": (
+        "org.freedesktop.portal.Desktop", PORTAL, False,
+        ["--session", "org.freedesktop.portal.Desktop", PORTAL, "org.freedesktop.portal.Notification"],
+    ),
     "udisks": (
         "org.freedesktop.UDisks2", UDISKS, True,
         ["--system", "-m", "org.freedesktop.UDisks2", UDISKS, "org.freedesktop.UDisks2.Manager"],
@@ -212,6 +233,24 @@ class StandIns:
     def udisks_unmount(self, name):
         self.udisks_mount(name)
 
+    def portal_setup(self, bind_response):
+        portal = self.mock("portal")
+        portal.AddProperty(SHORTCUTS, "version", dbus.UInt32(1))
+        portal.AddMethod("org.freedesktop.host.portal.Registry", "Register", "sa{sv}", "", "")
+        session = "{'session_handle': '/org/freedesktop/portal/desktop/session/standin/' + args[0]['session_handle_token']}"
+        portal.AddMethod(SHORTCUTS, "CreateSession", "a{sv}", "o", ANSWER.format(options=0, code=0, results=session))
+        portal.AddMethod(SHORTCUTS, "BindShortcuts", "oa(sa{sv})sa{sv}", "o",
+                         ANSWER.format(options=3, code=int(bind_response), results="{}"))
+
+    def portal_calls(self, method):
+        calls = self.mock("portal").GetMethodCalls(method)
+        return ";".join(" ".join(describe(argument) for argument in arguments) for _, arguments in calls)
+
+    def portal_press(self, shortcut):
+        session = "/org/freedesktop/portal/desktop/session/standin/flow1"
+        self.mock("portal").EmitSignal(SHORTCUTS, "Activated", "osta{sv}",
+                                       [dbus.ObjectPath(session), shortcut, dbus.UInt64(0), dbus.Dictionary({}, signature="sv")])
+
     def unit(self, member, unit):
         # systemd's object path escaping: every byte but a letter or digit as _xx.
         escaped = "".join(c if c.isascii() and c.isalnum() else "_%02x" % ord(c) for c in unit)
@@ -223,6 +262,15 @@ class StandIns:
 
     def unit_removed(self, unit):
         self.unit("UnitRemoved", unit)
+
+
+def describe(value):
+    """A D-Bus value as short text: what a test compares."""
+    if isinstance(value, dbus.Dictionary):
+        return "{" + ",".join(f"{key}={describe(item)}" for key, item in sorted(value.items())) + "}"
+    if isinstance(value, (dbus.Array, dbus.Struct, list, tuple)):
+        return "[" + ",".join(describe(item) for item in value) + "]"
+    return str(value)
 
 
 def main():

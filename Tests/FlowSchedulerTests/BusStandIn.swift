@@ -114,11 +114,15 @@ final class WatchedSources: Sendable {
     var description: String
   }
 
-  init(_ set: Set<MachineSource>, environment: [String: String]) throws {
+  init(
+    _ set: Set<MachineSource>, environment: [String: String], appID: String? = nil,
+    shortcuts: [HotkeyShortcut] = []
+  ) throws {
     let inbox = Inbox()
     self.inbox = inbox
     sources = try MachineEventSources(
-      set, environment: environment, events: { event in inbox.events.withLock { $0.append(event) } },
+      set, environment: environment, appID: appID, shortcuts: shortcuts,
+      events: { event in inbox.events.withLock { $0.append(event) } },
       reports: { report in inbox.reports.withLock { $0.append(report) } })
   }
 

@@ -175,6 +175,59 @@ struct MachineEventTests {
     #expect(try watched.nextEvent() == .battery(percentage: 64, onBattery: true))
   }
 
+  @Test func aShortcutIsBoundThroughThePortalAndPressingItFires() throws {
+    let bus = try BusStandIn()
+    defer { bus.stop() }
+    try bus("start portal")
+    try bus("portal-setup 0")
+    let shortcut = HotkeyShortcut(
+      id: "open-downloads", description: "Open Downloads", trigger: HotkeyShortcut.portalTrigger("Ctrl+Alt+D"))
+    let watched = try WatchedSources(
+      [.hotkeys], environment: bus.environment, appID: "io.github.flow", shortcuts: [shortcut])
+    watched.sources.arm()
+    #expect(try watched.nextReport().state == .armed(note: nil))
+    #expect(try bus("portal-calls Register") == "io.github.flow {}")
+    #expect(
+      try bus("portal-calls BindShortcuts")
+        == "/org/freedesktop/portal/desktop/session/standin/flow1 [[open-downloads,{description=Open Downloads,preferred_trigger=CTRL+ALT+d}]]  {handle_token=flow2}"
+    )
+
+    try bus("portal-press open-downloads")
+    #expect(try watched.nextEvent() == .hotkey(id: "open-downloads"))
+  }
+
+  @Test func aDesktopWithoutTheShortcutsPortalIsSaidByName() throws {
+    let bus = try BusStandIn()
+    defer { bus.stop() }
+    try bus("start portal-without-shortcuts")
+    let watched = try WatchedSources(
+      [.hotkeys], environment: bus.environment, appID: "io.github.flow",
+      shortcuts: [HotkeyShortcut(id: "x", description: "X", trigger: nil)])
+    watched.sources.arm()
+    #expect(
+      try watched.nextReport().description
+        == "the desktop portal (org.freedesktop.portal.Desktop) cannot be watched: no GlobalShortcuts portal on this desktop; use a launcher entry or 'flow do'"
+    )
+  }
+
+  @Test func aPortalThatRefusesTheShortcutsIsSaid() throws {
+    let bus = try BusStandIn()
+    defer { bus.stop() }
+    try bus("start portal")
+    try bus("portal-setup 2")
+    let watched = try WatchedSources(
+      [.hotkeys], environment: bus.environment, appID: nil,
+      shortcuts: [HotkeyShortcut(id: "x", description: "X", trigger: nil)])
+    watched.sources.arm()
+    #expect(try watched.nextReport().state == .unavailable("the desktop refused the shortcuts (response 2)"))
+    #expect(try bus("portal-calls Register") == "")
+  }
+
+  @Test func chordsAreWrittenAsThePortalReadsThem() {
+    #expect(HotkeyShortcut.portalTrigger("Ctrl+Alt+D") == "CTRL+ALT+d")
+    #expect(HotkeyShortcut.portalTrigger("Super+Shift+Return") == "LOGO+SHIFT+Return")
+  }
+
   @Test func noSystemBusIsSaidForEachSourceAndEndsNothing() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flow-nobus-\(getpid())")
     let address = "unix:path=\(directory.path)/none"

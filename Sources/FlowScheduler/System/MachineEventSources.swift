@@ -4,7 +4,8 @@ import Glibc
 
 /// The system and session services `flow schedule` arms triggers on (SPEC §10): drives (UDisks2), Wi-Fi
 /// and the network (NetworkManager), power and battery (UPower), the session and sleep (logind),
-/// applications (the systemd user manager); one connection per bus, only for the sources asked for.
+/// applications (the systemd user manager), global shortcuts (the desktop portal); one connection per
+/// bus, only for the sources asked for.
 ///
 /// Made for the scheduler's one `poll` (``RealtimeClock``): ``descriptor`` is an epoll descriptor holding
 /// the bus connections, stable while connections come and go; when it can be read, ``readable()`` reads
@@ -28,10 +29,13 @@ public final class MachineEventSources: @unchecked Sendable {
   private var logind: LogindWatch?
 
   /// Prepares the watches of `sources`; nothing is connected before ``arm()``. `environment` is the
-  /// daemon's (the bus addresses, `XDG_SESSION_ID`).
+  /// daemon's (the bus addresses, `XDG_SESSION_ID`). `shortcuts` are bound for ``MachineSource/hotkeys``,
+  /// with `appID` registered with the portal first (portals from 1.21 refuse an application without
+  /// one; it needs an installed `APP_ID.desktop`).
   public init(
     _ sources: Set<MachineSource>, environment: [String: String], userID: UInt32 = getuid(),
-    processID: Int32 = getpid(), events: @escaping @Sendable (MachineEvent) -> Void,
+    processID: Int32 = getpid(), appID: String? = nil, shortcuts: [HotkeyShortcut] = [],
+    events: @escaping @Sendable (MachineEvent) -> Void,
     reports: @escaping @Sendable (MachineSourceReport) -> Void
   ) throws(LaunchFailure) {
     descriptor = clinux_epoll_create()
@@ -52,7 +56,8 @@ public final class MachineEventSources: @unchecked Sendable {
         logind = watch
         watches.append(watch)
       case .apps: watches.append(AppScopeWatch(source: source, emit: events, report: reports))
-      case .hotkeys: break
+      case .hotkeys:
+        watches.append(GlobalShortcutsWatch(appID: appID, shortcuts: shortcuts, emit: events, report: reports))
       }
     }
   }
@@ -68,7 +73,8 @@ public final class MachineEventSources: @unchecked Sendable {
 
   /// Connects to each bus a source needs and starts following its services. Their states arrive as
   /// their answers do, through ``readable()``; a bus that cannot be reached is said at once, for each
-  /// source on it.
+  /// source on it. Calling it again (on reload) connects the buses that were missing or have gone, and
+  /// leaves the others be.
   public func arm() {
     for bus in [DBusBus.system, .session] {
       let onBus = watches.filter { $0.source.bus == bus }
