@@ -30,6 +30,9 @@ command -v dbus-daemon >/dev/null || missing+=(dbus-daemon)
 command -v xvfb-run >/dev/null || missing+=(xvfb)
 command -v dunst >/dev/null || missing+=(dunst)
 command -v xclip >/dev/null || missing+=(xclip)
+# The triggers' D-Bus sources are tested against python-dbusmock's stand-ins for UPower, NetworkManager,
+# logind, UDisks2 and the systemd user manager (Tests/BusStandIns), run by the system python3.
+/usr/bin/python3 -c 'import dbus, dbusmock' 2>/dev/null || missing+=(python3-dbusmock python3-dbus)
 # The share page is tested in Debian's Chromium (Playwright's own browser download needs the internet).
 command -v chromium >/dev/null || missing+=(chromium)
 command -v trash-list >/dev/null || missing+=(trash-cli)  # delete-files' Trash, checked against trash-cli

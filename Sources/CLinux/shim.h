@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -53,5 +54,54 @@ static inline int clinux_spawn_chdir(posix_spawn_file_actions_t *actions, const 
 
 // An anonymous in-memory file, closed on exec: a script handed to an interpreter as /dev/fd/N.
 static inline int clinux_memfd_create(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U /* MFD_CLOEXEC */); }
+
+// D-Bus hands a file descriptor over the socket as SCM_RIGHTS ancillary data (logind's Inhibit returns
+// one), which recvmsg's control messages carry and Swift cannot walk (CMSG_* are macros). Reads like
+// recv(2) and stores up to `capacity` received descriptors, close-on-exec, in `fds`; any beyond are closed.
+static inline ssize_t clinux_recv_fds(int fd, void *buffer, size_t length, int flags, int *fds, int capacity,
+                                      int *count) {
+  struct iovec vector = {buffer, length};
+  union {
+    char bytes[CMSG_SPACE(sizeof(int) * 16)];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {0};
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.bytes;
+  message.msg_controllen = sizeof control.bytes;
+  *count = 0;
+  ssize_t received = recvmsg(fd, &message, flags | 0x40000000 /* MSG_CMSG_CLOEXEC */);
+  if (received < 0) return received;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    size_t number = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    int *received_fds = (int *)CMSG_DATA(header);
+    for (size_t index = 0; index < number; index++) {
+      if (*count < capacity) fds[(*count)++] = received_fds[index];
+      else close(received_fds[index]);
+    }
+  }
+  return received;
+}
+
+// One descriptor standing for several (the scheduler's bus connections): the scheduler's poll watches it
+// for good, while connections come and go inside it. epoll_event is a packed struct, hence wrappers.
+static inline int clinux_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+static inline int clinux_epoll_add(int epoll, int fd) {
+  struct epoll_event event = {0};
+  event.events = EPOLLIN;
+  event.data.fd = fd;
+  return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+static inline int clinux_epoll_remove(int epoll, int fd) { return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL); }
+// The descriptors ready now (without waiting), at most `capacity`.
+static inline int clinux_epoll_ready(int epoll, int *fds, int capacity) {
+  struct epoll_event events[16];
+  if (capacity > 16) capacity = 16;
+  int ready = epoll_wait(epoll, events, capacity, 0);
+  for (int index = 0; index < ready; index++) fds[index] = events[index].data.fd;
+  return ready;
+}
 
 #endif

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value of the D-Bus type system, as much of it as flow's calls send and receive.
-indirect enum DBusValue: Sendable, Hashable {
+public indirect enum DBusValue: Sendable, Hashable {
   case byte(UInt8)
   case boolean(Bool)
   case int32(Int32)
@@ -18,9 +18,12 @@ indirect enum DBusValue: Sendable, Hashable {
   /// A dictionary entry (`{kv}`), only ever inside an array.
   case dictEntry(DBusValue, DBusValue)
   case variant(DBusValue)
+  /// A file descriptor (`h`): on the wire, its index among those the message carries
+  /// (``DBusMessage/unixFDs``).
+  case unixFD(UInt32)
 
   /// The value's type signature.
-  var signature: String {
+  public var signature: String {
     switch self {
     case .byte: "y"
     case .boolean: "b"
@@ -36,49 +39,120 @@ indirect enum DBusValue: Sendable, Hashable {
     case .struct(let fields): "(" + fields.map(\.signature).joined() + ")"
     case .dictEntry(let key, let value): "{" + key.signature + value.signature + "}"
     case .variant: "v"
+    case .unixFD: "h"
     }
   }
 
-  var string: String? {
-    switch self {
+  /// The value inside a variant (through any number of them), or the value itself: properties arrive as
+  /// variants, and a caller asks for what they hold.
+  public var unwrapped: DBusValue {
+    if case .variant(let inner) = self { return inner.unwrapped }
+    return self
+  }
+
+  public var string: String? {
+    switch unwrapped {
     case .string(let text), .objectPath(let text), .signature(let text): text
     default: nil
     }
   }
 
-  var uint32: UInt32? {
-    if case .uint32(let number) = self { return number }
+  public var uint32: UInt32? {
+    if case .uint32(let number) = unwrapped { return number }
     return nil
+  }
+
+  public var bool: Bool? {
+    if case .boolean(let value) = unwrapped { return value }
+    return nil
+  }
+
+  /// Any number, as a double: services differ in which width they send a count or a percentage in.
+  public var number: Double? {
+    switch unwrapped {
+    case .byte(let value): Double(value)
+    case .int32(let value): Double(value)
+    case .uint32(let value): Double(value)
+    case .int64(let value): Double(value)
+    case .uint64(let value): Double(value)
+    case .double(let value): value
+    default: nil
+    }
+  }
+
+  /// An array's elements.
+  public var items: [DBusValue]? {
+    if case .array(_, let items) = unwrapped { return items }
+    return nil
+  }
+
+  /// A byte array (`ay`): an SSID, a mount point.
+  public var bytes: [UInt8]? {
+    guard case .array("y", let items) = unwrapped else { return nil }
+    return items.compactMap { if case .byte(let byte) = $0 { byte } else { nil } }
+  }
+
+  /// A dictionary with string or object-path keys (`a{sv}`, `a{oa{sa{sv}}}`), the later of two equal keys kept.
+  public var dictionary: [String: DBusValue]? {
+    guard let items else { return nil }
+    var result: [String: DBusValue] = [:]
+    for item in items {
+      guard case .dictEntry(let key, let value) = item, let name = key.string else { return nil }
+      result[name] = value
+    }
+    return result
   }
 }
 
 /// One D-Bus message (the specification's "Message Protocol"), little-endian.
-struct DBusMessage: Sendable {
-  enum Kind: UInt8, Sendable {
+public struct DBusMessage: Sendable {
+  public enum Kind: UInt8, Sendable {
     case methodCall = 1, methodReturn = 2, error = 3, signal = 4
   }
 
   /// The header field codes this client reads and writes.
   enum Field: UInt8, Sendable {
     case path = 1, interface = 2, member = 3, errorName = 4, replySerial = 5, destination = 6, sender = 7
-    case signature = 8
+    case signature = 8, unixFDs = 9
   }
 
   /// Flag: the bus may start the destination service (activation) if nobody owns the name yet.
   static let noAutoStart: UInt8 = 0x2
+  /// Flag: the sender wants no reply (a call without a handler, an `AddMatch`).
+  static let noReplyExpected: UInt8 = 0x1
 
-  var kind: Kind
+  public var kind: Kind
   var flags: UInt8 = 0
   var serial: UInt32 = 0
   var fields: [Field: DBusValue] = [:]
-  var body: [DBusValue] = []
+  public var body: [DBusValue] = []
+  /// The descriptors that came with the message, in order (a ``DBusValue/unixFD(_:)`` is an index into
+  /// them). Received ones are close-on-exec; see ``DBusConnection/send(_:keepingDescriptors:reply:)`` for
+  /// who closes them.
+  public var unixFDs: [Int32] = []
 
-  var member: String? { fields[.member]?.string }
-  var interface: String? { fields[.interface]?.string }
-  var errorName: String? { fields[.errorName]?.string }
+  public var member: String? { fields[.member]?.string }
+  public var interface: String? { fields[.interface]?.string }
+  public var path: String? { fields[.path]?.string }
+  /// The unique name (`:1.42`) of the connection that sent it, which the bus fills in.
+  public var sender: String? { fields[.sender]?.string }
+  public var errorName: String? { fields[.errorName]?.string }
   var replySerial: UInt32? { fields[.replySerial]?.uint32 }
+  /// How many descriptors the message says it carries.
+  var unixFDCount: Int { Int(fields[.unixFDs]?.uint32 ?? 0) }
 
-  static func methodCall(
+  /// A `PropertiesChanged` signal's interface, changed values and invalidated names, or nil when the
+  /// message is not one.
+  public var propertiesChanged: (interface: String, changed: [String: DBusValue], invalidated: [String])? {
+    guard kind == .signal, interface == "org.freedesktop.DBus.Properties", member == "PropertiesChanged",
+      body.count >= 2, let name = body[0].string, let changed = body[1].dictionary
+    else { return nil }
+    let invalidated = body.count > 2 ? (body[2].items ?? []).compactMap(\.string) : []
+    return (name, changed, invalidated)
+  }
+
+  /// A method call to `destination`; the bus may start the service for it (activation).
+  public static func methodCall(
     destination: String, path: String, interface: String, member: String, body: [DBusValue] = []
   ) -> DBusMessage {
     var message = DBusMessage(kind: .methodCall)
@@ -186,7 +260,7 @@ struct DBusWriter {
     case .byte(let byte): bytes.append(byte)
     case .boolean(let bool): append(UInt32(bool ? 1 : 0))
     case .int32(let number): append(number)
-    case .uint32(let number): append(number)
+    case .uint32(let number), .unixFD(let number): append(number)
     case .int64(let number): append(number)
     case .uint64(let number): append(number)
     case .double(let number): append(number.bitPattern)
@@ -321,7 +395,8 @@ struct DBusReader {
     case "n": return .int32(Int32(try readInteger(Int16.self)))
     case "q": return .uint32(UInt32(try readInteger(UInt16.self)))
     case "i": return .int32(try readInteger(Int32.self))
-    case "u", "h": return .uint32(try readInteger(UInt32.self))
+    case "u": return .uint32(try readInteger(UInt32.self))
+    case "h": return .unixFD(try readInteger(UInt32.self))
     case "x": return .int64(try readInteger(Int64.self))
     case "t": return .uint64(try readInteger(UInt64.self))
     case "d": return .double(Double(bitPattern: try readInteger(UInt64.self)))
@@ -370,7 +445,7 @@ struct DBusReader {
 }
 
 /// What can go wrong talking to a bus.
-enum DBusError: Error, Sendable, Equatable {
+public enum DBusError: Error, Sendable, Equatable {
   /// No address, or nothing listening at it.
   case noBus(String)
   /// The bus answered something this client cannot read.
@@ -381,4 +456,14 @@ enum DBusError: Error, Sendable, Equatable {
   case io(String)
   case timedOut
   case cancelled
+
+  /// What went wrong, in words, for a report that names the service too.
+  public var why: String {
+    switch self {
+    case .noBus(let why), .protocolError(let why), .io(let why): why
+    case .remote(let name, let message): message.isEmpty ? name : "\(name): \(message)"
+    case .timedOut: "no answer in time"
+    case .cancelled: "cancelled"
+    }
+  }
 }

@@ -34,4 +34,31 @@ struct DBusMessageTests {
     #expect(error == .protocolError("an array of '()', which takes no bytes"))
     #expect(DBusStream.read(Self.message(signature: "a()", body: [8] + Array(repeating: 0, count: 15))).problem != nil)
   }
+
+  /// A descriptor (`h`, logind's `Inhibit` answers with one) is on the wire an index into those the
+  /// message carries beside its bytes.
+  @Test func aDescriptorIsReadAsItsIndex() throws {
+    var buffer = Self.message(signature: "hs", body: [0, 0, 0, 0, 2, 0, 0, 0, UInt8(ascii: "o"), UInt8(ascii: "k"), 0])
+    let message = try #require(try DBusMessage.next(from: &buffer))
+    #expect(message.body == [.unixFD(0), .string("ok")])
+    #expect(message.body.map(\.signature) == ["h", "s"])
+  }
+
+  @Test func propertiesChangedIsReadAsItsInterfaceValuesAndInvalidatedNames() throws {
+    var signal = DBusMessage.methodCall(
+      destination: "x", path: "/org/freedesktop/UPower", interface: "org.freedesktop.DBus.Properties",
+      member: "PropertiesChanged",
+      body: [
+        .string("org.freedesktop.UPower"),
+        .array(element: "{sv}", [.dictEntry(.string("OnBattery"), .variant(.boolean(true)))]),
+        .array(element: "s", [.string("LidIsClosed")]),
+      ])
+    signal.kind = .signal
+    var buffer = signal.encoded()
+    let read = try #require(try DBusMessage.next(from: &buffer))
+    let change = try #require(read.propertiesChanged)
+    #expect(change.interface == "org.freedesktop.UPower")
+    #expect(change.changed["OnBattery"]?.bool == true)
+    #expect(change.invalidated == ["LidIsClosed"])
+  }
 }
