@@ -58,6 +58,12 @@ public struct FlowPaths: Sendable, Hashable {
 
   // MARK: - Data
 
+  /// `$XDG_DATA_HOME/applications`, where desktop entries go (the launcher, the portal's app id): the
+  /// desktop's folder, beside flow's own.
+  public var applications: URL {
+    data.deletingLastPathComponent().appending(path: "applications", directoryHint: .isDirectory)
+  }
+
   /// The workflow library: names given to `flow run` are looked up here. Issues 8 and 9 moved it from
   /// the SPEC's `$XDG_CONFIG_HOME/flow/workflows`: workflows are the person's data, not configuration.
   public var workflows: URL { data.appending(path: "workflows", directoryHint: .isDirectory) }

@@ -1,3 +1,5 @@
+import FlowModel
+
 /// Something that happened on the machine, from a system or session service, which a trigger under `on:`
 /// may be waiting for (SPEC §10). The values say what happened, not what to do about it: matching them
 /// to triggers is the scheduler's.
@@ -15,7 +17,7 @@ public enum MachineEvent: Sendable, Hashable {
   /// sends many signals that change nothing but the time of the reading.
   case battery(percentage: Double, onBattery: Bool)
   /// This login session was locked, unlocked, or the machine is going to sleep or woke up (logind).
-  case session(SessionEvent)
+  case session(Trigger.SessionEvent)
   /// An application started or ended, by its application id (a systemd user scope named as
   /// systemd.io/DESKTOP_ENVIRONMENTS says: `app-gnome-org.mozilla.firefox-4242.scope`).
   case app(opened: Bool, id: String)

@@ -25,6 +25,14 @@ public struct MachineSourceReport: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// One sentence naming the service and its bus.
+  /// Whether the service's triggers are armed now.
+  public var isArmed: Bool {
+    switch state {
+    case .armed, .appeared: true
+    case .absent, .gone, .unavailable: false
+    }
+  }
+
   public var description: String {
     let named = "\(source.name) (\(source.service))"
     let bus = source.bus == .system ? "the system bus" : "the session bus"

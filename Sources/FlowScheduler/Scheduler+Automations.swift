@@ -69,7 +69,126 @@ extension Scheduler {
     automations = next
     watchOwners = owners
     effects.files.arm(watches)
+    armMachine()
     saveStatus()
+  }
+
+  /// Follows the services the armed triggers need, and only those; binds their hotkeys; holds sleep
+  /// back when a workflow runs before sleep.
+  private func armMachine() {
+    var sources: Set<MachineSource> = []
+    var shortcuts: [HotkeyShortcut] = []
+    var beforeSleep = false
+    for path in automations.keys.sorted() {
+      guard let automation = automations[path]?.automation else { continue }
+      for trigger in automation.triggers {
+        switch trigger.condition {
+        case .file: break
+        case .drive: sources.insert(.udisks)
+        case .wifi, .network: sources.insert(.networkManager)
+        case .power: sources.insert(.upower)
+        case .session(let event):
+          sources.insert(.logind)
+          if event == .beforeSleep { beforeSleep = true }
+        case .app: sources.insert(.apps)
+        case .hotkey(let chord):
+          sources.insert(.hotkeys)
+          let id = chord.value.description
+          if !shortcuts.contains(where: { $0.id == id }) {
+            shortcuts.append(HotkeyShortcut(id: id, description: automation.name, trigger: chord.value.portalTrigger))
+          }
+        }
+      }
+    }
+    sourceStates = sourceStates.filter { sources.contains($0.key) }
+    effects.machine.arm(sources, shortcuts: shortcuts)
+    if beforeSleep { effects.machine.holdSleep() } else if sleepRuns.isEmpty { effects.machine.releaseSleep() }
+  }
+
+  // MARK: - Events on the buses
+
+  /// Something happened on the machine: every armed trigger it matches fires, in path order.
+  func machineEvent(_ event: MachineEvent, now: Date) {
+    var beforeSleepRuns = false
+    for path in automations.keys.sorted() {
+      guard let automation = automations[path]?.automation else { continue }
+      for (index, trigger) in automation.triggers.enumerated() {
+        guard let firing = firing(of: trigger, for: event, key: "\(path)#\(index)", now: now) else { continue }
+        fire(path, firing, now: now)
+        if case .session(.beforeSleep) = event, let run = automations[path]?.run {
+          sleepRuns.insert(run)
+          beforeSleepRuns = true
+        }
+        break  // one firing per workflow and event
+      }
+    }
+    if case .session(.beforeSleep) = event {
+      // Sleep waits for the runs, as long as logind allows, and no longer.
+      if beforeSleepRuns, let limit = effects.machine.sleepDelayLimit {
+        sleepDeadline = now + TimeInterval(limit.components.seconds)
+      } else if !beforeSleepRuns {
+        letSleep()
+      }
+    }
+  }
+
+  /// Lets the machine sleep: the before-sleep runs have ended, or logind's delay is up.
+  func letSleep() {
+    sleepRuns = []
+    sleepDeadline = nil
+    effects.machine.releaseSleep()
+  }
+
+  /// What `trigger` makes of `event`: the firing, or nil when it does not match. `key` names the
+  /// trigger's state of a battery threshold.
+  private func firing(of trigger: Trigger, for event: MachineEvent, key: String, now: Date) -> TriggerEvent? {
+    switch (trigger.condition, event) {
+    case (.drive(let label, let wanted), .drive(let mounted, let driveLabel, _, let mountPoint)):
+      guard (wanted == .mounted) == mounted, label.map({ $0.value == driveLabel }) ?? true else { return nil }
+      var firing = TriggerEvent(kind: .drive, event: wanted.rawValue, time: now)
+      (firing.text, firing.label) = (mountPoint ?? "", driveLabel)
+      return firing
+    case (.wifi(let ssid, let wanted), .wifi(let joined, let network)):
+      guard (wanted == .joined) == joined, ssid.map({ $0.value == network }) ?? true else { return nil }
+      var firing = TriggerEvent(kind: .wifi, event: wanted.rawValue, time: now)
+      firing.text = network
+      return firing
+    case (.network(let wanted), .network(let connected)):
+      guard (wanted == .connected) == connected else { return nil }
+      return TriggerEvent(kind: .network, event: wanted.rawValue, time: now)
+    case (.power(.plugged), .power(let onBattery)) where !onBattery,
+      (.power(.unplugged), .power(let onBattery)) where onBattery:
+      var firing = TriggerEvent(kind: .power, event: onBattery ? "unplugged" : "plugged", time: now)
+      firing.onBattery = onBattery
+      return firing
+    case (.power(.batteryBelow(let threshold)), .battery(let percentage, let onBattery)),
+      (.power(.batteryAbove(let threshold)), .battery(let percentage, let onBattery)):
+      let below: Bool
+      if case .power(.batteryBelow) = trigger.condition { below = true } else { below = false }
+      let past = below ? percentage < Double(threshold) : percentage > Double(threshold)
+      let was = pastThreshold[key]
+      pastThreshold[key] = past
+      // The first reading only says where the battery is; a crossing is a change of side.
+      guard past, was == false else { return nil }
+      var firing = TriggerEvent(kind: .power, event: below ? "battery-below" : "battery-above", time: now)
+      (firing.battery, firing.onBattery) = (percentage, onBattery)
+      return firing
+    case (.session(let wanted), .session(let happened)):
+      guard wanted == happened else { return nil }
+      return TriggerEvent(kind: .session, event: wanted.rawValue, time: now)
+    case (.app(let id, let wanted), .app(let opened, let app)):
+      guard (wanted == .opened) == opened, id.value == app else { return nil }
+      var firing = TriggerEvent(kind: .app, event: wanted.rawValue, time: now)
+      firing.text = app
+      return firing
+    case (.hotkey(let chord), .hotkey(let id)):
+      guard chord.value.description == id else { return nil }
+      var firing = TriggerEvent(kind: .hotkey, event: "pressed", time: now)
+      firing.text = id
+      return firing
+    default:
+      return nil
+    }
   }
 
   // MARK: - Firing
@@ -184,6 +303,7 @@ extension Scheduler {
   func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
     guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
     if automations[run.path]?.run == id { automations[run.path]?.run = nil }
+    if sleepRuns.remove(id) != nil, sleepRuns.isEmpty { letSleep() }
     report(.triggeredRunEnded(run, termination, ended: now))
     startQueued(now)
     saveStatus()
@@ -218,6 +338,19 @@ extension Scheduler {
 
   // MARK: - Status
 
+  /// The service a trigger listens to; nil for files.
+  static func source(of trigger: Trigger) -> MachineSource? {
+    switch trigger.condition {
+    case .file: nil
+    case .drive: .udisks
+    case .wifi, .network: .networkManager
+    case .power: .upower
+    case .session: .logind
+    case .app: .apps
+    case .hotkey: .hotkeys
+    }
+  }
+
   func saveStatus() {
     var status = SchedulerStatus(pid: getpid())
     for path in automations.keys.sorted() {
@@ -227,6 +360,9 @@ extension Scheduler {
         let trigger = automation.triggers[index]
         var state = "armed"
         if let folder = automation.folders[index], let problem = watchProblems[folder] { state = problem }
+        if let source = Self.source(of: trigger), let said = sourceStates[source], !said.isArmed {
+          state = said.description
+        }
         return SchedulerStatus.TriggerState(
           kind: trigger.kind.rawValue, words: TriggerWords.words(trigger), state: state)
       }
@@ -238,6 +374,9 @@ extension Scheduler {
     status.unarmed = unarmed.map { SchedulerStatus.Unarmed(name: $0.name, path: $0.path, reason: $0.reason) }
     let fileTriggers = automations.values.contains { !$0.automation.folders.isEmpty }
     if fileTriggers { status.sources.append(.init(name: "inotify", state: "armed")) }
+    for (source, said) in sourceStates.sorted(by: { $0.key < $1.key }) {
+      status.sources.append(.init(name: source.name, state: said.isArmed ? "armed" : said.description))
+    }
     effects.status.save(status)
   }
 }

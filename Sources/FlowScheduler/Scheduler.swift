@@ -60,6 +60,8 @@ public final class Scheduler {
     public var ledger: any RunLedger
     /// The folders of `file` triggers.
     public var files: any FileTriggerSource
+    /// The services on the buses: drives, the network, power, the session, apps, hotkeys.
+    public var machine: any MachineEventSource
     /// Where `flow schedule status` reads what is armed.
     public var status: any StatusStore
     /// A new run id (a UUID; the tests count).
@@ -68,10 +70,11 @@ public final class Scheduler {
     public init(
       clock: any SchedulerClock, launcher: any RunLauncher, watcher: any LibraryWatcher, signals: any SignalSource,
       workflows: any WorkflowSource, record: any FireRecordStore, ledger: any RunLedger,
-      files: any FileTriggerSource, status: any StatusStore,
+      files: any FileTriggerSource, machine: any MachineEventSource, status: any StatusStore,
       newRunID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
       self.files = files
+      self.machine = machine
       self.status = status
       self.clock = clock
       self.launcher = launcher
@@ -105,6 +108,14 @@ public final class Scheduler {
   var unarmedReported: [String: String] = [:]
   /// Folders of file triggers that cannot be watched, with what was said.
   var watchProblems: [String: String] = [:]
+  /// How each service on the buses stands, as last said.
+  var sourceStates: [MachineSource: MachineSourceReport] = [:]
+  /// Battery thresholds: for "PATH#INDEX", whether the battery was past it at the last reading (a
+  /// threshold fires when it is crossed, once, and again only after the battery came back).
+  var pastThreshold: [String: Bool] = [:]
+  /// The before-sleep runs going, and when sleep is let go at the latest.
+  var sleepRuns: Set<String> = []
+  var sleepDeadline: Date?
   /// Their paths, sorted: the order in which fires due together start.
   private var order: [String] = []
   /// The runs going, by id.
@@ -148,6 +159,7 @@ public final class Scheduler {
         fireDue(now)
         settleDue(now)
         startQueued(now)
+        if let due = sleepDeadline, due <= now { letSleep() }
       }
     }
     report(.stopped)
@@ -159,6 +171,7 @@ public final class Scheduler {
     if let stopping { return stopping.killAt }
     var earliest = reload?.due
     if let due = automationsDeadline(), earliest.map({ due < $0 }) ?? true { earliest = due }
+    if let due = sleepDeadline, earliest.map({ due < $0 }) ?? true { earliest = due }
     for entry in entries.values {
       guard let next = entry.next?.date else { continue }
       if earliest.map({ next < $0 }) ?? true { earliest = next }
@@ -177,6 +190,12 @@ public final class Scheduler {
       report(.watchProblem(problem))
       saveStatus()
     case .filesArrived: break
+    case .machine(let event) where stopping == nil: machineEvent(event, now: now)
+    case .machine: break
+    case .source(let state):
+      sourceStates[state.source] = state
+      report(.source(state))
+      saveStatus()
     case .stop(let signal): stop(signal, now: now)
     case .reload where stopping == nil: reload = (now, .signal)
     case .filesChanged where stopping == nil && reload == nil: reload = (now + options.quietPeriod, .filesChanged)

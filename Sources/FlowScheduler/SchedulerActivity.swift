@@ -48,6 +48,8 @@ public enum SchedulerActivity: Sendable {
   /// A firing was dropped by the storm bound, and recorded.
   case triggerDropped(Automation, TriggerEvent, reason: String)
   case triggerLaunchFailed(Automation, message: String)
+  /// How a service on a bus stands now (armed, absent, gone, back, or why it cannot be watched).
+  case source(MachineSourceReport)
 }
 
 /// Why the workflows were read again.

@@ -63,6 +63,21 @@ public protocol FileTriggerSource: Sendable {
   func arm(_ watches: [FileWatch])
 }
 
+/// The services on the buses that drive, Wi-Fi, power, session, app and hotkey triggers listen to
+/// (``MachineEventSources`` on Linux). What happens reaches the scheduler as
+/// ``SchedulerEvent/machine(_:)``, how each service stands as ``SchedulerEvent/source(_:)``.
+public protocol MachineEventSource: Sendable {
+  /// Follows `sources` from now on (and binds `shortcuts` with the portal), instead of those before;
+  /// the same again connects what was missing or lost.
+  func arm(_ sources: Set<MachineSource>, shortcuts: [HotkeyShortcut])
+  /// Holds sleep back so that before-sleep runs can finish (a logind delay inhibitor), from now on.
+  func holdSleep()
+  /// Lets the machine sleep.
+  func releaseSleep()
+  /// How long logind lets sleep be held back; nil until logind is armed.
+  var sleepDelayLimit: Duration? { get }
+}
+
 /// Where the scheduler says what it has armed, for `flow schedule status`.
 public protocol StatusStore: Sendable {
   func save(_ status: SchedulerStatus)

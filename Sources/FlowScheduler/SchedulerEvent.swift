@@ -17,4 +17,8 @@ public enum SchedulerEvent: Sendable, Hashable {
   case filesArrived([FileEvent])
   /// A folder of a `file` trigger cannot be watched.
   case watchProblem(WatchProblem)
+  /// Something happened on the machine: a drive, the network, power, the session, an app, a hotkey.
+  case machine(MachineEvent)
+  /// How a service on a bus stands now.
+  case source(MachineSourceReport)
 }

@@ -138,6 +138,8 @@ public struct SchedulerLog: Sendable {
       return "dropped a firing of \(automation.name.quoted) (\(event.kind.rawValue) \(event.summary)): \(reason)"
     case .triggerLaunchFailed(let automation, let message):
       return "cannot start \(automation.name.quoted): \(message)"
+    case .source(let report):
+      return report.description
     }
   }
 
@@ -181,6 +183,8 @@ public struct SchedulerLog: Sendable {
     var detail: String?
     /// An armed workflow's triggers, in words.
     var triggers: [String]?
+    /// A service on a bus, by name.
+    var source: String?
     var fire: String?
     var fires: Int?
     var next: String?
@@ -303,6 +307,9 @@ public struct SchedulerLog: Sendable {
     case .triggerLaunchFailed(let automation, let message):
       line.event = "launch-failed"
       (line.workflow, line.path, line.message) = (automation.name, automation.path, message)
+    case .source(let report):
+      line.event = "source"
+      (line.source, line.message) = (report.source.name, report.description)
     }
     return line
   }

@@ -42,7 +42,11 @@ public struct SchedulerService {
         signals: try ServiceSignals(clock: clock),
         workflows: SchedulerWorkflows(context: context, references: references, executable: context.executable),
         record: FireRecordFile(file: paths.schedulerRecord), ledger: SchedulerLedger(context: context),
-        files: files, status: StatusFile(file: paths.schedulerStatus))
+        files: files,
+        machine: BusEvents(
+          clock: clock, environment: context.environment, appID: DesktopEntry.appID,
+          installEntry: { [executable = context.executable] in DesktopEntry.install(paths, executable: executable) }),
+        status: StatusFile(file: paths.schedulerStatus))
     } catch {
       context.report(
         Diagnostics([Diagnostic(.error, .schedulerUnavailable, "the scheduler cannot start: \(error)", file: nil)]))

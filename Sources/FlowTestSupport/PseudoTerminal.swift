@@ -61,6 +61,23 @@ public final class PseudoTerminal {
     _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
   }
 
+  /// Waits until every one of `texts` has appeared, in any order (what several services answer comes
+  /// in the order they answer), and consumes the output up to the last of them.
+  public func expectAll(_ texts: [String], within timeout: Duration = .seconds(20)) throws {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let ends = texts.compactMap { buffer.range(of: $0)?.upperBound }
+      if ends.count == texts.count, let last = ends.max() {
+        buffer = String(buffer[last...])
+        return
+      }
+      let remaining = deadline - ContinuousClock.now
+      guard remaining > .zero, try readMore(within: remaining) else {
+        throw Timeout(expected: texts.joined(separator: " and "), transcript: transcript)
+      }
+    }
+  }
+
   /// Reads until the output holds `text`, and returns everything read up to and including it.
   @discardableResult
   public func expect(_ text: String, within timeout: Duration = .seconds(20)) throws -> String {
@@ -72,17 +89,25 @@ public final class PseudoTerminal {
         return upTo
       }
       let remaining = deadline - ContinuousClock.now
-      guard remaining > .zero else { throw Timeout(expected: text, transcript: transcript) }
-      var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-      let milliseconds = Int32(
-        remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-      guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { continue }
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      let count = read(master, &chunk, chunk.count)
-      guard count > 0 else { throw Timeout(expected: text, transcript: transcript) }
-      let text = String(decoding: chunk[..<count], as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-      buffer += text
-      transcript += text
+      guard remaining > .zero, try readMore(within: remaining) else {
+        throw Timeout(expected: text, transcript: transcript)
+      }
     }
+  }
+
+  /// Waits up to `remaining` for output and adds what came; false when the other side has closed. True
+  /// with nothing added when the wait ran out: the caller's deadline says what that means.
+  private func readMore(within remaining: Duration) throws -> Bool {
+    var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    let milliseconds = Int32(
+      remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+    guard poll(&descriptor, 1, max(1, milliseconds)) > 0 else { return true }
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let count = read(master, &chunk, chunk.count)
+    guard count > 0 else { return false }
+    let text = String(decoding: chunk[..<count], as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    buffer += text
+    transcript += text
+    return true
   }
 }

@@ -68,3 +68,73 @@ struct AutomationProcessTests {
     scheduler.waitUntilExit()
   }
 }
+
+/// The daemon on the buses: python-dbusmock's UPower and NetworkManager on a private system bus, and
+/// `flow schedule` as a real process watching them.
+@Suite(
+  .serialized,
+  .enabled(
+    if: BusStandIn.python != nil, "python3-dbusmock and python3-dbus are not installed: Scripts/setup.sh installs them")
+)
+struct AutomationBusProcessTests {
+  /// UPower falling from 21% to 19% runs the battery workflow once, not again on the way down nor at the
+  /// same percentage, and again only after it has risen above 20%; NetworkManager joining HomeNet runs
+  /// its workflow once. A service that is not there is said once, by name, and nothing stops.
+  @Test func batteryAndWifiTriggersFireOncePerEvent() async throws {
+    let bus = try BusStandIn()
+    defer { bus.stop() }
+    try bus(#"start upower {"OnBattery": true}"#)
+    try bus("upower-display 21")
+    try bus("start networkmanager")
+    try bus("nm-setup HomeNet")
+    let machine = try SchedulerProcessTests.machine()
+    let battery = machine.library.appendingPathComponent("battery.yml")
+    try """
+    flow: 1
+    name: Battery low
+    on:
+      - power: {battery-below: 20}
+    steps:
+      - show: battery at ${trigger.battery.percentage}%
+    """.write(to: battery, atomically: true, encoding: .utf8)
+    try """
+    flow: 1
+    name: Home
+    on:
+      - wifi: {ssid: HomeNet}
+      - drive: {label: BACKUP}
+    steps:
+      - show: home on ${trigger.ssid}
+    """.write(to: machine.library.appendingPathComponent("home.yml"), atomically: true, encoding: .utf8)
+    let terminal = try PseudoTerminal()
+    let scheduler = try machine.spawn(["schedule"], at: terminal, environment: bus.environment)
+    try terminal.expect("armed 'Battery low'")
+    try terminal.expectAll([
+      "UPower (org.freedesktop.UPower) is armed", "NetworkManager (org.freedesktop.NetworkManager) is armed",
+      "UDisks2 (org.freedesktop.UDisks2) is not on the system bus; its triggers are armed when it appears",
+    ])
+
+    try bus("upower-percentage 19")
+    try terminal.expect("battery at 19%\n")
+    try terminal.expect("ended 'Battery low' run ")
+    try bus("upower-percentage 18")
+    try bus("upower-update-time 1700000000")
+    try bus("nm-join")
+    try terminal.expect("home on HomeNet\n")
+    try terminal.expect("ended 'Home' run ")
+    try bus("upower-percentage 25")
+    try bus("upower-percentage 15")
+    try terminal.expect("battery at 15%\n")
+    try terminal.expect("ended 'Battery low' run ")
+    kill(scheduler.processIdentifier, SIGTERM)
+    try terminal.expect("stopped\n")
+    scheduler.waitUntilExit()
+    #expect(scheduler.terminationStatus == 0)
+    // 18% and the update time ran nothing: two battery runs and one home run.
+    #expect(terminal.transcript.components(separatedBy: "battery at").count - 1 == 2)
+    #expect(terminal.transcript.components(separatedBy: "home on").count - 1 == 1)
+    #expect(terminal.transcript.components(separatedBy: "UDisks2 (org.freedesktop.UDisks2) is not").count - 1 == 1)
+    let runs = try await machine.runs()
+    #expect(runs.compactMap { $0["trigger"] as? String }.sorted() == ["power", "power", "wifi"])
+  }
+}

@@ -128,3 +128,83 @@ struct AutomationTests {
     #expect(machine.log.suffix(3) == ["stopping 15 1", "ended run-1 exited(3) at 2026-12-01T09:00:05Z", "stopped"])
   }
 }
+
+/// Triggers on the buses' events, on the simulated machine: thresholds once per crossing, filters by
+/// label and network, sleep held back for before-sleep runs.
+struct MachineTriggerTests {
+  static func machine(_ on: String, path: String = "/library/w.yml") throws -> SimulatedMachine {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [AutomationTests.automation(path, on)]
+    machine.durations[path] = 1
+    return machine
+  }
+
+  static func events(_ machine: SimulatedMachine) -> [String] {
+    machine.launches.map { launch in
+      launch.request.arguments.filter { $0.contains("=") && !$0.hasPrefix("time=") }.joined(separator: " ")
+    }
+  }
+
+  /// UPower falling from 21% to 19% fires once; not again on the way down, nor until it has risen
+  /// above the threshold.
+  @Test func aBatteryThresholdFiresOncePerCrossing() throws {
+    let machine = try Self.machine("power: {battery-below: 20}")
+    for (second, percentage) in [(1, 21.0), (2, 19), (4, 18), (6, 15), (8, 20), (10, 21), (12, 19.5)] {
+      try machine.happens(
+        .battery(percentage: percentage, onBattery: true), at: "2026-12-01T09:00:\(String(format: "%02d", second))Z")
+    }
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.armedSources == [[.upower]])
+    #expect(
+      Self.events(machine) == [
+        "power=19.0 on-battery=true event=battery-below", "power=19.5 on-battery=true event=battery-below",
+      ])
+  }
+
+  /// A reading already past the threshold when the scheduler starts is where the battery is, not a crossing.
+  @Test func theFirstReadingIsNoCrossing() throws {
+    let machine = try Self.machine("power: {battery-below: 20}")
+    try machine.happens(.battery(percentage: 10, onBattery: true), at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.launches.isEmpty)
+  }
+
+  @Test func wifiFiresForItsNetworkOnly() throws {
+    let machine = try Self.machine("wifi: {ssid: HomeNet}")
+    try machine.happens(.wifi(joined: true, ssid: "Cafe"), at: "2026-12-01T09:00:01Z")
+    try machine.happens(.wifi(joined: true, ssid: "HomeNet"), at: "2026-12-01T09:00:03Z")
+    try machine.happens(.wifi(joined: false, ssid: "HomeNet"), at: "2026-12-01T09:00:05Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(Self.events(machine) == ["wifi=HomeNet event=joined"])
+  }
+
+  @Test func aDriveFiresByItsLabelWithItsMountPoint() throws {
+    let machine = try Self.machine("drive: {label: BACKUP}")
+    try machine.happens(
+      .drive(mounted: true, label: "PHOTOS", uuid: nil, mountPoint: "/media/PHOTOS"), at: "2026-12-01T09:00:01Z")
+    try machine.happens(
+      .drive(mounted: true, label: "BACKUP", uuid: "1", mountPoint: "/media/BACKUP"), at: "2026-12-01T09:00:03Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(Self.events(machine) == ["drive=/media/BACKUP label=BACKUP event=mounted"])
+  }
+
+  /// Sleep waits for the before-sleep run while logind allows, and is let go as soon as it has ended.
+  @Test func sleepWaitsForBeforeSleepRuns() throws {
+    let machine = try Self.machine("session: before-sleep")
+    try machine.happens(.session(.beforeSleep), at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(Self.events(machine) == ["session=before-sleep event=before-sleep"])
+    #expect(machine.sleepHeld == [true, false])
+    #expect(machine.log.contains("ended run-1 exited(0) at 2026-12-01T09:00:02Z"))
+  }
+
+  /// A hotkey is bound with the portal under its chord, and its press runs the workflow.
+  @Test func aHotkeyIsBoundAndRuns() throws {
+    let machine = try Self.machine("hotkey: ctrl+alt+d")
+    try machine.happens(.hotkey(id: "Ctrl+Alt+D"), at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.armedShortcuts == [HotkeyShortcut(id: "Ctrl+Alt+D", description: "PDFs", trigger: "CTRL+ALT+d")])
+    #expect(Self.events(machine) == ["hotkey=Ctrl+Alt+D event=pressed"])
+  }
+
+}

@@ -1,5 +1,7 @@
+import FlowModel
 import FlowScheduler
 import FlowSystem
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -22,6 +24,8 @@ struct MachineEventTests {
     let armed = try watched.nextReport()
     #expect(armed.state == .armed(note: nil))
     #expect(armed.description == "UPower (org.freedesktop.UPower) is armed")
+    // The first reading, which a threshold takes as where the battery starts.
+    #expect(try watched.nextEvent() == .battery(percentage: 21, onBattery: true))
 
     try bus("upower-percentage 19")
     #expect(try watched.nextEvent() == .battery(percentage: 19, onBattery: true))
@@ -149,6 +153,7 @@ struct MachineEventTests {
     let appeared = try watched.nextReport()
     #expect(appeared == MachineSourceReport(source: .upower, state: .appeared))
     #expect(appeared.description == "UPower (org.freedesktop.UPower) is on the system bus now, armed")
+    #expect(try watched.nextEvent().isBatteryReading, "the first reading comes first")
     try bus("upower-on-battery false")
     #expect(try watched.nextEvent() == .power(onBattery: false))
   }
@@ -160,6 +165,7 @@ struct MachineEventTests {
     let watched = try WatchedSources([.upower], environment: bus.environment)
     watched.sources.arm()
     #expect(try watched.nextReport().state == .armed(note: nil))
+    #expect(try watched.nextEvent().isBatteryReading, "the first reading comes first")
 
     try bus("stop upower")
     let gone = try watched.nextReport()
@@ -181,7 +187,7 @@ struct MachineEventTests {
     try bus("start portal")
     try bus("portal-setup 0")
     let shortcut = HotkeyShortcut(
-      id: "open-downloads", description: "Open Downloads", trigger: HotkeyShortcut.portalTrigger("Ctrl+Alt+D"))
+      id: "open-downloads", description: "Open Downloads", trigger: "CTRL+ALT+d")
     let watched = try WatchedSources(
       [.hotkeys], environment: bus.environment, appID: "io.github.flow", shortcuts: [shortcut])
     watched.sources.arm()
@@ -223,9 +229,9 @@ struct MachineEventTests {
     #expect(try bus("portal-calls Register") == "")
   }
 
-  @Test func chordsAreWrittenAsThePortalReadsThem() {
-    #expect(HotkeyShortcut.portalTrigger("Ctrl+Alt+D") == "CTRL+ALT+d")
-    #expect(HotkeyShortcut.portalTrigger("Super+Shift+Return") == "LOGO+SHIFT+Return")
+  @Test func chordsAreWrittenAsThePortalReadsThem() throws {
+    #expect(try Chord.parse("Ctrl+Alt+D").get().portalTrigger == "CTRL+ALT+d")
+    #expect(try Chord.parse("Super+Shift+Return").get().portalTrigger == "SHIFT+LOGO+Return")
   }
 
   @Test func noSystemBusIsSaidForEachSourceAndEndsNothing() throws {
@@ -266,5 +272,12 @@ struct MachineEventTests {
   @Test func matchRulesQuoteWhatTheyName() {
     let rule = DBusMatchRule(sender: "org.freedesktop.UPower", member: "PropertiesChanged", arg0: "it's")
     #expect(rule.text == #"type='signal',sender='org.freedesktop.UPower',member='PropertiesChanged',arg0='it'\''s'"#)
+  }
+}
+
+extension MachineEvent {
+  /// A reading of the battery, whatever its value: the first one a source says at arm.
+  var isBatteryReading: Bool {
+    if case .battery = self { true } else { false }
   }
 }

@@ -14,7 +14,7 @@ import Testing
 /// changing, a signal, the clock being set), so a year of fires takes as long as the fires take to
 /// handle, and every run is deterministic.
 final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, SignalSource, WorkflowSource,
-  FireRecordStore, RunLedger, FileTriggerSource, StatusStore, @unchecked Sendable
+  FireRecordStore, RunLedger, FileTriggerSource, MachineEventSource, StatusStore, @unchecked Sendable
 {
   private(set) var now: Date
   private var agenda: [(time: Date, id: Int, action: () -> Void)] = []
@@ -51,6 +51,12 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
   /// Firings recorded as not run: the workflow's path and why.
   private(set) var firingsNotRun: [(path: String, event: TriggerEvent, reason: String)] = []
   private(set) var lastStatus: SchedulerStatus?
+  /// Every arming of the bus sources.
+  private(set) var armedSources: [Set<MachineSource>] = []
+  private(set) var armedShortcuts: [HotkeyShortcut] = []
+  /// Whether sleep is held back now, and each change of it.
+  private(set) var sleepHeld: [Bool] = []
+  var sleepDelayLimit: Duration? = .seconds(5)
   private var children: [Int32: (exit: Int, ended: @Sendable (Termination) -> Void)] = [:]
   private var nextPID: Int32 = 1000
   private var runCount = 0
@@ -68,7 +74,7 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
     configure(&options)
     let effects = Scheduler.Effects(
       clock: self, launcher: self, watcher: self, signals: self, workflows: self, record: self, ledger: self,
-      files: self, status: self,
+      files: self, machine: self, status: self,
       newRunID: { [unowned self] in
         runCount += 1
         return "run-\(runCount)"
@@ -237,6 +243,19 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
 
   func save(_ status: SchedulerStatus) { lastStatus = status }
 
+  func arm(_ sources: Set<MachineSource>, shortcuts: [HotkeyShortcut]) {
+    armedSources.append(sources)
+    armedShortcuts = shortcuts
+  }
+
+  func holdSleep() { if sleepHeld.last != true { sleepHeld.append(true) } }
+  func releaseSleep() { if sleepHeld.last == true { sleepHeld.append(false) } }
+
+  /// `event` happens on the machine at `time`.
+  func happens(_ event: MachineEvent, at time: String) throws {
+    try at(time) { [unowned self] in post(.machine(event)) }
+  }
+
   /// Files of the watch `id` arrive at `time`, as one batch of the kernel's.
   func files(_ paths: [String], watch id: Int = 1, kind: Trigger.FileEvent = .created, at time: String) throws {
     try at(time) { [unowned self] in post(.filesArrived(paths.map { FileEvent(watch: id, path: $0, kind: kind) })) }
@@ -303,6 +322,7 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
         "\(joined ? "joined" : "queued") \(automation.path) \(event.files.count)"
       case .triggerDropped(let automation, let event, _): "dropped \(automation.path) \(event.files.count)"
       case .triggerLaunchFailed(let automation, let message): "launch failed \(automation.path): \(message)"
+      case .source(let report): "source \(report)"
       }
     }
   }

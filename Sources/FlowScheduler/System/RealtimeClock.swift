@@ -46,6 +46,11 @@ public final class RealtimeClock: SchedulerClock, Sendable {
     sources.withLock { $0.append((descriptor, readable)) }
   }
 
+  /// Stops waiting on `descriptor`, before whoever owns it closes it.
+  public func unwatch(_ descriptor: Int32) {
+    sources.withLock { $0.removeAll { $0.descriptor == descriptor } }
+  }
+
   public func post(_ event: SchedulerEvent) {
     inbox.withLock { $0.append(event) }
     var one: UInt64 = 1

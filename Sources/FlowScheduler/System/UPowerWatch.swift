@@ -65,11 +65,11 @@ final class UPowerWatch: BusServiceWatch {
     if let before = onBattery, before != value { emit(.power(onBattery: value)) }
   }
 
+  /// The first reading is said too: a battery threshold needs to know which side of it the battery
+  /// starts on, and takes the first reading as that, never as a crossing.
   private func update(percentage value: Double?) {
     guard let value else { return }
     defer { percentage = value }
-    if let before = percentage, before != value {
-      emit(.battery(percentage: value, onBattery: onBattery ?? false))
-    }
+    if percentage != value { emit(.battery(percentage: value, onBattery: onBattery ?? false)) }
   }
 }
