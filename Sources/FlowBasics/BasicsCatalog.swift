@@ -7,6 +7,7 @@ import FlowIntents
 public enum BasicsCatalog: IntentCatalog {
   public static let namespace: String? = nil
   public static let title = "Basics"
+  public static let entities: [any AppEntity.Type] = [FileEntity.self]
   public static let intents: [any AppIntent.Type] = [
     AdjustDateIntent.self,
     AppendToFileIntent.self,

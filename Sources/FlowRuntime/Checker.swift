@@ -59,7 +59,7 @@ public struct Checker {
     if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
       return type(named: String(trimmed.dropFirst().dropLast())).map(ValueType.list)
     }
-    return entityTypes[trimmed.lowercased()]
+    return registry.entityType(named: trimmed) ?? entityTypes[trimmed.lowercased()]
   }
 
   /// The declared type of an input; any value when it declares none, or one that names no type.

@@ -132,6 +132,16 @@ extension Scheduler {
     }
   }
 
+  /// `session: login` fires when the scheduler starts: its user service starts with the session.
+  func fireLogin(now: Date) {
+    for path in automations.keys.sorted() {
+      guard let automation = automations[path]?.automation,
+        automation.triggers.contains(where: { $0.condition == .session(.login) })
+      else { continue }
+      fire(path, TriggerEvent(kind: .session, event: Trigger.SessionEvent.login.rawValue, time: now), now: now)
+    }
+  }
+
   /// Lets the machine sleep: the before-sleep runs have ended, or logind's delay is up.
   func letSleep() {
     sleepRuns = []

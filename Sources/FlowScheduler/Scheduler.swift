@@ -38,7 +38,9 @@ public final class Scheduler {
     /// A fire the timer reports later than this (the machine slept, the clock jumped) is a catch-up.
     public var lateness: TimeInterval = 60
     /// The most runs a workflow's triggers start in a minute; firings past it wait in the queued run.
-    public var runsPerMinute = 30
+    /// Five a second, sustained: files saved one at a time never meet it, a workflow that keeps
+    /// starting itself (it writes into the folder it watches) does.
+    public var runsPerMinute = 300
     /// The most files a queued run carries; firings past it are dropped, and recorded.
     public var queuedFiles = 10_000
     /// The most files one triggered run is given on its command line; the rest wait for the next.
@@ -249,6 +251,7 @@ public final class Scheduler {
     effects.watcher.watch(loaded.folders) { clock.post(.filesChanged) }
     report(.loaded(count: entries.count, folders: loaded.folders, reason: initial ? nil : reason))
     arm(loaded, now: now)
+    if initial { fireLogin(now: now) }
     for (_, entry) in gone { report(.unscheduled(entry.workflow)) }
     for workflow in changed { report(.scheduled(workflow, next: entries[workflow.path]?.next)) }
     for catchUp in catchUps {

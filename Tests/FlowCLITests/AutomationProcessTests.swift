@@ -17,6 +17,8 @@ struct AutomationProcessTests {
     try FileManager.default.copyItem(at: Self.gallery.appendingPathComponent("file-pdfs.yml"), to: file)
     let terminal = try PseudoTerminal()
     let scheduler = try machine.spawn(["schedule"], at: terminal)
+    // A failed expectation throws: the scheduler goes with the test.
+    defer { if scheduler.isRunning { kill(scheduler.processIdentifier, SIGKILL) } }
     try terminal.expect("armed 'File PDFs' (\(file.path)): starts when a PDF appears in ~/Downloads\n")
     // A download lands under a temporary name and is renamed when complete: one run, for the PDF.
     try Data("%PDF-1.4\n".utf8).write(to: downloads.appendingPathComponent(".report.pdf.part"))
@@ -57,6 +59,8 @@ struct AutomationProcessTests {
     let file = machine.library.appendingPathComponent("file-pdfs.yml")
     let terminal = try PseudoTerminal()
     let scheduler = try machine.spawn(["schedule"], at: terminal)
+    // A failed expectation throws: the scheduler goes with the test.
+    defer { if scheduler.isRunning { kill(scheduler.processIdentifier, SIGKILL) } }
     try terminal.expect(
       "not armed 'File PDFs' (\(file.path)): it was imported, and its triggers start it only once you say so: flow schedule arm file-pdfs\n"
     )
@@ -108,6 +112,8 @@ struct AutomationBusProcessTests {
     """.write(to: machine.library.appendingPathComponent("home.yml"), atomically: true, encoding: .utf8)
     let terminal = try PseudoTerminal()
     let scheduler = try machine.spawn(["schedule"], at: terminal, environment: bus.environment)
+    // A failed expectation throws: the scheduler goes with the test.
+    defer { if scheduler.isRunning { kill(scheduler.processIdentifier, SIGKILL) } }
     try terminal.expect("armed 'Battery low'")
     try terminal.expectAll([
       "UPower (org.freedesktop.UPower) is armed", "NetworkManager (org.freedesktop.NetworkManager) is armed",

@@ -28,6 +28,24 @@ struct WorkflowFormatTests {
     }
   }
 
+  /// Documentation/Automations.md's table has a row per kind of trigger, in order, naming every key of
+  /// its long form and every property it gives `${trigger}`.
+  @Test func theTriggerTableHasEveryKindKeyAndProperty() throws {
+    let page = try String(
+      contentsOf: testDirectory().appendingPathComponent("../../Documentation/Automations.md"), encoding: .utf8)
+    #expect(Self.firstColumn(of: "## The triggers", in: page) == TriggerFormat.kinds.map(\.name))
+    let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    for kind in TriggerFormat.kinds {
+      let row = try #require(rows.first { $0.hasPrefix("| `\(kind.name)` |") }, "no row for '\(kind.name)'")
+      for key in kind.keys where kind.id != .schedule {
+        #expect(row.contains(key.name), "'\(kind.name)': its key '\(key.name)' is not in its row")
+      }
+      for property in kind.properties {
+        #expect(row.contains("`\(property.name)`"), "'\(kind.name)': '${trigger.\(property.name)}' is not in its row")
+      }
+    }
+  }
+
   @Test func everyMagicVariableIsNamed() throws {
     let paragraph = try #require(Self.paragraph(startingWith: "Built-in names:", in: try Self.page.get()))
     for variable in MagicVariable.allCases {

@@ -31,7 +31,7 @@ struct AutomationTests {
     #expect(
       arguments == [
         "run", "--no-input", "--wait", "--trigger-event", "file=/home/ada/Downloads/a.pdf", "--trigger-event",
-        "event=created", "--trigger-event", "time=2026-12-01T09:00:01Z", "/library/pdfs.yml",
+        "event=created", "--trigger-event", "time=2026-12-01T09:00:01+00:00", "/library/pdfs.yml",
       ])
     #expect(machine.firingsNotRun.isEmpty)
   }

@@ -11,10 +11,14 @@ public protocol IntentCatalog: Sendable {
   static var intents: [any AppIntent.Type] { get }
   /// Its app shortcuts, for `flow do`.
   static var shortcuts: (any AppShortcutsProvider.Type)? { get }
+  /// The entity types the workflow format names without an intent at hand (`${trigger.file}` is a
+  /// File): found by name without describing every intent.
+  static var entities: [any AppEntity.Type] { get }
 }
 
 extension IntentCatalog {
   public static var shortcuts: (any AppShortcutsProvider.Type)? { nil }
+  public static var entities: [any AppEntity.Type] { [] }
 
   /// Descriptors of every intent, in the list's order.
   public static var descriptors: [IntentDescriptor] {
@@ -46,6 +50,7 @@ public struct IntentRegistry: Sendable {
 
   private let catalogs: [(title: String, namespace: String?)]
   private let entries: [Entry]
+  private let entities: [any AppEntity.Type]
   private let cache = DescriptorCache()
   /// Catalogues described by data (MCP servers' cached tools), asked only when an id is not built in or
   /// every action is listed: a run that uses no server never reads them.
@@ -60,6 +65,7 @@ public struct IntentRegistry: Sendable {
 
   public init(catalogs: [any IntentCatalog.Type]) {
     self.catalogs = catalogs.map { ($0.title, $0.namespace) }
+    entities = catalogs.flatMap { $0.entities }
     entries = catalogs.flatMap { catalog in
       catalog.intents.map { type in
         let shortID = type.identifier
@@ -68,6 +74,17 @@ public struct IntentRegistry: Sendable {
           catalogTitle: catalog.title, type: type)
       }
     }
+  }
+
+  /// The type of a declared entity by its name or spelling (`File`, `file`), without describing any
+  /// intent; nil for one no catalogue declares.
+  public func entityType(named name: String) -> ValueType? {
+    let lowered = name.lowercased()
+    for entity in entities {
+      let type = entity.valueType
+      if type.name.lowercased() == lowered || type.spelling == lowered { return type }
+    }
+    return nil
   }
 
   /// Every catalogue with its intents described, in order.
