@@ -63,6 +63,9 @@ SERVICES = {
         "org.freedesktop.portal.Desktop", PORTAL, False,
         ["--session", "org.freedesktop.portal.Desktop", PORTAL, "org.freedesktop.portal.Notification"],
     ),
+    "notifications": (
+        "org.freedesktop.Notifications", "/org/freedesktop/Notifications", False, ["-t", "notification_daemon"],
+    ),
     "udisks": (
         "org.freedesktop.UDisks2", UDISKS, True,
         ["--system", "-m", "org.freedesktop.UDisks2", UDISKS, "org.freedesktop.UDisks2.Manager"],
@@ -241,6 +244,11 @@ class StandIns:
         portal.AddMethod(SHORTCUTS, "CreateSession", "a{sv}", "o", ANSWER.format(options=0, code=0, results=session))
         portal.AddMethod(SHORTCUTS, "BindShortcuts", "oa(sa{sv})sa{sv}", "o",
                          ANSWER.format(options=3, code=int(bind_response), results="{}"))
+
+    def notifications(self):
+        """The summaries of the notifications shown so far, in order, joined by ';'."""
+        calls = self.mock("notifications").GetMethodCalls("Notify")
+        return ";".join(str(arguments[3]) for _, arguments in calls)
 
     def portal_calls(self, method):
         calls = self.mock("portal").GetMethodCalls(method)
