@@ -310,7 +310,7 @@ let package = Package(
     .testTarget(
       name: "FlowCLITests",
       dependencies: [
-        "CLinux", "FlowRuntime", "FlowMCP", "FlowBasics", "FlowHTTP", "FlowModel",
+        "CLinux", "FlowRuntime", "FlowMCP", "FlowBasics", "FlowHTTP", "FlowModel", "FlowYAML",
         "FlowCLI", "FlowCron", "FlowDiagnostics", "FlowHistory", "FlowMCPServer", "FlowSession", "FlowSystem",
         "FlowIntents",
         "FlowLibrary", "FlowPresentation",

@@ -48,6 +48,7 @@ extension Scheduler {
     var next: [String: ArmedAutomation] = [:]
     var owners: [Int: (path: String, trigger: Int)] = [:]
     var watches: [FileWatch] = []
+    var armedNow: [Automation] = []
     for automation in loaded.automations {
       var armed = automations[automation.path] ?? ArmedAutomation(automation: automation)
       let isNew = automations[automation.path] == nil
@@ -58,7 +59,7 @@ extension Scheduler {
         owners[id] = (automation.path, index)
         return id
       }
-      if isNew { report(.armed(automation)) }
+      if isNew { armedNow.append(automation) }
     }
     for (path, old) in automations where next[path] == nil { report(.disarmed(old.automation)) }
     for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
@@ -70,6 +71,8 @@ extension Scheduler {
     watchOwners = owners
     effects.files.arm(watches)
     armMachine()
+    // Said once the folders are watched, so that a file written as soon as the line appears is seen.
+    for automation in armedNow { report(.armed(automation)) }
     saveStatus()
   }
 
@@ -318,6 +321,18 @@ extension Scheduler {
     startQueued(now)
     saveStatus()
     return true
+  }
+
+  /// The scheduler stops: queued runs will not start, and each is recorded as not run, with what it
+  /// carried, so that nothing is lost silently.
+  func dropQueued() {
+    for path in automations.keys.sorted() {
+      guard let armed = automations[path], let queued = armed.queued else { continue }
+      automations[path]?.queued = nil
+      let reason = "the scheduler stopped before its queued run could start"
+      effects.ledger.recordFiring(armed.automation, event: queued, reason: reason)
+      report(.triggerDropped(armed.automation, queued, reason: reason))
+    }
   }
 
   /// Starts each queued run whose workflow is free and within its bound.

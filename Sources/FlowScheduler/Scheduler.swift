@@ -363,6 +363,7 @@ public final class Scheduler {
     }
     stopping = Stopping(killAt: now + options.gracePeriod)
     reload = nil
+    dropQueued()
     report(.stopping(signal: signal, runs: runs.count + triggeredRuns.count))
     for run in runs.values.sorted(by: { $0.started < $1.started }) { effects.launcher.signal(run.pid, signal) }
     for run in triggeredRuns.values.sorted(by: { $0.started < $1.started }) {

@@ -29,6 +29,11 @@ struct AutomationProcessTests {
     try terminal.expect("ended 'File PDFs' run ")
     try terminal.expect(": succeeded")
     let status = await machine.run(["schedule", "status", "--json"])
+    let text = await machine.run(["schedule", "status"]).output
+      .replacingOccurrences(of: machine.home.path, with: "HOME")
+      .replacing(#/pid \d+/#, with: "pid PID")
+      .replacing(#/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/#, with: "TIME")
+    assertGolden(text, named: "triggers/schedule-status.txt")
     kill(scheduler.processIdentifier, SIGTERM)
     try terminal.expect("stopped\n")
     scheduler.waitUntilExit()
@@ -43,6 +48,49 @@ struct AutomationProcessTests {
     #expect(runs.first?["triggerDetail"] as? String == "created \(downloads.path)/report.pdf")
     #expect(status.output.contains("\"words\" : \"a PDF appears in ~/Downloads\""), "\(status.output)")
     #expect(status.output.contains("\"running\" : true"))
+  }
+
+  /// Files that land while the run goes wait in one queued run (the first queues it, the next joins it);
+  /// SIGTERM cancels the run going, and the queued run that never started is recorded with its files.
+  @Test func firingsDuringARunQueueAndASigtermRecordsWhatWasLeft() async throws {
+    let machine = try SchedulerProcessTests.machine()
+    let inbox = machine.home.appendingPathComponent("Inbox")
+    try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+    try """
+    flow: 1
+    name: Slow
+    on:
+      - file: ~/Inbox
+    steps:
+      - show: "got ${trigger.files.count}: ${trigger.file.name}"
+      - wait: 1m
+    """.write(to: machine.library.appendingPathComponent("slow.yml"), atomically: true, encoding: .utf8)
+    let terminal = try PseudoTerminal()
+    let scheduler = try machine.spawn(["schedule"], at: terminal)
+    defer { if scheduler.isRunning { kill(scheduler.processIdentifier, SIGKILL) } }
+    try terminal.expect("armed 'Slow'")
+    try Data("a".utf8).write(to: inbox.appendingPathComponent("a.txt"))
+    try terminal.expect("got 1: a.txt\n")
+    try Data("b".utf8).write(to: inbox.appendingPathComponent("b.txt"))
+    try terminal.expect("queued a run of 'Slow': file created \(inbox.path)/b.txt\n")
+    try Data("c".utf8).write(to: inbox.appendingPathComponent("c.txt"))
+    try terminal.expect("joined the queued run of 'Slow': file created \(inbox.path)/c.txt\n")
+    kill(scheduler.processIdentifier, SIGTERM)
+    try terminal.expect(
+      "dropped a firing of 'Slow' (file created \(inbox.path)/b.txt and 1 more): the scheduler stopped before its queued run could start\n"
+    )
+    try terminal.expect("stopping (SIGTERM): waiting for 1 run to end\n")
+    try terminal.expect(": cancelled (exit 3)")
+    try terminal.expect("stopped\n")
+    scheduler.waitUntilExit()
+    #expect(scheduler.terminationStatus == 0)
+    let runs = try await machine.runs()
+    let seen = runs.map { "\($0["status"] as? String ?? "") \($0["triggerDetail"] as? String ?? "")" }.sorted()
+    #expect(
+      seen == [
+        "cancelled created \(inbox.path)/a.txt", "skipped created \(inbox.path)/b.txt and 1 more",
+        "skipped created \(inbox.path)/c.txt",
+      ], "\(seen)")
   }
 
   /// Imported, an automation is not armed until the person says so; `flow schedule arm` says so, and a

@@ -3,7 +3,9 @@ import FlowDiagnostics
 import FlowHistory
 import FlowIntents
 import FlowLibrary
+import FlowModel
 import FlowTestSupport
+import FlowYAML
 import Foundation
 import Testing
 
@@ -40,6 +42,44 @@ struct SchedulerLogTests {
         file: file, start: FlowDiagnostics.SourceLocation(line: 2, column: 13),
         end: FlowDiagnostics.SourceLocation(line: 2, column: 15)))
     let folders = ["/home/ada/.local/share/flow/workflows", "/home/ada/flows"]
+    // The triggers' events: a file workflow, its runs, its queue, and the services on the buses.
+    let pdfs = try #require(
+      WorkflowDecoder.decode(
+        YAMLDocument.load(
+          SourceFile(
+            path: "/home/ada/.local/share/flow/workflows/file-pdfs.yml",
+            text:
+              "flow: 1\nname: File PDFs\non:\n  - file: ~/Downloads/*.pdf\n  - session: unlock\nsteps: [{show: hi}]\n"))
+      ).workflow)
+    let automation = Automation(
+      name: pdfs.name, path: pdfs.file.path, triggers: pdfs.triggers, folders: [0: "/home/ada/Downloads"])
+    var firing = TriggerEvent(kind: .file, event: "created", time: now)
+    firing.files = ["/home/ada/Downloads/a.pdf", "/home/ada/Downloads/b.pdf"]
+    var later = firing
+    later.files = ["/home/ada/Downloads/c.pdf"]
+    let triggered = Scheduler.TriggeredRun(
+      id: "9b8a7c6d-0000-4000-8000-000000000003", name: pdfs.name, path: pdfs.file.path, event: firing, pid: 4244,
+      started: now)
+    let automations: [SchedulerActivity] = [
+      .armed(automation),
+      .notArmed(
+        name: "Tidy", path: "/home/ada/.local/share/flow/workflows/tidy.yml",
+        reason: "a trigger's run cannot ask, and it would have to: the input 'folder' has no default"),
+      .source(MachineSourceReport(source: .logind, state: .armed(note: nil))),
+      .source(MachineSourceReport(source: .udisks, state: .absent)),
+      .source(
+        MachineSourceReport(
+          source: .hotkeys,
+          state: .unavailable("no GlobalShortcuts portal on this desktop; use a launcher entry or 'flow do'"))),
+      .watchProblem(WatchProblem(folder: "/home/ada/Inbox", watches: [2], reason: .missing)),
+      .triggeredRunStarted(triggered),
+      .triggerQueued(automation, later, joined: false),
+      .triggerQueued(automation, later, joined: true),
+      .triggerDropped(automation, later, reason: "the queued run already carries 10000 files, the most it may"),
+      .triggeredRunEnded(triggered, .exited(0), ended: now + 0.2),
+      .triggerLaunchFailed(automation, message: "cannot start /usr/local/bin/flow: No such file or directory"),
+      .disarmed(automation),
+    ]
     return [
       .problems(WorkflowProblem(path: file.path, diagnostics: Diagnostics([problem]), leftOut: true)),
       .loaded(count: 1, folders: folders, reason: nil),
@@ -56,6 +96,7 @@ struct SchedulerLogTests {
       .loaded(count: 0, folders: folders, reason: .filesChanged),
       .unscheduled(digest),
       .loaded(count: 0, folders: folders, reason: .signal),
+    ] + automations + [
       .stopping(signal: SIGTERM, runs: 1),
       .killed(run),
       .runEnded(run, .signalled(SIGKILL), ended: run.started + 3),
@@ -103,7 +144,7 @@ struct SchedulerLogTests {
     #expect(
       ended.map { $0["run"] as? String } == [
         "7c1d0e2f-0000-4000-8000-000000000002", "3f2a9c1e-0000-4000-8000-000000000001",
-        "3f2a9c1e-0000-4000-8000-000000000001",
+        "9b8a7c6d-0000-4000-8000-000000000003", "3f2a9c1e-0000-4000-8000-000000000001",
       ])
     let seconds = try #require(ended.first?["durationSeconds"] as? Double)
     #expect(abs(seconds - 0.052) < 0.000_5)
@@ -119,7 +160,7 @@ struct SchedulerLogTests {
   @Test func timestampsStartEveryLineOfOurs() throws {
     let lines = try written(json: false, timestamps: true).error.split(separator: "\n")
     let ours = lines.filter { !$0.hasPrefix(" ") && !$0.hasPrefix("/home") && !$0.hasPrefix("found") }
-    #expect(ours.count == 18)
+    #expect(ours.count == 31)
     #expect(ours.allSatisfy { $0.hasPrefix("2026-11-18 12:06:40 ") })
   }
 
@@ -128,7 +169,7 @@ struct SchedulerLogTests {
     let console = try written(json: true)
     #expect(console.error.isEmpty)
     let lines = console.output.split(separator: "\n")
-    #expect(lines.count == 18)
+    #expect(lines.count == 31)
     for line in lines {
       let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       #expect(object["event"] is String && object["time"] as? String == "2026-11-18T11:06:40.000Z")

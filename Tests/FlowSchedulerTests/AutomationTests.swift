@@ -208,3 +208,18 @@ struct MachineTriggerTests {
   }
 
 }
+
+extension AutomationTests {
+  /// A stop with a run queued: the queued run never starts, and is recorded with what it carried.
+  @Test func aStopRecordsTheQueuedRunItDrops() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:02Z")
+    try machine.run(until: "2026-12-01T09:00:05Z")
+    #expect(machine.launches.count == 1)
+    let dropped = try #require(machine.firingsNotRun.last)
+    #expect(dropped.event.files == ["/home/ada/Downloads/b.pdf"])
+    #expect(dropped.reason == "the scheduler stopped before its queued run could start")
+  }
+}
