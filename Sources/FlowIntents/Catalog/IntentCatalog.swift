@@ -50,7 +50,9 @@ public struct IntentRegistry: Sendable {
 
   private let catalogs: [(title: String, namespace: String?)]
   private let entries: [Entry]
-  private let entities: [any AppEntity.Type]
+  /// The catalogues, asked for their entities only when a name is looked up: listing them makes their
+  /// metadata, which a run that names none should not pay for.
+  private let catalogTypes: [any IntentCatalog.Type]
   private let cache = DescriptorCache()
   /// Catalogues described by data (MCP servers' cached tools), asked only when an id is not built in or
   /// every action is listed: a run that uses no server never reads them.
@@ -65,7 +67,7 @@ public struct IntentRegistry: Sendable {
 
   public init(catalogs: [any IntentCatalog.Type]) {
     self.catalogs = catalogs.map { ($0.title, $0.namespace) }
-    entities = catalogs.flatMap { $0.entities }
+    catalogTypes = catalogs
     entries = catalogs.flatMap { catalog in
       catalog.intents.map { type in
         let shortID = type.identifier
@@ -80,7 +82,7 @@ public struct IntentRegistry: Sendable {
   /// intent; nil for one no catalogue declares.
   public func entityType(named name: String) -> ValueType? {
     let lowered = name.lowercased()
-    for entity in entities {
+    for entity in catalogTypes.flatMap({ $0.entities }) {
       let type = entity.valueType
       if type.name.lowercased() == lowered || type.spelling == lowered { return type }
     }
