@@ -99,6 +99,22 @@ struct ExportCommand: AsyncParsableCommand {
     let exported = SourceFile(path: output ?? name, bytes: bytes)
     let verify = WorkflowCheck(registry: Catalogs.registry, files: locator)
     let (reread, rereadProblems) = verify.check(exported)
+    // What is a warning in a person's own file (a value pasted into a script) is an error in a shared
+    // one: then the file is the person's to fix, not a fault of the export.
+    let warned = Set(problems.all.filter { $0.severity == .warning }.map(\.code))
+    let errors = rereadProblems.all.filter { $0.severity == .error }
+    if !errors.isEmpty, errors.allSatisfy({ warned.contains($0.code) }) {
+      context.report(
+        Diagnostics(
+          [
+            Diagnostic(
+              .error, .exportConflict,
+              "'\(root.name)' cannot be shared as it is: what is a warning in your own file is an error in a shared one",
+              file: root.file.path
+            ).help("fix the warnings below in the workflow, then export it again; nothing was written")
+          ] + problems.all.filter { $0.severity == .warning && errors.map(\.code).contains($0.code) }))
+      throw ExitCode(ExitStatus.invalid.rawValue)
+    }
     guard let reread, !rereadProblems.hasErrors else {
       problems.append(
         Diagnostic(.error, .exportConflict, "the exported file does not read back as the workflow", file: exported.path)

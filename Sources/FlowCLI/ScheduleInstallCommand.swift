@@ -15,8 +15,8 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     abstract: "Install scheduled workflows as systemd timers, crontab lines or Kubernetes CronJobs.",
     discussion: """
       Without WORKFLOW, every scheduled workflow of the library is installed: what 'flow schedule' runs. \
-      systemd: writes a .service and a .timer per workflow to $XDG_CONFIG_HOME/systemd/user (--print \
-      shows them instead). cron: prints crontab lines; --apply puts them into your crontab between \
+      systemd: writes a .service and a .timer per workflow to $XDG_CONFIG_HOME/systemd/user (--apply \
+      says the same; --print shows them instead). cron: prints crontab lines; --apply puts them into your crontab between \
       marker comments, replacing the previous block. kubernetes: prints a ConfigMap and CronJobs as one \
       YAML stream for 'kubectl apply -f -'; --image is required. Documentation/Scheduling.md has examples.
       """
@@ -41,7 +41,11 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     help: "Print what would be installed instead of installing it (cron and kubernetes always print).")
   var printOnly = false
 
-  @Flag(help: "cron: install the lines into your crontab (through the 'crontab' command).")
+  // systemd takes it too, as what it does anyway: people write `--apply` for every engine that installs.
+  @Flag(
+    help:
+      "cron: install the lines into your crontab (through the 'crontab' command); systemd: write the units (the default)."
+  )
   var apply = false
 
   @Option(help: "kubernetes: the container image that has 'flow' on its PATH (required).")
@@ -55,12 +59,10 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
 
   func validate() throws {
     switch engine {
-    case .systemd where apply:
-      throw ValidationError("--apply is for cron; systemd units are written unless --print")
+    case .systemd where apply && printOnly, .cron where apply && printOnly:
+      throw ValidationError("--print and --apply ask for opposite things: choose one")
     case .kubernetes where apply:
       throw ValidationError("--apply is for cron; kubernetes objects are printed for 'kubectl apply -f -'")
-    case .cron where apply && printOnly:
-      throw ValidationError("--print and --apply ask for opposite things: choose one")
     case .kubernetes where image == nil:
       throw ValidationError("kubernetes needs --image: an image with 'flow' on its PATH (flow publishes none)")
     case .systemd, .cron:

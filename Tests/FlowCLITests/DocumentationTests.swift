@@ -24,6 +24,18 @@ struct DocumentationTests {
     #expect(docs.contains("```\n\(usage)\n```"), "Running.md's synopsis is not '\(usage)'")
   }
 
+  /// The README's documentation list names every page of Documentation/.
+  @Test func theReadmeListsEveryPage() throws {
+    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let pages = try FileManager.default.contentsOfDirectory(
+      atPath: Self.root.appendingPathComponent("Documentation").path
+    ).filter { $0.hasSuffix(".md") }
+    #expect(pages.count >= 20)
+    for page in pages {
+      #expect(readme.contains("](Documentation/\(page))"), "README.md does not list Documentation/\(page)")
+    }
+  }
+
   private func declaredCodes() throws -> [String] {
     let sources = Self.root.appendingPathComponent("Sources")
     let pattern = try Regex(#"static let \w+: Self = "([a-z0-9-]+)""#)

@@ -172,7 +172,7 @@ struct ScheduleInstallTests {
   @Test func optionsOfAnotherEngineAreRefused() async throws {
     let home = try temporaryDirectory()
     let cases: [([String], String)] = [
-      (["systemd", "--apply"], "error: --apply is for cron; systemd units are written unless --print"),
+      (["systemd", "--print", "--apply"], "error: --print and --apply ask for opposite things: choose one"),
       (
         ["kubernetes", "--apply", "--image", "flow:1"],
         "error: --apply is for cron; kubernetes objects are printed for 'kubectl apply -f -'"
@@ -186,6 +186,15 @@ struct ScheduleInstallTests {
       #expect(result.status == 2, "\(arguments)")
       #expect(result.error.hasPrefix(message + "\n"), "\(arguments): \(result.error)")
     }
+  }
+
+  /// `--apply` with systemd writes the units, as systemd's install does anyway (issue 30).
+  @Test func systemdTakesApplyAsWritingTheUnits() async throws {
+    let home = try temporaryDirectory()
+    let result = await run(["schedule", "install", "systemd", "two-zones.yml", "--apply"], home: home)
+    #expect(result.status == 0, "\(result.error)")
+    let units = home.appendingPathComponent("config/systemd/user")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: units.path).contains { $0.hasSuffix(".timer") })
   }
 
   // MARK: - Which workflows
