@@ -229,19 +229,10 @@ public struct TriggerEvent: Sendable {
     return [event, subject].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
   }
 
-  /// The run-history name of what started the run.
+  /// The run-history name of what started the run: the kind's own name (RunTrigger has one for each),
+  /// `scheduled` for a schedule.
   public var runTrigger: RunTrigger {
-    switch kind {
-    case .file: .file
-    case .drive: .drive
-    case .wifi: .wifi
-    case .network: .network
-    case .power: .power
-    case .session: .session
-    case .hotkey: .hotkey
-    case .app: .app
-    case .schedule: .scheduled
-    }
+    kind == .schedule ? .scheduled : RunTrigger(rawValue: kind.rawValue) ?? .manual
   }
 
   private static func file(_ path: String) -> FlowValue { file(path, isFolder: false) }

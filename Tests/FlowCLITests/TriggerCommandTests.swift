@@ -1,3 +1,5 @@
+import FlowHistory
+import FlowModel
 import FlowTestSupport
 import Foundation
 import Testing
@@ -95,6 +97,13 @@ struct TriggerCommandTests {
     #expect(run.status == 1)
     #expect(run.error.contains("this run was not started by a trigger, so '${trigger.kind}' has no value"))
     #expect(run.error.contains("--trigger-event KIND=VALUE"))
+  }
+
+  /// Run history names a triggered run by its kind: every kind but `schedule` (`scheduled`) is one.
+  @Test func everyKindOfTriggerIsARunTrigger() {
+    for kind in TriggerKind.allCases where kind != .schedule {
+      #expect(RunTrigger(rawValue: kind.rawValue) != nil, "no RunTrigger '\(kind.rawValue)'")
+    }
   }
 
   /// `schedule:` and `on: [{schedule: …}]` are one list: the scheduler, `next` and the units read it.
