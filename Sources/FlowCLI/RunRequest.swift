@@ -124,6 +124,7 @@ struct RunRequest: Sendable, Equatable {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
     guard let loaded, !diagnostics.hasErrors else {
+      if let name = loaded?.name { session.name(name) }
       return try finish(
         .invalid, diagnostics: diagnostics, output: nil, reporter: nil, session: session, context: context)
     }

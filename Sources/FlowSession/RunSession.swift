@@ -185,6 +185,12 @@ public final class RunSession: Sendable {
     finish(.skipped, diagnostics: Diagnostics([alreadyRunning(name, holder: holder)]))
   }
 
+  /// The workflow's `name:`, for a run that ends before it begins (an invalid file still has one): run
+  /// history lists it under that name rather than the file's.
+  public func name(_ name: String) {
+    state.withLock { $0.workflow = name }
+  }
+
   /// Records a firing of a trigger that started no run of its own (it joined the queued one, or the
   /// storm bound dropped it), as skipped, with why.
   public func recordNotRun(_ name: String, _ reason: Diagnostic) {

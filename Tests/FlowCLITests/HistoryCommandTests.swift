@@ -347,3 +347,16 @@ extension Machine {
       .replacingOccurrences(of: home.path, with: "~")
   }
 }
+
+extension HistoryCommandTests {
+  /// An invalid run is listed under the workflow's `name:`, as its valid runs are, not its file's.
+  @Test func anInvalidRunIsRecordedUnderItsName() async throws {
+    let machine = try Machine()
+    try machine.write("bad-file.yml", "flow: 1\nname: My Nice Name\nsteps:\n  - shw: hi\n")
+    let run = await machine.run(["run", "bad-file.yml"])
+    #expect(run.status == 2)
+    let runs = try await machine.runs()
+    #expect(runs.first?["workflow"] as? String == "My Nice Name")
+    #expect(runs.first?["status"] as? String == "invalid")
+  }
+}
