@@ -140,9 +140,11 @@ struct GetURLIntentTests {
       }
       let elapsed = ContinuousClock.now - start
       #expect(error?.message == "GET \(url.absoluteString) failed: no answer within 200ms")
-      // It waited for the timeout, no less, and not for the server.
+      // It waited for the timeout, no less, and not for the server's 5 s. The bound is well short of
+      // that but far above 200 ms: on two cores the suite's process tests can hold the test threads
+      // for a second or two (2.09 s was seen), which says nothing about the client.
       #expect(elapsed >= .milliseconds(200))
-      #expect(elapsed < .seconds(2))
+      #expect(elapsed < .seconds(4))
     }
   }
 
