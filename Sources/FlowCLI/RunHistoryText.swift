@@ -100,17 +100,22 @@ struct RunHistoryText {
 
   // MARK: - Parts
 
-  /// Columns padded to their widest cell, two spaces apart; trailing spaces trimmed.
+  /// Columns padded to their widest cell, two spaces apart; trailing spaces trimmed. The last cell of
+  /// a row may run over several lines (a step's output): its lines after the first start in its column.
   static func table(_ rows: [[String]], rightAligned: Set<Int> = [], indent: String = "") -> String {
     guard let columns = rows.map(\.count).max() else { return "" }
     let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    let trimmed = { (line: String) in String(line.reversed().drop { $0 == " " }.reversed()) }
     return rows.map { row in
-      let cells = row.enumerated().map { column, cell in
-        let pad = String(repeating: " ", count: widths[column] - cell.count)
+      var lines = row.last.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+      let first = lines.isEmpty ? [] : [lines.removeFirst()]
+      let cells = (row.dropLast() + first).enumerated().map { column, cell in
+        let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
         return rightAligned.contains(column) ? pad + cell : cell + pad
       }
-      let line = indent + cells.joined(separator: "  ")
-      return String(line.reversed().drop { $0 == " " }.reversed()) + "\n"
+      let margin = indent + String(repeating: " ", count: widths.prefix(row.count - 1).reduce(0) { $0 + $1 + 2 })
+      return ([trimmed(indent + cells.joined(separator: "  "))] + lines.map { trimmed(margin + $0) })
+        .joined(separator: "\n") + "\n"
     }.joined()
   }
 }

@@ -360,3 +360,22 @@ extension HistoryCommandTests {
     #expect(runs.first?["status"] as? String == "invalid")
   }
 }
+
+extension HistoryCommandTests {
+  /// A step whose output runs over several lines keeps them in its column of `flow runs show`.
+  @Test func multiLineOutputsStayInTheirColumn() async throws {
+    let machine = try Machine()
+    try machine.write(
+      "multi.yml", "flow: 1\nname: Multi\nsteps:\n  - text: \"line one\\nline two\"\n  - show: ${previous}\n")
+    _ = await machine.run(["run", "multi.yml"], id: "5e5e5e5e-0000-4000-8000-000000000001")
+    let shown = await machine.run(["runs", "show", "5e5e5e5e"])
+    let steps = try #require(shown.output.components(separatedBy: "\nsteps\n").last)
+    let lines = steps.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(steps)")
+    // Each continuation starts in the column of its first line, where the output's quote is.
+    for (first, next) in [(lines[0], lines[1]), (lines[2], lines[3])] {
+      let column = try #require(first.firstIndex(of: "'")).utf16Offset(in: first)
+      #expect(next.hasPrefix(String(repeating: " ", count: column) + "line two'"), "\(steps)")
+    }
+  }
+}
