@@ -55,11 +55,14 @@ PY
 }
 
 echo "== a file closed -> the first step running"
-mkfifo "$work/reference.fifo" "$work/flow.fifo"
-(inotifywait -m -q -e close_write -e moved_to --format %f "$work/reference" | while read -r name; do
+mkfifo "$work/reference.fifo" "$work/flow.fifo" "$work/events"
+# inotifywait into a FIFO rather than a pipe, so that its own pid is known and the clean-up ends it.
+inotifywait -m -q -e close_write -e moved_to --format %f "$work/reference" > "$work/events" &
+pids+=($!)
+while read -r name; do
   /bin/true
   echo "$name" > "$work/reference.fifo"
-done) &
+done < "$work/events" &
 pids+=($!)
 sleep 1  # inotifywait says nothing once it watches; give it the second it needs
 measure "inotifywait -m | sh loop starting /bin/true" "$work/reference" "$work/reference.fifo" "$work/reference.txt"
