@@ -38,6 +38,15 @@ command -v chromium >/dev/null || missing+=(chromium)
 command -v trash-list >/dev/null || missing+=(trash-cli)  # delete-files' Trash, checked against trash-cli
 # The file trigger's latency benchmark measures flow's watcher against inotifywait, its reference.
 command -v inotifywait >/dev/null || missing+=(inotify-tools)
+# Without a terminal (issue 31): questions in desktop dialogs, tested with zenity and yad under Xvfb and
+# answered by xdotool; launcher entries checked by desktop-file-validate; secrets in GNOME Keyring's Secret
+# Service on a private bus, looked up with secret-tool as the reference.
+command -v zenity >/dev/null || missing+=(zenity)
+command -v yad >/dev/null || missing+=(yad)
+command -v xdotool >/dev/null || missing+=(xdotool)
+command -v desktop-file-validate >/dev/null || missing+=(desktop-file-utils)
+command -v gnome-keyring-daemon >/dev/null || missing+=(gnome-keyring)
+command -v secret-tool >/dev/null || missing+=(libsecret-tools)
 # Python runs the reference tools below, in a virtual environment (Debian's Python refuses pip outside one,
 # PEP 668); python3-venv brings ensurepip, which `python3 -m venv` needs.
 command -v python3 >/dev/null || missing+=(python3)
