@@ -104,12 +104,17 @@ struct RunRequest: Sendable, Equatable {
     // What fired, read against the workflow's triggers before the session, which records it.
     var event: TriggerEvent?
     var eventProblem: Diagnostic?
-    if !triggerEvents.isEmpty, let loaded, !diagnostics.hasErrors {
-      do throws(Diagnostic) {
-        event = try TriggerEvent.parse(
-          triggerEvents, for: loaded, directory: context.workingDirectory, now: context.clock.now)
-      } catch {
-        eventProblem = error
+    if let loaded, !diagnostics.hasErrors {
+      let clockEvent = loaded.schedule.isEmpty ? nil : TriggerEvent.arguments(startedBy: trigger)
+      if let arguments = triggerEvents.isEmpty ? clockEvent : triggerEvents {
+        do throws(Diagnostic) {
+          event = try TriggerEvent.parse(
+            arguments, for: loaded, directory: context.workingDirectory, now: context.clock.now)
+        } catch {
+          eventProblem = error
+        }
+      } else if let read = check.triggerRead(of: loaded) {
+        eventProblem = TriggerEvent.needed(at: read, by: loaded, invokedAs: workflow)
       }
     }
     // The session: config.yml read, the workflow's file found and resolved, history's folder made. Made

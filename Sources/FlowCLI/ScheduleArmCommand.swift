@@ -29,11 +29,7 @@ struct ScheduleArmCommand: AsyncParsableCommand {
     let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
     guard let located = locator.locate(workflow) else {
-      context.report(
-        Diagnostics([
-          Diagnostic(.error, .workflowNotFound, "no workflow '\(workflow)'", file: nil)
-            .help("'flow list' shows the library's workflows")
-        ]))
+      context.report(Diagnostics([locator.notFound(workflow)]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }
     let file = URL(fileURLWithPath: locator.resolvedPath(located))

@@ -86,6 +86,8 @@ struct WorkflowSummary: Sendable {
   var inputs: [Input]
   /// The type of its result (what `stop` gives, or its last step's output), when the steps agree on one.
   var resultType: ValueType?
+  /// Its first `${trigger}`: a run that nothing fired cannot give it a value.
+  var triggerRead: Reference?
 }
 
 /// Converts a literal as its parameter's Swift type would (``ParameterDescriptor/convertLiteral(_:)``).
@@ -112,6 +114,8 @@ private struct Pass {
   var referenceTypes: [Reference: ValueType] = [:]
   /// Checking `on-failure:`, where `${run.error}` is defined and the names of `steps:` are not.
   var inOnFailure = false
+  /// The first `${trigger}` met (``WorkflowSummary/triggerRead``).
+  var triggerRead: Reference?
   /// The names `steps:` define, while checking `on-failure:`: to say why one is not available there.
   var stepsDefinitions: [String: SourceSpan] = [:]
 
@@ -130,7 +134,7 @@ private struct Pass {
     if let last = workflow.steps.last, !isStop(last) { results.append(lastOutput) }
     let first = results.first ?? nil
     let agreed = results.allSatisfy { $0 != nil && $0 == first } ? first : nil
-    return WorkflowSummary(path: workflow.file.path, inputs: declared, resultType: agreed)
+    return WorkflowSummary(path: workflow.file.path, inputs: declared, resultType: agreed, triggerRead: triggerRead)
   }
 
   /// The output of the last top-level step.
@@ -762,6 +766,7 @@ private struct Pass {
     case .now?:
       current = .date
     case .trigger?:
+      if triggerRead == nil { triggerRead = reference }
       guard let (type, rest) = triggerType(reference) else { return nil }
       current = type
       path = rest

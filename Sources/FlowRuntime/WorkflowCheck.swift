@@ -129,6 +129,12 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     lock.withLock { _ in entries[key(of: workflow)]?.summary?.resultType }
   }
 
+  /// Where a checked workflow first reads `${trigger}`, if it does: a run that nothing fired is refused
+  /// there before step 1 rather than failing at that step.
+  public func triggerRead(of workflow: Workflow) -> Reference? {
+    lock.withLock { _ in entries[key(of: workflow)]?.summary?.triggerRead }
+  }
+
   // MARK: - WorkflowLoading
 
   /// The workflow `reference` names from `parent`: from the cache when the run's check met it, else

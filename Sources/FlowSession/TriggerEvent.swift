@@ -51,6 +51,35 @@ public struct TriggerEvent: Sendable {
     return pairs.flatMap { ["--trigger-event", $0] }
   }
 
+  /// The event of a run the clock started, which gets only `--trigger <how>` (a crontab line, a systemd
+  /// timer, a CronJob, `flow schedule`): its `${trigger}` still has its kind, event and time. Nil for a
+  /// run the clock did not start.
+  public static func arguments(startedBy trigger: RunTrigger) -> [String]? {
+    switch trigger {
+    case .scheduled, .cron, .systemd, .kubernetes: ["schedule=now"]
+    case .catchUp: ["schedule=now", "event=catch-up"]
+    default: nil
+    }
+  }
+
+  /// A run nothing fired, of a workflow that reads `${trigger}` at `read`: refused there before step 1
+  /// (exit 2), with the `--trigger-event` that runs it as if its first trigger fired.
+  public static func needed(at read: Reference, by workflow: Workflow, invokedAs reference: String) -> Diagnostic {
+    let kind = workflow.triggers.first?.kind ?? .schedule
+    let examples: [TriggerKind: String] = [
+      .file: "file=PATH", .drive: "drive=FOLDER", .wifi: "wifi=SSID", .network: "network=connected",
+      .power: "power=PERCENT", .session: "session=unlock", .hotkey: "hotkey=CHORD", .app: "app=ID",
+      .schedule: "schedule=now",
+    ]
+    return Diagnostic(
+      .error, .triggerEventNeeded,
+      "this workflow reads '${\(read)}', and nothing fired this run to give it a value", at: read.span
+    )
+    .help(
+      "run it as if its trigger fired: 'flow run \(reference) --trigger-event \(examples[kind] ?? "\(kind.rawValue)=…")'"
+    )
+  }
+
   /// Adds a later firing of the same trigger to this one, which has not run yet: its files join (each
   /// once, in the order they came), and everything else is the later firing's.
   public mutating func join(_ later: TriggerEvent) {
@@ -268,4 +297,6 @@ public struct TriggerEvent: Sendable {
 extension DiagnosticCode {
   /// `flow run --trigger-event` was given something no trigger of the workflow gives (exit 2).
   public static let invalidTriggerEvent: Self = "invalid-trigger-event"
+  /// A workflow that reads `${trigger}` was run by hand without `--trigger-event` (exit 2).
+  public static let triggerEventNeeded: Self = "trigger-event-needed"
 }

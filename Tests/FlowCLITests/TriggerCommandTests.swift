@@ -90,13 +90,44 @@ struct TriggerCommandTests {
     assertGolden(transcripts.joined(separator: "\n"), named: "triggers/bad-events.txt")
   }
 
-  @Test func aRunByHandHasNoTrigger() async throws {
+  /// A run by hand of a workflow that reads `${trigger}` is refused before step 1, at the first read:
+  /// nothing fired, so the run would otherwise do its first steps and fail part-way (exit 1).
+  @Test func aRunByHandThatReadsTheTriggerIsRefusedBeforeStepOne() async throws {
     let machine = try Machine()
-    try machine.write("pdf.yml", Self.immediate)
-    let run = await machine.run(["run", "pdf.yml"])
-    #expect(run.status == 1)
-    #expect(run.error.contains("this run was not started by a trigger, so '${trigger.kind}' has no value"))
-    #expect(run.error.contains("--trigger-event KIND=VALUE"))
+    try machine.write(
+      "pdf.yml",
+      Self.immediate.replacingOccurrences(of: "steps:\n", with: "steps:\n  - save-file: {content: x, path: out.txt}\n"))
+    let run = await machine.run(["run", "pdf.yml"], id: "bbbb")
+    #expect(run.status == 2)
+    #expect(!FileManager.default.fileExists(atPath: machine.directory.appending(path: "out.txt").path))
+    assertGolden(transcript(run), named: "triggers/run-by-hand.txt")
+    let shown = await machine.run(["runs", "show", "bbbb"])
+    #expect(shown.output.contains("invalid"), "\(shown.output)")
+  }
+
+  /// A run the clock started gets only `--trigger cron` (or systemd, kubernetes, the scheduler's own): its
+  /// `${trigger}` is still the schedule's, with the event and the time of the run.
+  @Test func aRunTheClockStartedHasTheScheduleAsItsTrigger() async throws {
+    let machine = try Machine()
+    try machine.write(
+      "tick.yml", "flow: 1\nschedule: \"0 9 * * *\"\nsteps:\n  - show: ${trigger.kind} ${trigger.event}\n")
+    for (how, event) in [
+      ("cron", "scheduled"), ("systemd", "scheduled"), ("scheduled", "scheduled"), ("catch-up", "catch-up"),
+    ] {
+      let run = await machine.run(["run", "--no-input", "--trigger", how, "tick.yml"])
+      #expect(run.status == 0, "\(how): \(run.error)")
+      #expect(run.output == "schedule \(event)\n", "\(how)")
+    }
+  }
+
+  /// `flow schedule arm` of a name the library lacks says so as `flow run` does, with the closest name.
+  @Test func armingANameTheLibraryLacksSuggestsTheClosest() async throws {
+    let machine = try Machine()
+    try FileManager.default.createDirectory(at: machine.library, withIntermediateDirectories: true)
+    try Self.immediate.write(to: machine.library.appending(path: "pdf.yml"), atomically: true, encoding: .utf8)
+    let armed = await machine.run(["schedule", "arm", "pfd"])
+    #expect(armed.status == 2)
+    assertGolden(transcript(armed), named: "triggers/arm-unknown.txt")
   }
 
   /// Run history names a triggered run by its kind: every kind but `schedule` (`scheduled`) is one.
