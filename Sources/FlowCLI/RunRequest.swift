@@ -104,7 +104,10 @@ struct RunRequest: Sendable, Equatable {
     // What fired, read against the workflow's triggers before the session, which records it.
     var event: TriggerEvent?
     var eventProblem: Diagnostic?
-    if let loaded, !diagnostics.hasErrors {
+    // Only for a workflow that something can start: a plain run pays nothing here.
+    if let loaded, !diagnostics.hasErrors,
+      !triggerEvents.isEmpty || !loaded.triggers.isEmpty || !loaded.schedule.isEmpty
+    {
       let clockEvent = loaded.schedule.isEmpty ? nil : TriggerEvent.arguments(startedBy: trigger)
       if let arguments = triggerEvents.isEmpty ? clockEvent : triggerEvents {
         do throws(Diagnostic) {

@@ -55,7 +55,7 @@ public struct Checker {
   /// The type an input declaration names: `text`, `[url]`, `bookmark`, `[Bookmark]`.
   func type(named spelling: String) -> ValueType? {
     if let type = ValueType(spelling: spelling) { return type }
-    let trimmed = spelling.trimmingCharacters(in: .whitespaces)
+    let trimmed = spelling.trimmingBlanks
     if trimmed.hasPrefix("["), trimmed.hasSuffix("]") {
       return type(named: String(trimmed.dropFirst().dropLast())).map(ValueType.list)
     }
