@@ -13,10 +13,11 @@ import RaindropModel
 struct DoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "do",
-    abstract: "Run an action by one of its phrases, such as 'save to raindrop URL'.",
+    abstract: "Run an action or a library workflow by one of its phrases, such as 'save to raindrop URL'.",
     discussion: """
-      The words after the phrase fill the action's main parameter; what is still missing is asked \
-      for at a terminal. flow's options may come anywhere (flow do save to raindrop URL --yes); after \
+      Phrases are the catalogues' app shortcuts and the 'phrases:' of library workflows, whose \
+      ${NAME} words fill that input. The words after the phrase fill the action's main parameter, or \
+      the one input a workflow's phrase does not name; what is still missing is asked for at a terminal. flow's options may come anywhere (flow do save to raindrop URL --yes); after \
       '--' every word is part of the phrase or the value. Run 'flow do' alone to list the phrases.
       """
   )
@@ -136,7 +137,9 @@ struct DoCommand: AsyncParsableCommand {
       return
     }
     let entries: [FlowValue] = book.entries.map { entry in
-      var fields: [(key: String, value: FlowValue)] = [("phrase", .text(entry.phrase.text)), ("title", .text(entry.title))]
+      var fields: [(key: String, value: FlowValue)] = [
+        ("phrase", .text(entry.phrase.text)), ("title", .text(entry.title)),
+      ]
       switch entry.target {
       case .action(let id): fields.append(("action", .text(id)))
       case .workflow(let name, _): fields.append(("workflow", .text(name)))
@@ -161,8 +164,10 @@ struct DoCommand: AsyncParsableCommand {
         ).help(
           unnamed.isEmpty
             ? "'\(name)' has no input left for the words after its phrase"
-            : "'\(name)' has several inputs the phrase does not name; give them with 'flow run \(name) --input NAME=VALUE'")
-        return try finish(.invalid, output: nil, reporter: nil, diagnostics: Diagnostics([diagnostic]), context: context)
+            : "'\(name)' has several inputs the phrase does not name; give them with 'flow run \(name) --input NAME=VALUE'"
+        )
+        return try finish(
+          .invalid, output: nil, reporter: nil, diagnostics: Diagnostics([diagnostic]), context: context)
       }
       values[input] = match.rest.joined(separator: " ")
     }

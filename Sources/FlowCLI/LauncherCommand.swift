@@ -39,7 +39,8 @@ struct LauncherAddCommand: AsyncParsableCommand {
         Diagnostic(.error, .invalidWorkflowName, "'\(name)' cannot name a launcher entry", file: url.path)
           .help("rename the file with letters, digits, '-' and '_', like 'daily-digest.yml'"), context)
     }
-    let (workflow, diagnostics) = locator.check(url.path, with: WorkflowCheck(registry: Catalogs.registry, files: locator))
+    let (workflow, diagnostics) = locator.check(
+      url.path, with: WorkflowCheck(registry: Catalogs.registry, files: locator))
     guard let workflow, !diagnostics.hasErrors else {
       context.report(diagnostics)
       throw Library.fail(

@@ -7,7 +7,7 @@ struct RecordingOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "What started the run, as run history records it.",
-      valueName: RunTrigger.allCases.prefix { $0 != .file }.filter { $0 != .do && $0 != .mcp }.map(\.rawValue)
+      valueName: RunTrigger.allCases.prefix { $0 != .file }.filter { ![.do, .mcp, .launcher].contains($0) }.map(\.rawValue)
         .joined(separator: "|")))
   var trigger: RunTrigger = .manual
 

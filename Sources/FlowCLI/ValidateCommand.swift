@@ -61,7 +61,9 @@ struct ValidateCommand: AsyncParsableCommand {
         diagnostics.append(contentsOf: Presentation.signatureProblems(of: workflow, check: check, in: context))
         if !workflow.phrases.isEmpty {
           if phrases == nil { phrases = PhraseBook(library: locator) }
-          diagnostics.append(contentsOf: phrases?.clashes(of: workflow, replacing: URL(fileURLWithPath: locator.resolvedPath(workflow.file.path))) ?? Diagnostics())
+          diagnostics.append(
+            contentsOf: phrases?.clashes(
+              of: workflow, replacing: URL(fileURLWithPath: locator.resolvedPath(workflow.file.path))) ?? Diagnostics())
         }
         diagnostics.append(
           contentsOf: ServerStarter.unsetHeaderWarnings(

@@ -93,9 +93,11 @@ extension Phrase {
       guard let phrase = parse(scalar, inputs: inputs, report: report) else { continue }
       if let first = seen[phrase.key] {
         report(
-          Diagnostic(.error, .phraseClash, "'\(phrase.text)' answers to the same words as a phrase above", at: scalar.span)
-            .note("the other phrase is here", at: first)
-            .help("each phrase must say something the others do not"))
+          Diagnostic(
+            .error, .phraseClash, "'\(phrase.text)' answers to the same words as a phrase above", at: scalar.span
+          )
+          .note("the other phrase is here", at: first)
+          .help("each phrase must say something the others do not"))
         continue
       }
       seen[phrase.key] = scalar.span

@@ -57,7 +57,9 @@ public struct LauncherEntries: Sendable {
       ("Icon", DesktopEntryFile.string(iconFile(name).path)), ("Terminal", "false"), ("StartupNotify", "false"),
       ("Categories", DesktopEntryFile.list(["Utility"])),
     ]
-    let keywords = workflow.phrases.map { $0.value.text.replacingOccurrences(of: "${", with: "").replacingOccurrences(of: "}", with: "") }
+    let keywords = workflow.phrases.map {
+      $0.value.text.replacingOccurrences(of: "${", with: "").replacingOccurrences(of: "}", with: "")
+    }
     if !keywords.isEmpty { keys.append(("Keywords", DesktopEntryFile.list(keywords))) }
     keys.append((Self.workflowKey, DesktopEntryFile.string(name)))
     if let identity = Self.identity(of: file) { keys.append((Self.fileKey, identity)) }
@@ -121,7 +123,9 @@ public struct LauncherEntries: Sendable {
         library.first { !withEntry.contains($0.name) && Self.identity(of: $0.url) == identity }
       }
       remove(name)
-      if let moved, let workflow = Self.decode(moved.url), (try? write(workflow, name: moved.name, file: moved.url)) != nil {
+      if let moved, let workflow = Self.decode(moved.url),
+        (try? write(workflow, name: moved.name, file: moved.url)) != nil
+      {
         changes.append(.renamed(from: name, to: moved.name))
       } else {
         changes.append(.removed(name))

@@ -92,7 +92,9 @@ public struct PhraseBook: Sendable {
             .error, .phraseClash,
             "'\(located.value.text)' answers to the same words as a phrase of '\(name)' in your library",
             at: located.span)
-          if let span = entry.span { diagnostic = diagnostic.note("its phrase '\(entry.phrase.text)' is here", at: span) }
+          if let span = entry.span {
+            diagnostic = diagnostic.note("its phrase '\(entry.phrase.text)' is here", at: span)
+          }
           found.append(diagnostic.help("choose other words, or change the phrase of '\(name)'"))
         }
       }

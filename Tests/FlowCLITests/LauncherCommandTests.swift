@@ -8,7 +8,8 @@ import Testing
 /// `Exec` line (the real binary, no terminal) says how the run went in a notification on a private
 /// desktop (dunst on a private bus under Xvfb).
 struct LauncherCommandTests {
-  static let validator = ReferenceTool("desktop-file-validate", install: "apt-get install desktop-file-utils (Scripts/setup.sh)")
+  static let validator = ReferenceTool(
+    "desktop-file-validate", install: "apt-get install desktop-file-utils (Scripts/setup.sh)")
 
   /// A name, a description and phrases with every character the Desktop Entry Specification escapes.
   static let tidy = #"""
@@ -53,8 +54,9 @@ struct LauncherCommandTests {
     let text = try String(contentsOf: file, encoding: .utf8)
     assertGolden(
       text.replacingOccurrences(of: SessionContext.current.executable, with: "$FLOW").replacingOccurrences(
-        of: machine.home.path, with: "$HOME")
-        .replacing(#/X-Flow-File=\d+:\d+/#, with: "X-Flow-File=DEVICE:INODE"),
+        of: machine.home.path, with: "$HOME"
+      )
+      .replacing(#/X-Flow-File=\d+:\d+/#, with: "X-Flow-File=DEVICE:INODE"),
       named: "launcher/entry.desktop.txt")
     let icon = try String(
       contentsOf: machine.home.appendingPathComponent(".local/share/flow/launcher/tidy.svg"), encoding: .utf8)
