@@ -146,7 +146,7 @@ struct ImportCommand: AsyncParsableCommand {
     context.print(target.path)
     context.console.write("added '\(name)' to your library; run it with: flow run \(name)\n", to: .error)
     // A workflow it replaced that was in the launcher: its entry shows the new one.
-    if existing != nil, LauncherEntries(context: context).follow([(name, target)]).contains(.updated(name)) {
+    if existing != nil, LauncherEntries(context: context).follow(locator.libraryWorkflows).contains(.updated(name)) {
       context.console.write("its launcher entry is up to date\n", to: .error)
     }
     if armed == false {

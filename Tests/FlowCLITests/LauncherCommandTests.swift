@@ -128,6 +128,8 @@ struct LauncherCommandTests {
     #expect(imported.status == 0, "\(imported.error)")
     #expect(imported.error.hasSuffix("its launcher entry is up to date\n"), "\(imported.error)")
     #expect(try DesktopEntryFile.read(Self.entry(machine, "tidy"))?["Name"] == "Tidy everything")
+    // The other entries stay.
+    #expect(FileManager.default.fileExists(atPath: Self.entry(machine, "news").path))
   }
 
   // MARK: - Running the entry
