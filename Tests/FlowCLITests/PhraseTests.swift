@@ -57,6 +57,27 @@ struct PhraseTests {
     #expect(quoted.output == "tidied\n", "\(quoted.error)")
   }
 
+  /// The gallery's Clean Downloads, imported, runs by its phrase: a week-old download goes to the Trash.
+  @Test func tidyMyDownloadsRunsTheGallerysCleanDownloads() async throws {
+    let machine = try Machine()
+    let downloads = machine.home.appendingPathComponent("Downloads")
+    try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+    let old = downloads.appendingPathComponent("old.tmp")
+    try Data().write(to: old)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-10 * 86_400)], ofItemAtPath: old.path)
+    let gallery = DocumentationTests.root.appendingPathComponent("workflows/clean-downloads.yml").path
+    let imported = await machine.run(["import", gallery, "--yes"])
+    #expect(imported.status == 0, "\(imported.error)")
+    let tidied = await machine.run(["do", "tidy", "my", "downloads"])
+    #expect(tidied.status == 0, "\(tidied.error)")
+    #expect(tidied.output == "Moved 1 files to the Trash.\n")
+    #expect(!FileManager.default.fileExists(atPath: old.path))
+    #expect(
+      FileManager.default.fileExists(
+        atPath: machine.home.appendingPathComponent(".local/share/Trash/files/old.tmp").path))
+  }
+
   @Test func inputsComeFromThePhrase() async throws {
     let machine = try Self.machine()
     let named = await machine.run(["do", "save", "https://swift.org", "for", "later", "as", "swift", "lang"])
