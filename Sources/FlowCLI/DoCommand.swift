@@ -2,6 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
+import FlowLibrary
 import FlowRuntime
 import FlowSession
 import Foundation
@@ -12,10 +13,11 @@ import RaindropModel
 struct DoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "do",
-    abstract: "Run an action by one of its phrases, such as 'save to raindrop URL'.",
+    abstract: "Run an action or a library workflow by one of its phrases, such as 'save to raindrop URL'.",
     discussion: """
-      The words after the phrase fill the action's main parameter; what is still missing is asked \
-      for at a terminal. flow's options may come anywhere (flow do save to raindrop URL --yes); after \
+      Phrases are the catalogues' app shortcuts and the 'phrases:' of library workflows, whose \
+      ${NAME} words fill that input. The words after the phrase fill the action's main parameter, or \
+      the one input a workflow's phrase does not name; what is still missing is asked for at a terminal. flow's options may come anywhere (flow do save to raindrop URL --yes); after \
       '--' every word is part of the phrase or the value. Run 'flow do' alone to list the phrases.
       """
   )
@@ -51,21 +53,28 @@ struct DoCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = SessionContext.current
-    let phrases = Catalogs.phrases
-    let words = phraseWords
-    guard !words.isEmpty else { return try list(phrases, context: context) }
+    let book = PhraseBook(library: WorkflowLocator(context: context))
+    let words = phraseWords.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+    guard !words.isEmpty else { return try list(book, context: context) }
     let typed = words.joined(separator: " ")
-    guard let match = Self.match(typed, in: phrases) else {
-      let diagnostic = Diagnostic(.error, .unknownPhrase, "no action answers to '\(typed)'", file: nil)
+    guard let match = book.match(words) else {
+      let diagnostic = Diagnostic(.error, .unknownPhrase, "nothing answers to '\(typed)'", file: nil)
         .help(
-          Self.closestPhrase(to: words, among: phrases.map(\.phrase)).map { "did you mean '\($0)'?" }
+          Self.closestPhrase(to: words, among: book.entries.map(\.phrase.text)).map { "did you mean '\($0)'?" }
             ?? "run 'flow do' to list the phrases")
       return try finish(.invalid, output: nil, reporter: nil, diagnostics: Diagnostics([diagnostic]), context: context)
     }
-    let descriptor = try Catalogs.registry.descriptor(for: match.intentID)
+    let intentID: String
+    switch match.entry.target {
+    case .action(let id): intentID = id
+    case .workflow(let name, let file):
+      return try await runWorkflow(name: name, file: file, match: (match.values, match.rest), context: context)
+    }
+    let rest = match.rest.joined(separator: " ")
+    let descriptor = try Catalogs.registry.descriptor(for: intentID)
     var values: [String: FlowValue] = [:]
-    if !match.rest.isEmpty, let primary = descriptor.primaryParameter {
-      values[primary.key] = .text(match.rest)
+    if !rest.isEmpty, let primary = descriptor.primaryParameter {
+      values[primary.key] = .text(rest)
     }
 
     let (console, json) = (context.console, json)
@@ -114,19 +123,59 @@ struct DoCommand: AsyncParsableCommand {
     }
   }
 
-  /// `flow do` alone: the phrases, with the action each runs.
-  private func list(_ phrases: [(phrase: String, shortTitle: String, intentID: String)], context: SessionContext) throws
-  {
+  /// `flow do` alone: the phrases, the catalogues' then the library's, with what each runs.
+  private func list(_ book: PhraseBook, context: SessionContext) throws {
     guard json else {
-      for entry in phrases {
-        context.print("\(entry.phrase.padding(toLength: 40, withPad: " ", startingAt: 0)) \(entry.shortTitle)")
+      for entry in book.entries {
+        let runs =
+          switch entry.target {
+          case .action: entry.title
+          case .workflow(let name, _): "\(entry.title) (flow run \(name))"
+          }
+        context.printShown("\(entry.phrase.text.padding(toLength: 40, withPad: " ", startingAt: 0)) \(runs)")
       }
       return
     }
-    let entries: [FlowValue] = phrases.map {
-      .dictionary(["phrase": .text($0.phrase), "title": .text($0.shortTitle), "action": .text($0.intentID)])
+    let entries: [FlowValue] = book.entries.map { entry in
+      var fields: [(key: String, value: FlowValue)] = [
+        ("phrase", .text(entry.phrase.text)), ("title", .text(entry.title)),
+      ]
+      switch entry.target {
+      case .action(let id): fields.append(("action", .text(id)))
+      case .workflow(let name, _): fields.append(("workflow", .text(name)))
+      }
+      return .dictionary(FlowDictionary(fields))
     }
     try context.printJSON(JSONValue(.dictionary(["phrases": .list(entries)])))
+  }
+
+  /// A library workflow's phrase: the workflow runs as `flow run NAME` would run it (recorded as started
+  /// by `flow do`), with the inputs the phrase named and the words after it for the one input it did
+  /// not name.
+  private func runWorkflow(
+    name: String, file: URL, match: (values: [String: String], rest: [String]), context: SessionContext
+  ) async throws {
+    var values = match.values
+    if !match.rest.isEmpty {
+      let unnamed = (LauncherEntries.decode(file)?.inputs.map(\.name.value) ?? []).filter { values[$0] == nil }
+      guard unnamed.count == 1, let input = unnamed.first else {
+        let diagnostic = Diagnostic(
+          .error, .unknownPhrase, "'\(match.rest.joined(separator: " "))' is more than the phrase takes", file: nil
+        ).help(
+          unnamed.isEmpty
+            ? "'\(name)' has no input left for the words after its phrase"
+            : "'\(name)' has several inputs the phrase does not name; give them with 'flow run \(name) --input NAME=VALUE'"
+        )
+        return try finish(
+          .invalid, output: nil, reporter: nil, diagnostics: Diagnostics([diagnostic]), context: context)
+      }
+      values[input] = match.rest.joined(separator: " ")
+    }
+    let request = RunRequest(
+      workflow: file.path, inputs: values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" },
+      action: ActionSettings(yes: options.yes, noInput: options.noInput, backend: options.backend), json: json,
+      trigger: .do)
+    try await request.run()
   }
 
   /// Records the run, prints the action's output (or the JSON report, the same as `flow run`'s) and ends
@@ -155,23 +204,6 @@ struct DoCommand: AsyncParsableCommand {
       return entity.subtitle.map { "\(entity.title) — \($0)" } ?? entity.title
     }
     return value.text
-  }
-
-  /// The longest phrase the typed words start with, and the rest of the words.
-  static func match(_ typed: String, in phrases: [(phrase: String, shortTitle: String, intentID: String)])
-    -> (intentID: String, rest: String)?
-  {
-    let words = typed.split(separator: " ").map(String.init)
-    var best: (intentID: String, rest: String, length: Int)?
-    for entry in phrases {
-      let phraseWords = entry.phrase.split(separator: " ").map(String.init)
-      guard phraseWords.count <= words.count,
-        zip(phraseWords, words).allSatisfy({ $0 == $1.lowercased() }),
-        phraseWords.count > (best?.length ?? 0)
-      else { continue }
-      best = (entry.intentID, words.dropFirst(phraseWords.count).joined(separator: " "), phraseWords.count)
-    }
-    return best.map { ($0.intentID, $0.rest) }
   }
 
   /// The phrase a misspelt one was meant to be: each phrase is compared with as many of the typed words

@@ -24,6 +24,7 @@ public struct FlowCommand: AsyncParsableCommand {
       ListCommand.self,
       NewCommand.self,
       RemoveCommand.self,
+      LauncherCommand.self,
       ExportCommand.self,
       ImportCommand.self,
       KeysCommand.self,

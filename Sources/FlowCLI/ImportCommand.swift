@@ -94,6 +94,15 @@ struct ImportCommand: AsyncParsableCommand {
         context)
     }
 
+    let clashes = PhraseBook(library: locator).clashes(of: workflow, replacing: existing?.url)
+    if clashes.hasErrors {
+      context.report(clashes)
+      throw ExitCode(
+        Self.refuse(
+          "nothing was added: its phrases clash with phrases 'flow do' already answers to",
+          help: "change its phrases, or the other workflow's", status: .invalid, context))
+    }
+
     if let existing, let warning = Self.downgrade(replacing: existing.url, with: inspection, context) {
       context.console.write(warning + "\n", to: .error)
     }
@@ -136,6 +145,10 @@ struct ImportCommand: AsyncParsableCommand {
     }
     context.print(target.path)
     context.console.write("added '\(name)' to your library; run it with: flow run \(name)\n", to: .error)
+    // A workflow it replaced that was in the launcher: its entry shows the new one.
+    if existing != nil, LauncherEntries(context: context).follow(locator.libraryWorkflows).contains(.updated(name)) {
+      context.console.write("its launcher entry is up to date\n", to: .error)
+    }
     if armed == false {
       context.console.write(
         "its triggers are not armed: it starts by itself only after 'flow schedule arm \(name)'\n", to: .error)

@@ -7,9 +7,14 @@ struct RecordingOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "What started the run, as run history records it.",
-      valueName: RunTrigger.allCases.prefix { $0 != .file }.filter { $0 != .do && $0 != .mcp }.map(\.rawValue)
-        .joined(separator: "|")))
+      valueName: Self.listedTriggers.map(\.rawValue).joined(separator: "|")))
   var trigger: RunTrigger = .manual
+
+  /// The triggers people and installed units give; `do`, `mcp` and `launcher` are set by their own
+  /// command, server and desktop entries.
+  static let listedTriggers = RunTrigger.allCases.prefix { $0 != .file }.filter {
+    ![.do, .mcp, .launcher].contains($0)
+  }
 
   @Flag(help: "Do not record this run in run history.")
   var noHistory = false

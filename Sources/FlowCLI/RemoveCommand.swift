@@ -46,5 +46,8 @@ struct RemoveCommand: AsyncParsableCommand {
           file: entry.url.path), context)
     }
     context.print("removed '\(name)'; the backup is \(backup.path)")
+    if LauncherEntries(context: context).remove(name) {
+      context.console.write("removed '\(name)' from the launcher\n", to: .error)
+    }
   }
 }

@@ -96,6 +96,39 @@ struct RunRequest: Sendable, Equatable {
   static let plainFlags: Set<String> = ["--yes", "--no-input", "--dry-run", "--json", "--no-history", "--wait"]
 
   func run() async throws {
+    guard trigger == .launcher else { return try await perform() }
+    // Started from the launcher: nobody sees the terminal, so the run ends in a notification.
+    let context = SessionContext.current
+    var launched = context
+    let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
+    launched.environment["FLOW_RUN_ID"] = runID
+    let notice = LauncherNotice()
+    let entries = LauncherEntries(context: context)
+    let icon = entries.iconFile(workflow).path
+    func post() async {
+      await notice.post(
+        reference: workflow, runID: runID, icon: FileManager.default.fileExists(atPath: icon) ? icon : "",
+        notifications: DBusNotifications(environment: context.environment, uid: getuid()), console: context.console)
+    }
+    do {
+      try await Self.$launcherNotice.withValue(notice) {
+        try await SessionContext.$current.withValue(launched) { try await perform() }
+      }
+    } catch {
+      // An entry whose workflow left the library goes with it.
+      if !WorkflowLocator(context: context).libraryWorkflows.contains(where: { $0.name == workflow }) {
+        entries.remove(workflow)
+      }
+      await post()
+      throw error
+    }
+    await post()
+  }
+
+  /// What a run from the launcher ends with, collected for its notification.
+  @TaskLocal static var launcherNotice: LauncherNotice?
+
+  private func perform() async throws {
     let context = SessionContext.current
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
@@ -131,6 +164,7 @@ struct RunRequest: Sendable, Equatable {
     } catch {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
+    if let name = loaded?.name { Self.launcherNotice?.named(name) }
     guard let loaded, !diagnostics.hasErrors else {
       if let name = loaded?.name { session.name(name) }
       return try finish(
@@ -238,6 +272,8 @@ struct RunRequest: Sendable, Equatable {
     reporter: RunReporter?, session: RunSession? = nil, context: SessionContext
   ) throws {
     session?.finish(status, diagnostics: diagnostics)
+    Self.launcherNotice?.ended(
+      status, shown: reporter?.shown ?? [], output: printsOutput ? output : nil, diagnostics: diagnostics)
     if json {
       try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
     } else {

@@ -52,11 +52,19 @@ struct ValidateCommand: AsyncParsableCommand {
     // config.yml's MCP servers, for what a run would need of them (a broken config.yml is reported by the
     // check of any step that names a server).
     let servers = (try? Configuration.load(context.paths.configFile).servers) ?? []
+    // What 'flow do' answers to now, read only when a file has phrases.
+    var phrases: PhraseBook?
     for path in files {
       let (workflow, checked) = locator.check(path, with: check)
       var diagnostics = checked
       if let workflow {
         diagnostics.append(contentsOf: Presentation.signatureProblems(of: workflow, check: check, in: context))
+        if !workflow.phrases.isEmpty {
+          if phrases == nil { phrases = PhraseBook(library: locator) }
+          diagnostics.append(
+            contentsOf: phrases?.clashes(
+              of: workflow, replacing: URL(fileURLWithPath: locator.resolvedPath(workflow.file.path))) ?? Diagnostics())
+        }
         diagnostics.append(
           contentsOf: ServerStarter.unsetHeaderWarnings(
             in: workflow, servers: servers, environment: context.environment))

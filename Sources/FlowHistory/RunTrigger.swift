@@ -16,6 +16,9 @@ public enum RunTrigger: String, Sendable, Hashable, CaseIterable, Codable {
   case kubernetes
   /// An MCP client calling the workflow's tool (`flow mcp`).
   case mcp
+  /// The desktop's application launcher: an entry `flow launcher add` wrote, which reports through a
+  /// notification.
+  case launcher
   // A trigger of `on:` (SPEC §10), by its kind: what the scheduler passes with `--trigger-event`.
   case file, drive, wifi, network, power, session, hotkey, app
 }

@@ -12,6 +12,8 @@ public struct Workflow: Sendable {
   public var description: String?
   public var icon: String?
   public var color: String?
+  /// `phrases:` — what `flow do` answers to with this workflow (SPEC §11); empty when nothing.
+  public var phrases: [Located<Phrase>] = []
   public var inputs: [Input]
   /// Environment variables the workflow may read as `${env.NAME}`.
   public var environment: [Located<String>]

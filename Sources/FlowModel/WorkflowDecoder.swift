@@ -110,6 +110,9 @@ public struct WorkflowDecoder {
       steps: mapping["steps"]?.value.sequence.map { steps($0) } ?? []
     )
     workflow.onFailure = mapping["on-failure"]?.value.sequence.map { steps($0) } ?? []
+    if let phrases = mapping["phrases"] {
+      workflow.phrases = Phrase.parse(phrases.value, inputs: workflow.inputs.map(\.name.value)) { report($0) }
+    }
     if let on = mapping["on"] {
       let (triggers, schedule) = self.triggers(on.value)
       workflow.triggers = triggers

@@ -53,6 +53,9 @@ public enum WorkflowFormat {
     Key(name: "description", shape: .text, isRequired: false, summary: "one or two sentences on what it does"),
     Key(name: "icon", shape: .text, isRequired: false, summary: "a symbol name shown by 'flow show' and on import"),
     Key(name: "color", shape: .choice(colors), isRequired: false, summary: "a palette colour"),
+    Key(
+      name: "phrases", shape: .textList, isRequired: false,
+      summary: "what 'flow do' answers to, like 'tidy my downloads'; '${NAME}' takes an input from the words"),
     Key(name: "input", shape: .inputs, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
     Key(

@@ -9,6 +9,8 @@ public struct Outline: Sendable, Encodable {
   public var icon: String?
   /// A palette name (`blue`); the renderer paints the name with it.
   public var color: String?
+  /// `phrases:` as written, for `flow do`; nil when it has none (and then left out of the JSON).
+  public var phrases: [String]?
   /// The file as it was named.
   public var file: String
   public var summary: SummaryLine

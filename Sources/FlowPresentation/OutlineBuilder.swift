@@ -65,6 +65,7 @@ public struct OutlineBuilder: Sendable {
       schedule: capabilities.schedule,
       steps: pass.steps(workflow.steps, prefix: ""),
       capabilities: capabilities)
+    if !workflow.phrases.isEmpty { outline.phrases = workflow.phrases.map(\.value.text) }
     outline.onFailure = pass.steps(workflow.onFailure, prefix: Step.onFailurePrefix)
     outline.workflows = workflows
     return outline

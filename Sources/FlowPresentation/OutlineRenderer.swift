@@ -96,6 +96,10 @@ public struct OutlineRenderer: Sendable {
     if !looks.isEmpty {
       lines += wrapped([TerminalText.Run(text: looks.joined(separator: " · "), style: .dim)], indent: 0)
     }
+    if let phrases = outline.phrases {
+      let said = phrases.map { "\u{201C}\($0)\u{201D}" }.joined(separator: ", ")
+      lines += wrapped([TerminalText.Run(text: "flow do \(said)", style: .dim)], indent: 0)
+    }
     let signatureStyle: TerminalText.Style = outline.summary.signature.isAlarming ? .alarm : .plain
     var summary = outline.summary.text
     let signature = outline.summary.signature.words

@@ -198,8 +198,10 @@ public enum SharePage {
 
   /// The tile's glyph: the workflow's `icon:`, else the first letter of the name, as Shortcuts shows a
   /// shortcut without a symbol.
-  private static func glyph(_ outline: Outline) -> String {
-    IconGlyph.glyph(for: outline.icon) ?? outline.name.first.map { String($0).uppercased() } ?? "⚡︎"
+  static func glyph(_ outline: Outline) -> String { glyph(icon: outline.icon, name: outline.name) }
+
+  static func glyph(icon: String?, name: String) -> String {
+    IconGlyph.glyph(for: icon) ?? name.first.map { String($0).uppercased() } ?? "⚡︎"
   }
 
   /// The two ends of a palette colour's gradient, lighter at the top as Shortcuts draws its tiles.

@@ -13,18 +13,11 @@ public enum DesktopEntry {
   public static func install(_ paths: FlowPaths, executable: String) {
     let file = paths.applications.appending(path: "\(appID).desktop")
     guard !FileManager.default.fileExists(atPath: file.path) else { return }
-    let entry = """
-      [Desktop Entry]
-      Type=Application
-      Name=flow
-      Comment=Runs workflows when their triggers fire
-      Exec=\(executable) schedule
-      Icon=system-run
-      NoDisplay=true
-      Terminal=false
-
-      """
-    try? PrivateFiles.ensureDirectory(paths.applications)
-    try? Data(entry.utf8).write(to: file, options: .atomic)
+    let entry = DesktopEntryFile([
+      ("Type", "Application"), ("Name", "flow"), ("Comment", "Runs workflows when their triggers fire"),
+      ("Exec", DesktopEntryFile.exec([executable, "schedule"])), ("Icon", "system-run"), ("NoDisplay", "true"),
+      ("Terminal", "false"),
+    ])
+    try? entry.write(to: file)
   }
 }

@@ -41,11 +41,6 @@ extension SessionContext {
     return named(environment["TZ"]) ?? named(link) ?? named(file) ?? ("UTC", TimeZone(identifier: "UTC") ?? .gmt)
   }
 
-  /// The absolute path of the running `flow` binary, which units and the scheduler start runs with.
-  public var executable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-  }
-
   /// The scheduled workflows: the one list that `flow schedule` (the scheduler), `flow schedule next`
   /// and `flow schedule install` work from, so that what one says is scheduled the others run.
   ///

@@ -59,6 +59,8 @@ public final class SchedulerWorkflows: WorkflowSource {
         problems.append(WorkflowProblem(path: path, diagnostics: error.diagnostics, leftOut: true))
       }
     }
+    // The library changed (or the scheduler started): launcher entries follow it (Desktop.md).
+    LauncherEntries(paths: context.paths, executable: executable).follow(locator.libraryWorkflows)
     let (automations, unarmed) = self.automations(locator: locator, check: check)
     // Library files without a schedule are known too: their fire record stays, as for a file that is there.
     let known = Set(candidates.map(\.path) + locator.libraryWorkflows.map { locator.resolvedPath($0.url.path) })

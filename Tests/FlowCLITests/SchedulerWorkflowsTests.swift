@@ -37,6 +37,25 @@ struct SchedulerWorkflowsTests {
   static let digest =
     "flow: 1\nname: Digest\ntimezone: Europe/Berlin\nschedule: \"0 9 * * MON\"\nsteps:\n  - show: hi\n"
 
+  /// Each read of the library (at start, and each time inotify says it changed) brings launcher
+  /// entries up to date: updated, moved with a renamed file, removed with a removed one.
+  @Test func launcherEntriesFollowEachRead() throws {
+    let home = try Home()
+    let entries = LauncherEntries(paths: home.context.paths, executable: "/usr/local/bin/flow")
+    for name in ["kept", "moved", "gone"] {
+      try home.write("flow: 1\nname: \(name)\nsteps:\n  - show: hi\n", to: home.library, "\(name).yml")
+      let file = home.library.appendingPathComponent("\(name).yml")
+      try entries.write(try #require(LauncherEntries.decode(file)), name: name, file: file)
+    }
+    try home.write("flow: 1\nname: Kept and changed\nsteps:\n  - show: hi\n", to: home.library, "kept.yml")
+    try FileManager.default.moveItem(
+      at: home.library.appendingPathComponent("moved.yml"), to: home.library.appendingPathComponent("renamed.yml"))
+    try FileManager.default.removeItem(at: home.library.appendingPathComponent("gone.yml"))
+    _ = SchedulerWorkflows(context: home.context, references: [], executable: "/usr/local/bin/flow").load()
+    #expect(entries.installed().map(\.name) == ["kept", "renamed"])
+    #expect(entries.installed().first?.entry["Name"] == "Kept and changed")
+  }
+
   @Test func theLibraryAndTheFilesNamedAreReadAndChecked() throws {
     let home = try Home()
     try home.write(Self.digest, to: home.library, "digest.yml")
