@@ -39,7 +39,8 @@ struct RunCommand: AsyncParsableCommand {
 
   @Flag(
     help:
-      "Perform nothing that changes anything and contact no host a step names; show those steps with their parameters. --dry-run=reads also makes the GET requests.")
+      "Perform nothing that changes anything and contact no host a step names; show those steps with their parameters. --dry-run=reads also makes the GET requests."
+  )
   var dryRun = false
 
   /// `--dry-run=reads`, as ``spelled(_:)`` hands it to the parser: a flag takes no value.
@@ -56,7 +57,8 @@ struct RunCommand: AsyncParsableCommand {
     RunRequest(
       workflow: workflow, inputs: inputs, inputFile: inputFile,
       action: ActionSettings(yes: options.yes, noInput: options.noInput, backend: options.backend),
-      dryRun: dryRun || dryRunReads, dryRunReads: dryRunReads, json: json, trigger: recording.trigger, triggerEvents: triggerEvents, noHistory: recording.noHistory,
+      dryRun: dryRun || dryRunReads, dryRunReads: dryRunReads, json: json, trigger: recording.trigger,
+      triggerEvents: triggerEvents, noHistory: recording.noHistory,
       wait: recording.wait)
   }
 

@@ -125,7 +125,8 @@ private struct Pass {
       outline.branches = [OutlineStep.Branch(label: nil, steps: steps(then, prefix: sub))]
       if !otherwise.isEmpty {
         outline.branches.append(
-          OutlineStep.Branch(label: StyledText([.init(.keyword, "Otherwise")]), steps: steps(otherwise, prefix: sub, first: starts[1])))
+          OutlineStep.Branch(
+            label: StyledText([.init(.keyword, "Otherwise")]), steps: steps(otherwise, prefix: sub, first: starts[1])))
       }
       outline.end = "End If"
     case .repeatBlock(let count, let body):

@@ -32,7 +32,8 @@ public enum ConfirmationWords {
     case .list(let items) where items.count == 1:
       return things(items[0])
     case .list(let items):
-      let names = Set(items.map { item -> String in if case .entity(let entity) = item { entity.typeName } else { "" } })
+      let names = Set(
+        items.map { item -> String in if case .entity(let entity) = item { entity.typeName } else { "" } })
       guard names.count == 1, let name = names.first, !name.isEmpty else { return Count.of(items.count, "item") }
       return Count.of(items.count, noun(name))
     case .entity(let entity):
