@@ -10,14 +10,20 @@ public enum IconGlyph {
   /// The drawing for `icon`, as an `<svg>` element; nil for a name the table lacks. SF Symbols' variants
   /// (`.fill`, `.circle`, `.badge.plus`…) and case do not matter: `Star.Fill` is a star.
   public static func svg(for icon: String?) -> String? {
-    guard let icon else { return nil }
-    let name = icon.lowercased().trimmingCharacters(in: .whitespaces)
-    let base = name.split(separator: ".").first.map(String.init) ?? name
-    guard let shapes = drawings[name] ?? drawings[base] else { return nil }
+    guard let shapes = shapes(for: icon) else { return nil }
     return """
       <svg class="symbol" viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" \
       stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">\(shapes)</svg>
       """
+  }
+
+  /// The drawing's shapes alone, on a 24-unit square, stroked in `currentColor` by whatever holds them:
+  /// for another SVG to place and scale (a launcher's icon) without a font either.
+  public static func shapes(for icon: String?) -> String? {
+    guard let icon else { return nil }
+    let name = icon.lowercased().trimmingCharacters(in: .whitespaces)
+    let base = name.split(separator: ".").first.map(String.init) ?? name
+    return drawings[name] ?? drawings[base]
   }
 
   /// Every symbol name the page draws.
