@@ -102,6 +102,7 @@ public struct FlowCommand: AsyncParsableCommand {
     case failure(any Error)
 
     init(_ arguments: [String], _ context: SessionContext) {
+      let arguments = RunCommand.spelled(arguments)
       self = SessionContext.$current.withValue(context) {
         if let run = RunCommand.parsedDirectly(arguments) { return .run(run) }
         do {

@@ -37,8 +37,15 @@ struct RunCommand: AsyncParsableCommand {
 
   @OptionGroup var options: ActionOptions
 
-  @Flag(help: "Perform nothing that changes anything; show those steps with their parameters.")
+  @Flag(
+    help:
+      "Perform nothing that changes anything and contact no host a step names; show those steps with their parameters. --dry-run=reads also makes the GET requests."
+  )
   var dryRun = false
+
+  /// `--dry-run=reads`, as ``spelled(_:)`` hands it to the parser: a flag takes no value.
+  @Flag(name: .customLong("dry-run-reads"), help: .hidden)
+  var dryRunReads = false
 
   @Flag(help: "Print the result as JSON on standard output.")
   var json = false
@@ -49,8 +56,9 @@ struct RunCommand: AsyncParsableCommand {
   var request: RunRequest {
     RunRequest(
       workflow: workflow, inputs: inputs, inputFile: inputFile,
-      action: ActionSettings(yes: options.yes, noInput: options.noInput, backend: options.backend), dryRun: dryRun,
-      json: json, trigger: recording.trigger, triggerEvents: triggerEvents, noHistory: recording.noHistory,
+      action: ActionSettings(yes: options.yes, noInput: options.noInput, backend: options.backend),
+      dryRun: dryRun || dryRunReads, dryRunReads: dryRunReads, json: json, trigger: recording.trigger,
+      triggerEvents: triggerEvents, noHistory: recording.noHistory,
       wait: recording.wait)
   }
 
@@ -65,6 +73,12 @@ struct RunCommand: AsyncParsableCommand {
   /// altogether. Anything the direct parse does not turn into a request (help, `--version`, a usage
   /// error, a completion request) goes through `flow`'s parser, so every answer and message stays
   /// `flow`'s.
+  /// `flow run`'s arguments with `--dry-run=reads` as the flag the parser knows, `--dry-run-reads`.
+  static func spelled(_ arguments: [String]) -> [String] {
+    guard arguments.first == "run", arguments.contains("--dry-run=reads") else { return arguments }
+    return arguments.map { $0 == "--dry-run=reads" ? "--dry-run-reads" : $0 }
+  }
+
   static func parsedDirectly(_ arguments: [String]) -> RunRequest? {
     guard arguments.first == "run" else { return nil }
     if let plain = RunRequest.plain(arguments.dropFirst()) { return plain }

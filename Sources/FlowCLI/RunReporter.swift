@@ -118,6 +118,46 @@ final class RunReporter: RunObserver, @unchecked Sendable {
   }
 }
 
+extension RunReporter {
+  /// The line `flow run` ends with when the run showed nothing: its result as `show` would give it, so a
+  /// workflow that ends in `run-shell` or `get-url` does not look as if it did nothing. One line: a
+  /// text of one short line as it is; a longer or multi-line text its first line cut short, with how
+  /// many lines it has; a list counted, with its first items; anything else as `show` writes it. Nil
+  /// for nothing (or an empty value), where there is nothing to say.
+  static func resultLine(_ output: FlowValue, width: Int = 100) -> String? {
+    guard !output.isEmpty else { return nil }
+    switch output {
+    case .text(let text):
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      let first = oneLine(String(lines.first ?? ""))
+      if lines.count == 1, first.count <= width { return first }
+      let cut = first.count > width - 20 ? String(first.prefix(width - 21)) + "…" : first
+      return lines.count == 1 ? cut : "\(cut)\(cut.hasSuffix("…") ? "" : " …") (\(Count.of(lines.count, "line")))"
+    case .list(let items):
+      var line = "a list of \(Count.of(items.count, "item")): "
+      for (index, item) in items.enumerated() {
+        let shown = oneLine(item.quoted)
+        if index > 0, line.count + shown.count + 3 > width {
+          return line + "…"
+        }
+        line += (index > 0 ? ", " : "") + (shown.count > width / 2 ? String(shown.prefix(width / 2 - 1)) + "…" : shown)
+      }
+      return line
+    case .dictionary:
+      return output.quoted
+    default:
+      let text = oneLine(output.text)
+      return text.count > width ? String(text.prefix(width - 1)) + "…" : text
+    }
+  }
+
+  /// One line a terminal cannot be made to obey: line breaks and tabs as spaces, and every other control
+  /// character as its picture (TerminalSafe), piped or not, since it is a summary for a person.
+  private static func oneLine(_ text: String) -> String {
+    TerminalSafe.text(String(text.map { $0 == "\t" || $0 == "\r" || $0 == "\n" ? " " : $0 }))
+  }
+}
+
 extension RunEvent {
   /// A step's progress, which draws over the bar rather than clearing it.
   fileprivate var isProgress: Bool {

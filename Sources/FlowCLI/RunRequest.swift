@@ -23,6 +23,9 @@ struct RunRequest: Sendable, Equatable {
   var inputFile: String?
   var action = ActionSettings()
   var dryRun = false
+  /// `--dry-run=reads`: the dry run makes GET requests (by default it contacts no host a step names,
+  /// since a GET can be a webhook).
+  var dryRunReads = false
   var json = false
   var trigger: RunTrigger = .manual
   /// `--trigger-event KEY=VALUE`, in order: run as if the workflow's trigger fired (``TriggerEvent``).
@@ -88,12 +91,15 @@ struct RunRequest: Sendable, Equatable {
     return RunRequest(
       workflow: workflow, inputs: inputs, inputFile: inputFile,
       action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input"), backend: backend),
-      dryRun: flags.contains("--dry-run"), json: flags.contains("--json"), trigger: trigger ?? .manual,
+      dryRun: flags.contains("--dry-run") || flags.contains("--dry-run-reads"),
+      dryRunReads: flags.contains("--dry-run-reads"), json: flags.contains("--json"), trigger: trigger ?? .manual,
       triggerEvents: triggerEvents, noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"))
   }
 
   /// The flags ``plain(_:)`` reads that take no value.
-  static let plainFlags: Set<String> = ["--yes", "--no-input", "--dry-run", "--json", "--no-history", "--wait"]
+  static let plainFlags: Set<String> = [
+    "--yes", "--no-input", "--dry-run", "--dry-run-reads", "--json", "--no-history", "--wait",
+  ]
 
   func run() async throws {
     guard trigger == .launcher else { return try await perform() }
@@ -157,25 +163,34 @@ struct RunRequest: Sendable, Equatable {
     // after the check, in turn: it once opened beside the check in an `async let`, which a run whose
     // tasks all run on the main thread (MainThreadExecutor) would only pay a child task for.
     let session: RunSession
+    let runTrigger = trigger == .manual ? event?.runTrigger ?? trigger : trigger
     do throws(Diagnostic) {
       session = try RunSession(
-        context, trigger: trigger == .manual ? event?.runTrigger ?? trigger : trigger, triggerDetail: event?.summary,
+        context, trigger: runTrigger, triggerDetail: event?.summary,
         recorded: !noHistory && !dryRun, wait: wait, runID: runID, workflow: dryRun ? nil : locator.locate(workflow))
     } catch {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
     if let name = loaded?.name { Self.launcherNotice?.named(name) }
-    guard let loaded, !diagnostics.hasErrors else {
+    // A run nobody started by hand (a schedule, a trigger, cron, a timer) that stops before step 1 still
+    // runs `on-failure:`, so the person hears of it; one by hand shows the error, as it always has.
+    let unattended = runTrigger != .manual && !dryRun
+    var notRun = diagnostics.hasErrors ? diagnostics : Diagnostics()
+    if let eventProblem { notRun.append(eventProblem) }
+    guard let loaded, !notRun.hasErrors || (unattended && loaded.onFailureRuns(despite: notRun)) else {
       if let name = loaded?.name { session.name(name) }
+      // No `on-failure:` could run: a file that does not read as a workflow, or whose `on-failure:` is
+      // itself wrong, says so on the desktop instead.
+      // (A run from the launcher notifies its own end.)
+      if unattended, Self.launcherNotice == nil, loaded?.onFailure.isEmpty != true {
+        await AutomationNotices(notifications: DBusNotifications(environment: context.environment, uid: getuid()))
+          .notRun(loaded?.name ?? Self.fileName(workflow), icon: loaded?.icon, diagnostics: notRun, runID: runID)
+      }
       return try finish(
-        .invalid, diagnostics: diagnostics, output: nil, reporter: nil, session: session, context: context)
+        .invalid, diagnostics: notRun, output: nil, reporter: nil, session: session, context: context)
     }
-    if let eventProblem {
-      return try finish(
-        .invalid, diagnostics: Diagnostics([eventProblem]), output: nil, reporter: nil, session: session,
-        context: context)
-    }
-    if !diagnostics.isEmpty, !json { context.report(diagnostics) }
+    let invalid = notRun.hasErrors ? RunError(.invalid, notRun) : nil
+    if invalid == nil, !diagnostics.isEmpty, !json { context.report(diagnostics) }
     do {
       try session.begin(loaded)
     } catch {
@@ -208,7 +223,9 @@ struct RunRequest: Sendable, Equatable {
         ? nil
         : (event, AutomationNotices(notifications: DBusNotifications(environment: context.environment, uid: getuid())))
     }
-    if let (event, notices) = notices, loaded.runPolicy == .ask, let refused = await notices.ask(loaded, event: event) {
+    if invalid == nil, let (event, notices) = notices, loaded.runPolicy == .ask,
+      let refused = await notices.ask(loaded, event: event)
+    {
       return try finish(
         ExitStatus(refused.kind), diagnostics: refused.diagnostics, output: nil, reporter: reporter, session: session,
         context: context)
@@ -218,11 +235,22 @@ struct RunRequest: Sendable, Equatable {
       guard let (event, notices) = notices, loaded.notifyWhenRun else { return }
       await notices.ran(loaded, event: event, status: status, runID: runID)
     }
+    var options = Interpreter.Options()
+    options.dryRun = dryRun
+    options.dryRunReads = dryRunReads
+    options.passIDs = json
+    options.environment = context.environment
+    options.runID = runID
+    options.limits = session.limits
+    options.trigger = event?.value
+    // What the run is held to; an imported workflow that now needs more than its approved card asks.
+    let contract = RunContract(loaded, check: check, context: context)
+    var given: [String: FlowValue] = [:]
+    var started = false
     do {
-      // What the run is held to; an imported workflow that now needs more than its approved card asks.
-      let contract = RunContract(loaded, check: check, context: context)
+      if let invalid { throw invalid }
       if !dryRun { try await contract.approve(loaded, prompter: prompter, yes: action.yes) }
-      let given = try givenInputs(for: loaded, context: context)
+      given = try givenInputs(for: loaded, context: context)
       if !action.isInteractive(context, quiet: json) {
         try InputResolver.checkGiven(loaded, given: given, registry: registry, clock: context.clock)
         try refuseUnanswerable(loaded, given: given, check: check, environment: context.environment)
@@ -230,13 +258,6 @@ struct RunRequest: Sendable, Equatable {
       let inputs = try await InputResolver.resolve(
         loaded, given: given, registry: registry, prompter: prompter, clock: context.clock)
       session.addSecrets(inputs, of: loaded)
-      var options = Interpreter.Options()
-      options.dryRun = dryRun
-      options.passIDs = json
-      options.environment = context.environment
-      options.runID = runID
-      options.limits = session.limits
-      options.trigger = event?.value
       // MCP servers (Documentation/MCP.md): those the file's own steps name start now and are compared
       // with their caches, so a stale cache stops the run before step 1; any other starts on first use.
       let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)
@@ -247,6 +268,7 @@ struct RunRequest: Sendable, Equatable {
         let interpreter = Interpreter(
           registry: registry, context: contract.hold(services).with(servers), loader: check,
           observer: session.observer(reporter), options: options)
+        started = true
         result = try await interpreter.run(loaded, inputs: inputs)
         await servers.shutdown()
       } catch {
@@ -254,16 +276,36 @@ struct RunRequest: Sendable, Equatable {
         throw error
       }
       await notifyRan(.success)
-      // `--json` always carries the result; people see it printed only when the run ends with `stop`.
+      // `--json` always carries the result; people see it whole when the run ends with `stop`, and a
+      // line saying what it was when a run by hand showed nothing else (a dry run says what it did).
+      if !json, !result.stopped, !dryRun, trigger == .manual, event == nil, reporter.shown.isEmpty,
+        let line = RunReporter.resultLine(result.output)
+      {
+        context.printShown(line)
+      }
       try finish(
         .success, diagnostics: Diagnostics(), output: result.output, printsOutput: result.stopped,
         reporter: reporter, session: session, context: context)
-    } catch let error as RunError {
+    } catch var error as RunError {
+      if unattended, !started {
+        let interpreter = Interpreter(
+          registry: registry, context: contract.hold(services), loader: check, observer: session.observer(reporter),
+          options: options)
+        error = await interpreter.runOnFailure(
+          loaded, inputs: Interpreter.knownInputs(of: loaded, given: given), before: error)
+      }
       await notifyRan(ExitStatus(error.kind))
       try finish(
         ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
         context: context)
     }
+  }
+
+  /// The workflow's name when its file could not be read as one: the file's name without `.yml`.
+  static func fileName(_ reference: String) -> String {
+    let name = reference.split(separator: "/").last.map(String.init) ?? reference
+    for suffix in [".yml", ".yaml"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+    return name
   }
 
   /// Records the run, prints the result (or the JSON report) and ends with the status's exit code.

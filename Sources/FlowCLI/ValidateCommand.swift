@@ -68,6 +68,10 @@ struct ValidateCommand: AsyncParsableCommand {
         diagnostics.append(
           contentsOf: ServerStarter.unsetHeaderWarnings(
             in: workflow, servers: servers, environment: context.environment))
+        diagnostics.append(
+          contentsOf: UnattendedCheck.desktopWarnings(
+            in: workflow, unreachable: RunRequest.unreachableDesktop(context.environment),
+            registry: Catalogs.registry))
       }
       if lintSecrets, let workflow {
         let children = Sharing.tree(of: workflow, check: check)

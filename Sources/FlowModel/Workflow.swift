@@ -274,6 +274,18 @@ extension Step.Kind {
 
   /// The lists of steps inside the block, in the order the docs write them: `then` and `else`, `do`, each
   /// menu option's. Empty for a step that holds none.
+  /// The number each body's first step has under the block: one count runs through the bodies, so the
+  /// `else:` of an `if` and each option of a `menu` go on from the body before (`3.1` is the first step
+  /// of `then:`, `3.2` the first of `else:` after a one-step `then:`), and no two steps of the file share
+  /// a position (Running.md, WorkflowFormat.md).
+  public var bodyStarts: [Int] {
+    var next = 1
+    return bodies.map { body in
+      defer { next += body.count }
+      return next
+    }
+  }
+
   public var bodies: [[Step]] {
     switch self {
     case .ifBlock(_, let then, let otherwise): [then, otherwise]

@@ -175,9 +175,11 @@ private struct Walk {
 
   /// - Parameter confirmed: inside a block whose `confirm:` answers its actions' confirmations, as a run
   ///   does: those are not asked on their own.
-  private mutating func visit(_ steps: [Step], prefix: String, in workflow: Workflow, confirmed: Bool = false) {
+  private mutating func visit(
+    _ steps: [Step], prefix: String, first: Int = 1, in workflow: Workflow, confirmed: Bool = false
+  ) {
     for (offset, step) in steps.enumerated() {
-      visit(step, position: prefix + String(offset + 1), in: workflow, confirmed: confirmed)
+      visit(step, position: prefix + String(first + offset), in: workflow, confirmed: confirmed)
     }
   }
 
@@ -229,11 +231,11 @@ private struct Walk {
       // last time left them, and after the block they are whichever body ran, if any.
       let assigned = Self.names(in: step.kind.bodies)
       let loops = step.kind.isLoop
-      for body in step.kind.bodies {
+      for (body, first) in zip(step.kind.bodies, step.kind.bodyStarts) {
         // Each body starts from what was there before the block, never from another body's outputs.
         fileSources = before
         if loops { for name in assigned + ["previous"] { fileSources[name] = nil } }
-        deletes = visitBody(body, prefix: sub, in: workflow, confirmed: inner) || deletes
+        deletes = visitBody(body, prefix: sub, first: first, in: workflow, confirmed: inner) || deletes
       }
       fileSources = before
       for name in assigned { fileSources[name] = nil }
@@ -271,9 +273,11 @@ private struct Walk {
   }
 
   /// Visits a block's body; true when something in it deletes.
-  private mutating func visitBody(_ steps: [Step], prefix: String, in workflow: Workflow, confirmed: Bool) -> Bool {
+  private mutating func visitBody(
+    _ steps: [Step], prefix: String, first: Int, in workflow: Workflow, confirmed: Bool
+  ) -> Bool {
     let before = effects.count
-    visit(steps, prefix: prefix, in: workflow, confirmed: confirmed)
+    visit(steps, prefix: prefix, first: first, in: workflow, confirmed: confirmed)
     return effects[before...].contains { $0.effect == .destructive }
   }
 

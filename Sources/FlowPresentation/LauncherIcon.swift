@@ -3,15 +3,24 @@
 public enum LauncherIcon {
   public static func svg(name: String, icon: String?, color: String?) -> String {
     let (from, to) = SharePage.gradient(color)
-    let glyph = escape(SharePage.glyph(icon: icon, name: name))
+    // The icon's line drawing when `icon:` names one, else the initial: never an emoji, which would
+    // need a colour-emoji font the desktop may not have (IconGlyph).
+    let glyph =
+      IconGlyph.shapes(for: icon).map {
+        #"<g transform="translate(28 28) scale(3)" fill="none" stroke="#ffffff" stroke-width="2" "#
+          + #"stroke-linecap="round" stroke-linejoin="round">\#($0)</g>"#
+      }
+      ?? """
+        <text x="64" y="86" font-family="sans-serif" font-size="60" font-weight="600" fill="#ffffff" \
+        text-anchor="middle">\(escape(name.first.map { String($0).uppercased() } ?? "F"))</text>
+        """
     return """
       <svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">
         <defs><linearGradient id="tile" x1="0" y1="0" x2="0" y2="1">
           <stop offset="0" stop-color="\(from)"/><stop offset="1" stop-color="\(to)"/>
         </linearGradient></defs>
         <rect x="4" y="4" width="120" height="120" rx="28" fill="url(#tile)"/>
-        <text x="64" y="86" font-family="sans-serif" font-size="60" font-weight="600" fill="#ffffff" \
-      text-anchor="middle">\(glyph)</text>
+        \(glyph)
       </svg>
 
       """

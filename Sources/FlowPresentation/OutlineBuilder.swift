@@ -99,16 +99,19 @@ private struct Pass {
 
   /// - Parameter confirmedBy: the position of the enclosing block whose `confirm:` answers the
   ///   confirmations its actions ask (one question for the lot), as a run does.
-  func steps(_ steps: [Step], prefix: String, confirmedBy: String? = nil) -> [OutlineStep] {
+  func steps(_ steps: [Step], prefix: String, first: Int = 1, confirmedBy: String? = nil) -> [OutlineStep] {
     steps.enumerated().map { offset, step in
-      self.step(step, position: prefix + String(offset + 1), confirmedBy: confirmedBy)
+      self.step(step, position: prefix + String(first + offset), confirmedBy: confirmedBy)
     }
   }
 
   private func step(_ step: Step, position: String, confirmedBy: String?) -> OutlineStep {
     let sub = position + "."
     let inner = confirmedBy ?? (step.confirm != nil ? position : nil)
-    func steps(_ body: [Step], prefix: String) -> [OutlineStep] { self.steps(body, prefix: prefix, confirmedBy: inner) }
+    func steps(_ body: [Step], prefix: String, first: Int = 1) -> [OutlineStep] {
+      self.steps(body, prefix: prefix, first: first, confirmedBy: inner)
+    }
+    let starts = step.kind.bodyStarts
     var outline = OutlineStep(
       position: position, kind: .init(keyword: step.kind.keyword), action: nil, sentence: StyledText(),
       annotations: [], mark: nil, branches: [], end: nil)
@@ -123,7 +126,8 @@ private struct Pass {
       outline.branches = [OutlineStep.Branch(label: nil, steps: steps(then, prefix: sub))]
       if !otherwise.isEmpty {
         outline.branches.append(
-          OutlineStep.Branch(label: StyledText([.init(.keyword, "Otherwise")]), steps: steps(otherwise, prefix: sub)))
+          OutlineStep.Branch(
+            label: StyledText([.init(.keyword, "Otherwise")]), steps: steps(otherwise, prefix: sub, first: starts[1])))
       }
       outline.end = "End If"
     case .repeatBlock(let count, let body):
@@ -143,9 +147,10 @@ private struct Pass {
       if let defaultOption {
         outline.sentence.append(" · default " + StyledText([.init(.value, defaultOption.value)]))
       }
-      outline.branches = options.map { option in
+      outline.branches = zip(options, starts).map { option, first in
         OutlineStep.Branch(
-          label: StyledText([.init(.value, option.label.value)]), steps: steps(option.steps, prefix: sub))
+          label: StyledText([.init(.value, option.label.value)]),
+          steps: steps(option.steps, prefix: sub, first: first))
       }
       outline.end = "End Menu"
     case .stop(let output):

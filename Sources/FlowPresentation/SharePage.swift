@@ -32,7 +32,7 @@ public enum SharePage {
     body += """
       <header class="hero">
         <div class="tile" style="--from:\(from);--to:\(to)" aria-hidden="true">
-          <span class="glyph">\(escape(glyph(outline)))</span>
+          <span class="glyph">\(glyph(outline))</span>
           <span class="tile-name">\(escape(outline.name))</span>
         </div>
         <div class="intro">
@@ -196,12 +196,12 @@ public enum SharePage {
     }
   }
 
-  /// The tile's glyph: the workflow's `icon:`, else the first letter of the name, as Shortcuts shows a
-  /// shortcut without a symbol.
-  static func glyph(_ outline: Outline) -> String { glyph(icon: outline.icon, name: outline.name) }
-
-  static func glyph(icon: String?, name: String) -> String {
-    IconGlyph.glyph(for: icon) ?? name.first.map { String($0).uppercased() } ?? "⚡︎"
+  /// The tile's glyph, as HTML: the drawing of the workflow's `icon:`, else the first letter of the name
+  /// (escaped), as Shortcuts shows a shortcut without a symbol. Never an emoji: it would need a
+  /// colour-emoji font the reader may not have (IconGlyph).
+  private static func glyph(_ outline: Outline) -> String {
+    IconGlyph.svg(for: outline.icon)
+      ?? escape(outline.name.first.map { String($0).uppercased() } ?? "")
   }
 
   /// The two ends of a palette colour's gradient, lighter at the top as Shortcuts draws its tiles.

@@ -107,7 +107,8 @@ enum Evaluator {
       path = path.dropFirst()
       switch (reference.root, name) {
       case ("workflow", "name"): value = .text(scope.builtIns.workflowName)
-      case ("run", "id"): value = .text(scope.builtIns.runID)
+      // The short id `flow runs` lists, which `flow runs show` takes.
+      case ("run", "id"): value = .text(String(scope.builtIns.runID.prefix(8)))
       case ("run", "error"):
         guard let error = scope.runError else {
           throw RunFailure("'run.error' is only defined inside 'on-failure'", at: reference.span)

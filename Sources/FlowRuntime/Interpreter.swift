@@ -13,6 +13,9 @@ public struct Interpreter: Sendable {
   public struct Options: Sendable {
     /// Perform no intent that changes anything; show it and pass on a typed placeholder instead.
     public var dryRun = false
+    /// In a dry run, perform the steps that only read from a host a step names (`get-url` with GET):
+    /// `--dry-run=reads`. Without it a dry run contacts no such host, since a GET can be a webhook.
+    public var dryRunReads = false
     /// How deep `run-workflow` may nest, so that a workflow running itself ends with a clear error.
     public var maxWorkflowDepth = 8
     /// Identifies the run in `${run.id}` and in history.
@@ -77,6 +80,15 @@ public struct Interpreter: Sendable {
       guard !workflow.onFailure.isEmpty, Self.runsOnFailure(after: error.kind) else { throw error }
       throw await runOnFailure(workflow, inputs: inputs, after: error)
     }
+  }
+
+  /// Runs `workflow`'s `on-failure:` for `failure`, which stopped a run nobody started by hand before its
+  /// first step (the file invalid after an edit, a question nobody could answer, a server not
+  /// configured here), so that the person hears of it as of any failure; returns the error the run ends
+  /// with, as ``run(_:inputs:)`` does. `inputs` are those known by then (given, or defaults).
+  public func runOnFailure(_ workflow: Workflow, inputs: FlowDictionary, before failure: RunError) async -> RunError {
+    guard !workflow.onFailure.isEmpty, failure.kind != .cancelled else { return failure }
+    return await runOnFailure(workflow, inputs: inputs, after: failure)
   }
 
   /// Whether a run that ended so has failed, and runs `on-failure:`: a step failed, the backend could
@@ -165,8 +177,8 @@ public struct Interpreter: Sendable {
   /// workflow's steps are numbered from 1 in their own file; `idPrefix` puts their ids under the step
   /// that runs it.
   private func run(
-    _ steps: [Step], in parent: StepInfo? = nil, pass: Int? = nil, idPrefix: String? = nil, scope: inout Scope,
-    workflow: Workflow, depth: Int
+    _ steps: [Step], in parent: StepInfo? = nil, first: Int = 1, pass: Int? = nil, idPrefix: String? = nil,
+    scope: inout Scope, workflow: Workflow, depth: Int
   ) async throws {
     // Messages name a step where it is written (`2.1`), the same in every pass; ids add the pass of each
     // loop the step is in (`2#3.1`), so that reports tell the passes apart.
@@ -181,7 +193,7 @@ public struct Interpreter: Sendable {
       } ?? idPrefix
     for (offset, step) in steps.enumerated() {
       try Task.checkCancellation()
-      let number = String(offset + 1)
+      let number = String(first + offset)
       let info = StepInfo(position: position + number, label: step.label, id: id.map { $0 + number })
       do {
         try await run(step, info: info, scope: &scope, workflow: workflow, depth: depth)
@@ -321,9 +333,11 @@ public struct Interpreter: Sendable {
         call, step: step, info: info, scope: &scope, shared: workflow.shared != nil || workflow.embeddedName != nil)
 
     case .ifBlock(let condition, let then, let otherwise):
-      let branch = try evaluate { try Evaluator.evaluate(condition, in: scope) } ? then : otherwise
+      let holds = try evaluate { try Evaluator.evaluate(condition, in: scope) }
+      let branch = holds ? then : otherwise
       let before = scope.previous
-      try await run(branch, in: info, scope: &scope, workflow: workflow, depth: depth)
+      try await run(
+        branch, in: info, first: holds ? 1 : then.count + 1, scope: &scope, workflow: workflow, depth: depth)
       finish(info, output: branch.isEmpty ? before : scope.previous)
       scope.outputStandIn = scope.standIns["previous"]
       return branch.isEmpty ? before : scope.previous
@@ -387,7 +401,9 @@ public struct Interpreter: Sendable {
       } catch {
         throw failure(error, info: info, span: step.span)
       }
-      try await run(menuOptions[chosen].steps, in: info, scope: &scope, workflow: workflow, depth: depth)
+      try await run(
+        menuOptions[chosen].steps, in: info, first: step.kind.bodyStarts[chosen], scope: &scope, workflow: workflow,
+        depth: depth)
       finish(info, output: scope.previous)
       scope.outputStandIn = scope.standIns["previous"]
       return scope.previous
@@ -510,7 +526,10 @@ public struct Interpreter: Sendable {
         if case .entity = descriptor.parameter(key)?.type.elementType { return true }
         return false
       })
-    if options.dryRun, descriptor.sideEffect(for: values) != .readOnly || !waiting.isEmpty {
+    if options.dryRun,
+      descriptor.sideEffect(for: values) != .readOnly || !waiting.isEmpty
+        || (!options.dryRunReads && descriptor.networkAccess.reachesNamedHosts)
+    {
       return try await dryRun(
         descriptor, call: call, values: values, asking: asking, standIns: standIns, unresolved: waiting, spans: spans,
         info: info, scope: &scope)
@@ -795,7 +814,10 @@ public struct Interpreter: Sendable {
       }
     var diagnostic = Diagnostic(.error, code, "\(info.description): \(message)", at: span)
     for note in (error as? AppIntentError)?.notes ?? [] { diagnostic = diagnostic.note(note) }
-    return RunError(kind, diagnostic.help(ownHelp ?? help))
+    var failure = RunError(kind, diagnostic.help(ownHelp ?? help))
+    failure.exitStatus = (error as? AppIntentError)?.exitStatus
+    failure.standardError = (error as? AppIntentError)?.standardError
+    return failure
   }
 }
 

@@ -23,6 +23,11 @@ public struct RunError: Error, Sendable {
   /// `run-workflow` step that ran them: `3.1`); nil when it happened outside any step. What
   /// `${run.error.step}` names.
   public var step: StepInfo?
+  /// When a command the step ran failed (`run-shell`): its exit status (nil when it did not exit, as
+  /// after a timeout) and the last lines of its standard error, for `${run.error.status}` and
+  /// `${run.error.stderr}`.
+  public var exitStatus: Int?
+  public var standardError: String?
 
   public init(_ kind: Kind, _ diagnostics: Diagnostics) {
     self.kind = kind
@@ -58,6 +63,8 @@ extension DiagnosticCode {
   public static let cancelled: Self = "cancelled"
   /// A step of `on-failure:` failed too, after the run had failed (a warning beside the run's error).
   public static let onFailureFailed: Self = "on-failure-failed"
+  /// A step shows a notification, and the session it is checked in has no bus to show it on.
+  public static let noSessionBus: Self = "no-session-bus"
   /// A step went on past something it could not do, and did the rest (a folder a listing could not read).
   public static let partlyDone: Self = "partly-done"
 }

@@ -21,6 +21,8 @@ public enum RunFailureValue {
         PropertySchema(key: "line", title: "Line", type: .integer),
         PropertySchema(key: "column", title: "Column", type: .integer),
         PropertySchema(key: "code", title: "Code", type: .text),
+        PropertySchema(key: "status", title: "Exit Status", type: .integer),
+        PropertySchema(key: "stderr", title: "Standard Error", type: .text),
       ]
     })
 
@@ -49,6 +51,8 @@ public enum RunFailureValue {
       ("line", span.map { .number(Double($0.start.line)) } ?? .nothing),
       ("column", span.map { .number(Double($0.start.column)) } ?? .nothing),
       ("code", .text(lead?.code.rawValue ?? "")),
+      ("status", error.exitStatus.map { .number(Double($0)) } ?? .nothing),
+      ("stderr", .text(error.standardError ?? "")),
     ]
     return .entity(
       EntityValue(typeName: "Error", id: .text(place), title: line, properties: FlowDictionary(properties)))

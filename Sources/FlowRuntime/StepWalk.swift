@@ -19,7 +19,7 @@ public enum StepWalk {
   /// Calls `visit` for each step, blocks before the steps inside them.
   public static func walk(_ steps: [Step], _ visit: (Visit) -> Void) {
     var stopped = false
-    walk(steps, prefix: "", certain: true, confirmedBlock: false, stopped: &stopped, visit)
+    walk(steps, prefix: "", first: 1, certain: true, confirmedBlock: false, stopped: &stopped, visit)
   }
 
   /// Calls `visit` for each step of `workflow`, then, when `onFailure` is on, for each of its `on-failure:`
@@ -31,20 +31,24 @@ public enum StepWalk {
     guard onFailure else { return }
     var stopped = false
     walk(
-      workflow.onFailure, prefix: Step.onFailurePrefix, certain: false, confirmedBlock: false, stopped: &stopped, visit)
+      workflow.onFailure, prefix: Step.onFailurePrefix, first: 1, certain: false, confirmedBlock: false,
+      stopped: &stopped, visit)
   }
 
   private static func walk(
-    _ steps: [Step], prefix: String, certain: Bool, confirmedBlock: Bool, stopped: inout Bool, _ visit: (Visit) -> Void
+    _ steps: [Step], prefix: String, first: Int, certain: Bool, confirmedBlock: Bool, stopped: inout Bool,
+    _ visit: (Visit) -> Void
   ) {
     for (offset, step) in steps.enumerated() {
-      let position = prefix + String(offset + 1)
+      let position = prefix + String(first + offset)
       let runs = certain && step.when == nil && !stopped
       visit(Visit(step: step, position: position, certain: runs, confirmedBlock: confirmedBlock))
       let inner = confirmedBlock || step.confirm != nil
       var nestedStop = step.kind.keyword == .stop
-      for body in step.kind.bodies {
-        walk(body, prefix: position + ".", certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+      for (body, first) in zip(step.kind.bodies, step.kind.bodyStarts) {
+        walk(
+          body, prefix: position + ".", first: first, certain: false, confirmedBlock: inner, stopped: &nestedStop,
+          visit)
       }
       if nestedStop { stopped = true }
     }

@@ -58,6 +58,43 @@ public enum UnattendedCheck {
     }
   }
 
+  /// Whether a step needing `kind` of a desktop the run cannot reach waits for the person: a
+  /// notification only with buttons (which it waits on); the clipboard always, as before.
+  static func waits(_ kind: MachineAccess.Kind, _ given: [String: Value]) -> Bool {
+    guard kind == .showsNotifications else { return true }
+    switch given["buttons"] {
+    case nil, .null?: return false
+    default: return true
+    }
+  }
+
+  /// `flow validate`'s warnings for a session with no way to show a notification (`unreachable`, as the
+  /// run finds it): each step of `workflow` (its `on-failure:` too) that shows one without waiting for a
+  /// button, and is not allowed to fail, will fail at that step when run here.
+  public static func desktopWarnings(
+    in workflow: Workflow, unreachable: [(kind: MachineAccess.Kind, why: String)], registry: IntentRegistry
+  ) -> Diagnostics {
+    guard let why = unreachable.first(where: { $0.kind == .showsNotifications })?.why else { return Diagnostics() }
+    var warnings = Diagnostics()
+    StepWalk.walk(workflow) { visit in
+      guard case .action(let call) = visit.step.kind, visit.step.onError != .continue,
+        let descriptor = try? registry.descriptor(for: call.id.value),
+        descriptor.machineAccess.contains(where: { $0.kind == .showsNotifications })
+      else { return }
+      let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
+      guard !waits(.showsNotifications, Dictionary(arguments, uniquingKeysWith: { first, _ in first })) else { return }
+      warnings.append(
+        Diagnostic(
+          .warning, .noSessionBus,
+          "\(Step.describe(position: visit.position)) '\(visit.step.label)' shows a notification, and this session has no bus to show it on (\(why))",
+          at: call.id.span
+        )
+        .note("run here (from cron, over ssh, in a container), the step fails, and the run with it")
+        .help("add 'on-error: continue' to the step to go on without it, or run it in the person's desktop session"))
+    }
+    return warnings
+  }
+
   /// One `input-needed` error for each question nobody could answer, each with what would answer it.
   public static func check(
     _ workflow: Workflow, answers: Answers, registry: IntentRegistry, loader: WorkflowCheck
@@ -179,16 +216,19 @@ public enum UnattendedCheck {
           "a person's confirmation (\(what), which 'confirmations: auto' never confirms)", at: call.id.span,
           help: "pass --yes to confirm it yourself, or run it at a terminal")
       }
+      let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
+      let given = Dictionary(arguments, uniquingKeysWith: { first, _ in first })
       // A step allowed to fail (`on-error: continue`) may meet a missing desktop: it goes on without it.
+      // A notification that waits for no button asks nothing: without a bus it fails at its step, where
+      // `on-error:` and `on-failure:` hear of it, rather than stopping the run as a question would.
       if visit.step.onError != .continue {
-        for (kind, why) in answers.unreachable where descriptor.machineAccess.contains(where: { $0.kind == kind }) {
+        for (kind, why) in answers.unreachable
+        where descriptor.machineAccess.contains(where: { $0.kind == kind }) && UnattendedCheck.waits(kind, given) {
           ask.needs(
             "\(Self.session(for: kind)), and this run has none (\(why))", at: call.id.span,
             help: "run it in the person's desktop session, or add 'on-error: continue' to the step to go on without it")
         }
       }
-      let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []
-      let given = Dictionary(arguments, uniquingKeysWith: { first, _ in first })
       if descriptor.prompts.contains(.confirmation), !answers.confirmations {
         ask.needs(
           "a confirmation" + Self.question(descriptor.primaryParameter, given), at: call.id.span,

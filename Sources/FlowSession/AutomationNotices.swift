@@ -50,6 +50,18 @@ public struct AutomationNotices: Sendable {
       Diagnostic(.error, .cancelled, "not run: \(answer) when asked whether to run", file: workflow.file.path))
   }
 
+  /// Says that the workflow `name` did not run, on the desktop: a scheduled or triggered run whose file
+  /// no longer reads as a workflow, or whose `on-failure:` is wrong itself, has no `on-failure:` to tell
+  /// the person. The first error's line, and where the rest is. Left out when it cannot be shown.
+  public func notRun(_ name: String, icon: String?, diagnostics: Diagnostics, runID: String) async {
+    let lead = diagnostics.all.first { $0.severity == .error } ?? diagnostics.all.first
+    let line = lead.map { DiagnosticRenderer().render($0).prefix { $0 != "\n" } }.map(String.init) ?? "it is not valid"
+    let request = NotificationRequest(
+      title: "\u{201C}\(name)\u{201D} did not run", body: "\(line)\n(flow runs show \(runID.prefix(8)))",
+      urgency: 2, icon: icon ?? "")
+    _ = try? await notifications.show(request)
+  }
+
   /// Says that `workflow` ran for `event`, and how it ended. A notification that cannot be shown is not
   /// the run's failure: it is left out.
   public func ran(_ workflow: Workflow, event: TriggerEvent, status: ExitStatus, runID: String) async {

@@ -466,10 +466,18 @@ public struct LocalFiles: Files, FileDetailsLoading {
     if stat(target, &destinationStatus) == 0, destinationStatus.st_mode & S_IFMT == S_IFDIR, target != from {
       target = (target == "/" ? "" : target) + "/" + Self.name(of: from)
     }
-    let shown = locations.display(target)
     if target == from {
-      throw AppIntentError.failed("'\(shown)' is already there", help: "give another name or folder in 'to'")
+      // Into the folder it is in: `keep-both` makes a numbered second one, as a file manager's paste
+      // does (`report 2.pdf`); anything else would do nothing, which is not what was asked.
+      guard ifExists == .keepBoth else {
+        throw AppIntentError.failed(
+          "'\(locations.display(target))' is already there",
+          help: "give another name or folder in 'to', or 'if-exists: keep-both' to number it")
+      }
+      var taken = stat()
+      target = (2...10_000).lazy.map { Self.numbered(target, $0) }.first { lstat($0, &taken) != 0 } ?? target
     }
+    let shown = locations.display(target)
     if status.st_mode & S_IFMT == S_IFDIR, (target + "/").hasPrefix(from + "/") {
       throw AppIntentError.failed("cannot put the folder '\(locations.display(from))' inside itself")
     }

@@ -102,7 +102,8 @@ public struct Subprocess: Sendable {
   public static func spawn(
     _ options: Options, registered: (pid_t) -> Void = { _ in }
   ) throws(SubprocessError) -> Subprocess {
-    let executable = try locate(options.executable, path: options.environment["PATH"] ?? "/usr/bin:/bin")
+    let executable = try locate(
+      options.executable, path: options.environment["PATH"] ?? "/usr/bin:/bin", home: options.environment["HOME"])
     if let directory = options.workingDirectory {
       var info = stat()
       guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
@@ -192,7 +193,7 @@ public struct Subprocess: Sendable {
   }
 
   /// The program to start: a path as it is, a bare name from `path`.
-  public static func locate(_ name: String, path: String) throws(SubprocessError) -> String {
+  public static func locate(_ name: String, path: String, home: String? = nil) throws(SubprocessError) -> String {
     if name.contains("/") {
       guard access(name, X_OK) == 0 else {
         throw SubprocessError("cannot run '\(name)': \(String(cString: strerror(errno)))", code: errno)
@@ -207,9 +208,24 @@ public struct Subprocess: Sendable {
       }
     }
     throw SubprocessError(
-      "'\(name)' is not installed: it is not in any folder of the PATH (\(path))",
+      "'\(name)' is not installed: it is in none of the PATH's folders (\(folders(of: path, home: home)))",
       help: "install it, or give its full path",
       code: ENOENT)
+  }
+
+  /// The PATH's folders as a person reads them: the home folder as `~`, each folder once, and past
+  /// four only the first three and how many there are (`~/.local/bin, /usr/local/bin, /usr/bin, … (7
+  /// folders)`), since a PATH of 300 characters would bury the program's name.
+  public static func folders(of path: String, home: String?) -> String {
+    var seen: Set<String> = []
+    let folders = path.split(separator: ":", omittingEmptySubsequences: false).map { folder -> String in
+      let folder = folder.isEmpty ? "." : String(folder)
+      guard let home, !home.isEmpty, home != "/" else { return folder }
+      if folder == home { return "~" }
+      return folder.hasPrefix(home + "/") ? "~" + folder.dropFirst(home.count) : folder
+    }.filter { seen.insert($0).inserted }
+    guard folders.count > 4 else { return folders.joined(separator: ", ") }
+    return folders.prefix(3).joined(separator: ", ") + ", … (\(folders.count) folders)"
   }
 
   /// A pipe, both ends close-on-exec from the start.

@@ -53,7 +53,7 @@ struct EffectCardTests {
     let declined = await machine.run(
       ["run", "Hostile/trashes-everything.yml"], in: testDirectory(), terminal: true, lines: ["n"])
     #expect(declined.status == 3, "\(declined.error)")
-    #expect(declined.error.contains("Update "), "\(declined.error)")
+    #expect(declined.error.contains("Move 2 bookmarks to the Trash? [y/N]"), "\(declined.error)")
     #expect(declined.error.contains("[y/N]"))
     #expect(try await Self.inTrash(machine) == 0)
 

@@ -207,7 +207,7 @@ struct FileWorkflowTests {
     #expect(result.status == 0, "\(result.error)")
     #expect(
       (result.output + result.error).replacingOccurrences(of: home.path, with: "~")
-        == "Tidy up? Delete ~/a.txt (permanently: true)? [y/N] y\nRead it? [y/N] y\n")
+        == "x\nTidy up? Delete '~/a.txt' for good? [y/N] y\nRead it? [y/N] y\n")
     #expect(!FileManager.default.fileExists(atPath: home.path + "/a.txt"))
   }
 

@@ -342,7 +342,7 @@ extension Machine {
   }
 
   /// A transcript with this machine's home written as `~`.
-  fileprivate func transcript(_ arguments: [String], _ result: Result) -> String {
+  func transcript(_ arguments: [String], _ result: Result) -> String {
     ("$ flow \(arguments.joined(separator: " "))\n" + FlowCLITests.transcript(result) + "\n")
       .replacingOccurrences(of: home.path, with: "~")
   }

@@ -50,5 +50,12 @@ struct SharePageTests {
     #expect(report["command"] as? String == "flow import empty-trash.flow.yml")
     #expect(report["title"] as? String == "Empty Trash · a flow workflow")
     #expect(FileManager.default.fileExists(atPath: screenshot.path))
+    // The tile's trash can is a drawing, not an emoji: no text to render with a font this machine may
+    // not have (it has no colour-emoji font), and pixels painted at its size.
+    let glyph = try #require(report["glyph"] as? [String: Any])
+    #expect((glyph["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) == "")
+    #expect(glyph["svg"] as? Bool == true, "\(glyph)")
+    #expect(glyph["painted"] as? Bool == true, "\(glyph)")
+    #expect((glyph["width"] as? Double ?? 0) >= 20, "\(glyph)")
   }
 }

@@ -92,7 +92,7 @@ struct IntentRunTests {
   @Test func disambiguationSaysWhichParameterItIsFor() async throws {
     let (context, prompter) = testContext([.choice(0), .confirmation(true)])
     _ = try await IntentDescriptor(DeleteBookIntent.self).run(values: ["book": "sol"], context: context)
-    #expect(await prompter.asked == ["Which Book did you mean by 'sol'?", "Delete Solaris (example.org)?"])
+    #expect(await prompter.asked == ["Which Book did you mean by 'sol'?", "Delete 'Solaris'?"])
     let (unattended, _) = testContext()
     let error = await #expect(throws: AppIntentError.self) {
       try await IntentDescriptor(DeleteBookIntent.self).run(values: ["book": "sol"], context: unattended)
@@ -114,7 +114,7 @@ struct IntentRunTests {
     let (context, prompter) = testContext([.confirmation(true)])
     let output = try await delete.run(values: ["book": 2], context: context)
     #expect(output.value == .nothing)
-    #expect(await prompter.asked == ["Delete Solaris (example.org)?"])
+    #expect(await prompter.asked == ["Delete 'Solaris'?"])
 
     let (declining, _) = testContext([.confirmation(false)])
     let error = await #expect(throws: AppIntentError.self) {

@@ -85,7 +85,10 @@ struct OutlineTests {
     #expect(branch.sentence.description == "If ⟨previous⟩ is empty")
     #expect(branch.branches.map { $0.label?.description } == [nil, "Otherwise"])
     #expect(branch.end == "End If")
-    #expect(try step("1.1.1", of: outline).sentence.description == "Text ⟨index⟩")
+    // The branches count on from each other: `else:` starts after `then:`'s one step, at 1.2.
+    #expect(try step("1.1", of: outline).sentence.description == "Text “none”")
+    #expect(try step("1.2", of: outline).sentence.description == "Repeat 2 times")
+    #expect(try step("1.2.1", of: outline).sentence.description == "Text ⟨index⟩")
     let menu = try step("2", of: outline)
     #expect(menu.sentence.description == "Choose from menu “Next?” · default Keep")
     #expect(menu.branches.map { $0.label?.description } == ["Archive", "Keep"])

@@ -113,13 +113,19 @@ struct SharePageEscapeTests {
   }
 }
 
-/// The share page's tile draws the workflow's `icon:`.
+/// The share page's tile draws the workflow's `icon:` with lines, needing no font.
 struct IconGlyphTests {
-  @Test func symbolNamesBecomeGlyphs() {
-    #expect(IconGlyph.glyph(for: "trash") == "🗑️")
-    #expect(IconGlyph.glyph(for: "Star.Fill") == "⭐")
-    #expect(IconGlyph.glyph(for: "hand-wave") == "👋")
-    #expect(IconGlyph.glyph(for: "no-such-symbol") == nil)
-    #expect(IconGlyph.glyph(for: nil) == nil)
+  @Test func symbolNamesBecomeDrawings() throws {
+    let trash = try #require(IconGlyph.svg(for: "trash"))
+    #expect(trash.hasPrefix("<svg ") && trash.hasSuffix("</svg>") && trash.contains("<path"))
+    #expect(IconGlyph.svg(for: "Star.Fill") == IconGlyph.svg(for: "star"))
+    #expect(IconGlyph.draws("hand-wave"))
+    #expect(IconGlyph.svg(for: "no-such-symbol") == nil)
+    #expect(IconGlyph.svg(for: nil) == nil)
+    // Drawn with lines, never with a character a font must have: nothing outside ASCII in any drawing.
+    for name in IconGlyph.names {
+      let svg = try #require(IconGlyph.svg(for: name))
+      #expect(svg.unicodeScalars.allSatisfy { $0.isASCII }, "\(name)")
+    }
   }
 }

@@ -81,7 +81,7 @@ struct CommandRunnerTests {
     } catch let failure as CommandFailure {
       #expect(
         failure.message
-          == "'no-such-program-anywhere' is not installed: it is not in any folder of the PATH (/usr/bin:/bin)")
+          == "'no-such-program-anywhere' is not installed: it is in none of the PATH's folders (/usr/bin, /bin)")
     }
   }
 

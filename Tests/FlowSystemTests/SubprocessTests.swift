@@ -64,7 +64,7 @@ struct SubprocessTests {
   @Test func aMissingProgramNamesThePathLookedIn() {
     #expect(
       throws: SubprocessError(
-        "'no-such-program-anywhere' is not installed: it is not in any folder of the PATH (/usr/bin:/bin)",
+        "'no-such-program-anywhere' is not installed: it is in none of the PATH's folders (/usr/bin, /bin)",
         help: "install it, or give its full path", code: ENOENT)
     ) {
       try Subprocess.collect(Subprocess.Options(executable: "no-such-program-anywhere", environment: Self.environment))

@@ -241,7 +241,8 @@ struct RaindropIntentTests {
     #expect(try await inTrash() == 0)
     let confirmed = try await run([.confirmation(true)], values)
     #expect(await confirmed.asked.count == 1)
-    #expect(await confirmed.asked.first?.hasPrefix("Update ") == true)
+    #expect(await confirmed.asked.first?.hasPrefix("Move ") == true)
+    #expect(await confirmed.asked.first?.hasSuffix(" to the Trash?") == true)
     #expect(try await inTrash() == 2)
   }
 

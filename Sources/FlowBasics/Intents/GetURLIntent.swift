@@ -59,6 +59,12 @@ struct GetURLIntent: AppIntent {
     }
   }
 
+  /// A DELETE is what a person is asked about, not fetching contents.
+  static func confirmationQuestion(for values: [String: FlowValue]) -> String? {
+    guard sideEffect(for: values) == .destructive, let url = values["url"] else { return nil }
+    return "Send a DELETE request to \(ConfirmationWords.things(url))?"
+  }
+
   /// A link written out is checked before the run: only the web (`file:` would read the disk).
   static func literalProblems(_ literals: [String: FlowValue]) -> [String: CoercionError] {
     guard case .text(let text)? = literals["url"], let scheme = URLScheme.of(text), !["http", "https"].contains(scheme)

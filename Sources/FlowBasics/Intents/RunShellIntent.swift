@@ -124,9 +124,11 @@ struct RunShellIntent: AppIntent {
     let label = command.map { "'\($0.first ?? "")'" } ?? "the script"
     switch result.ending {
     case .timedOut:
-      throw AppIntentError.failed(
+      var error = AppIntentError.failed(
         "\(label) ran longer than its timeout of \(timeout.map { "\($0)" } ?? "?"), so it and everything it started were ended",
         notes: Self.errorNotes(result.standardError))
+      error.standardError = Self.errorTail(result.standardError)
+      throw error
     case .outputTooLarge:
       throw AppIntentError.failed(
         "\(label) wrote more than the \(request.outputLimit) bytes a value may hold, so it was ended",
@@ -151,10 +153,13 @@ struct RunShellIntent: AppIntent {
         }
       // A fenced command that was refused something says "Permission denied": say what it was allowed.
       let fenced = request.fence.map { ["it ran fenced: it \($0.words) (its 'fence')"] } ?? []
-      throw AppIntentError.failed(
+      var error = AppIntentError.failed(
         "\(label) \(how)",
         help: "to go on and read the exit code, add 'output: result' and test '${…exit-code}'",
         notes: Self.errorNotes(result.standardError) + fenced)
+      error.exitStatus = result.exitCode
+      error.standardError = Self.errorTail(result.standardError)
+      throw error
     }
     switch output {
     case .lines:
@@ -261,11 +266,21 @@ struct RunShellIntent: AppIntent {
 
   /// The last lines of standard error, where a program says why it failed, as the diagnostic's notes.
   static func errorNotes(_ bytes: [UInt8]) -> [String] {
-    let lines = text(bytes).split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
-    let tail = lines.suffix(5).map { line in
-      "stderr: " + (line.count > 300 ? line.prefix(300) + "…" : line)
-    }
+    let lines = errorLines(bytes)
+    let tail = lines.suffix(5).map { "stderr: " + $0 }
     return lines.count > 5 ? ["stderr (last 5 of \(lines.count) lines):"] + tail : tail
+  }
+
+  /// The same last lines as one text, one a line, for `${run.error.stderr}`: what the notes show.
+  static func errorTail(_ bytes: [UInt8]) -> String {
+    errorLines(bytes).suffix(5).joined(separator: "\n")
+  }
+
+  /// Standard error's lines that say something, each cut at 300 characters.
+  private static func errorLines(_ bytes: [UInt8]) -> [String] {
+    text(bytes).split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }.map { line in
+      line.count > 300 ? line.prefix(300) + "…" : String(line)
+    }
   }
 
   static func signalName(_ number: Int32) -> String {

@@ -68,13 +68,10 @@ enum IntentRunner {
         })
       let effect = I.sideEffect(for: resolved)
       if I.requiresConfirmation || effect == .destructive {
-        let shown = Dictionary(
-          uniqueKeysWithValues: parameters.compactMap { reflected in
-            reflected.parameter.currentFlowValue.map { (reflected.key, Prompting.optionText(for: $0)) }
-          })
-        let sentence = IntentReflection.summaryLayout(of: intent, parameters: parameters).render(values: shown)
+        let question = ConfirmationWords.question(
+          I.self, values: resolved, sentence: IntentReflection.summaryLayout(of: intent, parameters: parameters))
         var request = ConfirmationRequest(
-          kind: .intent, origin: PromptOrigin(intentID: id), dialog: "\(sentence)?",
+          kind: .intent, origin: PromptOrigin(intentID: id), dialog: question,
           isDestructive: effect == .destructive)
         request.needsExplicitYes = ConfirmationPolicy.needsPerson(
           I.machineAccess(for: resolved).lazy.map(\.kind), shared: context.dependency(RunOrigin.self)?.shared ?? false)

@@ -91,6 +91,11 @@ public protocol AppIntent: Sendable {
   /// ``machineAccess``; defaults to it.
   static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess]
 
+  /// The question a step with these (resolved) values asks before it acts, when the words
+  /// ``ConfirmationWords`` would build from the summary and the effects do not say it
+  /// (`Move 3 bookmarks to the Trash?`); nil, the default, lets them build it.
+  static func confirmationQuestion(for values: [String: FlowValue]) -> String?
+
   /// The output type for parameters of these static types, where it depends on them (`list: [a, b]`
   /// outputs a list of text); nil keeps the declared type. The checker passes the types it knows.
   static func outputType(given parameters: [String: ValueType]) -> ValueType?
@@ -125,6 +130,7 @@ extension AppIntent {
   public static var environmentNameParameters: Set<String> { [] }
   public static var machineAccess: [MachineAccess] { [] }
   public static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] { machineAccess }
+  public static func confirmationQuestion(for values: [String: FlowValue]) -> String? { nil }
   public static var requiresConfirmation: Bool { false }
   public static var prompts: IntentPrompts { [] }
   public static func outputType(given parameters: [String: ValueType]) -> ValueType? { nil }
@@ -204,6 +210,16 @@ public enum NetworkAccess: Sendable, Hashable {
   /// itself (`openWorldHint`, true when absent), and the host of a Streamable HTTP server, which every
   /// call contacts. Only the server knows which others, so the card says so in its words.
   case undeclaredHosts(besides: [String])
+
+  /// Whether the step contacts a host the workflow names (`get-url`'s URL) or one only its server knows
+  /// (an MCP tool), rather than a service's own API (`api.raindrop.io`): what a dry run leaves alone
+  /// unless `--dry-run=reads` asks, since even a GET to such a host may act (a webhook).
+  public var reachesNamedHosts: Bool {
+    switch self {
+    case .none, .hosts: false
+    case .hostOfParameter, .undeclaredHosts: true
+    }
+  }
 
   /// The hosts a step with these values contacts.
   public func hosts(for values: [String: FlowValue]) -> [String] {

@@ -47,6 +47,10 @@ public struct AppIntentError: Error, Sendable, Hashable, CustomLocalizedStringRe
   /// Lines of evidence shown under the message, as the diagnostic's notes: the end of a command's
   /// standard error (`run-shell`).
   public var notes: [String]
+  /// The exit status of the command whose failure this is (`run-shell`), for `${run.error.status}`.
+  public var exitStatus: Int?
+  /// The last lines of that command's standard error, for `${run.error.stderr}`.
+  public var standardError: String?
 
   public init(
     _ kind: Kind, _ message: String, help: String? = nil, origin: PromptOrigin? = nil, candidates: [String] = [],

@@ -48,7 +48,9 @@ public struct SummaryLayout: Sendable, Hashable {
   /// trailing parameters that have values, as `key: value`.
   ///
   /// `Save https://example.com to Raindrop.io (title: Example, tags: a, b)`.
-  public func render(values: [String: String], placeholder: (String) -> String = { "<\($0)>" }) -> String {
+  public func render(
+    values: [String: String], placeholder: (String) -> String = { "<\($0)>" }, details showsDetails: Bool = true
+  ) -> String {
     var out = ""
     for part in sentence {
       switch part {
@@ -56,7 +58,7 @@ public struct SummaryLayout: Sendable, Hashable {
       case .parameter(let key): out += values[key] ?? placeholder(key)
       }
     }
-    let details = trailing.compactMap { key in values[key].map { "\(key): \($0)" } }
+    let details = showsDetails ? trailing.compactMap { key in values[key].map { "\(key): \($0)" } } : []
     if !details.isEmpty { out += " (" + details.joined(separator: ", ") + ")" }
     return out
   }

@@ -58,6 +58,12 @@ struct UpdateBookmarkIntent: AppIntent {
     CollectionEntity.sideEffect(movingTo: values)
   }
 
+  /// Moving to Trash is what a person is asked about, not the update.
+  static func confirmationQuestion(for values: [String: FlowValue]) -> String? {
+    guard sideEffect(for: values) == .destructive, let bookmarks = values["bookmark"] else { return nil }
+    return "Move \(ConfirmationWords.things(bookmarks)) to the Trash?"
+  }
+
   func perform() async throws -> some ReturnsValue<BookmarkEntity> {
     let (id, addTags, removeTags, important) = (bookmark.id, addTags, removeTags, important)
     let (title, note, moveTo) = (title, note, moveTo?.id)

@@ -44,6 +44,12 @@ struct UpdateBookmarksIntent: AppIntent {
     CollectionEntity.sideEffect(movingTo: values)
   }
 
+  /// Moving to Trash is what a person is asked about, not the update.
+  static func confirmationQuestion(for values: [String: FlowValue]) -> String? {
+    guard sideEffect(for: values) == .destructive, let bookmarks = values["bookmarks"] else { return nil }
+    return "Move \(ConfirmationWords.things(bookmarks)) to the Trash?"
+  }
+
   func perform() async throws -> some ReturnsValue<Int> {
     let ids = try bookmarks.map(Self.id(of:))
     let change = BulkChange(

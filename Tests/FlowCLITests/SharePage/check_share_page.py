@@ -4,7 +4,8 @@ Usage: check_share_page.py PAGE.html EXPECTED.flow.yml SCREENSHOT.png
 
 Prints one JSON object: console errors and page errors, requests for anything but the page itself,
 the data-position of every step in the DOM, whether the download gives back EXPECTED's exact bytes,
-what the copy button says after a click, and the page's title. The screenshot is the whole page.
+what the copy button says after a click, the page's title, and the tile's symbol: its text, its size, and whether
+its drawing paints pixels. The screenshot is the whole page.
 """
 import json
 import sys
@@ -29,6 +30,20 @@ with sync_playwright() as playwright:
             if not request.url.startswith(("file:", "data:")) else None)
     page.goto("file://" + page_path, wait_until="load")
     positions = page.eval_on_selector_all("li.step", "nodes => nodes.map(node => node.dataset.position)")
+    # The tile's symbol: its text (an emoji would need a colour-emoji font, which this machine lacks),
+    # the size of its drawing, and whether the drawing paints anything: the symbol's pixels with the
+    # drawing shown and hidden must differ.
+    glyph = page.evaluate("""() => {
+        const glyph = document.querySelector('.tile .glyph');
+        const svg = glyph.querySelector('svg');
+        const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
+        return {text: glyph.textContent, svg: !!svg, width: box.width, height: box.height};
+    }""")
+    symbol = page.locator(".tile .glyph")
+    drawn = symbol.screenshot()
+    page.evaluate("() => { const svg = document.querySelector('.tile .glyph svg'); if (svg) svg.style.visibility = 'hidden'; }")
+    glyph["painted"] = drawn != symbol.screenshot()
+    page.evaluate("() => { const svg = document.querySelector('.tile .glyph svg'); if (svg) svg.style.visibility = ''; }")
     with page.expect_download() as download_info:
         page.click("#download")
     with open(download_info.value.path(), "rb") as handle:
@@ -45,5 +60,6 @@ with sync_playwright() as playwright:
         "copyLabel": copy_label,
         "title": page.title(),
         "command": page.text_content("#import-command"),
+        "glyph": glyph,
     }))
     browser.close()
