@@ -7,10 +7,10 @@ public enum LauncherIcon {
     // need a colour-emoji font the desktop may not have (IconGlyph).
     let glyph =
       IconGlyph.shapes(for: icon).map {
-        #"<g transform="translate(28 28) scale(3)" fill="none" stroke="#ffffff" stroke-width="2" "#
-          + #"stroke-linecap="round" stroke-linejoin="round">\#($0)</g>"#
+        ##"<g transform="translate(28 28) scale(3)" fill="none" stroke="#ffffff" stroke-width="2" "##
+          + ##"stroke-linecap="round" stroke-linejoin="round">\##($0)</g>"##
       }
-      ?? """
+        ?? """
         <text x="64" y="86" font-family="sans-serif" font-size="60" font-weight="600" fill="#ffffff" \
         text-anchor="middle">\(escape(name.first.map { String($0).uppercased() } ?? "F"))</text>
         """
