@@ -96,7 +96,7 @@ struct RunRequest: Sendable, Equatable {
   static let plainFlags: Set<String> = ["--yes", "--no-input", "--dry-run", "--json", "--no-history", "--wait"]
 
   func run() async throws {
-    let context = SessionContext.current
+    var context = SessionContext.current
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
@@ -140,6 +140,27 @@ struct RunRequest: Sendable, Equatable {
       let status: ExitStatus = error.code == .alreadyRunning ? .skipped : .invalid
       return try finish(
         status, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
+    }
+
+    // Secrets (`secrets:`) are read before step 1, and from then on nothing printed shows their values.
+    var secrets: [String: String] = [:]
+    let declared = SecretStore.declared(in: loaded, check: check)
+    if !declared.isEmpty {
+      if dryRun {
+        for name in declared { secrets[name.value] = Redactor.shownMask }
+      } else {
+        do throws(RunError) {
+          let read = try SecretStore(context: context).readForRun(declared)
+          secrets = read.values
+          if !read.warnings.isEmpty, !json { context.report(Diagnostics(read.warnings)) }
+        } catch {
+          return try finish(
+            ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: nil, session: session,
+            context: context)
+        }
+        session.addSecrets(Array(secrets.values))
+        context.console = RedactingConsole(context.console, secrets: Array(secrets.values))
+      }
     }
 
     let prompter = session.prompter(
@@ -192,6 +213,7 @@ struct RunRequest: Sendable, Equatable {
       options.dryRun = dryRun
       options.passIDs = json
       options.environment = context.environment
+      options.secrets = secrets
       options.runID = runID
       options.limits = session.limits
       options.trigger = event?.value
