@@ -42,9 +42,11 @@ struct AuthCommand: AsyncParsableCommand {
       let backends = Backends(context: context)
       let console = context.console
       let file = context.paths.tokenFile
+      // The offer is made only when a keyring answers; `--move` without one says why it cannot.
       if let (saved, source) = backends.token(), source == .file,
         move
-          || (console.isTerminal(.input)
+          || (console.isTerminal(.input) && SecretStore(context: context).kind == .keyring
+            && (try? SecretStore(context: context).names()) != nil
             && Interrupts.whileReadingInput({
               console.write("A token is saved in \(file.path). Move it into the keyring? [Y/n] ", to: .error)
               return console.readLine()
@@ -106,22 +108,23 @@ struct AuthCommand: AsyncParsableCommand {
         context.report(
           Diagnostics([
             Diagnostic(.warning, .secretInFile, keyring.message, file: nil).help(
-              "so the token is saved in \(place), which only you can read; 'flow auth login --move' moves it into the keyring later")
+              "so the token is saved in \(place), which only you can read; "
+                + "'flow auth login --move' moves it into the keyring later")
           ]))
+        do {
+          // Written 0600 from its first byte, so the token is never readable by others.
+          try PrivateFiles.write(Data((token + "\n").utf8), to: context.paths.tokenFile)
+          try? FileManager.default.removeItem(at: backends.keyringMarker)
+        } catch {
+          context.report(
+            Diagnostics([
+              Diagnostic(
+                .error, .fileNotFound, "cannot save the token: \(error.localizedDescription)",
+                file: context.paths.tokenFile.path)
+            ]))
+          throw ExitCode(ExitStatus.invalid.rawValue)
+        }
       }
-      if keyring != nil { do {
-        // Written 0600 from its first byte, so the token is never readable by others.
-        try PrivateFiles.write(Data((token + "\n").utf8), to: context.paths.tokenFile)
-        try? FileManager.default.removeItem(at: backends.keyringMarker)
-      } catch {
-        context.report(
-          Diagnostics([
-            Diagnostic(
-              .error, .fileNotFound, "cannot save the token: \(error.localizedDescription)",
-              file: context.paths.tokenFile.path)
-          ]))
-        throw ExitCode(ExitStatus.invalid.rawValue)
-      } }
       if let account {
         context.print("Logged in to Raindrop.io as \(account); saved the token in \(place).")
       } else {
@@ -185,7 +188,8 @@ struct AuthCommand: AsyncParsableCommand {
         do throws(Diagnostic) {
           _ = try store.remove(Backends.tokenSecret)
         } catch {
-          throw fail(context, "cannot remove the token from the keyring: \(error.message)", help: error.helps.first ?? "")
+          throw fail(
+            context, "cannot remove the token from the keyring: \(error.message)", help: error.helps.first ?? "")
         }
         try FileManager.default.removeItem(at: backends.keyringMarker)
         context.print("Logged out: removed the token from the keyring.")

@@ -116,7 +116,8 @@ public struct WorkflowDecoder {
     for name in workflow.secrets where !WorkflowFormat.isSecretName(name.value) {
       report(
         Diagnostic(.error, .invalidName, "'\(name.value)' is not a secret's name", at: name.span)
-          .help("a secret's name is letters, digits, '-' and '_', starting with a letter or digit, like 'github-token'"))
+          .help("a secret's name is letters, digits, '-' and '_', starting with a letter or digit, like 'github-token'")
+      )
     }
     if let on = mapping["on"] {
       let (triggers, schedule) = self.triggers(on.value)

@@ -96,7 +96,9 @@ public enum WorkflowFormat {
   /// digits, `-` and `_`, starting with a letter or digit, at most 100 characters.
   public static func isSecretName(_ name: String) -> Bool {
     guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 100 else { return false }
-    let isWord = { (scalar: Unicode.Scalar) in ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) }
+    let isWord = { (scalar: Unicode.Scalar) in
+      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
     return isWord(first) && name.unicodeScalars.allSatisfy { isWord($0) || $0 == "-" || $0 == "_" }
   }
 

@@ -772,7 +772,9 @@ private struct Pass {
     case .workflow?, .run?, .env?, .secret?:
       let expected = ["workflow": "name", "run": "id"]
       guard case .property(let name)? = path.first else {
-        let listed = variable == .secret ? "'${secret.NAME}', with NAME listed under 'secrets:'" : "'${env.NAME}', with NAME listed under 'env:'"
+        let listed =
+          variable == .secret
+          ? "'${secret.NAME}', with NAME listed under 'secrets:'" : "'${env.NAME}', with NAME listed under 'env:'"
         report(
           Diagnostic(.error, .undefinedName, "'\(reference.root)' needs a property", at: reference.span)
             .help("write \(expected[reference.root].map { "'${\(reference.root).\($0)}'" } ?? listed)"))
@@ -783,10 +785,12 @@ private struct Pass {
         let declared = workflow.secrets.map(\.value)
         if !declared.contains(name) {
           report(
-            Diagnostic(.error, .secretNotDeclared, "secret '\(name)' is not listed under 'secrets:'", at: reference.span)
-              .help(
-                Suggestion.closest(to: name, among: declared).map { "did you mean '\($0)'?" }
-                  ?? "a workflow reads only the secrets it lists: add 'secrets: [\(name)]'"))
+            Diagnostic(
+              .error, .secretNotDeclared, "secret '\(name)' is not listed under 'secrets:'", at: reference.span
+            )
+            .help(
+              Suggestion.closest(to: name, among: declared).map { "did you mean '\($0)'?" }
+                ?? "a workflow reads only the secrets it lists: add 'secrets: [\(name)]'"))
         }
       } else if variable == .env {
         if !workflow.environment.contains(where: { $0.value == name }) {

@@ -133,9 +133,11 @@ public struct Interpreter: Sendable {
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock,
         trigger: options.trigger, environmentNames: names,
-        secrets: workflow.secrets.isEmpty ? [:] : options.secrets.filter { name, _ in
-          workflow.secrets.contains { $0.value == name }
-        }))
+        secrets: workflow.secrets.isEmpty
+          ? [:]
+          : options.secrets.filter { name, _ in
+            workflow.secrets.contains { $0.value == name }
+          }))
     scope.textLimit = options.limits.textBytes
     return scope
   }

@@ -31,7 +31,8 @@ public struct SecretStore: Sendable {
       if let credentials = environment["CREDENTIALS_DIRECTORY"], !credentials.isEmpty {
         kind = .files(folder: URL(fileURLWithPath: credentials, isDirectory: true), credentials: true)
       } else {
-        kind = .files(folder: context.paths.config.appending(path: "secrets", directoryHint: .isDirectory), credentials: false)
+        kind = .files(
+          folder: context.paths.config.appending(path: "secrets", directoryHint: .isDirectory), credentials: false)
       }
     } else {
       kind = .keyring
@@ -101,7 +102,8 @@ public struct SecretStore: Sendable {
         try PrivateFiles.ensureDirectory(folder)
         try PrivateFiles.write(Data(value.utf8), to: folder.appending(path: name))
       } catch {
-        throw Diagnostic(.error, .fileNotFound, "cannot save the secret: \(error.localizedDescription)", file: folder.path)
+        throw Diagnostic(
+          .error, .fileNotFound, "cannot save the secret: \(error.localizedDescription)", file: folder.path)
       }
     }
   }
@@ -122,7 +124,8 @@ public struct SecretStore: Sendable {
       do {
         try FileManager.default.removeItem(at: file)
       } catch {
-        throw Diagnostic(.error, .fileNotFound, "cannot remove the secret: \(error.localizedDescription)", file: file.path)
+        throw Diagnostic(
+          .error, .fileNotFound, "cannot remove the secret: \(error.localizedDescription)", file: file.path)
       }
       return true
     }

@@ -82,8 +82,9 @@ public struct SecretService: Sendable {
   /// Stores `value` as the secret `name` in the default collection, replacing what it held.
   public func store(_ name: String, value: String) throws(Failure) {
     try withSession { session throws(Failure) in
-      guard let alias = try session.call(Self.root, Self.serviceInterface, "ReadAlias", [.string("default")]).first?
-        .string, alias != "/"
+      guard
+        let alias = try session.call(Self.root, Self.serviceInterface, "ReadAlias", [.string("default")]).first?
+          .string, alias != "/"
       else {
         throw .failed(
           "the Secret Service has no default collection (a keyring to keep items in); create one in Seahorse (Passwords and Keys)"
@@ -156,7 +157,8 @@ public struct SecretService: Sendable {
     {
       do {
         return try bus.call(
-          .methodCall(destination: SecretService.service, path: object, interface: interface, member: member, body: body),
+          .methodCall(
+            destination: SecretService.service, path: object, interface: interface, member: member, body: body),
           until: deadline)
       } catch .timedOut {
         throw .failed("the Secret Service did not answer '\(member)' in time")
@@ -207,11 +209,13 @@ public struct SecretService: Sendable {
       throw .unavailable("there is no session bus: \(error.why)")
     }
     do throws(DBusError) {
-      let owned = try bus.call(
-        DBusConnection.busCall("NameHasOwner", [.string(Self.service)]), until: deadline
-      ).first?.bool ?? false
+      let owned =
+        try bus.call(
+          DBusConnection.busCall("NameHasOwner", [.string(Self.service)]), until: deadline
+        ).first?.bool ?? false
       if !owned {
-        let activatable = try bus.call(DBusConnection.busCall("ListActivatableNames", []), until: deadline)
+        let activatable =
+          try bus.call(DBusConnection.busCall("ListActivatableNames", []), until: deadline)
           .first?.items?.contains { $0.string == Self.service } ?? false
         guard activatable else {
           throw DBusError.noBus("nothing on the session bus provides \(Self.service) (no keyring is running)")
@@ -223,7 +227,8 @@ public struct SecretService: Sendable {
       throw .unavailable("the session bus did not answer: \(error.why)")
     }
     let session = Session(bus: bus, deadline: deadline)
-    let opened = try session.call(Self.root, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
+    let opened = try session.call(
+      Self.root, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
     guard opened.count == 2, let path = opened[1].string else {
       throw .failed("OpenSession answered \(opened.count) values, not 2")
     }

@@ -98,7 +98,8 @@ public final class PrivateKeyring: @unchecked Sendable {
   }
 
   /// Runs `secret-tool` (or `gdbus`) against this keyring: its status and standard output.
-  public func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String) {
+  public func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String)
+  {
     let result = try ReferenceTool(tool, install: "Scripts/setup.sh").run(
       arguments, input: input, environment: environment)
     return (result?.status ?? -1, result?.output ?? "")

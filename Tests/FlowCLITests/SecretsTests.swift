@@ -93,8 +93,11 @@ struct SecretsTests {
     guard let keyring = try PrivateKeyring.start() else { return }
     defer { keyring.stop() }
     _ = try keyring.run(
-      "secret-tool", ["store", "--label=flow: api-token", "xdg:schema", "dev.flow.Secret", "service", "flow",
-        "account", "api-token"], input: Self.value)
+      "secret-tool",
+      [
+        "store", "--label=flow: api-token", "xdg:schema", "dev.flow.Secret", "service", "flow",
+        "account", "api-token",
+      ], input: Self.value)
     let machine = try Self.machine(keyring)
     try FileManager.default.createDirectory(at: machine.library, withIntermediateDirectories: true)
     try Self.workflow.write(
@@ -179,7 +182,8 @@ struct SecretsTests {
 
   @Test func theFileStoreIsOptInAndWarnsAtEachUse() async throws {
     let machine = try Self.machine(nil)
-    let set = await machine.run(["secrets", "set", "api-token"], environment: ["FLOW_SECRETS": "file"], lines: [Self.value])
+    let set = await machine.run(
+      ["secrets", "set", "api-token"], environment: ["FLOW_SECRETS": "file"], lines: [Self.value])
     #expect(set.status == 0, "\(set.error)")
     let file = machine.home.appendingPathComponent(".config/flow/secrets/api-token")
     let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
@@ -188,7 +192,8 @@ struct SecretsTests {
     let result = await machine.run(["run", "uses-secret.yml"], environment: ["FLOW_SECRETS": "file"])
     #expect(result.status == 0, "\(result.error)")
     #expect(!(result.output + result.error).contains(Self.value))
-    assertGolden(transcript(result).replacingOccurrences(of: machine.home.path, with: "~"), named: "secrets/file-store.txt")
+    assertGolden(
+      transcript(result).replacingOccurrences(of: machine.home.path, with: "~"), named: "secrets/file-store.txt")
     // Without the opt-in, the file is not read.
     let keyringOnly = await machine.run(["run", "uses-secret.yml"])
     #expect(keyringOnly.status == 5)
@@ -262,5 +267,41 @@ struct SecretsTests {
     let named = await machine.run(["show", "github.yml"])
     let computed = await machine.run(["show", "anywhere.yml"])
     assertGolden(transcript(named) + "\n" + transcript(computed), named: "secrets/card.txt")
+  }
+
+  /// The units `flow schedule install` writes say how a run's secrets reach it; the Kubernetes objects,
+  /// which mount them from a Secret, still pass `kubernetes-validate`.
+  @Test func installedUnitsSayHowTheSecretsReachTheRun() async throws {
+    let machine = try Self.machine(nil)
+    try machine.write(
+      "nightly.yml",
+      """
+      flow: 1
+      name: nightly
+      schedule: "0 3 * * *"
+      timezone: UTC
+      secrets: [api-token, github-token]
+      steps:
+        - show: ${secret.api-token}
+      """)
+    var text = ""
+    for engine in [
+      ["systemd", "--print"], ["cron", "--print"], ["kubernetes", "--image", "registry.example/flow:1.0"],
+    ] {
+      let result = await machine.run(["schedule", "install"] + engine + ["nightly.yml"])
+      #expect(result.status == 0, "\(engine): \(result.error)")
+      text += "$ flow schedule install \(engine.joined(separator: " "))\n" + result.output + "\n"
+      if engine[0] == "kubernetes" {
+        let manifest = machine.home.appendingPathComponent("flow.yaml")
+        try result.output.write(to: manifest, atomically: true, encoding: .utf8)
+        let validate = ReferenceTool(
+          "kubernetes-validate", install: "Scripts/setup.sh (pip install kubernetes-validate)")
+        guard let checked = try validate.run(["--strict", "--quiet", manifest.path]) else { return }
+        #expect(checked.status == 0, "\(checked.output)\(checked.error)")
+      }
+    }
+    assertGolden(
+      ScheduleCommandTests.portable(text.replacingOccurrences(of: machine.home.path, with: "~")),
+      named: "secrets/units.txt")
   }
 }
