@@ -1,3 +1,4 @@
+import FlowIntents
 import FlowTestSupport
 import Foundation
 import Testing
@@ -303,5 +304,60 @@ struct SecretsTests {
     assertGolden(
       ScheduleCommandTests.portable(text.replacingOccurrences(of: machine.home.path, with: "~")),
       named: "secrets/units.txt")
+  }
+
+  /// `flow auth login` keeps the Raindrop token in the keyring, as the secret `raindrop-token`; a token
+  /// saved in the file before moves there with `--move`; `flow auth logout` removes it.
+  @Test func theRaindropTokenLivesInTheKeyring() async throws {
+    guard let keyring = try PrivateKeyring.start() else { return }
+    defer { keyring.stop() }
+    let machine = try Self.machine(keyring)
+    let token = "raindrop-token-3c9e41"
+    let login = await machine.run(["auth", "login", "--no-check"], lines: [token])
+    #expect(login.status == 0, "\(login.error)")
+    #expect(login.output == "Saved the token in the keyring without checking it; 'flow auth status' checks it.\n")
+    #expect(login.error == "")
+    let lookup = try keyring.run("secret-tool", ["lookup", "service", "flow", "account", "raindrop-token"])
+    #expect(lookup.output == token)
+    let file = machine.home.appendingPathComponent(".config/flow/raindrop-token")
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+    #expect(Self.filesHolding(token, under: machine.home) == [])
+
+    let logout = await machine.run(["auth", "logout"])
+    #expect(logout.output == "Logged out: removed the token from the keyring.\n", "\(logout.error)")
+    let gone = try keyring.run("secret-tool", ["lookup", "service", "flow", "account", "raindrop-token"])
+    #expect(gone.output == "")
+
+    // A token in the file, as an earlier flow saved it, keeps being read, and moves on request.
+    try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try (token + "\n").write(to: file, atomically: true, encoding: .utf8)
+    let moved = await machine.run(["auth", "login", "--move"])
+    #expect(moved.status == 0, "\(moved.error)")
+    #expect(
+      moved.output
+        == "Moved the token from \(file.path) into the keyring (secret 'raindrop-token').\n")
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+    let again = try keyring.run("secret-tool", ["lookup", "service", "flow", "account", "raindrop-token"])
+    #expect(again.output == token)
+  }
+}
+
+/// Secrets in the contract a run is held to: a provenance record written before secrets existed reads as
+/// reading none, and a workflow that now reads a secret its approved card did not list asks again.
+struct SecretsContractTests {
+  @Test func aRecordWithoutSecretsReadsAsNoneAndANewSecretIsMore() throws {
+    var approved = CapabilitySet()
+    approved.hosts = .only(["api.github.com"])
+    let encoded = try JSONEncoder().encode(approved)
+    #expect(!String(decoding: encoded, as: UTF8.self).contains("secrets"))
+    let decoded = try JSONDecoder().decode(CapabilitySet.self, from: encoded)
+    #expect(decoded == approved)
+    var now = approved
+    now.secrets = ["github-token"]
+    #expect(!now.isSubset(of: approved))
+    #expect(now.excess(over: approved) == ["reads your secret github-token"])
+    let again = try JSONDecoder().decode(CapabilitySet.self, from: JSONEncoder().encode(now))
+    #expect(again.secrets == ["github-token"])
+    #expect(now.isSubset(of: again))
   }
 }
