@@ -23,7 +23,9 @@ cat > "$work/bus.conf" <<EOF
 <busconfig>
   <type>session</type>
   <listen>unix:dir=$work</listen>
-  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>
+  </policy>
 </busconfig>
 EOF
 mkfifo "$work/address"

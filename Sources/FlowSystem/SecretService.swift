@@ -208,32 +208,35 @@ public struct SecretService: Sendable {
     } catch {
       throw .unavailable("there is no session bus: \(error.why)")
     }
-    do throws(DBusError) {
-      let owned =
-        try bus.call(
-          DBusConnection.busCall("NameHasOwner", [.string(Self.service)]), until: deadline
-        ).first?.bool ?? false
-      if !owned {
-        let activatable =
-          try bus.call(DBusConnection.busCall("ListActivatableNames", []), until: deadline)
-          .first?.items?.contains { $0.string == Self.service } ?? false
-        guard activatable else {
-          throw DBusError.noBus("nothing on the session bus provides \(Self.service) (no keyring is running)")
-        }
-      }
-    } catch .noBus(let why) {
-      throw .unavailable(why)
-    } catch {
-      throw .unavailable("the session bus did not answer: \(error.why)")
-    }
     let session = Session(bus: bus, deadline: deadline)
-    let opened = try session.call(
-      Self.root, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
+    // Straight to the service: the bus answers ServiceUnknown at once when nothing provides it (and starts
+    // one that is activatable), so no round trip asks first.
+    let opened: [DBusValue]
+    do throws(DBusError) {
+      opened = try bus.call(
+        .methodCall(
+          destination: Self.service, path: Self.root, interface: Self.serviceInterface, member: "OpenSession",
+          body: [.string("plain"), .variant(.string(""))]),
+        until: deadline)
+    } catch .remote(let name, _)
+      where name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NameHasNoOwner"
+    {
+      throw .unavailable("nothing on the session bus provides \(Self.service) (no keyring is running)")
+    } catch .timedOut {
+      throw .failed("the Secret Service did not answer 'OpenSession' in time")
+    } catch {
+      throw .failed("the Secret Service refused 'OpenSession': \(error.why)")
+    }
     guard opened.count == 2, let path = opened[1].string else {
       throw .failed("OpenSession answered \(opened.count) values, not 2")
     }
     session.path = path
-    defer { _ = try? session.call(path, "org.freedesktop.Secret.Session", "Close", []) }
+    // Closed without waiting for the answer: the connection ends right after anyway.
+    defer {
+      bus.send(
+        .methodCall(
+          destination: Self.service, path: path, interface: "org.freedesktop.Secret.Session", member: "Close"))
+    }
     return try body(session)
   }
 }
