@@ -47,6 +47,7 @@ command -v xdotool >/dev/null || missing+=(xdotool)
 command -v desktop-file-validate >/dev/null || missing+=(desktop-file-utils)
 command -v gnome-keyring-daemon >/dev/null || missing+=(gnome-keyring)
 command -v secret-tool >/dev/null || missing+=(libsecret-tools)
+command -v gdbus >/dev/null || missing+=(libglib2.0-bin)
 # Python runs the reference tools below, in a virtual environment (Debian's Python refuses pip outside one,
 # PEP 668); python3-venv brings ensurepip, which `python3 -m venv` needs.
 command -v python3 >/dev/null || missing+=(python3)

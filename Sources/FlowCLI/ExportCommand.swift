@@ -55,6 +55,37 @@ struct ExportCommand: AsyncParsableCommand {
     try Interrupts.endingAtOnce { try export() }
   }
 
+  /// The places the files hold a value of one of the keyring's secrets (the Raindrop token among them),
+  /// asked only when there is a keyring to ask, or when the workflow reads secrets (then a keyring that
+  /// cannot be asked is a warning: the check did not happen).
+  static func exposedSecrets(
+    _ root: Workflow, children: [(reference: String, workflow: Workflow)], context: SessionContext
+  ) -> Diagnostics {
+    let workflows = [root] + children.map(\.workflow)
+    let store = SecretStore(context: context)
+    var values: [String: String] = [:]
+    if let (token, _) = Backends(context: context).token() { values[Backends.tokenSecret] = token }
+    let declared = workflows.flatMap { $0.secrets.map(\.value) }
+    do throws(Diagnostic) {
+      let names = Set(try store.names() + declared)
+      values.merge(try store.read(Array(names)).values) { $1 }
+    } catch {
+      if !declared.isEmpty {
+        return Diagnostics([
+          Diagnostic(
+            .warning, error.code, "could not check the file for the values of its secrets: \(error.message)",
+            file: nil)
+        ])
+      }
+    }
+    var found: [Diagnostic] = []
+    var seen: Set<String> = []
+    for workflow in workflows where seen.insert(workflow.file.path).inserted {
+      found += SecretStore.exposures(of: values, in: workflow.file)
+    }
+    return Diagnostics(found)
+  }
+
   private func export() throws {
     let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
@@ -68,8 +99,13 @@ struct ExportCommand: AsyncParsableCommand {
 
     // No secrets leave the machine.
     var problems = Diagnostics(diagnostics.filter { $0.severity != .error })
-    let findings = Sharing.secrets(in: root, children: children, allowed: Set(allowSecret))
-    if !findings.isEmpty {
+    // The values of the keyring's secrets first: a value found there is said to be one, not guessed.
+    let exposed = Self.exposedSecrets(root, children: children, context: context)
+    problems.append(contentsOf: exposed)
+    let findings = Sharing.secrets(in: root, children: children, allowed: Set(allowSecret)).filter { finding in
+      !exposed.all.contains { $0.code == .secretExposed && $0.span?.start.line == finding.span.start.line }
+    }
+    if !findings.isEmpty || exposed.hasErrors {
       problems.append(contentsOf: SecretScanner.diagnostics(findings))
       context.report(problems)
       throw ExitCode(ExitStatus.invalid.rawValue)

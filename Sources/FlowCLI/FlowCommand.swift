@@ -19,6 +19,7 @@ public struct FlowCommand: AsyncParsableCommand {
       DoCommand.self,
       RunsCommand.self,
       AuthCommand.self,
+      SecretsCommand.self,
       ValidateCommand.self,
       ShowCommand.self,
       ListCommand.self,

@@ -135,7 +135,7 @@ struct RunRequest: Sendable, Equatable {
   @TaskLocal static var launcherNotice: LauncherNotice?
 
   private func perform() async throws {
-    let context = SessionContext.current
+    var context = SessionContext.current
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
@@ -199,6 +199,27 @@ struct RunRequest: Sendable, Equatable {
         status, diagnostics: Diagnostics([error]), output: nil, reporter: nil, session: session, context: context)
     }
 
+    // Secrets (`secrets:`) are read before step 1, and from then on nothing printed shows their values.
+    var secrets: [String: String] = [:]
+    let declared = SecretStore.declared(in: loaded, check: check)
+    if !declared.isEmpty {
+      if dryRun {
+        for name in declared { secrets[name.value] = Redactor.shownMask }
+      } else {
+        do throws(RunError) {
+          let read = try SecretStore(context: context).readForRun(declared)
+          secrets = read.values
+          if !read.warnings.isEmpty, !json { context.report(Diagnostics(read.warnings)) }
+        } catch {
+          return try finish(
+            ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: nil, session: session,
+            context: context)
+        }
+        session.addSecrets(Array(secrets.values))
+        context.console = RedactingConsole(context.console, secrets: Array(secrets.values))
+      }
+    }
+
     let prompter = session.prompter(
       action.prompter(
         context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
@@ -243,6 +264,7 @@ struct RunRequest: Sendable, Equatable {
     options.runID = runID
     options.limits = session.limits
     options.trigger = event?.value
+    options.secrets = secrets
     // What the run is held to; an imported workflow that now needs more than its approved card asks.
     let contract = RunContract(loaded, check: check, context: context)
     var given: [String: FlowValue] = [:]

@@ -82,7 +82,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
       ScheduledWorkflow(
         name: item.workflow.name, path: context.url(for: item.workflow.file.path).standardizedFileURL.path,
         contents: String(decoding: item.workflow.file.bytes, as: UTF8.self), schedule: item.schedule,
-        executable: executable)
+        executable: executable, secrets: item.workflow.secrets.map(\.value))
     }
     try checkNames(scheduled, context: context)
     switch engine {

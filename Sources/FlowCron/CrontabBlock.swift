@@ -20,6 +20,12 @@ public enum CrontabBlock {
     var current = restore
     for workflow in workflows {
       lines.append("# \(workflow.name) (\(workflow.path))")
+      if !workflow.secrets.isEmpty {
+        // cron has no session: the keyring is reached at /run/user/UID/bus only while the user is logged in.
+        lines.append(
+          "# reads the secrets \(workflow.secrets.joined(separator: ", ")) from the keyring, which must be unlocked when it fires; "
+            + "without one, put FLOW_SECRETS=file before the command (Secrets.md)")
+      }
       let command = [workflow.executable, "run", "--no-input", "--trigger", "cron", workflow.path].map(shellQuote)
         .joined(separator: " ")
       for entry in workflow.schedule.entries {

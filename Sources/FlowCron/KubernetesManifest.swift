@@ -102,20 +102,58 @@ public enum KubernetesManifest {
                           - name: XDG_DATA_HOME
                             value: /tmp/flow/data
                           - name: XDG_CONFIG_HOME
-                            value: /tmp/flow/config
+                            value: /tmp/flow/config\(secretEnvironment(workflow.secrets))
                         volumeMounts:
                           - name: workflow
                             mountPath: \(mountPath)
-                            readOnly: true
+                            readOnly: true\(secretMount(workflow.secrets))
                     volumes:
                       - name: workflow
                         configMap:
-                          name: \(quote(name))
+                          name: \(quote(name))\(secretVolume(workflow.secrets, options: options))
           """)
       }
     }
     return documents.map { $0 + "\n" }.joined(separator: "---\n")
   }
+
+  /// The secrets a workflow reads (`secrets:`) reach it as files, one per name, from the Kubernetes Secret
+  /// `flow-secrets`, mounted where flow's file store reads credentials (Secrets.md, "Without a keyring").
+  private static func secretEnvironment(_ secrets: [String]) -> String {
+    guard !secrets.isEmpty else { return "" }
+    return """
+
+                      - name: FLOW_SECRETS
+                        value: file
+                      - name: CREDENTIALS_DIRECTORY
+                        value: \(secretsPath)
+      """
+  }
+
+  private static func secretMount(_ secrets: [String]) -> String {
+    guard !secrets.isEmpty else { return "" }
+    return """
+
+                      - name: secrets
+                        mountPath: \(secretsPath)
+                        readOnly: true
+      """
+  }
+
+  private static func secretVolume(_ secrets: [String], options: Options) -> String {
+    guard !secrets.isEmpty else { return "" }
+    let literals = secrets.map { "--from-literal=\($0)=…" }.joined(separator: " ")
+    return """
+
+                  # The secrets \(secrets.joined(separator: ", ")), one key each: kubectl create secret generic flow-secrets \(literals)
+                  - name: secrets
+                    secret:
+                      secretName: flow-secrets
+                      defaultMode: 0400
+      """
+  }
+
+  static let secretsPath = "/run/flow-secrets"
 
   private static func metadata(name: String, options: Options) -> String {
     var lines = ["  name: \(quote(name))"]

@@ -9,8 +9,13 @@ public struct ScheduledWorkflow: Sendable {
   public var schedule: Schedule
   /// The absolute path of the `flow` binary that runs it.
   public var executable: String
+  /// The secrets it reads (`secrets:`): the units say how they reach an unattended run.
+  public var secrets: [String]
 
-  public init(name: String, path: String, contents: String, schedule: Schedule, executable: String) {
+  public init(
+    name: String, path: String, contents: String, schedule: Schedule, executable: String, secrets: [String] = []
+  ) {
+    self.secrets = secrets
     self.name = name
     self.path = path
     self.contents = contents

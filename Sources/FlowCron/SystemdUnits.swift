@@ -22,7 +22,7 @@ public enum SystemdUnits {
       Type=oneshot
       ExecStart=\(command.map(quote).joined(separator: " "))
 
-      """
+      """ + secretLines(workflow.secrets)
     var calendar: [String] = []
     for entry in workflow.schedule.entries {
       calendar.append("# \(entry.expression.text) (\(entry.zoneName)): \(entry.expression.words)")
@@ -45,6 +45,19 @@ public enum SystemdUnits {
 
       """
     return [Unit(fileName: "\(name).service", contents: service), Unit(fileName: "\(name).timer", contents: timer)]
+  }
+
+  /// How the secrets reach the run: from the keyring on the session bus, which must be unlocked when the
+  /// timer fires; else from files, by the line left commented out (Secrets.md, "Without a keyring").
+  static func secretLines(_ secrets: [String]) -> String {
+    guard !secrets.isEmpty else { return "" }
+    return """
+      # Reads the secrets \(secrets.joined(separator: ", ")) from the keyring (the Secret Service on the session
+      # bus), which must be unlocked when the timer fires (log in, or unlock it at login). Without a keyring,
+      # store them with 'FLOW_SECRETS=file flow secrets set NAME' and uncomment the next line (Secrets.md).
+      #Environment=FLOW_SECRETS=file
+
+      """
   }
 
   /// One word of `ExecStart=`: bare when it is plain, else double-quoted with `\` and `"` escaped;

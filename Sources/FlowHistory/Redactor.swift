@@ -3,7 +3,8 @@ import Foundation
 /// Replaces secrets with `***` in everything run history stores: step summaries, error messages, help
 /// lines and the source lines kept for excerpts.
 ///
-/// Secrets are the Raindrop.io token, the values of inputs declared `secret: true`, and the values of
+/// Secrets are the Raindrop.io token, the values of inputs declared `secret: true`, those of the secrets a
+/// workflow reads from the keyring (`secrets:`), and the values of
 /// environment variables a workflow reads whose names say they are secret (`*TOKEN*`, `*SECRET*`,
 /// `*PASSWORD*`, `*PASSPHRASE*`, `*KEY*`). Each is matched as given and percent-encoded (as it would
 /// appear in a URL). A value computed from a secret that no longer contains it (uppercased, hashed) is
@@ -12,13 +13,18 @@ public struct Redactor: Sendable {
   /// What a secret becomes.
   public static let mask = "***"
 
+  /// What a terminal shows for a secret: a step that shows one shows this.
+  public static let shownMask = "••••"
+
   private let secrets: [String]
   /// The longest secret's length, so that a cut text is masked before it is cut.
   private let longest: Int
+  private let replacement: String
 
   /// An array, not any sequence: a generic walk of one looked its iterator type up at run time, one scan
   /// of every protocol conformance in the program at the start of every recorded run.
-  public init(secrets: [String]) {
+  public init(secrets: [String], mask: String = Redactor.mask) {
+    replacement = mask
     var all: Set<String> = []
     for secret in secrets where !secret.isEmpty {
       all.insert(secret)
@@ -39,7 +45,7 @@ public struct Redactor: Sendable {
     guard !secrets.isEmpty else { return text }
     var text = text
     for secret in secrets where text.contains(secret) {
-      text = text.replacingOccurrences(of: secret, with: Self.mask)
+      text = text.replacingOccurrences(of: secret, with: replacement)
     }
     return text
   }
@@ -56,8 +62,11 @@ public struct Redactor: Sendable {
 
   /// This redactor and `other` together.
   public func adding(_ other: Redactor) -> Redactor {
-    Redactor(secrets: secrets + other.secrets)
+    Redactor(secrets: secrets + other.secrets, mask: replacement)
   }
+
+  /// Whether there is anything to mask.
+  public var isEmpty: Bool { secrets.isEmpty }
 
   /// Whether an environment variable's name says its value is secret.
   public static func isSecretName(_ name: String) -> Bool {

@@ -26,6 +26,12 @@ public struct ToolResult: Sendable, Equatable {
     return .dictionary(result)
   }
 
+  /// This result with the run's secrets masked (`secrets:`).
+  func masked(_ mask: SecretMask) -> ToolResult {
+    guard !mask.isEmpty else { return self }
+    return ToolResult(texts: texts.map { mask($0) }, structured: structured.map { mask($0) }, isError: isError)
+  }
+
   /// A failure, its diagnostics rendered as `flow run` prints them (without colour).
   public static func failure(_ diagnostics: Diagnostics) -> ToolResult {
     ToolResult(texts: [DiagnosticRenderer(colors: false).render(diagnostics)], structured: nil, isError: true)
@@ -88,6 +94,20 @@ public struct MCPToolCall: Sendable {
     } catch {
       return finish(session, error.code == .alreadyRunning ? .skipped : .invalid, Diagnostics([error]))
     }
+    // Secrets are read before step 1; nothing the client gets back carries their values.
+    var secrets: [String: String] = [:]
+    let declared = SecretStore.declared(in: loaded, check: check)
+    if !declared.isEmpty {
+      do throws(RunError) {
+        let read = try SecretStore(context: context).readForRun(declared)
+        secrets = read.values
+        if !read.warnings.isEmpty { context.report(Diagnostics(read.warnings)) }
+      } catch {
+        return finish(session, ExitStatus(error.kind), error.diagnostics)
+      }
+      session.addSecrets(Array(secrets.values))
+    }
+    let mask = SecretMask(secrets: Array(secrets.values))
     let inputNames = Set(loaded.inputs.map(\.name.value))
     let asks = client.elicits && !options.noInput
     var prompter: any Prompter =
@@ -122,6 +142,7 @@ public struct MCPToolCall: Sendable {
       session.addSecrets(inputs, of: loaded)
       var interpreterOptions = Interpreter.Options()
       interpreterOptions.environment = context.environment
+      interpreterOptions.secrets = secrets
       interpreterOptions.runID = runID
       interpreterOptions.limits = session.limits
       let interpreter = Interpreter(
@@ -130,8 +151,9 @@ public struct MCPToolCall: Sendable {
       let result = try await interpreter.run(loaded, inputs: inputs)
       session.finish(.success, diagnostics: Diagnostics())
       return observer.result(result.output, structured: ToolSchema.output(check.resultType(of: loaded)) != nil)
+        .masked(mask)
     } catch let error as RunError {
-      return finish(session, ExitStatus(error.kind), error.diagnostics)
+      return finish(session, ExitStatus(error.kind), error.diagnostics).masked(mask)
     } catch {
       // Only RunError comes out of the run; anything else is a cancellation on the way in.
       return finish(

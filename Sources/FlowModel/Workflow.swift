@@ -17,6 +17,8 @@ public struct Workflow: Sendable {
   public var inputs: [Input]
   /// Environment variables the workflow may read as `${env.NAME}`.
   public var environment: [Located<String>]
+  /// `secrets:` — the secrets the workflow may read as `${secret.NAME}`, from the keyring (Secrets.md).
+  public var secrets: [Located<String>]
   /// `schedule:` — when the workflow runs unattended: its cron expressions, none when it has no schedule.
   public var schedule: [ScheduleEntry]
   /// `on:` — what starts the workflow by itself, besides its schedule (whose entries `on:` adds to

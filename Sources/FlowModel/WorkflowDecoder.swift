@@ -103,6 +103,9 @@ public struct WorkflowDecoder {
       environment: mapping["env"]?.value.sequence?.items.compactMap { item in
         item.scalar.map { Located($0.value, at: $0.span) }
       } ?? [],
+      secrets: mapping["secrets"]?.value.sequence?.items.compactMap { item in
+        item.scalar.map { Located($0.value, at: $0.span) }
+      } ?? [],
       schedule: mapping["schedule"].map { schedule($0.value) } ?? [],
       timezone: mapping["timezone"]?.value.scalar.map { Located($0.value, at: $0.span) },
       confirmations: mapping["confirmations"]?.value.scalar.flatMap { Workflow.ConfirmationPolicy(rawValue: $0.value) }
@@ -110,6 +113,12 @@ public struct WorkflowDecoder {
       steps: mapping["steps"]?.value.sequence.map { steps($0) } ?? []
     )
     workflow.onFailure = mapping["on-failure"]?.value.sequence.map { steps($0) } ?? []
+    for name in workflow.secrets where !WorkflowFormat.isSecretName(name.value) {
+      report(
+        Diagnostic(.error, .invalidName, "'\(name.value)' is not a secret's name", at: name.span)
+          .help("a secret's name is letters, digits, '-' and '_', starting with a letter or digit, like 'github-token'")
+      )
+    }
     if let phrases = mapping["phrases"] {
       workflow.phrases = Phrase.parse(phrases.value, inputs: workflow.inputs.map(\.name.value)) { report($0) }
     }

@@ -59,6 +59,9 @@ public enum WorkflowFormat {
     Key(name: "input", shape: .inputs, isRequired: false, summary: "the inputs the workflow takes, by name"),
     Key(name: "env", shape: .textList, isRequired: false, summary: "environment variables the workflow may read"),
     Key(
+      name: "secrets", shape: .textList, isRequired: false,
+      summary: "secrets from the keyring the workflow reads as ${secret.NAME} ('flow secrets set NAME')"),
+    Key(
       name: "on", shape: .triggers, isRequired: false,
       summary: "what starts the workflow by itself: files, drives, Wi-Fi, power, session, hotkeys, apps, times"),
     Key(
@@ -91,6 +94,16 @@ public enum WorkflowFormat {
 
   /// Top-level keys a workflow embedded under `workflows:` may not have: it is part of its file.
   public static let fileOnlyKeys: Set<String> = ["shared", "workflows"]
+
+  /// Whether `name` may name a secret (`secrets:`, `${secret.NAME}`, `flow secrets set NAME`): letters,
+  /// digits, `-` and `_`, starting with a letter or digit, at most 100 characters.
+  public static func isSecretName(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 100 else { return false }
+    let isWord = { (scalar: Unicode.Scalar) in
+      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+    return isWord(first) && name.unicodeScalars.allSatisfy { isWord($0) || $0 == "-" || $0 == "_" }
+  }
 
   static let keysByName = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
 
@@ -298,6 +311,8 @@ public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
   case env
   /// What fired, in a run a trigger started (SPEC §10): `${trigger.file}`, `${trigger.ssid}`.
   case trigger
+  /// `${secret.NAME}`, for the names listed under `secrets:`: a value from the keyring, never shown.
+  case secret
 
   /// The variable `name` names, nil for any other name. Written out, and inlined into the run's lookup of
   /// each reference: the derived `init(rawValue:)` searches a table, three times as slow.
@@ -312,6 +327,7 @@ public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
     case "run": self = .run
     case "env": self = .env
     case "trigger": self = .trigger
+    case "secret": self = .secret
     default: return nil
     }
   }
@@ -320,5 +336,5 @@ public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
   public var isLoopVariable: Bool { self == .item || self == .index }
 
   /// Whether the name is read through a property only (`${run.id}`, not `${run}`).
-  public var needsProperty: Bool { self == .workflow || self == .run || self == .env }
+  public var needsProperty: Bool { self == .workflow || self == .run || self == .env || self == .secret }
 }

@@ -206,6 +206,8 @@ public struct Capabilities: Sendable, Hashable, Encodable {
   public var landlock: Bool?
   /// The environment variables it may read (`env:`), its own and its nested workflows'.
   public var environment: [String] = []
+  /// The secrets it reads from the keyring (`secrets:`), its own and its nested workflows'.
+  public var secrets: [String] = []
   public var workflows: [WorkflowRun] = []
   /// When it runs unattended: one entry per cron expression.
   public var schedule: [Schedule] = []
@@ -224,6 +226,18 @@ public struct Capabilities: Sendable, Hashable, Encodable {
     apps.contains { $0.writes + $0.deletes > 0 } || !otherChanges.isEmpty
       || machine.contains { MachineAccess.Kind(rawValue: $0.kind)?.onlyReads == false }
   }
+
+  /// Where a secret it reads may go: a value reaches a host only in what a request carries (a URL the run
+  /// computes, a body, headers), so the hosts sent data, then the MCP servers its steps call.
+  public var secretDestinations: [String] {
+    var names: [String] = []
+    for host in (dataSent + requestData).map(\.host) where !names.contains(host) { names.append(host) }
+    return names + servers.map { "the MCP server \($0.name)" }
+  }
+
+  /// Whether a secret may go to any host: a URL computed at run time, or a server that may contact hosts
+  /// it does not name with what the run computes.
+  public var secretsMayGoAnywhere: Bool { !anyHost.isEmpty || undeclaredHosts.contains(where: \.sendsComputed) }
 
   /// Whether anything deletes without the person being asked: the card's red line.
   public var deletesWithoutAsking: Bool { unattended.contains(where: \.deletes) }
@@ -267,6 +281,7 @@ extension Capabilities {
       set.sends = .any
     }
     for server in servers { set.servers.insert(server.name) }
+    set.secrets = Set(secrets)
     return set
   }
 }

@@ -161,6 +161,9 @@ private struct Walk {
     for name in workflow.environment.map(\.value) where !capabilities.environment.contains(name) {
       capabilities.environment.append(name)
     }
+    for name in workflow.secrets.map(\.value) where !capabilities.secrets.contains(name) {
+      capabilities.secrets.append(name)
+    }
     let before = effects.count
     visit(workflow.steps, prefix: "", in: workflow)
     analysis.remember(StepEffect.combined(Array(effects[before...])), of: workflow)

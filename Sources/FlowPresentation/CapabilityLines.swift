@@ -113,6 +113,21 @@ public enum CapabilityLines {
             + StyledText([.init(.value, capabilities.environment.joined(separator: ", "))]),
           tone: .plain))
     }
+    for secret in capabilities.secrets {
+      // The card's promise about a secret: where its value may end up.
+      var text: StyledText = "reads your secret " + StyledText([.init(.value, secret)])
+      let destinations = capabilities.secretDestinations
+      var tone: Tone = .plain
+      if capabilities.secretsMayGoAnywhere {
+        text.append(.text, " and may send it to any host: a URL is computed at run time")
+        tone = .alarm
+      } else if !destinations.isEmpty {
+        text.append(.text, " and may send it to ")
+        text.append(.value, destinations.joined(separator: ", "))
+        tone = .changes
+      }
+      lines.append(Line(text: text, tone: tone))
+    }
     var said: Set<Capabilities.WorkflowRun> = []
     for var run in capabilities.workflows {
       // A workflow run from several steps is one line: what it may do is the same each time.

@@ -774,18 +774,30 @@ private struct Pass {
       guard let (type, rest) = inputType(reference) else { return nil }
       current = type
       path = rest
-    case .workflow?, .run?, .env?:
+    case .workflow?, .run?, .env?, .secret?:
       let expected = ["workflow": "name", "run": "id"]
       guard case .property(let name)? = path.first else {
+        let listed =
+          variable == .secret
+          ? "'${secret.NAME}', with NAME listed under 'secrets:'" : "'${env.NAME}', with NAME listed under 'env:'"
         report(
           Diagnostic(.error, .undefinedName, "'\(reference.root)' needs a property", at: reference.span)
-            .help(
-              "write \(expected[reference.root].map { "'${\(reference.root).\($0)}'" } ?? "'${env.NAME}', with NAME listed under 'env:'")"
-            ))
+            .help("write \(expected[reference.root].map { "'${\(reference.root).\($0)}'" } ?? listed)"))
         return nil
       }
       path = path.dropFirst()
-      if variable == .env {
+      if variable == .secret {
+        let declared = workflow.secrets.map(\.value)
+        if !declared.contains(name) {
+          report(
+            Diagnostic(
+              .error, .secretNotDeclared, "secret '\(name)' is not listed under 'secrets:'", at: reference.span
+            )
+            .help(
+              Suggestion.closest(to: name, among: declared).map { "did you mean '\($0)'?" }
+                ?? "a workflow reads only the secrets it lists: add 'secrets: [\(name)]'"))
+        }
+      } else if variable == .env {
         if !workflow.environment.contains(where: { $0.value == name }) {
           report(
             Diagnostic(.error, .environmentNotAllowed, "'\(name)' is not listed under 'env:'", at: reference.span)
@@ -978,6 +990,8 @@ extension DiagnosticCode {
   public static let notAList: Self = "not-a-list"
   /// `${env.NAME}` for a name the workflow does not list under `env:`.
   public static let environmentNotAllowed: Self = "environment-not-allowed"
+  /// `${secret.NAME}` for a name the workflow does not list under `secrets:`.
+  public static let secretNotDeclared: Self = "secret-not-declared"
   /// An input type that names no type.
   public static let unknownType: Self = "unknown-type"
   /// A bare value given to an action that has no primary parameter.

@@ -99,7 +99,7 @@ enum Evaluator {
       } else {
         value = scope.input
       }
-    case .workflow?, .run?, .env?:
+    case .workflow?, .run?, .env?, .secret?:
       guard case .property(let name)? = path.first else {
         throw RunFailure(
           "'\(reference.root)' needs a property, like '${\(Self.example(reference.root))}'", at: reference.span)
@@ -123,6 +123,13 @@ enum Evaluator {
               + "set it first (export \(name)=…); cron and systemd pass only a few variables")
         }
         value = .text(variable)
+      case ("secret", _):
+        guard let secret = scope.builtIns.secrets[name] else {
+          throw RunFailure(
+            "secret '\(name)' is not listed under 'secrets:'", at: reference.span,
+            help: "a workflow reads only the secrets it lists: add 'secrets: [\(name)]'")
+        }
+        value = .text(secret)
       default:
         throw RunFailure("unknown property '\(name)' of '\(reference.root)'", at: reference.span)
       }

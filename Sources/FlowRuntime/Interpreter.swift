@@ -24,6 +24,9 @@ public struct Interpreter: Sendable {
     public var trigger: FlowValue?
     /// The process environment; a workflow sees only the names its `env:` lists.
     public var environment: [String: String] = [:]
+    /// The values of the secrets the workflows of the run list under `secrets:`, read from the keyring
+    /// before step 1; each workflow sees only the names it lists.
+    public var secrets: [String: String] = [:]
     /// Give the steps inside loops ids that carry their pass (`2#3.1`), for a report that lists every
     /// step (`--json`). Off, ids are positions: building a second string for every step and pass cost a
     /// million trivial steps a sixth more time, for what only that report shows.
@@ -141,7 +144,12 @@ public struct Interpreter: Sendable {
       builtIns: Scope.BuiltIns(
         workflowName: workflow.name, runID: options.runID,
         environment: options.environment.filter { allowed.contains($0.key) }, clock: context.clock,
-        trigger: options.trigger, environmentNames: names))
+        trigger: options.trigger, environmentNames: names,
+        secrets: workflow.secrets.isEmpty
+          ? [:]
+          : options.secrets.filter { name, _ in
+            workflow.secrets.contains { $0.value == name }
+          }))
     scope.textLimit = options.limits.textBytes
     return scope
   }

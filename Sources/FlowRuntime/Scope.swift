@@ -45,6 +45,8 @@ struct Scope: Sendable {
     var trigger: FlowValue?
     /// The names the workflow's `env:` lists, for actions that read the environment (`get-env`).
     var environmentNames: [String] = []
+    /// `${secret.NAME}`: the values of the secrets the workflow lists under `secrets:`, read before step 1.
+    var secrets: [String: String] = [:]
   }
 
   /// `${input}`: the one input when the workflow declares one, otherwise all of them by name.

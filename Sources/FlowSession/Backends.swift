@@ -21,6 +21,28 @@ public struct Backends {
   public enum TokenSource: Equatable, Sendable {
     case environment
     case file
+    case keyring
+  }
+
+  /// The token's name among the secrets (`flow secrets list` shows it).
+  public static let tokenSecret = "raindrop-token"
+
+  /// The file that says `flow auth login` put the token in the keyring: a run learns that a token is
+  /// configured without asking the keyring, which it asks only when a Raindrop action needs the token.
+  public var keyringMarker: URL { context.paths.config.appending(path: "raindrop-token.in-keyring") }
+
+  /// Whether `flow auth login` put the token in the keyring.
+  public var tokenInKeyring: Bool {
+    if case .success = RegularFile.read(keyringMarker.fileSystemPath, limit: 4096) { return true }
+    return false
+  }
+
+  /// The token from the keyring, when `flow auth login` put it there; throws why it cannot be read.
+  public func keyringToken() throws(Diagnostic) -> String? {
+    guard tokenInKeyring else { return nil }
+    var store = SecretStore(context: context)
+    store.kind = .keyring
+    return try store.read([Self.tokenSecret]).values[Self.tokenSecret]
   }
 
   /// `RAINDROP_TOKEN`, else the token saved by `flow auth login`.
@@ -44,7 +66,7 @@ public struct Backends {
   /// The backend for this run and why, or a diagnostic when the choice is invalid.
   public func choose(flag: BackendChoice?) throws(Diagnostic) -> BackendUse {
     let (choice, reason) = BackendChoice.resolve(
-      flag: flag, configured: try configured(), tokenConfigured: token() != nil)
+      flag: flag, configured: try configured(), tokenConfigured: token() != nil || tokenInKeyring)
     return BackendUse(choice: choice, reason: reason)
   }
 
@@ -67,14 +89,25 @@ public struct Backends {
     let (dataDirectory, token, environment, transport) = (
       context.paths.data, token(), context.environment, context.transport
     )
+    let context = self.context
     let backend = LazyBackend(name: choice.rawValue, announce: announce) {
       () throws(RaindropError) -> any BookmarkBackend in
       switch choice {
       case .local:
         return try LocalBackend(directory: dataDirectory, access: readOnly ? .readOnly : .readWrite)
       case .raindrop:
-        guard let (token, _) = token else { throw .notAuthenticated(reason: "no token is configured") }
-        return RaindropClient(token: token, baseURL: Self.apiURL(environment), transport: transport)
+        if let (token, _) = token {
+          return RaindropClient(token: token, baseURL: Self.apiURL(environment), transport: transport)
+        }
+        // Asked only now, when a step needs Raindrop.io: a run that never does never touches the bus.
+        let stored: String?
+        do throws(Diagnostic) {
+          stored = try Backends(context: context).keyringToken()
+        } catch {
+          throw .notAuthenticated(reason: "the token is in the keyring, and \(error.message)")
+        }
+        guard let stored else { throw .notAuthenticated(reason: "no token is configured") }
+        return RaindropClient(token: stored, baseURL: Self.apiURL(environment), transport: transport)
       }
     }
     return IntentService(backend: backend)

@@ -220,6 +220,12 @@ public final class RunSession: Sendable {
     recorder.addSecrets(Redactor(secrets: values))
   }
 
+  /// Masks these values from now on: the secrets read from the keyring for the run (`secrets:`).
+  public func addSecrets(_ values: [String]) {
+    guard !values.isEmpty, let recorder = state.withLock({ $0.recorder }) else { return }
+    recorder.addSecrets(Redactor(secrets: values))
+  }
+
   // MARK: - Running
 
   /// The run's observer: the reporter, and the history recorder when there is one.

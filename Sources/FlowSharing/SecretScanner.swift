@@ -104,8 +104,15 @@ private struct Walk {
           findings.append(.init(span: entry.key.span, path: path.appending(.key(entry.key.value)), reason: reason))
         }
         let child = path.segments.count == prefix.segments.count && entry.key.value == "workflows"
+        // `secrets:` at a workflow's top level lists names of keyring secrets, not values; they are still
+        // checked as any text is (a token pasted there has a known format or looks random).
+        let topLevel =
+          path.segments.count == prefix.segments.count
+          || (path.segments.count == prefix.segments.count + 2
+            && path.segments[prefix.segments.count] == .key("workflows"))
+        let names = topLevel && entry.key.value == "secrets"
         visit(
-          entry.value, path: path.appending(.key(entry.key.value)), key: child ? nil : entry.key.value,
+          entry.value, path: path.appending(.key(entry.key.value)), key: child || names ? nil : entry.key.value,
           secretInput: secret)
       }
     }

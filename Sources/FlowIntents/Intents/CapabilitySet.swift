@@ -104,6 +104,8 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
   public var desktop: Set<MachineAccess.Kind> = []
   /// The MCP servers whose tools its steps call.
   public var servers: Scope<String> = .nothing
+  /// The secrets it reads from the keyring (`secrets:`), by name.
+  public var secrets: Set<String> = []
 
   public init() {}
 
@@ -218,6 +220,7 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
       words.append(kind.words.card)
     }
     if let names = extra(servers, other.servers) { words.append("calls tools of \(names.joined(separator: ", "))") }
+    for name in secrets.subtracting(other.secrets).sorted() { words.append("reads your secret \(name)") }
     return words
   }
 
@@ -236,6 +239,41 @@ public struct CapabilitySet: Sendable, Hashable, Codable {
     return commands.isSubset(of: other.commands) && urlsFit && hosts.isSubset(of: other.hosts)
       && sends.isSubset(of: other.sends)
       && desktop.isSubset(of: other.desktop) && servers.isSubset(of: other.servers)
+      && secrets.isSubset(of: other.secrets)
+  }
+
+  // MARK: - Records
+
+  enum CodingKeys: String, CodingKey {
+    case everything, files, commands, hosts, urls, sends, desktop, servers, secrets
+  }
+
+  /// A record written before secrets were on the card reads as one whose workflow reads none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    everything = try container.decode(Bool.self, forKey: .everything)
+    files = try container.decode([MachineAccess.Kind: Scope<String>].self, forKey: .files)
+    commands = try container.decode(Scope<Command>.self, forKey: .commands)
+    hosts = try container.decode(Scope<String>.self, forKey: .hosts)
+    urls = try container.decode(Set<String>.self, forKey: .urls)
+    sends = try container.decode(Scope<String>.self, forKey: .sends)
+    desktop = try container.decode(Set<MachineAccess.Kind>.self, forKey: .desktop)
+    servers = try container.decode(Scope<String>.self, forKey: .servers)
+    secrets = try container.decodeIfPresent(Set<String>.self, forKey: .secrets) ?? []
+  }
+
+  /// Without `secrets` when it reads none, so that such a record is as it was before secrets existed.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(everything, forKey: .everything)
+    try container.encode(files, forKey: .files)
+    try container.encode(commands, forKey: .commands)
+    try container.encode(hosts, forKey: .hosts)
+    try container.encode(urls, forKey: .urls)
+    try container.encode(sends, forKey: .sends)
+    try container.encode(desktop, forKey: .desktop)
+    try container.encode(servers, forKey: .servers)
+    if !secrets.isEmpty { try container.encode(secrets.sorted(), forKey: .secrets) }
   }
 }
 
