@@ -37,16 +37,53 @@ public struct WorkflowLocator: WorkflowFiles {
 
   /// The library's workflows by name (what `flow run NAME` takes), sorted by name.
   public var libraryWorkflows: [(name: String, url: URL)] {
-    guard
-      let files = try? FileManager.default.contentsOfDirectory(at: libraryDirectory, includingPropertiesForKeys: nil)
-    else { return [] }
-    // A folder named like a workflow is not one; a link that leads nowhere is listed, to be reported.
-    return files.filter {
-      ["yml", "yaml"].contains($0.pathExtension) && !$0.lastPathComponent.hasPrefix(".")
-        && (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) != true
+    libraryFiles.map { ($0.name, URL(fileURLWithPath: $0.path)) }
+  }
+
+  /// The library's workflows by name, with their paths, sorted by name: what ``libraryWorkflows`` lists,
+  /// read with readdir(3) and its entry types, so that only a link (or a file system that gives no type)
+  /// costs a stat(2). Foundation's listing and `isDirectory` build a URL and its resource values for each
+  /// file, which was most of a `flow mcp` call in a library of 1,000 workflows (Performance.md).
+  public var libraryFiles: [(name: String, path: String)] {
+    let folder = libraryDirectory.fileSystemPath
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var found: [(name: String, path: String)] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard !name.hasPrefix("."), let dot = name.lastIndex(of: "."),
+        ["yml", "yaml"].contains(name[name.index(after: dot)...])
+      else { continue }
+      let path = folder + "/" + name
+      // A folder named like a workflow is not one; a link that leads nowhere is listed, to be reported.
+      switch Int32(entry.pointee.d_type) {
+      case Int32(DT_DIR): continue
+      case Int32(DT_REG): break
+      default:
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
+      }
+      found.append((String(name[..<dot]), path))
     }
-    .map { ($0.deletingPathExtension().lastPathComponent, $0) }
-    .sorted { $0.name < $1.name }
+    // `NAME.yml` before `NAME.yaml`, as ``libraryFile(named:)`` and ``locate(_:)`` look for them.
+    return found.sorted { $0.name < $1.name || ($0.name == $1.name && $0.path.hasSuffix(".yml")) }
+  }
+
+  /// The library workflow called `name` (`NAME.yml`, else `NAME.yaml`), found without listing the library:
+  /// what ``libraryWorkflows`` would list under that name; nil when it lists none.
+  public func libraryFile(named name: String) -> String? {
+    guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return nil }
+    let folder = libraryDirectory.fileSystemPath
+    for path in [folder + "/" + name + ".yml", folder + "/" + name + ".yaml"] {
+      var status = stat()
+      if lstat(path, &status) != 0 { continue }
+      if status.st_mode & S_IFMT == S_IFDIR { continue }
+      if status.st_mode & S_IFMT == S_IFLNK, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
+      return path
+    }
+    return nil
   }
 
   /// `path` absolute, with links resolved: what run history and the workflow's lock know a workflow by,

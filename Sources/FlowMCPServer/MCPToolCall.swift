@@ -145,10 +145,15 @@ public struct MCPToolCall: Sendable {
       interpreterOptions.secrets = secrets
       interpreterOptions.runID = runID
       interpreterOptions.limits = session.limits
-      let interpreter = Interpreter(
-        registry: registry, context: contract.hold(services), loader: check,
-        observer: session.observer(observer), options: interpreterOptions)
-      let result = try await interpreter.run(loaded, inputs: inputs)
+      // MCP servers as `flow run` has them (Documentation/MCP.md): those the file's own steps name start
+      // now and are compared with their caches; any other starts on first use; all end with the call.
+      let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)
+      let result = try await servers.serving(ServerSessions.toolUses(in: loaded, builtIn: Catalogs.builtIn)) {
+        let interpreter = Interpreter(
+          registry: registry, context: contract.hold(services).with(servers), loader: check,
+          observer: session.observer(observer), options: interpreterOptions)
+        return try await interpreter.run(loaded, inputs: inputs)
+      }
       session.finish(.success, diagnostics: Diagnostics())
       return observer.result(result.output, structured: ToolSchema.output(check.resultType(of: loaded)) != nil)
         .masked(mask)
@@ -181,11 +186,12 @@ public struct MCPToolCall: Sendable {
     let asks = client.elicits && !options.noInput
     var prompter: any Prompter =
       asks ? ElicitingPrompter(elicit: client.elicit) : NoElicitationPrompter(inputNames: [], action: true)
-    prompter = ConfirmationPolicy.prompter(prompter, yes: options.yes, auto: false, somebodyAnswers: asks)
+    prompter = session.prompter(
+      ConfirmationPolicy.prompter(prompter, yes: options.yes, auto: false, somebodyAnswers: asks))
     let reporter = MCPRunObserver(progress: client.progress)
     let services: IntentContext
     do {
-      services = try options.intentContext(context, prompter: session.prompter(prompter)) { use in
+      services = try options.intentContext(context, prompter: prompter) { use in
         context.console.write(use.line + "\n", to: .error)
       }
     } catch {
@@ -193,8 +199,12 @@ public struct MCPToolCall: Sendable {
     }
     let (observer, step) = (session.observer(reporter), StepInfo(position: "1", label: descriptor.id))
     observer.record(.started(step))
+    // A server's tool (`--actions` offers them by id) starts its server for this call alone.
+    let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)
     do {
-      let output = try await descriptor.run(values: arguments, context: services)
+      let output = try await servers.serving(ServerSessions.toolUses(of: descriptor.id, builtIn: Catalogs.builtIn)) {
+        try await descriptor.run(values: arguments, context: services.with(servers))
+      }
       if let dialog = output.dialog { observer.record(.dialog(dialog, step)) }
       observer.record(
         .finished(
@@ -202,6 +212,9 @@ public struct MCPToolCall: Sendable {
         ))
       session.finish(.success, diagnostics: Diagnostics())
       return reporter.result(output.value, structured: ToolSchema.output(descriptor.outputType) != nil)
+    } catch let error as RunError {
+      // The server's cache no longer matches it, or it did not start: nothing was called.
+      return finish(session, ExitStatus(error.kind), error.diagnostics)
     } catch {
       let (message, help) = AppIntentError.describe(error)
       let diagnostic = Diagnostic(.error, .stepFailed, "\(descriptor.id): \(message)", file: nil).help(help)

@@ -131,7 +131,7 @@ private struct Pass {
         name: input.name.value, type: inputs[input.name.value] ?? nil, isRequired: input.defaultValue == nil)
     }
     var results = stopTypes
-    if let last = workflow.steps.last, !isStop(last) { results.append(lastOutput) }
+    if let last = workflow.steps.last, !endsInStop(last) { results.append(lastOutput) }
     let first = results.first ?? nil
     let agreed = results.allSatisfy { $0 != nil && $0 == first } ? first : nil
     return WorkflowSummary(path: workflow.file.path, inputs: declared, resultType: agreed, triggerRead: triggerRead)
@@ -219,9 +219,7 @@ private struct Pass {
       output = check(call)
     case .ifBlock(let condition, let then, let otherwise):
       check(condition)
-      check(then)
-      check(otherwise)
-      output = nil
+      output = check(branches: [then, otherwise])
     case .repeatBlock(let count, let body):
       check(
         count, against: .number, range: 0...Double(WorkflowFormat.repeatLimit), description: "'repeat'", convert: nil)
@@ -238,8 +236,7 @@ private struct Pass {
       output = .list(.any)
     case .menu(let prompt, let options, _):
       _ = type(of: prompt)
-      for option in options { check(option.steps) }
-      output = nil
+      output = check(branches: options.map(\.steps))
     case .stop(let value):
       var result: ValueType? = .nothing
       if let value { result = type(of: value) }
@@ -960,9 +957,48 @@ private struct Pass {
     return false
   }
 
-  private func isStop(_ step: Step) -> Bool {
-    if case .stop = step.kind { return true }
-    return false
+  /// Checks the branches of a block that runs one of them (`if`, `menu`) and returns what `${previous}`
+  /// is after it, as the run gives it: each branch starts from what came before, an empty branch leaves
+  /// it as it was, and a branch ending in `stop` never reaches the next step. The types of the branches
+  /// that do are joined (``commonType(_:_:)``); nil (any) when nothing is known.
+  private mutating func check(branches: [[Step]]) -> ValueType? {
+    let before = previous
+    var reaching: [ValueType?] = []
+    for branch in branches {
+      previous = before
+      check(branch)
+      if let last = branch.last, endsInStop(last) { continue }
+      reaching.append(previous)
+    }
+    previous = before
+    guard let first = reaching.first else { return nil }
+    return reaching.dropFirst().reduce(first) { joined, next in joined.flatMap { Self.commonType($0, next) } }
+  }
+
+  /// The type a value has when it may come from either side (Documentation/WorkflowFormat.md, "Blocks and
+  /// `${previous}`"): the same type; Number for an Integer and a Number; a list of the common type of
+  /// two lists' items (a List of Any when they have none); otherwise nil, any, which is not checked.
+  static func commonType(_ one: ValueType, _ other: ValueType?) -> ValueType? {
+    guard let other else { return nil }
+    switch (one, other) {
+    case _ where one == other: return one
+    case (.integer, .number), (.number, .integer): return .number
+    case (.list(let a), .list(let b)): return .list(commonType(a, b) ?? .any)
+    default: return nil
+    }
+  }
+
+  /// Whether the run never goes on past `step`: a `stop`, or a block every branch of which ends in one
+  /// (unless a `when:` may skip the block).
+  private func endsInStop(_ step: Step) -> Bool {
+    switch step.kind {
+    case .stop: return true
+    case .ifBlock(_, let then, let otherwise) where step.when == nil:
+      return [then, otherwise].allSatisfy { $0.last.map(endsInStop) ?? false }
+    case .menu(_, let options, _) where step.when == nil:
+      return options.allSatisfy { $0.steps.last.map(endsInStop) ?? false }
+    default: return false
+    }
   }
 
   private mutating func report(_ diagnostic: Diagnostic) {

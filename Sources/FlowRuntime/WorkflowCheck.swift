@@ -93,6 +93,25 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     return diagnostics
   }
 
+  /// The files the check of `workflow` read: its own and that of every workflow it runs by literal
+  /// reference, each once, as canonical paths. What a cache of the check must watch (`flow mcp`).
+  public func files(of workflow: Workflow) -> [String] {
+    lock.withLock { _ in
+      var read: [String] = []
+      var seen: Set<String> = []
+      var pending = [key(of: workflow)]
+      while let next = pending.popLast() {
+        guard seen.insert(next).inserted, let entry = entries[next] else { continue }
+        // An embedded workflow's file is the one that embeds it, listed already.
+        if let checked = entry.workflow, checked.embeddedName == nil, !read.contains(next) {
+          read.append(next)
+        }
+        pending += entry.children.values.sorted() + entry.embedded
+      }
+      return read
+    }
+  }
+
   /// The checked workflow a literal `run-workflow` reference of `parent` leads to, from the cache.
   func child(_ reference: String, of parent: Workflow) -> Workflow? {
     lock.withLock { _ in

@@ -32,11 +32,30 @@ public final class ServerSessions: Sendable {
     var uses: [String: Set<String>] = [:]
     StepWalk.walk(workflow.steps) { visit in
       guard case .action(let call) = visit.step.kind else { return }
-      let id = call.id.value
-      guard let dot = id.firstIndex(of: "."), (try? builtIn.descriptor(for: id)) == nil else { return }
-      uses[String(id[..<dot]), default: []].insert(String(id[id.index(after: dot)...]))
+      uses.merge(toolUses(of: call.id.value, builtIn: builtIn)) { $0.union($1) }
     }
     return uses
+  }
+
+  /// The server's tool an action id names, as ``toolUses(in:builtIn:)`` gives it; empty for a built-in action.
+  public static func toolUses(of id: String, builtIn: IntentRegistry) -> [String: Set<String>] {
+    guard let dot = id.firstIndex(of: "."), (try? builtIn.descriptor(for: id)) == nil else { return [:] }
+    return [String(id[..<dot]): [String(id[id.index(after: dot)...])]]
+  }
+
+  /// Runs `body` once the servers of `uses` are started and compared with their caches (a stale cache
+  /// stops it before it begins), then shuts down every server started meanwhile, however it ended: a
+  /// run's servers end with the run, and a `flow mcp` call's with the call.
+  public func serving<T>(_ uses: [String: Set<String>], _ body: () async throws -> T) async throws -> T {
+    do {
+      if !uses.isEmpty { try await connect(uses) }
+      let value = try await body()
+      await shutdown()
+      return value
+    } catch {
+      await shutdown()
+      throw error
+    }
   }
 
   /// Starts the servers a run's own steps use and compares their tools with the caches, before step 1:

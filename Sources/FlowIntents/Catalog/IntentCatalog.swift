@@ -127,6 +127,18 @@ public struct IntentRegistry: Sendable {
     }
   }
 
+  /// What a step naming `tool` of a misspelt server meant, `server` being the configured one it is
+  /// closest to: that server's tool of that name, or its closest tool, or the server itself.
+  private static func meant(_ tool: String, of server: String, in external: any ExternalCatalogSource) -> String {
+    do throws(IntentLookupError) {
+      let found = try external.descriptor(namespace: server, name: tool, id: "\(server).\(tool)")
+      return "'\(found.id)'"
+    } catch {
+      return Suggestion.closest(to: "\(server).\(tool)", among: error.candidates).map { "'\($0)'" }
+        ?? "the server '\(server)'"
+    }
+  }
+
   /// The intent with this id: the full id (`raindrop.save-bookmark`), or the short one
   /// (`save-bookmark`) when only one catalogue has it.
   public func descriptor(for id: String) throws(IntentLookupError) -> IntentDescriptor {
@@ -142,10 +154,17 @@ public struct IntentRegistry: Sendable {
         } catch  where error.kind == .unknownServer {
           // `raindorp.save-bookmark` is a typo of a built-in action before it is a server nobody added.
           let names = entries.map(\.id)
-          guard let close = Suggestion.closest(to: id, among: names) else { throw error }
+          if let close = Suggestion.closest(to: id, among: names) {
+            throw IntentLookupError(
+              kind: .unknown, id: id, message: "unknown action '\(id)'", help: "did you mean '\(close)'?",
+              candidates: names)
+          }
+          // `tset.echo` is a typo of a server configured here before it is one nobody added: an error,
+          // as a tool's typo is, rather than the warning a server meant for another machine gets.
+          guard let server = Suggestion.closest(to: namespace, among: error.candidates) else { throw error }
           throw IntentLookupError(
-            kind: .unknown, id: id, message: "unknown action '\(id)'", help: "did you mean '\(close)'?",
-            candidates: names)
+            kind: .unknown, id: id, message: "no server named '\(namespace)' is configured here",
+            help: "did you mean \(Self.meant(toolName, of: server, in: external))?", candidates: error.candidates)
         }
       }
     }

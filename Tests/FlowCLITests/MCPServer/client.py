@@ -15,6 +15,7 @@ client's DELETE), the server is stopped with SIGTERM; its exit status is `exitSt
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -101,8 +102,39 @@ async def play(session, report):
         # The connection still serves after a cancellation.
         report["afterwards"] = outcome(await session.call_tool("greet", {"who": "Ada", "times": 1}))
 
+    elif SCENARIO == "servers":
+        # Workflows that call tools of MCP servers flow is configured with (`flow servers add`).
+        report["tools"] = await list_all(session, report)
+        report["forecast"] = outcome(await session.call_tool("forecast", {"city": "Lisbon"}))
+        report["firstServer"] = await server_of(session, "server-pid", {})
+        report["secondServer"] = await server_of(session, "server-pid", {})
+
+    elif SCENARIO == "server-actions":
+        # The same tools offered as actions (`flow mcp --actions`), by their ids.
+        report["echo"] = outcome(await session.call_tool("test.echo", {"text": "hello"}))
+        report["firstServer"] = await server_of(session, "probe.pid", {})
+
     else:
         sys.exit(f"unknown scenario {SCENARIO}")
+
+
+async def server_of(session, tool, arguments):
+    """Calls a tool that answers with the pid of the MCP server flow started for the call, and says
+    whether that server has ended once the call is answered (within 20 s: flow closes its stdin, then
+    signals it), with the connection to flow still open."""
+    result = outcome(await session.call_tool(tool, arguments))
+    pid = (result["structuredContent"] or {}).get("result")
+    if not isinstance(pid, int):
+        return {"result": result}
+    try:
+        descriptor = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return {"result": result, "pid": pid, "ended": True}
+    try:
+        readable, _, _ = select.select([descriptor], [], [], 20)  # a safety net, not a wait for timing
+    finally:
+        os.close(descriptor)
+    return {"result": result, "pid": pid, "ended": bool(readable)}
 
 
 ELICITATIONS = []
