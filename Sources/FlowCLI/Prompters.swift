@@ -14,9 +14,11 @@ struct TerminalPrompter: Prompter {
   func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     if let problem = request.problem { console.writeShown("  \(problem)\n", to: .error) }
     var question = request.dialog
-    if let answer = request.defaultAnswer { question += " [\(answer.text)]" }
+    if let answer = request.defaultAnswer, !request.masked { question += " [\(answer.text)]" }
     if request.valueType != .text, request.valueType != .any { question += " (\(request.valueType.name))" }
+    // A secret is typed without echo; the question is written as any other, through writeShown.
     let line = Interrupts.whileReadingInput {
+      if request.masked { return console.readSecretLine(prompt: TerminalSafe.text(question) + ": ") }
       console.writeShown("\(question): ", to: .error)
       return console.readLine()
     }
