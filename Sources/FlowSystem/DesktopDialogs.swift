@@ -18,6 +18,8 @@ public struct DesktopDialogs: Sendable {
   public enum Dialog: Sendable, Hashable {
     /// A one-line field; `hidden` shows dots for what is typed.
     case entry(text: String, initial: String?, hidden: Bool)
+    /// A text of several lines, in an editable box.
+    case text(text: String, initial: String?)
     /// A list to pick one option from, or several; the answer is their indices.
     case list(text: String, options: [String], multiple: Bool)
     /// A yes/no question; `warning` words it as one that cannot be undone (a warning icon, Cancel first).
@@ -125,7 +127,7 @@ public struct DesktopDialogs: Sendable {
     var output = String(decoding: result.output, as: UTF8.self)
     if output.hasSuffix("\n") { output.removeLast() }
     switch dialog {
-    case .entry: return .text(output)
+    case .entry, .text: return .text(output)
     case .question: return .yes
     case .list(_, let options, _):
       // Each tool prints the tags (1-based) of the rows chosen, one a line (kdialog quotes none with
@@ -153,6 +155,10 @@ public struct DesktopDialogs: Sendable {
       if let initial, !hidden { arguments.append("--entry-text=\(shown(initial))") }
       if hidden { arguments.append("--hide-text") }
       return (arguments, nil)
+    case .text(let text, let initial):
+      // zenity's text box has no label of its own: the question is the window's title.
+      arguments[0] = "--title=\(shown(title + ": " + text))"
+      return (arguments + ["--text-info", "--editable"], Array((initial ?? "").utf8))
     case .list(let text, let options, let multiple):
       arguments += [
         "--list", "--text=\(markup(text))", "--column=", "--column=", "--hide-column=1", "--print-column=1",
@@ -175,6 +181,10 @@ public struct DesktopDialogs: Sendable {
       if let initial, !hidden { arguments.append("--entry-text=\(shown(initial))") }
       if hidden { arguments.append("--hide-text") }
       return (arguments, nil)
+    case .text(let text, let initial):
+      return (
+        arguments + ["--text-info", "--editable", "--wrap", "--text=\(markup(text))"], Array((initial ?? "").utf8)
+      )
     case .list(let text, let options, let multiple):
       arguments += [
         "--list", "--text=\(markup(text))", "--column=", "--column=", "--hide-column=1", "--print-column=1",
@@ -196,6 +206,8 @@ public struct DesktopDialogs: Sendable {
     switch dialog {
     case .entry(let text, let initial, let hidden):
       return (title + (hidden ? ["--password", shown(text)] : ["--inputbox", shown(text), shown(initial ?? "")]), nil)
+    case .text(let text, let initial):
+      return (title + ["--textinputbox", shown(text), TerminalSafe.lines(initial ?? "")], nil)
     case .list(let text, let options, let multiple):
       let items = options.enumerated().flatMap { index, option in
         [String(index + 1), shown(option)] + (multiple ? ["off"] : [])

@@ -40,6 +40,12 @@ public struct DesktopPrompter: Prompter {
       }
     }
     let initial = request.masked ? nil : request.defaultAnswer?.text
+    if request.multiline {
+      switch try await dialogs.ask(.text(text: text, initial: initial)) {
+      case .text(let answer): return .text(answer)
+      default: throw AppIntentError.userCancelled
+      }
+    }
     switch try await dialogs.ask(.entry(text: text, initial: initial, hidden: request.masked)) {
     case .text(let answer): return .text(answer)
     default: throw AppIntentError.userCancelled

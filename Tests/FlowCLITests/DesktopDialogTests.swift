@@ -240,3 +240,24 @@ struct DesktopWithoutDialogTests {
     #expect(result.error.contains("step 1 'ask' needs an answer"), "\(result.error)")
   }
 }
+
+/// `ask` with `allow-multiple-lines` at a terminal: lines until an empty one.
+struct MultilineAskTests {
+  @Test func severalLinesEndWithAnEmptyOne() async throws {
+    let folder = try temporaryDirectory()
+    try """
+    flow: 1
+    name: Notes
+    steps:
+      - ask:
+          prompt: Notes?
+          allow-multiple-lines: true
+      - show: "[${previous}]"
+    """.write(to: folder.appendingPathComponent("notes.yml"), atomically: true, encoding: .utf8)
+    let result = await Machine.run(
+      ["run", "notes.yml"], in: folder, terminal: true, lines: ["first", "second", "", "never read"])
+    #expect(result.status == 0, "\(result.error)")
+    #expect(result.output == "[first\nsecond]\n")
+    #expect(result.error.hasPrefix("Notes? (end with an empty line):\n"), "\(result.error)")
+  }
+}

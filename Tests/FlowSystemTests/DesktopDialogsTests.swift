@@ -65,6 +65,7 @@ struct DesktopDialogsTests {
     value(
       "markup and control characters stay text",
       ValueRequest(kind: .question, origin: origin, dialog: "<b>bold</b> & \u{1B}[31mred", valueType: .text))
+    questions.append(("several lines, with a default", .text(text: "Notes?", initial: "first\nsecond")))
     questions.append(("choice", .list(text: "Which drink?", options: ["tea", "--coffee"], multiple: false)))
     questions.append(("several", .list(text: "Which fruit?", options: ["apple", "banana"], multiple: true)))
     questions.append(("confirmation", .question(text: "Use “tea” for Drink?", warning: false)))

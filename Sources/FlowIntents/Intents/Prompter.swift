@@ -53,6 +53,8 @@ public struct ValueRequest: Sendable, Hashable {
   public var masked = false
   /// The numbers allowed, for a parameter with an `inclusiveRange`; said with the question.
   public var range: ClosedRange<Double>?
+  /// The answer is text that may hold several lines (`ask` with `allow-multiple-lines`).
+  public var multiline = false
 
   public init(
     kind: Kind, origin: PromptOrigin, dialog: String, valueType: ValueType, defaultAnswer: FlowValue? = nil,
