@@ -255,7 +255,8 @@ struct RunRequest: Sendable, Equatable {
     let desktop = action.asksOnDesktop(SessionContext.current, quiet: json)
     if desktop { answers.desktop = DesktopAsking.answers(environment: environment) }
     var needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
-    if desktop, let note = DesktopAsking.missingToolNote(environment: environment) {
+    if answers.desktop == .choices {
+      let note = DesktopAsking.missingToolNote(environment: environment)
       needed = Diagnostics(needed.all.map { $0.note(note) })
     }
     if needed.hasErrors { throw RunError(.needsInput, needed) }

@@ -27,10 +27,10 @@ public enum DesktopAsking {
       installHelp: DesktopDialogs.installHelp(desktop: environment["XDG_CURRENT_DESKTOP"]))
   }
 
-  /// Said under what an unattended run refuses, when the session could ask but has no dialog tool.
-  public static func missingToolNote(environment: [String: String]) -> String? {
-    guard answers(environment: environment) == .choices else { return nil }
-    return "this desktop session has no dialog tool to ask in: "
+  /// Said under what a run refuses to ask when the session could ask but has no dialog tool (``answers``
+  /// is ``UnattendedCheck/Desktop/choices``).
+  public static func missingToolNote(environment: [String: String]) -> String {
+    "this desktop session has no dialog tool to ask in: "
       + DesktopDialogs.installHelp(desktop: environment["XDG_CURRENT_DESKTOP"])
   }
 }
@@ -38,8 +38,12 @@ public enum DesktopAsking {
 extension ActionChoices {
   /// Whether this run asks at the desktop: it has no terminal (neither standard input nor standard
   /// error is one), `--no-input` and `--json` (`quiet`) are not given, and there is a desktop session.
+  /// The display is looked at first: a run without one (a server, cron, a benchmark) pays two lookups.
   public func asksOnDesktop(_ context: SessionContext, quiet: Bool = false) -> Bool {
-    !noInput && !quiet && !context.console.isTerminal(.input) && !context.console.isTerminal(.error)
-      && DesktopDialogs.missingSession(environment: context.environment, uid: getuid()) == nil
+    let environment = context.environment
+    guard !noInput, !quiet, !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
+    else { return false }
+    return !context.console.isTerminal(.input) && !context.console.isTerminal(.error)
+      && DesktopDialogs.missingSession(environment: environment, uid: getuid()) == nil
   }
 }
