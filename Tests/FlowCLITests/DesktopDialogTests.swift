@@ -152,6 +152,32 @@ import Testing
     #expect(result.output == "apple\ncherry\n")
   }
 
+  /// A file deleted for good is confirmed in a warning whose Cancel has the focus: Return cancels,
+  /// and the file stays.
+  @Test func aDestructiveConfirmationDefaultsToCancel() throws {
+    guard let session = try Session() else { return }
+    defer { session.stop() }
+    let file = session.machine.directory.appendingPathComponent("old.txt")
+    try "old".write(to: file, atomically: true, encoding: .utf8)
+    try session.machine.write(
+      "purge.yml",
+      """
+      flow: 1
+      name: Purge
+      steps:
+        - delete-files:
+            files: \(file.path)
+            permanently: true
+
+      """)
+    let run = try session.start("purge.yml", id: "purge-1")
+    defer { if run.process.isRunning { run.process.terminate() } }
+    try session.answer("Purge", ["Return"])
+    let result = try run.finish()
+    #expect(result.status == 3, "\(result.error)")
+    #expect(FileManager.default.fileExists(atPath: file.path))
+  }
+
   /// yad, found when zenity is not: a secret input typed in a masked field reaches the run.
   @Test func aSecretIsTypedInAMaskedFieldOfYad() throws {
     guard let session = try Session(tool: "yad") else { return }
