@@ -14,14 +14,34 @@ struct TerminalPrompter: Prompter {
   func requestValue(_ request: ValueRequest) async throws -> FlowValue {
     if let problem = request.problem { console.writeShown("  \(problem)\n", to: .error) }
     var question = request.dialog
-    if let answer = request.defaultAnswer { question += " [\(answer.text)]" }
+    if let answer = request.defaultAnswer, !request.masked { question += " [\(answer.text)]" }
     if request.valueType != .text, request.valueType != .any { question += " (\(request.valueType.name))" }
+    if request.multiline { return try multiline(question) }
+    // A secret is typed without echo; the question is written as any other, through writeShown.
     let line = Interrupts.whileReadingInput {
+      if request.masked { return console.readSecretLine(prompt: TerminalSafe.text(question) + ": ") }
       console.writeShown("\(question): ", to: .error)
       return console.readLine()
     }
     guard let line else { throw AppIntentError.userCancelled }
     return .text(line)
+  }
+
+  /// Several lines, ended by an empty one (or the end of input after at least one).
+  private func multiline(_ question: String) throws -> FlowValue {
+    var lines: [String] = []
+    // Each line is read as a line is at any prompt, so that Ctrl-C while typing cancels.
+    console.writeShown("\(question) (end with an empty line):\n", to: .error)
+    while true {
+      guard let line = Interrupts.whileReadingInput({ console.readLine() }) else {
+        // The end of input ends the answer too, unless nothing was typed: that cancels, as at any prompt.
+        if lines.isEmpty { throw AppIntentError.userCancelled }
+        break
+      }
+      if line.isEmpty { break }
+      lines.append(line)
+    }
+    return .text(lines.joined(separator: "\n"))
   }
 
   func requestChoice(_ request: ChoiceRequest) async throws -> [Int] {

@@ -223,7 +223,7 @@ struct RunRequest: Sendable, Equatable {
     let prompter = session.prompter(
       action.prompter(
         context, inputNames: Set(loaded.inputs.map(\.name.value)), quiet: json, confirmAll: dryRun,
-        confirmUnattended: loaded.confirmations == .auto))
+        confirmUnattended: loaded.confirmations == .auto, title: loaded.name))
     let reporter = RunReporter(console: context.console, json: json, renderer: context.diagnosticRenderer)
     let (console, json) = (context.console, json)
     let services: IntentContext
@@ -357,10 +357,16 @@ struct RunRequest: Sendable, Equatable {
   )
     throws(RunError)
   {
-    let answers = UnattendedCheck.Answers(
+    var answers = UnattendedCheck.Answers(
       inputs: Set(given.keys), yes: action.yes || dryRun, workflow: workflow, values: given,
       unreachable: dryRun ? [] : Self.unreachableDesktop(environment))
-    let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
+    let desktop = action.asksOnDesktop(SessionContext.current, quiet: json)
+    if desktop { answers.desktop = DesktopAsking.answers(environment: environment) }
+    var needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
+    if answers.desktop == .choices {
+      let note = DesktopAsking.missingToolNote(environment: environment)
+      needed = Diagnostics(needed.all.map { $0.note(note) })
+    }
     if needed.hasErrors { throw RunError(.needsInput, needed) }
   }
 

@@ -34,6 +34,8 @@ public enum UnattendedCheck {
     public var byPerson = true
     /// The workflow came from elsewhere (`shared:`): more takes a person.
     public var shared = false
+    /// Who answers on the desktop when no terminal does (SPEC §11).
+    public var desktop: Desktop = .nobody
 
     /// The answers of a run: `yes` from the person running it (or a dry run), else the workflow's
     /// `confirmations: auto`.
@@ -95,10 +97,27 @@ public enum UnattendedCheck {
     return warnings
   }
 
+  /// What the person's desktop session can answer for a run that has no terminal.
+  public enum Desktop: Sendable, Hashable {
+    /// No desktop session (no display, or no session bus), or `--no-input`.
+    case nobody
+    /// A session without a dialog tool: a notification's buttons answer confirmations and choices.
+    case choices
+    /// A session with a dialog tool: every question is asked in a dialog.
+    case everything
+  }
+
   /// One `input-needed` error for each question nobody could answer, each with what would answer it.
   public static func check(
     _ workflow: Workflow, answers: Answers, registry: IntentRegistry, loader: WorkflowCheck
   ) -> Diagnostics {
+    if answers.desktop == .everything { return Diagnostics() }
+    var answers = answers
+    if answers.desktop == .choices {
+      // The person answers at the desktop: what only a person may confirm is theirs to confirm.
+      answers.confirmations = true
+      answers.byPerson = true
+    }
     var walk = Walk(answers: answers, registry: registry, loader: loader)
     for input in workflow.inputs where input.defaultValue == nil && !answers.inputs.contains(input.name.value) {
       walk.report(
@@ -155,7 +174,7 @@ public enum UnattendedCheck {
           guard let descriptor = try? registry.descriptor(for: call.id.value) else { break }
           check(call, descriptor, visit, inputs: inputs, &ask)
         case .menu(let prompt, _, let defaultOption):
-          if defaultOption == nil {
+          if defaultOption == nil, answers.desktop == .nobody {
             ask.needs(
               "a choice" + Self.question(prompt), at: prompt.span,
               help: "give the menu a 'default:' for unattended runs, or run at a terminal")
@@ -239,7 +258,7 @@ public enum UnattendedCheck {
           "an answer" + Self.question(descriptor.primaryParameter, given), at: call.id.span,
           help: "take the value from an input instead ('${input.NAME}'), and pass --input NAME=…")
       }
-      if descriptor.prompts.contains(.choice) {
+      if descriptor.prompts.contains(.choice), answers.desktop == .nobody {
         ask.needs(
           "a choice" + Self.question(descriptor.parameter("prompt"), given), at: call.id.span, help: Self.terminal)
       }

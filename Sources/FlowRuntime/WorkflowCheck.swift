@@ -392,9 +392,10 @@ public enum InputResolver {
         if let value = input.defaultValue, !asking.contains(name) {
           inputs[name] = try coerce(Evaluator.evaluate(value, in: Scope.empty), to: type, now: now)
         } else {
-          let request = ValueRequest(
+          var request = ValueRequest(
             kind: .missingParameter, origin: PromptOrigin(parameterKey: name, parameterTitle: input.prompt ?? name),
             dialog: input.prompt ?? "Value for '\(name)'", valueType: type)
+          request.masked = input.secret
           inputs[name] = try await Prompting.requestValue(request, prompter: prompter) {
             try coerce($0, to: type, now: now)
           }

@@ -11,11 +11,14 @@ public struct Automation: Sendable {
   public var folders: [Int: String]
   public var runPolicy: Workflow.RunPolicy
   public var notifyWhenRun: Bool
+  /// Its runs ask the person at the desktop (SPEC §11): it would have to ask, and the daemon's session
+  /// can show dialogs, so its runs are started without `--no-input`.
+  public var asks: Bool
 
   public init(
     name: String, path: String, triggers: [Trigger], folders: [Int: String],
     runPolicy: Workflow.RunPolicy = .immediately,
-    notifyWhenRun: Bool = false
+    notifyWhenRun: Bool = false, asks: Bool = false
   ) {
     self.name = name
     self.path = path
@@ -23,6 +26,7 @@ public struct Automation: Sendable {
     self.folders = folders
     self.runPolicy = runPolicy
     self.notifyWhenRun = notifyWhenRun
+    self.asks = asks
   }
 
   /// The file watches its `file` triggers need; `id` maps a watch back to (automation, trigger).

@@ -297,7 +297,8 @@ extension Scheduler {
     environment["FLOW_RUN_ID"] = id
     let request = LaunchRequest(
       executable: options.executable,
-      arguments: ["run", "--no-input", "--wait"] + event.arguments + [armed.automation.path], environment: environment)
+      arguments: ["run"] + (armed.automation.asks ? [] : ["--no-input"]) + ["--wait"] + event.arguments
+        + [armed.automation.path], environment: environment)
     let clock = effects.clock
     do {
       let pid = try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) }

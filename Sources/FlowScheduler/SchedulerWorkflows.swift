@@ -90,13 +90,16 @@ public final class SchedulerWorkflows: WorkflowSource {
     var unarmed: [(path: String, name: String, reason: String)] = []
     var seen: Set<String> = []
     let home = context.environment["HOME"] ?? NSHomeDirectory()
+    // Whether the daemon's session can ask (its environment is the runs'): a display, a session bus, and
+    // a dialog tool or a notification server's buttons.
+    let desktop = DesktopAsking.answers(environment: context.environment)
     for reference in locator.libraryWorkflows.map(\.url.path) + references {
       let located = locator.locate(reference) ?? reference
       let path = locator.resolvedPath(located)
       guard seen.insert(path).inserted else { continue }
       let (workflow, diagnostics) = locator.check(located, with: check)
       guard let workflow, !diagnostics.hasErrors, !workflow.triggers.isEmpty else { continue }
-      if let reason = withoutConsent(workflow, path: path) ?? needsAnswers(workflow, check: check) {
+      if let reason = withoutConsent(workflow, path: path) ?? needsAnswers(workflow, check: check, desktop: desktop) {
         unarmed.append((path, workflow.name, reason))
         continue
       }
@@ -109,7 +112,8 @@ public final class SchedulerWorkflows: WorkflowSource {
       automations.append(
         Automation(
           name: workflow.name, path: path, triggers: workflow.triggers, folders: folders,
-          runPolicy: workflow.runPolicy, notifyWhenRun: workflow.notifyWhenRun))
+          runPolicy: workflow.runPolicy, notifyWhenRun: workflow.notifyWhenRun,
+          asks: desktop != .nobody && needsAnswers(workflow, check: check, desktop: .nobody) != nil))
     }
     return (automations, unarmed)
   }
@@ -124,12 +128,18 @@ public final class SchedulerWorkflows: WorkflowSource {
     return "it was imported, and its triggers start it only once you say so: flow schedule arm \(name)"
   }
 
-  /// Every answer an unattended run of `workflow` would lack, in a line; nil when it asks nothing.
-  private func needsAnswers(_ workflow: Workflow, check: WorkflowCheck) -> String? {
-    let answers = UnattendedCheck.Answers(inputs: [], yes: false, workflow: workflow)
+  /// Every answer a triggered run of `workflow` would lack, with what the daemon's desktop can answer,
+  /// in a line; nil when it asks nothing nobody can answer.
+  private func needsAnswers(_ workflow: Workflow, check: WorkflowCheck, desktop: UnattendedCheck.Desktop) -> String? {
+    var answers = UnattendedCheck.Answers(inputs: [], yes: false, workflow: workflow)
+    answers.desktop = desktop
     let needed = UnattendedCheck.check(workflow, answers: answers, registry: Catalogs.registry, loader: check)
     guard !needed.isEmpty else { return nil }
-    return "a trigger's run cannot ask, and it would have to: " + needed.all.map(\.message).joined(separator: "; ")
+    let why =
+      desktop == .nobody
+      ? "a trigger's run cannot ask (no desktop session to show a dialog in), and it would have to: "
+      : "a trigger's run can ask only with a notification's buttons (no dialog tool), and it would have to: "
+    return why + needed.all.map(\.message).joined(separator: "; ")
   }
 
   /// What an unattended run of `workflow` would have to ask, as one warning with a note at each place;

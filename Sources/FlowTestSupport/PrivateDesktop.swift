@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A private desktop: an X server (Xvfb, through `xvfb-run`) and a D-Bus session bus on it, whose
@@ -72,8 +73,10 @@ public final class PrivateDesktop: @unchecked Sendable {
 
     process = Process()
     process.executableURL = URL(fileURLWithPath: PrivateDesktop.tools[0].path() ?? "/usr/bin/xvfb-run")
+    // `-a` looks for a free display from `-n` on; starting every desktop at 99, as xvfb-run does, lets
+    // two started at once (suites in parallel, other test runs) take the same one, and one fails.
     process.arguments = [
-      "-a", "sh", "-c",
+      "-a", "-n", String(Self.nextDisplay()), "sh", "-c",
       "echo \"$DISPLAY\"; echo \"$XAUTHORITY\"; exec dbus-daemon --config-file=\(busConfig.path) --nofork --print-address=1",
     ]
     var environment = ProcessInfo.processInfo.environment
@@ -106,6 +109,15 @@ public final class PrivateDesktop: @unchecked Sendable {
     authority = lines[1]
     busAddress = lines[2]
   }
+
+  /// Where this desktop's search for a free display starts: apart for each process and each desktop
+  /// it starts.
+  private static func nextDisplay() -> Int {
+    let index = started.add(1, ordering: .relaxed).oldValue
+    return 100 + Int(getpid() % 500) * 16 + index % 16
+  }
+
+  private static let started = Atomic<Int>(0)
 
   /// The environment a run in this desktop has.
   public var environment: [String: String] {

@@ -143,6 +143,47 @@ struct SchedulerWorkflowsTests {
     assertGolden(text.replacingOccurrences(of: home.root.path, with: "~"), named: "scheduler/needs-answers.txt")
   }
 
+  /// A triggered workflow that asks is armed only where the daemon's session can ask: a display, a
+  /// bus and a dialog tool for a value; a notification's buttons suffice for a confirmation.
+  @Test(arguments: [
+    ("ask", [String: String](), nil as String?),
+    ("ask", ["DISPLAY": ":9", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus", "TOOL": "zenity"], "asks"),
+    ("ask", ["DISPLAY": ":9", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], nil),
+    ("confirm", ["DISPLAY": ":9", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"], "asks"),
+  ])
+  func anAutomationThatAsksArmsWhereTheDesktopCanAsk(step: String, desktop: [String: String], armed: String?)
+    throws
+  {
+    let home = try Home()
+    let bin = home.root.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    if let tool = desktop["TOOL"] {
+      try "#!/bin/sh\n".write(to: bin.appendingPathComponent(tool), atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent(tool).path)
+    }
+    let question = step == "ask" ? "ask: How many?" : "confirm: Go on?"
+    try home.write(
+      "flow: 1\nname: Asks\non:\n  - file: ~/Inbox/*.pdf\nsteps:\n  - \(question)\n", to: home.library, "asks.yml")
+    var environment = home.context.environment.merging(desktop) { $1 }
+    environment["TOOL"] = nil
+    environment["PATH"] = bin.path
+    let context = SessionContext(console: BufferConsole(), environment: environment, workingDirectory: home.root.path)
+    let loaded = SchedulerWorkflows(context: context, references: [], executable: "/bin/flow").load()
+    if armed == nil {
+      let reason = try #require(loaded.unarmed.first?.reason)
+      let why =
+        desktop.isEmpty
+        ? "a trigger's run cannot ask (no desktop session to show a dialog in), and it would have to: "
+        : "a trigger's run can ask only with a notification's buttons (no dialog tool), and it would have to: "
+      #expect(reason.hasPrefix(why), "\(reason)")
+      #expect(loaded.automations.isEmpty)
+    } else {
+      #expect(loaded.unarmed.isEmpty)
+      #expect(loaded.automations.map(\.asks) == [true])
+    }
+  }
+
   /// A scheduled workflow with a duration too long for any wait is left out with its error; loading it
   /// trapped (SIGILL) the scheduler and every command that read the library (issue 28).
   @Test func anOverflowingDurationLeavesTheWorkflowOut() throws {

@@ -36,6 +36,18 @@ struct AutomationTests {
     #expect(machine.firingsNotRun.isEmpty)
   }
 
+  /// An automation whose runs ask at the desktop (SPEC §11) is started without `--no-input`.
+  @Test func anAutomationThatAsksAtTheDesktopIsRunWithInput() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    var automation = Self.automation("/library/pdfs.yml")
+    automation.asks = true
+    machine.automations = [automation]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    let arguments = try #require(machine.launches.first?.request.arguments)
+    #expect(Array(arguments.prefix(3)) == ["run", "--wait", "--trigger-event"])
+  }
+
   /// Firings while the run goes wait in one queued run, which carries every file once, in order.
   @Test func firingsDuringARunJoinOneQueuedRun() throws {
     let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")

@@ -5,7 +5,7 @@ import Foundation
 struct AskIntent: AppIntent {
   static let title: LocalizedStringResource = "Ask for Input"
   static let description = IntentDescription(
-    "Ask the person a question and pass on the answer, as text, a number, a URL, a date or yes/no. A date may be written as get-dates-from-input reads one: '2026-12-01 09:00', today, tomorrow, next monday, in 3 days, in the system's time zone; date inputs and date parameters asked for take the same words."
+    "Ask the person a question and pass on the answer, as text, a number, a URL, a date or yes/no. A date may be written as get-dates-from-input reads one: '2026-12-01 09:00', today, tomorrow, next monday, in 3 days, in the system's time zone; date inputs and date parameters asked for take the same words. With allow-multiple-lines, a text answer may hold several lines (at a terminal it ends with an empty line)."
   )
   static let prompts: IntentPrompts = .value
 
@@ -18,6 +18,9 @@ struct AskIntent: AppIntent {
   @Parameter(title: "Default Answer")
   var defaultAnswer: String?
 
+  @Parameter(title: "Allow Multiple Lines", default: false)
+  var allowMultipleLines: Bool
+
   @Dependency var prompter: any Prompter
   @Dependency var clock: any FlowClock
 
@@ -25,14 +28,16 @@ struct AskIntent: AppIntent {
     Summary("Ask \(\.$prompt)") {
       \.$type
       \.$defaultAnswer
+      \.$allowMultipleLines
     }
   }
 
   func perform() async throws -> some ReturnsValue<FlowValue> {
     let wanted = type.valueType
-    let request = ValueRequest(
+    var request = ValueRequest(
       kind: .question, origin: PromptOrigin(intentID: "ask"), dialog: prompt, valueType: wanted,
       defaultAnswer: defaultAnswer.map(FlowValue.text))
+    request.multiline = allowMultipleLines && wanted == .text
     let clock = clock
     let answer = try await Prompting.requestValue(request, prompter: prompter) { answer in
       // A date is read as get-dates-from-input reads one, in the system's time zone.

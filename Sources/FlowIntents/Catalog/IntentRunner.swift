@@ -75,6 +75,7 @@ enum IntentRunner {
           isDestructive: effect == .destructive)
         request.needsExplicitYes = ConfirmationPolicy.needsPerson(
           I.machineAccess(for: resolved).lazy.map(\.kind), shared: context.dependency(RunOrigin.self)?.shared ?? false)
+        request.access = I.machineAccess(for: resolved).map(\.kind)
         let confirmed = try await context.confirm(request)
         if !confirmed { throw AppIntentError.userCancelled }
       }

@@ -151,10 +151,11 @@ extension AppIntent {
   public func requestConfirmation(_ dialog: IntentDialog? = nil) async throws {
     let context = try IntentContext.requireCurrent()
     let text = dialog?.text ?? "\(Self.title.key)?"
-    let confirmed = try await context.prompter.requestConfirmation(
-      ConfirmationRequest(
-        kind: .intent, origin: PromptOrigin(intentID: Self.identifier), dialog: text,
-        isDestructive: Self.sideEffect == .destructive))
+    var request = ConfirmationRequest(
+      kind: .intent, origin: PromptOrigin(intentID: Self.identifier), dialog: text,
+      isDestructive: Self.sideEffect == .destructive)
+    request.access = Self.machineAccess.map(\.kind)
+    let confirmed = try await context.prompter.requestConfirmation(request)
     if !confirmed { throw AppIntentError.userCancelled }
   }
 

@@ -194,12 +194,10 @@ public final class Parameter<Value>: ParameterObject, AnyParameter, @unchecked S
   public func requestValue(_ dialog: IntentDialog? = nil) async throws -> Value {
     let context = try IntentContext.requireCurrent()
     let question = dialog?.text ?? requestValueDialog?.text ?? title
-    let value = try await Prompting.requestValue(
-      ValueRequest(
-        kind: .missingParameter, origin: origin, dialog: question, valueType: valueType,
-        defaultAnswer: defaultFlowValue),
-      prompter: context.prompter
-    ) { answer in
+    var request = ValueRequest(
+      kind: .missingParameter, origin: origin, dialog: question, valueType: valueType, defaultAnswer: defaultFlowValue)
+    request.range = inclusiveRange
+    let value = try await Prompting.requestValue(request, prompter: context.prompter) { answer in
       // What a person types for a date is read as words too ('tomorrow'), as `ask` reads it.
       try await self.resolve(DateWords.reading(answer, as: self.valueType, now: context.clock.now), in: context)
     }

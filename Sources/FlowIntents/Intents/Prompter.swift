@@ -49,6 +49,12 @@ public struct ValueRequest: Sendable, Hashable {
   public var defaultAnswer: FlowValue?
   /// Why the previous answer was refused ("expected a number, got 'lots'"); nil on the first ask.
   public var problem: String?
+  /// The answer is a secret (a `secret: true` input, a token): typed without being shown, never echoed.
+  public var masked = false
+  /// The numbers allowed, for a parameter with an `inclusiveRange`; said with the question.
+  public var range: ClosedRange<Double>?
+  /// The answer is text that may hold several lines (`ask` with `allow-multiple-lines`).
+  public var multiline = false
 
   public init(
     kind: Kind, origin: PromptOrigin, dialog: String, valueType: ValueType, defaultAnswer: FlowValue? = nil,
@@ -110,6 +116,9 @@ public struct ConfirmationRequest: Sendable, Hashable {
   /// step (``ConfirmationPolicy/needsPerson(_:shared:)``): deleting files for good, and in a shared file
   /// replacing one or running a command.
   public var needsExplicitYes = false
+  /// What the action does to the machine, by kind: a dialog says it with the card's words
+  /// (``MachineAccess/Kind/words``) beside a destructive question.
+  public var access: [MachineAccess.Kind] = []
 
   public init(kind: Kind, origin: PromptOrigin, dialog: String, isDestructive: Bool = false) {
     self.kind = kind

@@ -205,7 +205,7 @@ extension StringProtocol {
   /// Without the spaces and tabs around it, as `trimmingCharacters(in: .whitespaces)` gives, in Swift
   /// alone: Foundation's first call bridges through NSString, 0.9 M instructions in a run that checks
   /// one `${trigger}` (Documentation/Performance.md).
-  package var trimmingBlanks: String {
+  public var trimmingBlanks: String {
     let blank = { (character: Character) in character.isWhitespace && !character.isNewline }
     guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
     return String(self[first...last])
