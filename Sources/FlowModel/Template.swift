@@ -73,12 +73,15 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
   /// The variable: an `as` name, `previous`, `input`, `item`, `index`, `now`, `workflow`, `run`, `env`.
   public var root: String
   public var path: [Component]
+  /// Date arithmetic after the path: `${now - 7 days}`; the value is then a date.
+  public var dateOffset: DateOffset?
   /// The whole `${…}`.
   public var span: SourceSpan
 
-  public init(root: String, path: [Component] = [], span: SourceSpan) {
+  public init(root: String, path: [Component] = [], dateOffset: DateOffset? = nil, span: SourceSpan) {
     self.root = root
     self.path = path
+    self.dateOffset = dateOffset
     self.span = span
   }
 
@@ -90,7 +93,7 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
         case .property(let name): ".\(name)"
         case .index(let index): "[\(index)]"
         }
-      }.joined()
+      }.joined() + (dateOffset.map { " \($0)" } ?? "")
   }
 }
 
@@ -105,6 +108,10 @@ extension Template {
   static func parse(_ text: String, locatedBy locator: ScalarLocator, into diagnostics: inout Diagnostics)
     -> Template
   {
+    // Most values hold no reference and nothing that looks like one: they are one literal as they are.
+    if !text.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") }) {
+      return Template(parts: text.isEmpty ? [] : [.literal(text)], span: locator.whole)
+    }
     var parts: [Part] = []
     var literal = ""
     var lookalikes: [Lookalike] = []
@@ -123,8 +130,11 @@ extension Template {
       }
       guard scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "{" else {
         if let lookalike = Self.lookalike(in: scalars, at: index, locator: locator) { lookalikes.append(lookalike) }
-        literal.unicodeScalars.append(scalar)
-        index += 1
+        // The text up to the next character that may start a reference or a look-alike, in one piece.
+        var end = index + 1
+        while end < scalars.count, scalars[end] != "$", scalars[end] != "{" { end += 1 }
+        literal.unicodeScalars.append(contentsOf: scalars[index..<end])
+        index = end
         continue
       }
       guard let close = scalars[(index + 2)...].firstIndex(of: "}") else {
@@ -137,7 +147,20 @@ extension Template {
       flush()
       let span = locator.span(index, close + 1)
       let inside = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
-      if let reference = Reference.parse(inside, span: span) {
+      let split = DateOffset.split(inside, locator: locator.shifted(by: index + 2), into: &diagnostics)
+      if case .invalid = split {
+        parts.append(.literal("${\(inside)}"))
+      } else if case .offset(let base, let offset) = split {
+        if var reference = Reference.parse(base, span: span) {
+          reference.dateOffset = offset
+          parts.append(.reference(reference))
+        } else {
+          diagnostics.append(
+            Diagnostic(.error, .malformedReference, "malformed reference '${\(inside)}'", at: span)
+              .help("date arithmetic follows a name, like '${now - 7 days}' or '${file.modified + 1 hour}'"))
+          parts.append(.literal("${\(inside)}"))
+        }
+      } else if let reference = Reference.parse(inside, span: span) {
         parts.append(.reference(reference))
       } else {
         diagnostics.append(
