@@ -42,7 +42,10 @@ public struct DateOffset: Sendable, Hashable, CustomStringConvertible {
     let scalars = Array(inside.unicodeScalars)
     func isSpace(_ index: Int) -> Bool { index < scalars.count && (scalars[index] == " " || scalars[index] == "\t") }
     // The first '+' or '-' that has a space before it.
-    guard let operatorIndex = scalars.indices.first(where: { ($0 > 0 && isSpace($0 - 1)) && "+-".unicodeScalars.contains(scalars[$0]) })
+    guard
+      let operatorIndex = scalars.indices.first(where: {
+        ($0 > 0 && isSpace($0 - 1)) && "+-".unicodeScalars.contains(scalars[$0])
+      })
     else { return .none }
     var baseEnd = operatorIndex
     while baseEnd > 0, isSpace(baseEnd - 1) { baseEnd -= 1 }

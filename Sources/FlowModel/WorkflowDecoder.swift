@@ -640,7 +640,7 @@ public struct WorkflowDecoder {
         } else {
           report(
             Diagnostic(
-              .error, .misplacedKey, "'where' keeps items of an action's output, not of a '\(step.label)' block",
+              .error, .misplacedKey, "'where' keeps items of what an action outputs, and '\(step.label)' is a block",
               at: entry.key.span
             )
             .help("put 'where' on the action that makes the list, or use 'filter' after the block"))

@@ -571,7 +571,9 @@ public struct Interpreter: Sendable {
 
   /// A step's `where:`: the items of the action's list for which the condition holds, each tested as
   /// `${item}` (and `${index}`, from 1). The name an enclosing `for-each` gives its item stays visible.
-  private func keep(_ output: FlowValue, where condition: Located<Condition>, scope: Scope, action: String) throws -> FlowValue {
+  private func keep(_ output: FlowValue, where condition: Located<Condition>, scope: Scope, action: String) throws
+    -> FlowValue
+  {
     let items: [FlowValue]
     switch output {
     case .list(let list): items = list

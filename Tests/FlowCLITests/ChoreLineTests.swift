@@ -29,7 +29,7 @@ struct ChoreLineTests {
         let script = cells[5].firstMatch(of: link)?.output[1].substring
       else { return nil }
       func path(_ link: Substring) -> String {
-        URL(fileURLWithPath: "Documentation/" + link, relativeTo: root).standardized.path
+        root.appendingPathComponent("Documentation").appendingPathComponent(String(link)).standardizedFileURL.path
       }
       return Row(
         chore: cells[0], flowLines: flow, shellLines: shell, ratio: cells[3], workflow: path(workflow),

@@ -68,7 +68,8 @@ struct LessToWriteTests {
     try FileManager.default.createDirectory(at: box.appendingPathComponent("folder"), withIntermediateDirectories: true)
     for name in ["old.tmp", "new.tmp"] { try machine.write("box/\(name)", name) }
     let month = Date().addingTimeInterval(-30 * 86_400)
-    try FileManager.default.setAttributes([.modificationDate: month], ofItemAtPath: box.appendingPathComponent("old.tmp").path)
+    try FileManager.default.setAttributes(
+      [.modificationDate: month], ofItemAtPath: box.appendingPathComponent("old.tmp").path)
     try FileManager.default.setAttributes(
       [.modificationDate: month], ofItemAtPath: box.appendingPathComponent("folder").path)
     let result = await machine.run(["run", "chore.yml"])
@@ -121,9 +122,12 @@ struct LessToWriteTests {
         - list:
             - {tool: grep, stars: 5, note: "a|b"}
             - {tool: awk, stars: 12}
-        - make-table: {list: "${previous}", style: plain}
+          as: tools
+        - make-table: {list: "${tools}", style: plain}
         - show: ${previous}
-        - make-table: {list: "${previous}", limit: 1}
+        - make-table: {list: "${tools}", limit: 1}
+        - show: ${previous}
+        - make-table: [not, a, dictionary]
           on-error: continue
       """)
     try FileManager.default.createDirectory(

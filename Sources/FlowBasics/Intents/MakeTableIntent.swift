@@ -54,7 +54,9 @@ struct MakeTableIntent: AppIntent {
     case .markdown:
       var lines = ["| " + header.joined(separator: " | ") + " |"]
       lines.append("|" + numeric.map { $0 ? " ---: |" : " --- |" }.joined())
-      for row in rows { lines.append("| " + keys.map { Self.cell(row[$0] ?? .nothing) }.joined(separator: " | ") + " |") }
+      for row in rows {
+        lines.append("| " + keys.map { Self.cell(row[$0] ?? .nothing) }.joined(separator: " | ") + " |")
+      }
       return .result(value: lines.joined(separator: "\n"))
     case .plain:
       let plain = rows.map { row in keys.map { Self.text(row[$0] ?? .nothing) } }

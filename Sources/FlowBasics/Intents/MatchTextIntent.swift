@@ -48,9 +48,11 @@ struct MatchTextIntent: AppIntent {
     let names = TextPattern.groupNames(in: pattern)
     guard !names.isEmpty else { return .result(value: .list(try compiled.matches(in: text).map(FlowValue.text))) }
     guard let match = try compiled.firstMatch(in: text, groups: names) else { return .result(value: .nothing) }
-    let properties = [(key: "text", value: FlowValue.text(match.text))] + zip(names, match.groups).map {
-      (key: $0, value: FlowValue.text($1))
-    }
+    let properties =
+      [(key: "text", value: FlowValue.text(match.text))]
+      + zip(names, match.groups).map {
+        (key: $0, value: FlowValue.text($1))
+      }
     return .result(
       value: .entity(
         EntityValue(typeName: "Match", id: .text(match.text), title: match.text, properties: FlowDictionary(properties))
