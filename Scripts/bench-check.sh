@@ -5,7 +5,10 @@
 #      ratio stays near 1 however often a file is run;
 #   2. the unattended pre-check (no terminal): `flow run` of a 2,000-step workflow without a terminal,
 #      against `flow validate` of the same file, which reads and checks it the same way;
-#   3. with BASELINE=/path/to/another/flow, `flow run` of a one-step workflow and of a 10,000-step loop
+#   3. YAML to a checked workflow at 20,000 steps: `flow validate` of a generated file against a bare libyaml
+#      parse of the same file (a small C program, every event read and freed, built here with the system's
+#      libyaml): issue 30 asks for at most 5x;
+#   4. with BASELINE=/path/to/another/flow, `flow run` of a one-step workflow and of a 10,000-step loop
 #      with this build against that one (start-up and per-step overhead).
 # Installs hyperfine (apt) when missing. Usage: [BASELINE=…/flow] Scripts/bench-check.sh [--dynamic]
 source "$(dirname "$0")/bench-common.sh"
@@ -49,6 +52,43 @@ import sys
 r, v = map(float, sys.argv[1:])
 print(f"run        {r*1000:7.1f} ms")
 print(f"validate   {v*1000:7.1f} ms   run/validate = {r/v:5.2f}x (the run also performs 2,000 steps)")
+PY
+
+echo "== YAML to a checked workflow, 20,000 steps, against a bare libyaml parse of the same file"
+{ echo "flow: 1"; echo "name: Twenty Thousand"; echo "steps:"; steps 10000; } > steps20k.yml
+cat > libyaml-parse.c <<'C'
+#include <stdio.h>
+#include <yaml.h>
+/* A bare parse: every event of the file read and freed, nothing built. */
+int main(int argc, char **argv) {
+  FILE *file = fopen(argv[1], "rb");
+  if (!file) return 2;
+  yaml_parser_t parser;
+  yaml_event_t event;
+  long events = 0;
+  yaml_parser_initialize(&parser);
+  yaml_parser_set_input_file(&parser, file);
+  for (;;) {
+    if (!yaml_parser_parse(&parser, &event)) return 1;
+    events++;
+    int done = event.type == YAML_STREAM_END_EVENT;
+    yaml_event_delete(&event);
+    if (done) break;
+  }
+  yaml_parser_delete(&parser);
+  fclose(file);
+  printf("%ld\n", events);
+  return 0;
+}
+C
+cc -O2 -o libyaml-parse libyaml-parse.c -lyaml
+"$flow" validate steps20k.yml >/dev/null
+hyperfine -N --warmup 2 --runs 15 --export-json yaml.json "$flow validate steps20k.yml" "./libyaml-parse steps20k.yml" >/dev/null
+python3 - "$(mean yaml.json 0)" "$(mean yaml.json 1)" "$(wc -c < steps20k.yml)" <<'PY'
+import sys
+v, p, size = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+print(f"validate   {v*1000:7.1f} ms   ({size/1e6:.2f} MB, 20,000 steps)")
+print(f"libyaml    {p*1000:7.1f} ms   validate/libyaml = {v/p:5.2f}x (issue 30: at most 5x)")
 PY
 
 if [ -n "${BASELINE:-}" ]; then

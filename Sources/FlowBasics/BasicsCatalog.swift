@@ -43,6 +43,7 @@ public enum BasicsCatalog: IntentCatalog {
     HashIntent.self,
     ListIntent.self,
     MakeCSVIntent.self,
+    MakeTableIntent.self,
     MatchTextIntent.self,
     MoveFileIntent.self,
     NotifyIntent.self,

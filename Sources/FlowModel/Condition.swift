@@ -65,7 +65,13 @@ public struct Operand: Sendable, Hashable {
 extension Condition {
   /// Parses a condition written as a YAML value: a boolean or number stands for itself, text is parsed
   /// with the grammar above. Problems go to `diagnostics`; nil when the condition is malformed.
-  public static func parse(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> Condition? {
+  ///
+  /// With `itemProperties` (a step's `where:`), a bare name on the left of a comparison — or standing
+  /// alone, or before `is empty` — is a property of the item tested: `kind == file` reads
+  /// `${item.kind}`. The right-hand side is read as everywhere else (`file` is text).
+  public static func parse(_ node: YAMLNode, into diagnostics: inout Diagnostics, itemProperties: Bool = false)
+    -> Condition?
+  {
     guard case .scalar(let scalar) = node else {
       diagnostics.append(
         Diagnostic(.error, .malformedCondition, "expected a condition, found \(node.kindName)", at: node.span))
@@ -80,6 +86,7 @@ extension Condition {
       return nil
     case .string:
       var parser = ConditionParser(scalar: scalar)
+      parser.itemProperties = itemProperties
       do {
         let condition = try parser.parse(&diagnostics)
         return condition
@@ -115,6 +122,8 @@ private struct ConditionParser {
   /// Guards the recursion of `not` and parentheses against hostile input.
   var depth = 0
   var joins = 0
+  /// Bare names on the left are properties of `${item}` (`where:`).
+  var itemProperties = false
 
   init(scalar: YAMLNode.Scalar) {
     locator = ScalarLocator(scalar)
@@ -185,7 +194,7 @@ private struct ConditionParser {
   }
 
   private mutating func parseComparison(_ diagnostics: inout Diagnostics) throws(Failure) -> Condition {
-    let lhs = try parseOperand(&diagnostics)
+    let lhs = try parseOperand(&diagnostics, asProperty: itemProperties)
     let token = tokens[position]
     if isWord("is") {
       position += 1
@@ -208,9 +217,18 @@ private struct ConditionParser {
     return .compare(lhs, comparison, rhs)
   }
 
-  private mutating func parseOperand(_ diagnostics: inout Diagnostics) throws(Failure) -> Operand {
+  private mutating func parseOperand(_ diagnostics: inout Diagnostics, asProperty: Bool = false) throws(Failure)
+    -> Operand
+  {
     let token = tokens[position]
     let span = locator.span(token.start, token.end)
+    if asProperty, token.kind == .word, !Self.keywords.contains(token.text),
+      case .string = ScalarValue(plain: token.text), let property = Reference.parse(token.text, span: span)
+    {
+      position += 1
+      let reference = Reference(root: "item", path: [.property(property.root)] + property.path, span: span)
+      return Operand(kind: .template(Template(parts: [.reference(reference)], span: span)), span: span)
+    }
     switch token.kind {
     case .reference:
       position += 1

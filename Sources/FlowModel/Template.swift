@@ -73,12 +73,15 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
   /// The variable: an `as` name, `previous`, `input`, `item`, `index`, `now`, `workflow`, `run`, `env`.
   public var root: String
   public var path: [Component]
+  /// Date arithmetic after the path: `${now - 7 days}`; the value is then a date.
+  public var dateOffset: DateOffset?
   /// The whole `${…}`.
   public var span: SourceSpan
 
-  public init(root: String, path: [Component] = [], span: SourceSpan) {
+  public init(root: String, path: [Component] = [], dateOffset: DateOffset? = nil, span: SourceSpan) {
     self.root = root
     self.path = path
+    self.dateOffset = dateOffset
     self.span = span
   }
 
@@ -90,7 +93,7 @@ public struct Reference: Sendable, Hashable, CustomStringConvertible {
         case .property(let name): ".\(name)"
         case .index(let index): "[\(index)]"
         }
-      }.joined()
+      }.joined() + (dateOffset.map { " \($0)" } ?? "")
   }
 }
 
@@ -105,6 +108,11 @@ extension Template {
   static func parse(_ text: String, locatedBy locator: ScalarLocator, into diagnostics: inout Diagnostics)
     -> Template
   {
+    // Most values hold no reference and nothing that looks like one: they are one literal as they are.
+    if !text.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") }) {
+      return Template(parts: text.isEmpty ? [] : [.literal(text)], span: locator.whole)
+    }
+    if let template = parseReferences(text, locatedBy: locator, into: &diagnostics) { return template }
     var parts: [Part] = []
     var literal = ""
     var lookalikes: [Lookalike] = []
@@ -123,8 +131,11 @@ extension Template {
       }
       guard scalar == "$", index + 1 < scalars.count, scalars[index + 1] == "{" else {
         if let lookalike = Self.lookalike(in: scalars, at: index, locator: locator) { lookalikes.append(lookalike) }
-        literal.unicodeScalars.append(scalar)
-        index += 1
+        // The text up to the next character that may start a reference or a look-alike, in one piece.
+        var end = index + 1
+        while end < scalars.count, scalars[end] != "$", scalars[end] != "{" { end += 1 }
+        literal.unicodeScalars.append(contentsOf: scalars[index..<end])
+        index = end
         continue
       }
       guard let close = scalars[(index + 2)...].firstIndex(of: "}") else {
@@ -137,7 +148,20 @@ extension Template {
       flush()
       let span = locator.span(index, close + 1)
       let inside = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))
-      if let reference = Reference.parse(inside, span: span) {
+      let split = DateOffset.split(inside, locator: locator.shifted(by: index + 2), into: &diagnostics)
+      if case .invalid = split {
+        parts.append(.literal("${\(inside)}"))
+      } else if case .offset(let base, let offset) = split {
+        if var reference = Reference.parse(base, span: span) {
+          reference.dateOffset = offset
+          parts.append(.reference(reference))
+        } else {
+          diagnostics.append(
+            Diagnostic(.error, .malformedReference, "malformed reference '${\(inside)}'", at: span)
+              .help("date arithmetic follows a name, like '${now - 7 days}' or '${file.modified + 1 hour}'"))
+          parts.append(.literal("${\(inside)}"))
+        }
+      } else if let reference = Reference.parse(inside, span: span) {
         parts.append(.reference(reference))
       } else {
         diagnostics.append(
@@ -149,6 +173,75 @@ extension Template {
     }
     flush()
     return Template(parts: parts, span: locator.whole, lookalikes: lookalikes)
+  }
+
+  /// The common case, read as UTF-8 bytes: text whose every `$` starts a closed `${…}` (or `$${`) and that
+  /// has no `{{`, so nothing in it can look like another tool's reference. Literal runs are copied whole
+  /// and only the references are parsed; nil hands anything else to the general reader above.
+  private static func parseReferences(
+    _ text: String, locatedBy locator: ScalarLocator, into diagnostics: inout Diagnostics
+  ) -> Template? {
+    let bytes = Array(text.utf8)
+    let (dollar, open, close) = (UInt8(ascii: "$"), UInt8(ascii: "{"), UInt8(ascii: "}"))
+    var parts: [Part] = []
+    var literal = ""
+    var runStart = 0
+    var index = 0
+    // Kept apart until the text is known to be read here, so that the general reader reports them once.
+    var found = Diagnostics()
+    // Columns count Unicode scalars: the scalars before `countedTo`, counted as the reader moves on.
+    var (countedTo, scalarsBefore) = (0, 0)
+    func scalarOffset(_ byte: Int) -> Int {
+      while countedTo < byte {
+        if bytes[countedTo] & 0xC0 != 0x80 { scalarsBefore += 1 }
+        countedTo += 1
+      }
+      return scalarsBefore
+    }
+    func piece(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+    while index < bytes.count {
+      switch bytes[index] {
+      case dollar:
+        if index + 2 < bytes.count, bytes[index + 1] == dollar, bytes[index + 2] == open {
+          literal += piece(runStart..<index) + "${"
+          index += 3
+          runStart = index
+          continue
+        }
+        guard index + 1 < bytes.count, bytes[index + 1] == open,
+          let end = bytes[(index + 2)...].firstIndex(of: close)
+        else { return nil }
+        literal += piece(runStart..<index)
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        literal = ""
+        let (first, last) = (scalarOffset(index), scalarOffset(end + 1))
+        let span = locator.span(first, last)
+        let inside = piece((index + 2)..<end)
+        let split = DateOffset.split(inside, locator: locator.shifted(by: first + 2), into: &found)
+        switch split {
+        case .none:
+          guard let reference = Reference.parse(inside, span: span) else { return nil }
+          parts.append(.reference(reference))
+        case .offset(let base, let offset):
+          guard var reference = Reference.parse(base, span: span) else { return nil }
+          reference.dateOffset = offset
+          parts.append(.reference(reference))
+        case .invalid:
+          parts.append(.literal("${\(inside)}"))
+        }
+        index = end + 1
+        runStart = index
+      case open:
+        if index + 1 < bytes.count, bytes[index + 1] == open { return nil }
+        index += 1
+      default:
+        index += 1
+      }
+    }
+    literal += piece(runStart..<bytes.count)
+    if !literal.isEmpty { parts.append(.literal(literal)) }
+    for diagnostic in found.all { diagnostics.append(diagnostic) }
+    return Template(parts: parts, span: locator.whole)
   }
 
   /// `$name` (shell, Perl) or `{{ name }}` (Jinja, Mustache) starting at `index`, as a reference spanning it.
@@ -188,6 +281,7 @@ extension Template {
 extension Reference {
   /// Parses `name(.property|[index])*`; names are letters, digits, `_` and `-`, not starting with a digit.
   static func parse(_ text: String, span: SourceSpan) -> Reference? {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCII(text, span: span) }
     let scalars = Array(text.unicodeScalars)
     var index = 0
     func name() -> String? {
@@ -212,6 +306,47 @@ extension Reference {
         let start = index + 1
         guard let close = scalars[start...].firstIndex(of: "]"),
           let number = Int(String(String.UnicodeScalarView(scalars[start..<close])))
+        else { return nil }
+        path.append(.index(number))
+        index = close + 1
+      } else {
+        return nil
+      }
+    }
+    return Reference(root: root, path: path, span: span)
+  }
+}
+
+extension Reference {
+  /// ``parse(_:span:)`` for ASCII text, on its bytes: the grammar is the same, letters being ASCII ones.
+  fileprivate static func parseASCII(_ text: String, span: SourceSpan) -> Reference? {
+    let bytes = Array(text.utf8)
+    var index = 0
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    func name() -> String? {
+      let start = index
+      while index < bytes.count {
+        let byte = bytes[index] | 0x20
+        guard
+          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(bytes[index])
+            || bytes[index] == UInt8(ascii: "_") || bytes[index] == UInt8(ascii: "-")
+        else { break }
+        index += 1
+      }
+      guard index > start, !isDigit(bytes[start]) else { return nil }
+      return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+    guard let root = name() else { return nil }
+    var path: [Component] = []
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: ".") {
+        index += 1
+        guard let property = name() else { return nil }
+        path.append(.property(property))
+      } else if bytes[index] == UInt8(ascii: "[") {
+        let start = index + 1
+        guard let close = bytes[start...].firstIndex(of: UInt8(ascii: "]")),
+          let number = Int(String(decoding: bytes[start..<close], as: UTF8.self))
         else { return nil }
         path.append(.index(number))
         index = close + 1

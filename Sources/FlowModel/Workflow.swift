@@ -203,6 +203,9 @@ public struct Step: Sendable {
   public var name: Located<String>?
   /// `when:` — run only if this holds.
   public var when: Condition?
+  /// `where:` — of the list the action outputs, keep the items for which this holds (`${item}` is the
+  /// item; a bare name on the left of a comparison is its property).
+  public var `where`: Located<Condition>?
   /// `confirm:` — ask before running, with this message.
   public var confirm: Confirmation?
   public var onError: ErrorPolicy

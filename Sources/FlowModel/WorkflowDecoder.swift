@@ -646,6 +646,17 @@ public struct WorkflowDecoder {
         step.name = name
       case "when":
         step.when = Condition.parse(node, into: &diagnostics)
+      case "where":
+        step.where = Condition.parse(node, into: &diagnostics, itemProperties: true).map { Located($0, at: node.span) }
+        if case .action = step.kind {
+        } else {
+          report(
+            Diagnostic(
+              .error, .misplacedKey, "'where' keeps items of what an action outputs, and '\(step.label)' is a block",
+              at: entry.key.span
+            )
+            .help("put 'where' on the action that makes the list, or use 'filter' after the block"))
+        }
       case "confirm":
         switch node.scalar?.resolved {
         case .bool(false)?: step.confirm = nil

@@ -138,6 +138,9 @@ public enum WorkflowFormat {
   public static let stepKeys: [Field] = [
     Field(name: "as", summary: "names the step's output (${NAME}); for 'for-each', names each item"),
     Field(name: "when", summary: "run the step only if this condition holds"),
+    Field(
+      name: "where",
+      summary: "keep the items of the list the action outputs for which this condition holds (actions only)"),
     Field(name: "confirm", summary: "ask before running: the question, or true"),
     Field(name: "on-error", summary: "'stop' (default) or 'continue': a failed step then outputs nothing"),
     Field(name: "retry", summary: "run a failed step again: a number of attempts, or {attempts, delay}"),

@@ -244,6 +244,9 @@ private struct Pass {
     if let condition = step.when {
       notes.append(.init(kind: .when, text: "only if " + words.words(condition)))
     }
+    if let condition = step.where {
+      notes.append(.init(kind: .when, text: "keeps the items where " + words.words(condition.value)))
+    }
     // An action that always asks is answered by the question of a confirmed block around it.
     // A step whose values may delete asks as one whose intent always asks does.
     let asks: Bool =

@@ -217,6 +217,7 @@ private struct Pass {
     switch step.kind {
     case .action(let call):
       output = check(call)
+      if let condition = step.where { check(condition, keepingItemsOf: output, action: call.id.value) }
     case .ifBlock(let condition, let then, let otherwise):
       check(condition)
       output = check(branches: [then, otherwise])
@@ -293,7 +294,7 @@ private struct Pass {
         _ = type(of: value)
         break
       }
-      given[primary.key] = check(value, against: primary, of: descriptor.id)
+      given[primary.key] = check(value, against: primary, of: descriptor)
       if let literal = Self.literal(value) {
         checkLiterals([primary.key: literal], [primary.key: value.span], descriptor)
       }
@@ -301,7 +302,7 @@ private struct Pass {
       if let primary = descriptor.primaryParameter, primary.type == .dictionary,
         entries.contains(where: { descriptor.parameter($0.key.value) == nil })
       {
-        given[primary.key] = check(.dictionary(entries, span), against: primary, of: descriptor.id)
+        given[primary.key] = check(.dictionary(entries, span), against: primary, of: descriptor)
         break
       }
       for entry in entries {
@@ -314,7 +315,7 @@ private struct Pass {
           _ = type(of: entry.value)
           continue
         }
-        given[parameter.key] = check(entry.value, against: parameter, of: descriptor.id)
+        given[parameter.key] = check(entry.value, against: parameter, of: descriptor)
         if let literal = Self.literal(entry.value) { literals[parameter.key] = literal }
       }
       let spans = Dictionary(entries.map { ($0.key.value, $0.value.span) }, uniquingKeysWith: { first, _ in first })
@@ -360,11 +361,26 @@ private struct Pass {
     }
   }
 
-  private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of action: String) -> ValueType? {
+  private mutating func check(_ value: Value, against parameter: ParameterDescriptor, of descriptor: IntentDescriptor)
+    -> ValueType?
+  {
+    let action = descriptor.id
     let start = diagnostics.all.count
     let type = check(
       value, against: parameter.type, range: parameter.range, description: "'\(parameter.key)'",
       convert: parameter.convertLiteral)
+    if parameter.type == .text, let type, type.isList, case .text(let template) = value,
+      let reference = template.wholeReference, !descriptor.intentType.linesParameters.contains(parameter.key)
+    {
+      report(
+        Diagnostic(
+          .warning, .listAsText,
+          "'\(parameter.key)' takes text, so the \(type.name) '${\(reference)}' becomes its items one per line",
+          at: reference.span
+        )
+        .help(
+          "say how to join them with 'combine-text' (separator: ', '), or take one item with 'get-item' or 'for-each'"))
+    }
     guard diagnostics.all.count > start else { return type }
     // A value refused with no word on how to write one (none of many choices is close, a number out of
     // range): the action's own reference lists the choices, with what each means, and the range.
@@ -661,6 +677,28 @@ private struct Pass {
 
   // MARK: - References
 
+  /// A step's `where:`, checked with `${item}` of the list's element type, so that `kindd == file` is an
+  /// unknown property of File at its column. An output that is never a list is an error.
+  private mutating func check(_ condition: Located<Condition>, keepingItemsOf output: ValueType?, action: String) {
+    var itemType: ValueType?
+    if let output {
+      if output.isList {
+        itemType = output.elementType
+      } else if output != .any {
+        report(
+          Diagnostic(
+            .error, .notAList,
+            "'where' keeps items of a list, but '\(action)' outputs \(CoercionError.article(for: output))",
+            at: condition.span
+          )
+          .help("put 'where' on an action that outputs a list, such as 'get-folder-contents' or 'filter'"))
+      }
+    }
+    loops.append((nil, itemType))
+    check(condition.value)
+    loops.removeLast()
+  }
+
   private mutating func check(_ condition: Condition) {
     for reference in condition.references { _ = type(of: reference) }
     checkPatterns(condition)
@@ -732,7 +770,22 @@ private struct Pass {
 
   /// The static type of a reference, kept for ``Checker/referenceTypes(in:)``.
   private mutating func type(of reference: Reference) -> ValueType? {
-    let type = resolve(reference)
+    var type = resolve(reference)
+    if reference.dateOffset != nil {
+      // `${count - 7 days}`: arithmetic on what can never be a date.
+      if let base = type, Coercion.compatibility(of: base, to: .date) == .never {
+        report(
+          Diagnostic(
+            .error, .typeMismatch,
+            "date arithmetic needs a date, but '${\(Reference(root: reference.root, path: reference.path, span: reference.span))}' is "
+              + CoercionError.article(for: base),
+            at: reference.span
+          )
+          .help("count from a date, like '${now - 7 days}' or '${file.modified + 1 hour}'"))
+        return nil
+      }
+      type = .date
+    }
     if let type { referenceTypes[reference] = type }
     return type
   }
@@ -1040,4 +1093,6 @@ extension DiagnosticCode {
   public static let uncheckedWorkflow: Self = "unchecked-workflow"
   /// `$name` or `{{ name }}` written in text where `${name}` was meant.
   public static let plainReference: Self = "plain-reference"
+  /// A whole list given to a text parameter, which it reaches as one item per line.
+  public static let listAsText: Self = "list-as-text"
 }

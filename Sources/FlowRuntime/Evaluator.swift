@@ -73,6 +73,51 @@ enum Evaluator {
   // MARK: - References
 
   static func lookUp(_ reference: Reference, in scope: Scope) throws -> FlowValue {
+    let value = try lookUpPath(reference, in: scope)
+    guard let offset = reference.dateOffset else { return value }
+    let date: Date
+    do {
+      guard case .date(let read) = try Coercion.coerce(value, to: .date) else { return value }
+      date = read
+    } catch {
+      // A dry run's stand-in is no date, and the real value may well be one.
+      if standIn(of: reference, in: scope) != nil { return value }
+      throw RunFailure(
+        "'${\(reference)}' counts from a date, but \(value.quoted) is not one", at: reference.span,
+        help: "date arithmetic works on dates, like '${now - 7 days}' or '${file.modified + 1 hour}'")
+    }
+    return .date(try shift(date, by: offset, at: reference.span))
+  }
+
+  /// `date` moved by `offset`: seconds, minutes and hours as elapsed time, days and longer on the
+  /// calendar in the system's time zone, as `adjust-date` counts them.
+  static func shift(_ date: Date, by offset: DateOffset, at span: SourceSpan) throws -> Date {
+    let seconds: Double? =
+      switch offset.unit {
+      case .second: 1
+      case .minute: 60
+      case .hour: 3_600
+      default: nil
+      }
+    if let seconds { return date.addingTimeInterval(Double(offset.amount) * seconds) }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = .current
+    var components = DateComponents()
+    switch offset.unit {
+    case .day: components.day = offset.amount
+    case .week: components.day = offset.amount * 7
+    case .month: components.month = offset.amount
+    default: components.year = offset.amount
+    }
+    guard let shifted = calendar.date(byAdding: components, to: date),
+      let year = calendar.dateComponents([.year], from: shifted).year, (1...9999).contains(year)
+    else {
+      throw RunFailure("the date \(offset) is out of the calendar's range", at: span)
+    }
+    return shifted
+  }
+
+  private static func lookUpPath(_ reference: Reference, in scope: Scope) throws -> FlowValue {
     var path = reference.path[...]
     var value: FlowValue
     let variable = MagicVariable(reference.root)

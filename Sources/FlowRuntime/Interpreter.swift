@@ -577,10 +577,12 @@ public struct Interpreter: Sendable {
     }
     // Checked as each action makes it, so that nothing larger is ever built from it.
     try options.limits.check(output.value, made: info.description, at: step.span)
+    var value = output.value
+    if let condition = step.where { value = try keep(value, where: condition, scope: scope, action: call.id.value) }
     if let dialog = output.dialog { observer.record(.dialog(dialog, info)) }
     let noticed = warnings.take()
     if noticed.isEmpty {
-      finish(info, output: output.value)
+      finish(info, output: value)
     } else {
       // Recorded whether or not the observer lists steps: a warning is for the person.
       let warning = Diagnostic(
@@ -589,9 +591,35 @@ public struct Interpreter: Sendable {
         .finished(
           StepRecord(
             step: info.id, position: info.position, action: info.label, status: .ran, warning: warning,
-            value: output.value)))
+            value: value)))
     }
-    return output.value
+    return value
+  }
+
+  /// A step's `where:`: the items of the action's list for which the condition holds, each tested as
+  /// `${item}` (and `${index}`, from 1). The name an enclosing `for-each` gives its item stays visible.
+  private func keep(_ output: FlowValue, where condition: Located<Condition>, scope: Scope, action: String) throws
+    -> FlowValue
+  {
+    let items: [FlowValue]
+    switch output {
+    case .list(let list): items = list
+    case .nothing: return .list([])
+    default:
+      throw RunError(
+        .stepFailed,
+        Diagnostic(
+          .error, .notAList, "'where' keeps items of a list, but '\(action)' gave \(output.quoted)",
+          at: condition.span))
+    }
+    var inner = scope
+    if let loop = scope.loop, let name = loop.itemName { inner.names[name] = loop.item }
+    var kept: [FlowValue] = []
+    for (index, item) in items.enumerated() {
+      inner.loop = Scope.Loop(item: item, index: index + 1, itemName: nil)
+      if try evaluate({ try Evaluator.evaluate(condition.value, in: inner) }) { kept.append(item) }
+    }
+    return .list(kept)
   }
 
   /// A step a dry run does not perform. Its parameters are resolved as the real run resolves them —

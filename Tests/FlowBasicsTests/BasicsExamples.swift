@@ -48,7 +48,7 @@ let basicsExamples: [BasicsExample] = [
   .init("show", [:], .error("'content' needs a value: Content")),
 
   .init("text", ["text": 42], .value("42")),
-  .init("text", ["text": ["a", "b"]], .value("a, b")),
+  .init("text", ["text": ["a", "b"]], .value("a\nb")),
   .init("text", [:], .error("'text' needs a value: Text")),
 
   .init("number", ["number": "1.5"], .value(1.5)),
@@ -275,6 +275,14 @@ let basicsExamples: [BasicsExample] = [
     ],
     .value("title,year,link\n\"Dune, 1965\",1965,\n\"say \"\"hi\"\"\",,x\n")),
   .init("make-csv", ["list": booksJSON, "columns": ["year"], "separator": "\t"], .value("year\n1961\n1965\n1969\n")),
+  .init(
+    "make-table", ["list": booksJSON, "columns": ["year"], "limit": 2], .value("| Year |\n| ---: |\n| 1961 |\n| 1965 |")
+  ),
+  .init(
+    "make-table", ["list": [.dictionary(["a": 1]), "plain"]],
+    .error(
+      "item 2 is Text, not a dictionary or an entity",
+      help: "make-table shows one row per dictionary, File or Bookmark; for a list of text use 'combine-text'")),
   .init(
     "make-csv", ["list": [.dictionary(["a": 1]), "plain"]],
     .error(

@@ -72,6 +72,7 @@ struct EffectDeclarationTests {
     "format-number": [Case(effect: .readOnly)],
     "hash": [Case(effect: .readOnly)],
     "make-csv": [Case(effect: .readOnly)],
+    "make-table": [Case(effect: .readOnly)],
     "parse-csv": [Case(effect: .readOnly)],
     "parse-json": [Case(effect: .readOnly)],
     "random-number": [Case(effect: .readOnly)],

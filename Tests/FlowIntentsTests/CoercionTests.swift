@@ -25,8 +25,10 @@ struct CoercionTests {
     #expect(try Coercion.coerce(value, to: .text) == .text(text))
   }
 
+  /// A whole list given as text is one item per line, as Shortcuts makes it; inside other text, ", ".
   @Test func listAsTextJoinsItsItems() throws {
-    #expect(try Coercion.coerce([1, "two", book], to: .text) == "1, two, The Dispossessed")
+    #expect(try Coercion.coerce([1, "two", book], to: .text) == "1\ntwo\nThe Dispossessed")
+    #expect(Coercion.text(of: [1, "two", book]) == "1, two, The Dispossessed")
   }
 
   @Test(arguments: [("42", 42.0), (" 1.5 ", 1.5), ("-3", -3.0), ("1e3", 1000.0)])

@@ -72,3 +72,34 @@ struct TemplateTests {
     #expect(parsed.references.first?.span == scalar.span)
   }
 }
+
+/// Date arithmetic after a reference: `${now - 7 days}`.
+struct DateOffsetTests {
+  @Test func anOffsetFollowsTheReference() throws {
+    let (parsed, diagnostics) = try template("\"${now - 7 days} and ${file.modified + 1 hour} and ${week-ago}\"")
+    #expect(diagnostics.isEmpty)
+    let references = parsed.references
+    #expect(references.map(\.description) == ["now - 7 days", "file.modified + 1 hour", "week-ago"])
+    #expect(references[0].dateOffset == DateOffset(amount: -7, unit: .day, span: references[0].dateOffset!.span))
+    #expect(references[1].dateOffset?.amount == 1)
+    #expect(references[1].dateOffset?.unit == .hour)
+    #expect(references[2].dateOffset == nil)
+  }
+
+  /// Each problem at its own column: the unit, the amount, a missing part.
+  @Test func problemsAreReportedAtTheirColumn() throws {
+    let (_, unit) = try template("${now - 7 dayz}")
+    #expect(unit.all.map(\.message) == ["unknown unit 'dayz' in date arithmetic"])
+    #expect(unit.all.first?.span?.start == at(1, 14))
+    #expect(unit.all.first?.helps == ["did you mean 'days'?"])
+    let (_, amount) = try template("${now - 7.5 days}")
+    #expect(amount.all.map(\.message) == ["'7.5' is not a whole number of days"])
+    #expect(amount.all.first?.span?.start == at(1, 12))
+    let (_, large) = try template("${now + 100001 years}")
+    #expect(large.all.map(\.code) == [.outOfRange])
+    let (_, missing) = try template("${now - 7}")
+    #expect(missing.all.map(\.message) == ["'- 7' needs an amount and a unit"])
+    let (_, base) = try template("${ - 7 days}")
+    #expect(base.all.map(\.code) == [.malformedReference])
+  }
+}

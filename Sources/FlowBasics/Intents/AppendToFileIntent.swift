@@ -8,6 +8,8 @@ struct AppendToFileIntent: AppIntent {
   )
   static let sideEffect = SideEffect.changes
   static let machineAccess = [MachineAccess(.writesFiles, parameter: "path")]
+  /// A list of lines appends as lines.
+  static let linesParameters: Set<String> = ["text"]
 
   @Parameter(title: "Text", primary: true)
   var text: String

@@ -5,7 +5,8 @@ import Foundation
 struct FilterIntent: AppIntent {
   static let title: LocalizedStringResource = "Filter List"
   static let description = IntentDescription(
-    "Keep the items of a list, or of their property, that satisfy a comparison, optionally only the first few.")
+    "Keep the items of a list, or of their property, that satisfy a comparison ('contains' when a value is given), optionally only the first few; with neither, every item, for a 'where:' condition beside it to choose from."
+  )
 
   /// The items kept are of the list's type.
   static func outputType(given parameters: [String: ValueType]) -> ValueType? {
@@ -18,8 +19,8 @@ struct FilterIntent: AppIntent {
   @Parameter(title: "Property", description: "An entity property or dictionary key to compare instead of the item.")
   var property: String?
 
-  @Parameter(title: "Comparison", default: .contains)
-  var comparison: FilterComparison
+  @Parameter(title: "Comparison", description: "How to compare; 'contains' when a value is given.")
+  var comparison: FilterComparison?
 
   @Parameter(title: "Value")
   var value: FlowValue?
@@ -39,6 +40,14 @@ struct FilterIntent: AppIntent {
   }
 
   func perform() async throws -> some ReturnsValue<[FlowValue]> {
+    // Neither a comparison nor a value: every item (a step's `where:` does the choosing).
+    guard let comparison = comparison ?? (value == nil ? nil : .contains) else {
+      if property != nil {
+        throw AppIntentError.failed(
+          "'property' needs a 'comparison' to test it with", help: "add 'comparison:' and 'value:', or use 'where:'")
+      }
+      return .result(value: limit.map { Array(list.prefix($0)) } ?? list)
+    }
     if comparison.needsValue, value == nil {
       throw AppIntentError.failed("'\(comparison.id)' needs a 'value' to compare with")
     }
@@ -46,13 +55,13 @@ struct FilterIntent: AppIntent {
     var kept: [FlowValue] = []
     for item in list {
       let subject = try ValueComparison.subject(of: item, property: property)
-      if try keeps(subject, pattern: pattern) { kept.append(item) }
+      if try keeps(subject, comparison, pattern: pattern) { kept.append(item) }
       if let limit, kept.count >= limit { break }
     }
     return .result(value: kept)
   }
 
-  private func keeps(_ subject: FlowValue, pattern: TextPattern?) throws -> Bool {
+  private func keeps(_ subject: FlowValue, _ comparison: FilterComparison, pattern: TextPattern?) throws -> Bool {
     let other = value ?? .nothing
     switch comparison {
     case .equals: return ValueComparison.equals(subject, other)

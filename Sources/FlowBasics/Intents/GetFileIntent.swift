@@ -14,6 +14,12 @@ struct GetFileIntent: AppIntent {
 
   @Dependency var files: any Files
 
+  /// A path written out says which: a pattern gives a list of Files, a path one File.
+  static func outputType(given parameters: [String: ValueType], literals: [String: FlowValue]) -> ValueType? {
+    guard case .text(let path)? = literals["path"] else { return nil }
+    return isPattern(path) ? .list(FileEntity.valueType) : FileEntity.valueType
+  }
+
   static var parameterSummary: some ParameterSummary {
     Summary("Get \(\.$path)")
   }

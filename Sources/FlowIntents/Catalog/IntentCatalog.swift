@@ -142,6 +142,8 @@ public struct IntentRegistry: Sendable {
   /// The intent with this id: the full id (`raindrop.save-bookmark`), or the short one
   /// (`save-bookmark`) when only one catalogue has it.
   public func descriptor(for id: String) throws(IntentLookupError) -> IntentDescriptor {
+    // A workflow names the same few actions over and over: each built-in id, as written, is looked up once.
+    if let known = cache.written(id) { return known }
     // A dotted id outside the built-in namespaces is a server's tool (`time.get_current_time`): built-in
     // short ids are kebab-case, never dotted (CatalogValidator), so it goes straight to the servers.
     // Scanning the built-in ids and short ids for it first was a third of what `flow validate` spent
@@ -168,9 +170,9 @@ public struct IntentRegistry: Sendable {
         }
       }
     }
-    if let exact = entries.first(where: { $0.id == id }) { return describe(exact) }
+    if let exact = entries.first(where: { $0.id == id }) { return cache.remember(id, describe(exact)) }
     let short = entries.filter { $0.shortID == id }
-    if short.count == 1 { return describe(short[0]) }
+    if short.count == 1 { return cache.remember(id, describe(short[0])) }
     if short.count > 1 {
       throw IntentLookupError(
         kind: .ambiguous, id: id, message: "action '\(id)' is ambiguous",
@@ -214,6 +216,15 @@ public protocol ExternalCatalogSource: Sendable {
 /// Descriptors built so far, by id; shared by copies of a registry.
 private final class DescriptorCache: Sendable {
   private let built = Mutex<[String: IntentDescriptor]>([:])
+  /// Built-in descriptors by the id a workflow wrote, full or short.
+  private let byWrittenID = Mutex<[String: IntentDescriptor]>([:])
+
+  func written(_ id: String) -> IntentDescriptor? { byWrittenID.withLock { $0[id] } }
+
+  func remember(_ id: String, _ descriptor: IntentDescriptor) -> IntentDescriptor {
+    byWrittenID.withLock { $0[id] = descriptor }
+    return descriptor
+  }
 
   func descriptor(for id: String, _ make: () -> IntentDescriptor) -> IntentDescriptor {
     if let known = built.withLock({ $0[id] }) { return known }

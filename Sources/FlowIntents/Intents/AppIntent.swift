@@ -64,6 +64,9 @@ public protocol AppIntent: Sendable {
   /// refuses a literal name the workflow's `env:` does not list, and the run hands the intent the
   /// listed variables (``WorkflowEnvironment``), so that it reads no more than `${env.NAME}` could.
   static var environmentNameParameters: Set<String> { get }
+  /// The text parameters where a whole list is expected to arrive one item per line (`append-to-file`'s
+  /// `text`): the checker says nothing there, and warns where a list meets any other text parameter.
+  static var linesParameters: Set<String> { get }
   /// What it does to the machine it runs on (files, commands, the desktop), for the card: the most any
   /// of its steps may do. Values decide it when ``machineAccess(for:)`` says so, through the parameters in
   /// ``sideEffectParameters``.
@@ -128,6 +131,7 @@ extension AppIntent {
   public static var sideEffectParameters: Set<String> { [] }
   public static var processArgumentParameters: Set<String> { [] }
   public static var environmentNameParameters: Set<String> { [] }
+  public static var linesParameters: Set<String> { [] }
   public static var machineAccess: [MachineAccess] { [] }
   public static func machineAccess(for values: [String: FlowValue]) -> [MachineAccess] { machineAccess }
   public static func confirmationQuestion(for values: [String: FlowValue]) -> String? { nil }

@@ -10,8 +10,10 @@ import Foundation
 /// | number | `3`, `1.1` | itself | 0 / 1 | — | — | one item | — |
 /// | boolean | `true`/`false` | 1 / 0 | itself | — | — | one item | — |
 /// | entity | its title | — | — | — | its link | one item | its properties |
-/// | list | items' text joined by ", " | refused: `for-each` / `get-item` |||| itself, items coerced | — |
+/// | list | items' text, one per line | refused: `for-each` / `get-item` |||| itself, items coerced | — |
 ///
+/// A list written inside other text (`"tags: ${tags}"`) reads as its items joined by ", " (``text(of:)``);
+/// a whole list given where text is wanted becomes its items one per line, as Shortcuts makes it.
 /// Every parameter, property and input goes through ``coerce(_:to:)``; entity parameters add a
 /// lookup through the entity's query on top (``IntentValueConvertible/resolve(_:in:)``).
 public enum Coercion {
@@ -41,6 +43,7 @@ public enum Coercion {
         return .list([try coerce(value, to: element)])
       }
     case .text:
+      if case .list(let items) = value { return .text(items.map(text(of:)).joined(separator: "\n")) }
       return .text(text(of: value))
     default:
       break

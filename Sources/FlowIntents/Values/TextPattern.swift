@@ -48,6 +48,38 @@ public struct TextPattern {
     try ranges(in: text).compactMap { range in Range(range, in: text).map { String(text[$0]) } }
   }
 
+  /// The names of the pattern's named groups, `(?<year>…)`, in order; a backslash escapes a `(`.
+  public static func groupNames(in pattern: String) -> [String] {
+    var names: [String] = []
+    var scalars = pattern.unicodeScalars[...]
+    while let scalar = scalars.popFirst() {
+      if scalar == "\\" {
+        _ = scalars.popFirst()
+        continue
+      }
+      guard scalar == "(", scalars.starts(with: "?<".unicodeScalars) else { continue }
+      let rest = scalars.dropFirst(2)
+      let name = rest.prefix { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+      // `(?<=` and `(?<!` are look-behinds, not names.
+      guard let first = name.first, first.properties.isAlphabetic, rest.dropFirst(name.count).first == ">" else {
+        continue
+      }
+      names.append(String(String.UnicodeScalarView(name)))
+    }
+    return names
+  }
+
+  /// The first match and the text of each named group in it (empty for a group that took no part).
+  public func firstMatch(in text: String, groups: [String]) throws -> (text: String, groups: [String])? {
+    guard let match = try results(in: text, first: true).first else { return nil }
+    let source = text as NSString
+    let captured = groups.map { name in
+      let range = match.range(withName: name)
+      return range.location == NSNotFound ? "" : source.substring(with: range)
+    }
+    return (source.substring(with: match.range), captured)
+  }
+
   /// `text` with every match replaced; `$1` in a template refers to a group.
   public func replacing(in text: String, with template: String) throws -> String {
     let matches = try results(in: text)
