@@ -187,19 +187,9 @@ public actor LocalBackend: BookmarkBackend {
   /// The folded columns' assignments in an UPDATE.
   private static let foldedAssignments = SearchSQL.foldedColumns.map { "\($0) = ?" }.joined(separator: ", ")
 
-  private static func encodeTags(_ tags: [String]) -> String {
-    guard let data = try? JSONEncoder().encode(tags), let text = String(data: data, encoding: .utf8) else {
-      return "[]"
-    }
-    return text
-  }
+  private static func encodeTags(_ tags: [String]) -> String { TagColumn.encode(tags) }
 
-  private static func decodeTags(_ text: String?) -> [String] {
-    guard let data = text?.data(using: .utf8), let tags = try? JSONDecoder().decode([String].self, from: data) else {
-      return []
-    }
-    return tags
-  }
+  private static func decodeTags(_ text: String?) -> [String] { TagColumn.decode(text) }
 
   private static func bookmark(_ row: [SQLValue]) -> Bookmark {
     let collection = row[8].int ?? SystemCollection.unsorted.rawValue
