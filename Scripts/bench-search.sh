@@ -101,7 +101,7 @@ store="$data/flow/raindrop.sqlite"
 start=$(date +%s.%N)
 first=$(flow_search "$data" search.yml)
 echo "first search, migrating $rows bookmarks to folded columns: $(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$start" "$(date +%s.%N)") s ($first)"
-liked=$(sqlite3 "$store" "$(like)" | head -1)
+liked=$(sqlite3 "$store" "$(like)" | sed -n 1p)
 echo "matches: flow $first; LIKE finds $liked (it misses the accented ones)"
 
 # Alternates the commands in short rounds, so that a burst of load on a shared machine lands on all of
