@@ -362,7 +362,7 @@ let package = Package(
     ),
     .testTarget(
       name: "RaindropLocalTests",
-      dependencies: ["RaindropLocal", "RaindropModel"],
+      dependencies: ["FlowSQLite", "RaindropLocal", "RaindropModel"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -28,7 +28,7 @@ build_flow() {
   # slower (a one-step run took 9.1 ms from it against 7.9 ms from a copy in the same folder,
   # interleaved: its pages come into memory in smaller pieces).
   flow=$(mktemp "$work/flow.XXXXXX")
-  install "$(swift build "${flags[@]}" --show-bin-path)/flow" "$flow"
+  install -s "$(swift build "${flags[@]}" --show-bin-path)/flow" "$flow"
 }
 
 large_workflow() {

@@ -4,6 +4,8 @@
 //   Scripts/bench-raindrop.sh --real-clock # the rate scenario on the real clock with a 2 s window (~40 s)
 //
 // Hidden mode for the two-process store test: `raindrop-bench write-store DIR COUNT NAME`.
+// `raindrop-bench saves DIR COUNT` (Scripts/bench-saves.sh): COUNT saves into the local store in DIR, as
+// `save-bookmark` makes them, timed without the process's start; prints the seconds.
 
 import FlowHTTP
 import Foundation
@@ -127,7 +129,29 @@ func writeStore(directory: String, count: Int, name: String) async throws {
   }
 }
 
+/// COUNT saves into a new local store in DIR, each a `save-bookmark` of a page with a title and two tags:
+/// the seconds the saves took, not the process's start or the store's opening.
+func timeSaves(directory: String, count: Int) async throws {
+  let store = try LocalBackend(directory: URL(fileURLWithPath: directory))
+  let started = ContinuousClock.now
+  for index in 0..<count {
+    _ = try await store.createBookmark(
+      NewBookmark(
+        link: "https://save.example/pages/\(index)", title: "Saved page \(index) about a café",
+        tags: ["bench", "Café"], collectionId: SystemCollection.unsorted.rawValue))
+  }
+  let elapsed = ContinuousClock.now - started
+  print(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
 func run(_ arguments: [String]) async throws {
+  if arguments.first == "saves" {
+    guard arguments.count == 3, let count = Int(arguments[2]) else {
+      throw BenchError(description: "usage: raindrop-bench saves DIR COUNT")
+    }
+    try await timeSaves(directory: arguments[1], count: count)
+    return
+  }
   if arguments.first == "write-store" {
     guard arguments.count == 4, let count = Int(arguments[2]) else {
       throw BenchError(description: "usage: raindrop-bench write-store DIR COUNT NAME")

@@ -107,7 +107,10 @@ public final class SQLiteConnection {
     try execute("PRAGMA query_only = ON")
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  deinit {
+    for (_, statement) in statements { sqlite3_finalize(statement) }
+    sqlite3_close_v2(handle)
+  }
 
   private func error(_ status: Int32) -> SQLiteError {
     SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
@@ -124,15 +127,16 @@ public final class SQLiteConnection {
     }
   }
 
-  /// Runs one statement with parameters and returns its rows.
+  /// Runs one statement with parameters and returns its rows. The statement is prepared once per connection
+  /// and kept (``statements``): a store saving a bookmark runs the same five statements every time, and
+  /// preparing them was a third of a save.
   @discardableResult
   public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
-    var statement: OpaquePointer?
-    let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-    guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
+    let statement = try prepared(sql)
     defer {
-      steps += Int64(sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 0))
-      sqlite3_finalize(statement)
+      steps += Int64(sqlite3_stmt_status(statement, SQLITE_STMTSTATUS_VM_STEP, 1))
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
     }
     for (offset, value) in parameters.enumerated() {
       let index = Int32(offset + 1)
@@ -171,6 +175,48 @@ public final class SQLiteConnection {
     return rows
   }
 
+  /// Statements prepared on this connection, the most recently used last. A list, not a dictionary keyed
+  /// by the text: it is short, and a first `Dictionary` of a key type costs a conformance scan wherever it
+  /// is made (Performance.md). Statements built around a search or a list of ids differ every time; the
+  /// oldest are finalised beyond ``statementCacheSize``.
+  private var statements: [(sql: String, statement: OpaquePointer)] = []
+  /// Enough for every fixed statement of the local store and of run history at once.
+  static let statementCacheSize = 24
+
+  private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+    if let index = statements.lastIndex(where: { $0.sql == sql }) {
+      let found = statements[index]
+      if index != statements.count - 1 {
+        statements.remove(at: index)
+        statements.append(found)
+      }
+      return found.statement
+    }
+    var statement: OpaquePointer?
+    let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard status == SQLITE_OK, let statement else { throw error(status) }
+    if statements.count >= Self.statementCacheSize {
+      sqlite3_finalize(statements.removeFirst().statement)
+    }
+    statements.append((sql, statement))
+    return statement
+  }
+
+  /// How many statements this connection keeps prepared (for tests of the cache's bound).
+  public var preparedStatementCount: Int { statements.count }
+
+  /// Replaces this database's content with `source`'s, page by page (SQLite's backup API): how a store
+  /// that may only be read is copied into memory to be worked on there.
+  public func copy(from source: SQLiteConnection) throws(SQLiteError) {
+    guard let backup = sqlite3_backup_init(handle, "main", source.handle, "main") else {
+      throw error(sqlite3_errcode(handle))
+    }
+    let stepped = sqlite3_backup_step(backup, -1)
+    let finished = sqlite3_backup_finish(backup)
+    guard stepped == SQLITE_DONE else { throw error(stepped) }
+    guard finished == SQLITE_OK else { throw error(finished) }
+  }
+
   /// The rowid of the last insert on this connection.
   public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -187,13 +233,13 @@ public final class SQLiteConnection {
   /// processes then queue on the busy timeout instead of one failing with SQLITE_BUSY halfway through.
   @discardableResult
   public func transaction<T>(write: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-    try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+    try query(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
     do {
       let result = try body()
-      try execute("COMMIT")
+      try query("COMMIT")
       return result
     } catch {
-      try? execute("ROLLBACK")
+      _ = try? query("ROLLBACK")
       throw error
     }
   }

@@ -48,7 +48,17 @@ public actor LocalBackend: BookmarkBackend {
     if access == .readOnly {
       do {
         if FileManager.default.fileExists(atPath: fileURL.path) {
-          database = try SQLiteConnection(readingOnly: fileURL.path)
+          let file = try SQLiteConnection(readingOnly: fileURL.path)
+          if try Self.version(file) >= Self.schemaVersion {
+            database = file
+          } else {
+            // A store an older flow wrote, not migrated yet: read a copy in memory, migrated there, since
+            // the file may not be written (the next read-write open migrates it).
+            database = try SQLiteConnection(path: ":memory:")
+            try database.copy(from: file)
+            try Self.migrate(database)
+            try database.execute("PRAGMA query_only = ON")
+          }
         } else {
           database = try SQLiteConnection(path: ":memory:")
           try Self.migrate(database)
@@ -73,48 +83,81 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  /// Creates the schema. Idempotent, and safe when two processes open a new store at the same moment (the
-  /// check and the creation happen under one write lock).
+  /// The schema this build writes: 2 added the indexes of the orders SQLite sorts in, 3 the folded columns
+  /// searches read (``SearchSQL``).
+  static let schemaVersion = 3
+
+  private static func version(_ database: SQLiteConnection) throws(SQLiteError) -> Int {
+    try database.query("PRAGMA user_version").first?.first?.int ?? 0
+  }
+
+  /// Creates the schema, or brings an older store's up to date. Idempotent, and safe when two processes open
+  /// a store at the same moment (the check and the change happen under one write lock).
   private static func migrate(_ database: SQLiteConnection) throws(SQLiteError) {
     try database.transaction {
       () throws(SQLiteError) in
-      let version = try database.query("PRAGMA user_version").first?.first?.int ?? 0
-      guard version < 2 else { return }
-      // Version 2 adds the indexes of the three orders SQLite sorts in (keyset paging walks them); every
-      // statement is idempotent, so a version 1 store takes the same path as a new one.
-      try database.execute(
-        """
-        CREATE TABLE IF NOT EXISTS collections (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          title TEXT NOT NULL,
-          parent INTEGER,
-          created INTEGER NOT NULL,
-          last_update INTEGER NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS bookmarks (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          link TEXT NOT NULL,
-          link_key TEXT NOT NULL,
-          title TEXT NOT NULL,
-          excerpt TEXT NOT NULL DEFAULT '',
-          note TEXT NOT NULL DEFAULT '',
-          type TEXT NOT NULL DEFAULT 'link',
-          tags TEXT NOT NULL DEFAULT '[]',
-          important INTEGER NOT NULL DEFAULT 0,
-          collection INTEGER NOT NULL,
-          cover TEXT NOT NULL DEFAULT '',
-          domain TEXT NOT NULL,
-          sort INTEGER NOT NULL,
-          created INTEGER NOT NULL,
-          last_update INTEGER NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS bookmarks_by_collection ON bookmarks(collection);
-        CREATE INDEX IF NOT EXISTS bookmarks_by_link ON bookmarks(link_key);
-        CREATE INDEX IF NOT EXISTS bookmarks_by_created ON bookmarks(created);
-        CREATE INDEX IF NOT EXISTS bookmarks_by_sort ON bookmarks(sort);
-        PRAGMA user_version = 2;
-        """
-      )
+      let version = try version(database)
+      guard version < schemaVersion else { return }
+      if version < 2 {
+        // Every statement is idempotent, so a version 1 store takes the same path as a new one.
+        try database.execute(
+          """
+          CREATE TABLE IF NOT EXISTS collections (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            title TEXT NOT NULL,
+            parent INTEGER,
+            created INTEGER NOT NULL,
+            last_update INTEGER NOT NULL
+          );
+          CREATE TABLE IF NOT EXISTS bookmarks (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            link TEXT NOT NULL,
+            link_key TEXT NOT NULL,
+            title TEXT NOT NULL,
+            excerpt TEXT NOT NULL DEFAULT '',
+            note TEXT NOT NULL DEFAULT '',
+            type TEXT NOT NULL DEFAULT 'link',
+            tags TEXT NOT NULL DEFAULT '[]',
+            important INTEGER NOT NULL DEFAULT 0,
+            collection INTEGER NOT NULL,
+            cover TEXT NOT NULL DEFAULT '',
+            domain TEXT NOT NULL,
+            sort INTEGER NOT NULL,
+            created INTEGER NOT NULL,
+            last_update INTEGER NOT NULL
+          );
+          CREATE INDEX IF NOT EXISTS bookmarks_by_collection ON bookmarks(collection);
+          CREATE INDEX IF NOT EXISTS bookmarks_by_link ON bookmarks(link_key);
+          CREATE INDEX IF NOT EXISTS bookmarks_by_created ON bookmarks(created);
+          CREATE INDEX IF NOT EXISTS bookmarks_by_sort ON bookmarks(sort);
+          """
+        )
+      }
+      try addFoldedColumns(database)
+      try database.execute("PRAGMA user_version = \(schemaVersion)")
+    }
+  }
+
+  /// Version 3: the folded columns, filled in for the bookmarks already there, a batch at a time so that a
+  /// large store is never all in memory.
+  private static func addFoldedColumns(_ database: SQLiteConnection) throws(SQLiteError) {
+    for column in SearchSQL.foldedColumns {
+      try database.execute("ALTER TABLE bookmarks ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''")
+    }
+    var last: Int64 = 0
+    while true {
+      let rows = try database.query(
+        "SELECT id, title, excerpt, note, link, domain, tags FROM bookmarks WHERE id > ? ORDER BY id LIMIT 500",
+        [.integer(last)])
+      guard let final = rows.last?[0], case .integer(let id) = final else { return }
+      for row in rows {
+        let fields = SearchFields(
+          title: row[1].string ?? "", excerpt: row[2].string ?? "", note: row[3].string ?? "",
+          link: row[4].string ?? "", domain: row[5].string ?? "", tags: decodeTags(row[6].string))
+        try database.query(
+          "UPDATE bookmarks SET \(foldedAssignments) WHERE id = ?", SearchSQL.values(fields) + [row[0]])
+      }
+      last = id
     }
   }
 
@@ -136,19 +179,17 @@ public actor LocalBackend: BookmarkBackend {
   private static let bookmarkColumns =
     "id, link, title, excerpt, note, type, tags, important, collection, cover, domain, sort, created, last_update"
 
-  private static func encodeTags(_ tags: [String]) -> String {
-    guard let data = try? JSONEncoder().encode(tags), let text = String(data: data, encoding: .utf8) else {
-      return "[]"
-    }
-    return text
-  }
+  private static let insertBookmark = """
+    INSERT INTO bookmarks (link, link_key, title, excerpt, note, type, tags, important, collection, cover,
+      domain, sort, created, last_update, \(SearchSQL.foldedColumns.joined(separator: ", ")))
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+  /// The folded columns' assignments in an UPDATE.
+  private static let foldedAssignments = SearchSQL.foldedColumns.map { "\($0) = ?" }.joined(separator: ", ")
 
-  private static func decodeTags(_ text: String?) -> [String] {
-    guard let data = text?.data(using: .utf8), let tags = try? JSONDecoder().decode([String].self, from: data) else {
-      return []
-    }
-    return tags
-  }
+  private static func encodeTags(_ tags: [String]) -> String { TagColumn.encode(tags) }
+
+  private static func decodeTags(_ text: String?) -> [String] { TagColumn.decode(text) }
 
   private static func bookmark(_ row: [SQLValue]) -> Bookmark {
     let collection = row[8].int ?? SystemCollection.unsorted.rawValue
@@ -225,29 +266,72 @@ public actor LocalBackend: BookmarkBackend {
 
   public func bookmarks(_ query: BookmarkListQuery) async throws(RaindropError) -> BookmarkPage {
     let search = SearchQuery(parsing: query.search ?? "")
-    if search.isEmpty, let order = SQLOrder(query.sort) {
-      return try page(query, order: order)
+    if let order = SQLOrder(query.sort, searching: !search.isEmpty) {
+      return try page(query, search: search, order: order)
     }
     let sorted = try sortedMatches(query, search: search)
     let perPage = query.effectivePerPage
     let start = max(query.page, 0) * perPage
-    let items = start < sorted.count ? Array(sorted[start..<min(start + perPage, sorted.count)]) : []
+    let ids = start < sorted.count ? Array(sorted[start..<min(start + perPage, sorted.count)]) : []
+    let items = try store { () throws(SQLiteError) in try fetchBookmarks(ids) }
     return BookmarkPage(items: items, count: sorted.count)
   }
 
-  /// Every match of `query` in its order: from the last listing when only the page differs and nothing
-  /// changed since, so that reading all pages sorts once rather than once a page.
-  private func sortedMatches(_ query: BookmarkListQuery, search: SearchQuery) throws(RaindropError) -> [Bookmark] {
+  /// The bookmarks with `ids`, in that order (one that has gone since is left out).
+  private func fetchBookmarks(_ ids: [Int64]) throws(SQLiteError) -> [Bookmark] {
+    guard !ids.isEmpty else { return [] }
+    let marks = ids.map { _ in "?" }.joined(separator: ", ")
+    let rows = try database.query(
+      "SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE id IN (\(marks))", ids.map { .integer($0) })
+    var byID: [Int64: Bookmark] = [:]
+    for row in rows { if case .integer(let id) = row[0] { byID[id] = Self.bookmark(row) } }
+    return ids.compactMap { byID[$0] }
+  }
+
+  /// The ids of every match of `query` in its order (relevance, titles or domains): from the last listing
+  /// when only the page differs and nothing changed since, so that reading all pages sorts once rather
+  /// than once a page. Only ids (and, to sort them, titles or domains) come into Swift, never whole rows.
+  private func sortedMatches(_ query: BookmarkListQuery, search: SearchQuery) throws(RaindropError) -> [Int64] {
     var key = query
     (key.page, key.perPage) = (0, 0)
     let snapshot = try store { () throws(SQLiteError) in try self.snapshot() }
     if let sortedListing, sortedListing.query == key, sortedListing.snapshot == snapshot {
-      return sortedListing.bookmarks
+      return sortedListing.ids
     }
-    let matches = try matching(collectionId: query.collectionId, search: query.search, nested: query.nested)
-    let sorted = Self.sorted(matches, by: query.sort, search: search)
-    sortedListing = SortedListing(query: key, snapshot: snapshot, bookmarks: sorted)
-    return sorted
+    let (scope, parameters) = try scope(query.collectionId, nested: query.nested)
+    let searchSQL = SearchSQL(search, firstParameter: parameters.count + 1)
+    let condition = "\(scope) AND (\(searchSQL.condition))"
+    let ids = try store { () throws(SQLiteError) in
+      switch query.sort {
+      case .titleAscending, .titleDescending, .domainAscending, .domainDescending:
+        let byTitle = query.sort == .titleAscending || query.sort == .titleDescending
+        let ascending = query.sort == .titleAscending || query.sort == .domainAscending
+        let rows = try database.query(
+          "SELECT id, \(byTitle ? "title" : "domain") FROM bookmarks WHERE \(condition)",
+          parameters + searchSQL.parameters)
+        let keyed = rows.compactMap { row -> (id: Int64, text: String)? in
+          guard case .integer(let id) = row[0] else { return nil }
+          return (id, row[1].string ?? "")
+        }
+        return keyed.sorted { lhs, rhs in
+          let order = lhs.text.localizedStandardCompare(rhs.text)
+          if order == .orderedSame { return ascending ? lhs.id < rhs.id : lhs.id > rhs.id }
+          return ascending ? order == .orderedAscending : order == .orderedDescending
+        }.map(\.id)
+      default:
+        // Relevance, with a search (without one it is newest first, which SQLOrder pages).
+        return try database.query(
+          "SELECT id FROM bookmarks WHERE \(condition) ORDER BY \(searchSQL.score.map { "\($0) DESC, " } ?? "")"
+            + "created DESC, id DESC",
+          parameters + searchSQL.parameters
+        ).compactMap { row -> Int64? in
+          guard case .integer(let id) = row[0] else { return nil }
+          return id
+        }
+      }
+    }
+    sortedListing = SortedListing(query: key, snapshot: snapshot, ids: ids)
+    return ids
   }
 
   /// What the database looked like: another connection's commit moves `data_version`, this one's writes
@@ -267,8 +351,11 @@ public actor LocalBackend: BookmarkBackend {
     let columnIndex: Int
     let descending: Bool
 
-    init?(_ sort: BookmarkSort) {
+    /// Relevance is newest first without a search; with one, it is the search's score, which no index
+    /// holds.
+    init?(_ sort: BookmarkSort, searching: Bool) {
       switch sort {
+      case .relevance where searching: return nil
       case .newestFirst, .relevance: (column, columnIndex, descending) = ("created", 12, true)
       case .oldestFirst: (column, columnIndex, descending) = ("created", 12, false)
       case .manual: (column, columnIndex, descending) = ("sort", 11, true)
@@ -286,12 +373,19 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  /// A page without a search, straight from SQLite: the common case (the newest 25) reads 25 rows, not all.
+  /// A page in an order SQLite keeps an index of, straight from SQLite, searched or not: the common case (the
+  /// newest 25) reads 25 rows, not all.
   /// The page after the one this backend listed last starts where that one ended (keyset paging) when
   /// nothing was written since: every page then costs the same, and listing them all is linear. Any other
   /// page, or after a write, counts past the earlier rows (OFFSET), as Raindrop's API pages do.
-  private func page(_ query: BookmarkListQuery, order: SQLOrder) throws(RaindropError) -> BookmarkPage {
-    let (condition, parameters) = try scope(query.collectionId, nested: query.nested)
+  private func page(_ query: BookmarkListQuery, search: SearchQuery, order: SQLOrder) throws(RaindropError)
+    -> BookmarkPage
+  {
+    let (scope, scopeParameters) = try scope(query.collectionId, nested: query.nested)
+    let searchSQL = SearchSQL(search, firstParameter: scopeParameters.count + 1)
+    let (condition, parameters) =
+      search.isEmpty
+      ? (scope, scopeParameters) : ("\(scope) AND (\(searchSQL.condition))", scopeParameters + searchSQL.parameters)
     let perPage = query.effectivePerPage
     let offset = max(query.page, 0) * perPage
     return try store { () throws(SQLiteError) in
@@ -326,18 +420,20 @@ public actor LocalBackend: BookmarkBackend {
     }
   }
 
-  /// Every bookmark in the collection that matches the search, unsorted.
+  /// Every bookmark in the collection that matches the search, unsorted, found by SQLite.
   private func matching(collectionId: Int, search: String?, nested: Bool) throws(RaindropError) -> [Bookmark] {
-    let (condition, parameters) = try scope(collectionId, nested: nested)
+    let (scope, parameters) = try scope(collectionId, nested: nested)
+    let searchSQL = SearchSQL(SearchQuery(parsing: search ?? ""), firstParameter: parameters.count + 1)
     let rows = try store { () throws(SQLiteError) in
-      try database.query("SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(condition)", parameters)
+      try database.query(
+        "SELECT \(Self.bookmarkColumns) FROM bookmarks WHERE \(scope) AND (\(searchSQL.condition))",
+        parameters + searchSQL.parameters)
     }
-    let all = rows.map(Self.bookmark)
-    let query = SearchQuery(parsing: search ?? "")
-    return query.isEmpty ? all : all.filter(query.matches)
+    return rows.map(Self.bookmark)
   }
 
-  /// Orders bookmarks the way Raindrop's `sort` parameter does; ties go to the id so pages are stable.
+  /// Orders bookmarks the way Raindrop's `sort` parameter does; ties go to the id so pages are stable. Worked
+  /// out in memory: the reference the tests hold ``bookmarks(_:)``'s SQL orders to.
   static func sorted(_ bookmarks: [Bookmark], by sort: BookmarkSort, search: SearchQuery) -> [Bookmark] {
     func text(_ lhs: String, _ rhs: String) -> ComparisonResult { lhs.localizedStandardCompare(rhs) }
     switch sort {
@@ -381,20 +477,19 @@ public actor LocalBackend: BookmarkBackend {
     let created = new.created ?? now
     let title = new.title?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? link
     let tags = TagEditor.edit([], adding: new.tags)
+    let domain = LinkNormalizer.domain(of: link)
+    let folded = SearchFields(
+      title: title, excerpt: new.excerpt ?? "", note: new.note ?? "", link: link, domain: domain, tags: tags)
     return try store { () throws(SQLiteError) in
       try database.transaction { () throws(SQLiteError) in
         try database.query(
-          """
-          INSERT INTO bookmarks (link, link_key, title, excerpt, note, type, tags, important, collection, cover,
-            domain, sort, created, last_update)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, 0, ?, ?)
-          """,
+          Self.insertBookmark,
           [
             .text(link), .text(LinkNormalizer.comparable(link)), .text(title), .text(new.excerpt ?? ""),
             .text(new.note ?? ""), .text((new.type ?? .link).rawValue), .text(Self.encodeTags(tags)),
-            .integer(new.important ? 1 : 0), .integer(Int64(collection)), .text(LinkNormalizer.domain(of: link)),
+            .integer(new.important ? 1 : 0), .integer(Int64(collection)), .text(domain),
             .integer(created.millisecondsSince1970), .integer(max(created, now).millisecondsSince1970),
-          ]
+          ] + SearchSQL.values(folded)
         )
         let id = database.lastInsertRowID
         // A new bookmark's manual position is its own id (reference §3.3), known only after the insert.
@@ -421,21 +516,23 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   private func write(_ bookmark: Bookmark) throws(SQLiteError) {
+    var written = bookmark
+    written.domain = LinkNormalizer.domain(of: bookmark.link)
+    let folded = SearchFields(written)
     try database.transaction { () throws(SQLiteError) in
       try database.query(
         """
         UPDATE bookmarks SET link = ?, link_key = ?, title = ?, excerpt = ?, note = ?, type = ?, tags = ?,
-          important = ?, collection = ?, domain = ?, last_update = ?
+          important = ?, collection = ?, domain = ?, last_update = ?, \(Self.foldedAssignments)
         WHERE id = ?
         """,
         [
-          .text(bookmark.link), .text(LinkNormalizer.comparable(bookmark.link)), .text(bookmark.title),
-          .text(bookmark.excerpt), .text(bookmark.note), .text(bookmark.type.rawValue),
-          .text(Self.encodeTags(bookmark.tags)),
-          .integer(bookmark.important ? 1 : 0), .integer(Int64(bookmark.collectionId)),
-          .text(LinkNormalizer.domain(of: bookmark.link)), .integer(bookmark.lastUpdate.millisecondsSince1970),
-          .integer(Int64(bookmark.id)),
-        ]
+          .text(written.link), .text(LinkNormalizer.comparable(written.link)), .text(written.title),
+          .text(written.excerpt), .text(written.note), .text(written.type.rawValue),
+          .text(Self.encodeTags(written.tags)),
+          .integer(written.important ? 1 : 0), .integer(Int64(written.collectionId)),
+          .text(written.domain), .integer(written.lastUpdate.millisecondsSince1970),
+        ] + SearchSQL.values(folded) + [.integer(Int64(written.id))]
       )
     }
   }
@@ -469,10 +566,11 @@ public actor LocalBackend: BookmarkBackend {
           if let moveTo { bookmark.collectionId = moveTo }
           bookmark.lastUpdate = now
           try database.query(
-            "UPDATE bookmarks SET tags = ?, important = ?, collection = ?, last_update = ? WHERE id = ?",
+            "UPDATE bookmarks SET tags = ?, tags_fold = ?, important = ?, collection = ?, last_update = ? WHERE id = ?",
             [
-              .text(Self.encodeTags(bookmark.tags)), .integer(bookmark.important ? 1 : 0),
-              .integer(Int64(bookmark.collectionId)), .integer(now.millisecondsSince1970), .integer(Int64(bookmark.id)),
+              .text(Self.encodeTags(bookmark.tags)), .text(SearchFolding.tags(bookmark.tags)),
+              .integer(bookmark.important ? 1 : 0), .integer(Int64(bookmark.collectionId)),
+              .integer(now.millisecondsSince1970), .integer(Int64(bookmark.id)),
             ]
           )
         }
@@ -665,9 +763,9 @@ private struct ListingPosition {
   var id: Int64
 }
 
-/// A listing sorted in memory, whatever its page and page size.
+/// The ids of a listing sorted once, whatever its page and page size.
 private struct SortedListing {
   var query: BookmarkListQuery
   var snapshot: Snapshot
-  var bookmarks: [Bookmark]
+  var ids: [Int64]
 }

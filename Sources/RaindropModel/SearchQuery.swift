@@ -205,11 +205,13 @@ public struct SearchQuery: Sendable, Hashable {
   // MARK: - Evaluating
 
   /// Whether `bookmark` matches: all positive terms (any, with `match:OR`), and none of the negated ones.
+  /// Words compare folded (``SearchFolding``); the local store's SQL (`SearchSQL`) says the same thing.
   public func matches(_ bookmark: Bookmark) -> Bool {
+    let fields = SearchFields(bookmark)
     var anyPositive = false
     var anyPositiveMatched = false
     for term in terms {
-      let hit = Self.evaluate(term.kind, bookmark) > 0
+      let hit = Self.evaluate(term.kind, bookmark, fields) > 0
       if term.negated {
         if hit { return false }
       } else {
@@ -226,36 +228,48 @@ public struct SearchQuery: Sendable, Hashable {
 
   /// Relevance for `sort=score`: a title hit weighs 3, a tag 2, anything else 1.
   public func score(_ bookmark: Bookmark) -> Int {
-    terms.filter { !$0.negated }.reduce(0) { $0 + Self.evaluate($1.kind, bookmark) }
+    let fields = SearchFields(bookmark)
+    return terms.filter { !$0.negated }.reduce(0) { $0 + Self.evaluate($1.kind, bookmark, fields) }
   }
 
-  private static func contains(_ haystack: String, _ needle: String) -> Bool {
-    haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+  /// The words of `title:a b` and the like, folded: each must occur in the field.
+  public static func fieldWords(_ text: String) -> [String] {
+    text.split(separator: " ").map { SearchFolding.fold(String($0)) }
   }
+
+  /// The weight a word or phrase earns in each place it occurs: title 3, tags 2, excerpt or note 1, link or
+  /// domain 1.
+  public static let titleWeight = 3
+  public static let tagWeight = 2
+  public static let fieldWeight = 1
 
   /// 0 for no match; otherwise a weight.
-  private static func evaluate(_ kind: Kind, _ bookmark: Bookmark) -> Int {
+  private static func evaluate(_ kind: Kind, _ bookmark: Bookmark, _ fields: SearchFields) -> Int {
+    func contains(_ haystack: String, _ needle: String) -> Bool { SearchFolding.contains(haystack, needle) }
     switch kind {
     case .word(let text), .phrase(let text):
+      let word = SearchFolding.fold(text)
       var weight = 0
-      if contains(bookmark.title, text) { weight += 3 }
-      if bookmark.tags.contains(where: { contains($0, text) }) { weight += 2 }
-      if contains(bookmark.excerpt, text) || contains(bookmark.note, text) { weight += 1 }
-      if contains(bookmark.link, text) || contains(bookmark.domain, text) { weight += 1 }
+      if contains(fields.title, word) { weight += titleWeight }
+      if contains(fields.tags, word) { weight += tagWeight }
+      if contains(fields.excerpt, word) || contains(fields.note, word) { weight += fieldWeight }
+      if contains(fields.link, word) || contains(fields.domain, word) { weight += fieldWeight }
       return weight
     case .tag(let tag):
-      return bookmark.tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) ? 2 : 0
+      let enclosed = SearchFolding.tagSeparator + SearchFolding.fold(tag) + SearchFolding.tagSeparator
+      return contains(fields.tags, enclosed) ? tagWeight : 0
     case .field(let field, let text):
       let value =
         switch field {
-        case .title: bookmark.title
-        case .excerpt: bookmark.excerpt
-        case .note: bookmark.note
-        case .link: bookmark.link
-        case .domain: bookmark.domain
+        case .title: fields.title
+        case .excerpt: fields.excerpt
+        case .note: fields.note
+        case .link: fields.link
+        case .domain: fields.domain
         }
-      let words = text.split(separator: " ").map(String.init)
-      return !words.isEmpty && words.allSatisfy({ contains(value, $0) }) ? (field == .title ? 3 : 1) : 0
+      let words = fieldWords(text)
+      return !words.isEmpty && words.allSatisfy({ contains(value, $0) })
+        ? (field == .title ? titleWeight : fieldWeight) : 0
     case .type(let type): return type != nil && bookmark.type == type ? 1 : 0
     case .important(let flag): return bookmark.important == flag ? 1 : 0
     case .noTags(let flag): return bookmark.tags.isEmpty == flag ? 1 : 0
