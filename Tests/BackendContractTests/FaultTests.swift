@@ -120,12 +120,14 @@ struct FaultTests {
 
   @Test("a slow answer times out and is retried")
   func slowAnswer() async throws {
-    // The timeout is 1 s and the stand-in's slow answer 2 s late. A loaded machine may make a retry time
-    // out too, so there are attempts to spare and the count is a lower bound: what matters is that the
-    // slow answer was given up on and the request made again.
-    let policy = RetryPolicy(maxAttempts: 5, requestTimeout: .seconds(1))
+    // The timeout is 3 s and the stand-in's slow answer 6 s late. The stand-in answers on the test
+    // process's cooperative threads, which the suite's blocking process tests can hold for seconds at a
+    // time: a retry may time out too, so there are attempts to spare (12 s in all for one answer) and the
+    // count is a lower bound. What matters is that the slow answer was given up on and the request made
+    // again.
+    let policy = RetryPolicy(maxAttempts: 5, requestTimeout: .seconds(3))
     try await withBackend(.rest, policy: policy) { fixture in
-      await fixture.server?.failNext(.slow(.seconds(2)))
+      await fixture.server?.failNext(.slow(.seconds(6)))
       let start = Date()
       do {
         _ = try await fixture.backend.currentUser()

@@ -42,7 +42,7 @@ struct ChoreLineTests {
     text.split(separator: "\n").filter { line in
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return false }
-      return !["name:", "description:", "icon:", "color:"].contains { line.hasPrefix($0) }
+      return !["name:", "description:", "icon:", "color:", "phrases:"].contains { line.hasPrefix($0) }
     }.count
   }
 
