@@ -163,12 +163,15 @@ struct LauncherCommandTests {
   /// Adds `name` with the real binary (so that `Exec=` names it), runs the entry's `Exec=` line as a
   /// launcher does (no terminal: every stream is /dev/null) to its end, and returns its status and the
   /// notification dunst got, as summary and body.
-  static func launch(_ name: String, workflow: String, id: String) throws -> (
+  /// `dialog`: the title of a dialog the run opens, answered by typing `answer` and Return (xdotool).
+  static func launch(
+    _ name: String, workflow: String, id: String, dialog: (title: String, answer: String)? = nil
+  ) throws -> (
     status: Int32, notification: String, machine: Machine
   )? {
     guard let desktop = try PrivateDesktop.start() else { return nil }
     defer { desktop.stop() }
-    let machine = try Self.machine(environment: desktop.environment)
+    let machine = try Self.machine(environment: desktop.environment.merging(["XDG_CURRENT_DESKTOP": "GNOME"]) { $1 })
     try Self.library(machine, name, workflow)
     #expect(try machine.runBinary(["launcher", "add", name]) == 0)
     try Self.expectValid(Self.entry(machine, name))
@@ -183,6 +186,14 @@ struct LauncherCommandTests {
     (process.standardInput, process.standardOutput, process.standardError) =
       (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
     try process.run()
+    // A failed expectation throws: the run goes with the test.
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    if let dialog {
+      // `--sync` waits for the window to be mapped; `timeout` bounds a failure.
+      _ = try desktop.run("timeout", ["30", "xdotool", "search", "--sync", "--onlyvisible", "--name", dialog.title])
+      _ = try desktop.run("xdotool", ["type", "--delay", "0", dialog.answer])
+      _ = try desktop.run("xdotool", ["key", "Return"])
+    }
     process.waitUntilExit()
     _ = try desktop.run("dunstctl", ["close-all"])
     let history = try desktop.run("dunstctl", ["history"])
@@ -210,6 +221,25 @@ struct LauncherCommandTests {
     assertGolden(notification, named: "launcher/notify-success.txt")
     let runs = await machine.run(["runs", "show", "launch-ok"])
     #expect(runs.output.contains("trigger   launcher"), "\(runs.output)")
+  }
+
+  /// Issue 31's "done when": an entry for a workflow that asks validates, asks in a desktop dialog (the
+  /// run has no terminal), and notifies what the run showed.
+  @Test func anEntryWhoseWorkflowAsksAsksInADialogAndNotifies() async throws {
+    let workflow = """
+      flow: 1
+      name: Greet Me
+      steps:
+        - ask: What is your name?
+          as: who
+        - show: Hello, ${who}!
+      """
+    guard
+      let (status, notification, _) = try Self.launch(
+        "greet-me", workflow: workflow, id: "launch-ask", dialog: ("Greet Me", "Ada"))
+    else { return }
+    #expect(status == 0)
+    #expect(notification.contains("Hello, Ada!"), "\(notification)")
   }
 
   @Test func aFailureNotifiesTheErrorAndTheRunsShowLine() async throws {
