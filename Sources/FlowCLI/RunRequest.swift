@@ -171,7 +171,7 @@ struct RunRequest: Sendable, Equatable {
     } catch {
       return try finish(.invalid, diagnostics: Diagnostics([error]), output: nil, reporter: nil, context: context)
     }
-    if let name = loaded?.name { Self.launcherNotice?.named(name) }
+    if trigger == .launcher, let name = loaded?.name { Self.launcherNotice?.named(name) }
     // A run nobody started by hand (a schedule, a trigger, cron, a timer) that stops before step 1 still
     // runs `on-failure:`, so the person hears of it; one by hand shows the error, as it always has.
     let unattended = runTrigger != .manual && !dryRun
@@ -182,7 +182,7 @@ struct RunRequest: Sendable, Equatable {
       // No `on-failure:` could run: a file that does not read as a workflow, or whose `on-failure:` is
       // itself wrong, says so on the desktop instead.
       // (A run from the launcher notifies its own end.)
-      if unattended, Self.launcherNotice == nil, loaded?.onFailure.isEmpty != true {
+      if unattended, trigger != .launcher, loaded?.onFailure.isEmpty != true {
         await AutomationNotices(notifications: DBusNotifications(environment: context.environment, uid: getuid()))
           .notRun(loaded?.name ?? Self.fileName(workflow), icon: loaded?.icon, diagnostics: notRun, runID: runID)
       }
@@ -336,8 +336,12 @@ struct RunRequest: Sendable, Equatable {
     reporter: RunReporter?, session: RunSession? = nil, context: SessionContext
   ) throws {
     session?.finish(status, diagnostics: diagnostics)
-    Self.launcherNotice?.ended(
-      status, shown: reporter?.shown ?? [], output: printsOutput ? output : nil, diagnostics: diagnostics)
+    // Only a run from the launcher reads the task-local: its type's metadata costs a plain run 12 K
+    // instructions (Performance.md).
+    if trigger == .launcher {
+      Self.launcherNotice?.ended(
+        status, shown: reporter?.shown ?? [], output: printsOutput ? output : nil, diagnostics: diagnostics)
+    }
     if json {
       try context.printJSON(RunReport(status, output: output, reporter: reporter, diagnostics: diagnostics))
     } else {

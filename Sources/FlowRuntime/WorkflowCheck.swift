@@ -123,7 +123,9 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
   /// with the reference as written: what `flow export` embeds. Only what the check has met.
   public func children(of workflow: Workflow) -> [(reference: String, workflow: Workflow)] {
     lock.withLock { _ in
-      guard let entry = entries[key(of: workflow)] else { return [] }
+      // A workflow that runs none (most) is not walked: the walk and its list cost a plain run 24 K
+      // instructions of first-use metadata.
+      guard let entry = entries[key(of: workflow)], !entry.children.isEmpty else { return [] }
       var found: [(String, Workflow)] = []
       StepWalk.walk(workflow) { visit in
         guard let reference = visit.step.literalWorkflowReference, !found.contains(where: { $0.0 == reference }),

@@ -75,6 +75,9 @@ public final class BusStandIn {
 
   public func stop() {
     try? input.close()
+    // Not the end of its input alone: any child the test process started while that pipe was open holds
+    // its writing end too (Foundation's pipes are inherited), and the stand-in would read on forever.
+    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
     process.waitUntilExit()
     kill(-process.processIdentifier, SIGKILL)
   }

@@ -285,6 +285,9 @@ def main():
     # The test process may start this with signals blocked, which its children would inherit: then
     # stopping a stand-in (SIGTERM) would not stop it.
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    # SIGTERM ends it as the end of its standard input does, stopping its buses and stand-ins on the way
+    # out: a child the test process started meanwhile may hold that input open, so EOF alone may never come.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     stand_ins = StandIns()
     print("system " + stand_ins.addresses["system"], flush=True)
     print("session " + stand_ins.addresses["session"], flush=True)
