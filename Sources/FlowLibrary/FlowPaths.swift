@@ -47,7 +47,11 @@ public struct FlowPaths: Sendable, Hashable {
   /// `config.yml`: the backend, history settings.
   public var configFile: URL { file(config, "config.yml") }
   /// The Raindrop.io token `flow auth login` saves (mode 0600).
-  public var tokenFile: URL { file(config, "raindrop-token") }
+  public var tokenFile: URL { file(config, Self.tokenFileName) }
+  public static let tokenFileName = "raindrop-token"
+  /// The path of a file in ``config``, as text: what a run reads on every start (the token, the keyring's
+  /// marker) is named without building a URL, which costs ten times as much (Performance.md).
+  public func configPath(_ name: String) -> String { config.fileSystemPath + "/" + name }
   /// Signing keys (`flow keys generate`).
   public var keys: URL { config.appending(path: "keys", directoryHint: .isDirectory) }
   /// `$XDG_CONFIG_HOME/systemd/user`, where `flow schedule install systemd` writes user units: systemd's

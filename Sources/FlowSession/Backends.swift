@@ -29,11 +29,12 @@ public struct Backends {
 
   /// The file that says `flow auth login` put the token in the keyring: a run learns that a token is
   /// configured without asking the keyring, which it asks only when a Raindrop action needs the token.
-  public var keyringMarker: URL { context.paths.config.appending(path: "raindrop-token.in-keyring") }
+  public var keyringMarker: URL { context.paths.config.appending(path: Self.keyringMarkerName) }
+  static let keyringMarkerName = "raindrop-token.in-keyring"
 
   /// Whether `flow auth login` put the token in the keyring.
   public var tokenInKeyring: Bool {
-    if case .success = RegularFile.read(keyringMarker.fileSystemPath, limit: 4096) { return true }
+    if case .success = RegularFile.read(context.paths.configPath(Self.keyringMarkerName), limit: 4096) { return true }
     return false
   }
 
@@ -54,7 +55,8 @@ public struct Backends {
     }
     // RegularFile, not FileManager: a run asks three times, and FileManager's read cost 50,000
     // instructions each when the file is missing (the local store needs none).
-    guard case .success(let bytes) = RegularFile.read(context.paths.tokenFile.fileSystemPath, limit: 1 << 20) else {
+    guard case .success(let bytes) = RegularFile.read(context.paths.configPath(FlowPaths.tokenFileName), limit: 1 << 20)
+    else {
       return nil
     }
     let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

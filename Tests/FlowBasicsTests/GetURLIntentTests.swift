@@ -163,10 +163,22 @@ struct GetURLIntentTests {
   }
 
   @Test func cannotConnectIsAnError() async throws {
-    // A port that just had a server and has none now.
-    let server = try await LoopbackServer.start { _ in .text("") }
-    let url = server.url("/x")
-    await server.stop()
+    // A port held by a socket that is bound and never listens: a connection is refused, and no other
+    // test's server can take the port meanwhile (a server stopped for this once lent its port on).
+    let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(held >= 0)
+    defer { close(held) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(held, pointer, length) == 0 && getsockname(held, pointer, &length) == 0
+      }
+    }
+    try #require(bound)
+    let url = try #require(URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/x"))
     let error = await #expect(throws: AppIntentError.self) {
       try await getURL.run(values: ["url": .url(url), "timeout": "2s"], context: context)
     }
