@@ -709,12 +709,10 @@ private struct Pass {
   private mutating func checkPatterns(_ condition: Condition) {
     switch condition {
     case .compare(_, .matches, let pattern):
-      guard case .template(let template) = pattern.kind, let text = template.literal else { return }
-      if (try? Regex(text)) == nil {
-        report(
-          Diagnostic(.error, .invalidValue, "'\(text)' is not a valid regular expression", at: pattern.span)
-            .help("escape special characters such as '(' and '[' with a backslash"))
-      }
+      guard case .template(let template) = pattern.kind, let text = template.literal,
+        let problem = TextPattern.problem(.text(text))
+      else { return }
+      report(Diagnostic(.error, .invalidValue, problem.message, at: pattern.span).help(problem.help))
     case .not(let inner): checkPatterns(inner)
     case .and(let lhs, let rhs), .or(let lhs, let rhs):
       checkPatterns(lhs)

@@ -28,4 +28,26 @@ struct LiteralCheckTests {
     #expect(result.status == 2)
     assertGolden(transcript(result), named: "validate/literal-problems.txt")
   }
+
+  /// A condition's pattern is checked by the engine the run matches it with (ICU's, `TextPattern`):
+  /// `a{,3}` is no pattern to ICU, `\g{1}` is one.
+  @Test func aConditionsPatternIsCheckedInTheRunsDialect() async throws {
+    func validate(_ pattern: String) async throws -> (status: Int32, text: String) {
+      let result = try await RunShellTests.shell(
+        """
+        flow: 1
+        steps:
+          - text: aa
+          - if: ${previous} matches '\(pattern)'
+            then:
+              - show: matched
+        """
+      ).run(["validate", "shell.yml"])
+      return (result.status, result.error)
+    }
+    let refused = try await validate("a{,3}")
+    #expect(refused.status == 2)
+    #expect(refused.text.contains("shell.yml:4:29: error: 'a{,3}' is not a valid regular expression"))
+    #expect(try await validate(#"(a)\g{1}"#).status == 0)
+  }
 }
