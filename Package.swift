@@ -48,7 +48,7 @@ let package = Package(
     .systemLibrary(name: "CSwiftConcurrency"),
     /// libcurl, loaded with dlopen on the first request (not linked: see CurlTransport).
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "FlowHTTP", dependencies: ["CCurlShim"], swiftSettings: swiftSettings),
+    .target(name: "FlowHTTP", dependencies: ["CCurlShim", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(
       name: "FlowBasics", dependencies: ["FlowDiagnostics", "FlowHTTP", "FlowIntents", "FlowModel"],
       swiftSettings: swiftSettings),
@@ -335,12 +335,14 @@ let package = Package(
 
     // MARK: - Raindrop
 
-    .target(name: "RaindropModel", swiftSettings: swiftSettings),
+    .target(name: "RaindropModel", dependencies: ["FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(
       name: "RaindropIntents", dependencies: ["FlowDiagnostics", "FlowIntents", "RaindropModel"],
       swiftSettings: swiftSettings),
-    .target(name: "RaindropLocal", dependencies: ["FlowSQLite", "RaindropModel"], swiftSettings: swiftSettings),
-    .target(name: "RaindropREST", dependencies: ["FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
+    .target(
+      name: "RaindropLocal", dependencies: ["FlowDiagnostics", "FlowSQLite", "RaindropModel"], swiftSettings: swiftSettings),
+    .target(
+      name: "RaindropREST", dependencies: ["FlowDiagnostics", "FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
     .target(
       name: "RaindropStubServer",
       dependencies: ["RaindropLocal", "RaindropModel", .product(name: "FlyingFox", package: "FlyingFox")],

@@ -1,6 +1,7 @@
+import FlowDiagnostics
 import FlowIntents
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow actions` in its three forms — text for people, JSON for scripts (printed by the one JSON printer,
 /// `SessionContext.printJSON`), Markdown for the docs — all rendered from the intents' declarations, so none
@@ -270,7 +271,7 @@ public enum ActionsReference {
     guard !kinds.isEmpty else { return nil }
     return kinds.map { kind in
       let keys = descriptor.machineAccess.filter { $0.kind == kind }.compactMap(\.parameter).map { "'\($0)'" }
-      let words = kind.rawValue.replacingOccurrences(of: "-", with: " ")
+      let words = kind.rawValue.replacingEvery("-", with: " ")
       return keys.isEmpty ? words : "\(words) (\(keys.joined(separator: ", ")))"
     }
     .joined(separator: ", ")
@@ -323,9 +324,9 @@ public enum ActionsReference {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
   }
 
-  private static func anchor(_ id: String) -> String { id.replacingOccurrences(of: ".", with: "") }
+  private static func anchor(_ id: String) -> String { id.replacingEvery(".", with: "") }
 
-  private static func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+  private static func escape(_ text: String) -> String { text.replacingEvery("|", with: "\\|") }
 }
 
 extension String {

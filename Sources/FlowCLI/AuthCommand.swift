@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 import RaindropModel
 import RaindropREST
 
@@ -66,7 +66,7 @@ struct AuthCommand: AsyncParsableCommand {
         throw ExitCode(ExitStatus.invalid.rawValue)
       }
       let line = Interrupts.whileReadingInput { console.readSecretLine(prompt: "Raindrop.io token: ") }
-      guard let token = line?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty else {
+      guard let token = line?.trimmingWhitespaceAndNewlines(), !token.isEmpty else {
         context.report(
           Diagnostics([
             Diagnostic(.error, .invalidInput, "no token given", file: nil).help(

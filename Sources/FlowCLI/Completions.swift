@@ -1,7 +1,7 @@
 import ArgumentParser
 import FlowLibrary
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// The candidates that `flow completions`' scripts ask flow for while a person presses Tab. The scripts
 /// themselves are ArgumentParser's, generated from the command tree, so a new subcommand or option is
@@ -44,11 +44,11 @@ enum Completions {
     let directory = context.url(for: folder.isEmpty ? "." : folder)
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     return entries.filter { !$0.hasPrefix(".") }.compactMap { entry in
-      var isDirectory: ObjCBool = false
+      var isDirectory = false
       let exists = FileManager.default.fileExists(
         atPath: directory.appendingPathComponent(entry).path, isDirectory: &isDirectory)
-      guard exists, isDirectory.boolValue || entry.hasSuffix(".yml") || entry.hasSuffix(".yaml") else { return nil }
-      return folder + entry + (isDirectory.boolValue ? "/" : "")
+      guard exists, isDirectory || entry.hasSuffix(".yml") || entry.hasSuffix(".yaml") else { return nil }
+      return folder + entry + (isDirectory ? "/" : "")
     }.sorted()
   }
 }

@@ -5,7 +5,7 @@ import FlowIntents
 import FlowLibrary
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// `flow do PHRASE…`: the app shortcuts of the catalogues (the seed's AppShortcutsProvider) as

@@ -7,7 +7,7 @@ import FlowRuntime
 import FlowSession
 import FlowSharing
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// `flow export WORKFLOW`: one self-contained file to share, optionally signed, or its share page.
 struct ExportCommand: AsyncParsableCommand {

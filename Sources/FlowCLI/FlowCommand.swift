@@ -3,7 +3,8 @@ import FlowCron
 import FlowDiagnostics
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `flow` command: Apple Shortcuts for Linux.
 public struct FlowCommand: AsyncParsableCommand {
@@ -58,7 +59,7 @@ public struct FlowCommand: AsyncParsableCommand {
     // the commands, and each new cast scans every protocol conformance in the binary).
     let parsed = Parsed(arguments, context)
     if case .command(let command) = parsed, let scheduler = command as? ScheduleRunCommand {
-      Foundation.exit(
+      Glibc.exit(
         SessionContext.$current.withValue(context) { status(arguments) { try scheduler.runOnThisThread() } })
     }
     // Before any other thread starts: every thread then has Ctrl-C and SIGTERM blocked, for the one that
@@ -69,7 +70,7 @@ public struct FlowCommand: AsyncParsableCommand {
       Interrupts.serve(exitStatus: ExitStatus.cancelled.rawValue) { console.write("\ncancelled\n", to: .error) }
     }
     MainThreadExecutor.install()
-    Task { Foundation.exit(await main(parsed, arguments: arguments, context: context)) }
+    Task { Glibc.exit(await main(parsed, arguments: arguments, context: context)) }
     MainThreadExecutor.run()
   }
 
@@ -83,7 +84,7 @@ public struct FlowCommand: AsyncParsableCommand {
   public static func answerVersion(argc: Int32, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>) {
     guard argc == 2, let argument = argv[1], strcmp(argument, "--version") == 0 else { return }
     StandardConsole().write(version + "\n", to: .output)
-    Foundation.exit(ExitStatus.success.rawValue)
+    Glibc.exit(ExitStatus.success.rawValue)
   }
 
   /// Runs flow with `arguments` in `context` and returns the exit status.

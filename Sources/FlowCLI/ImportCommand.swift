@@ -10,7 +10,7 @@ import FlowSession
 import FlowSharing
 import FlowSystem
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// `flow import FILE|-|URL`: a shared workflow into the library, behind a permission card.
 struct ImportCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import FlowIntents
 import FlowModel
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// The values `--input NAME=VALUE` gives, typed later by the workflow's declarations.
 ///
@@ -44,7 +44,7 @@ enum InputAssignments {
   /// takes the whole text without its final line break, as `$(cat)` would.
   static func piped(_ text: String, isList: Bool) -> FlowValue {
     guard isList else { return .text(text.hasSuffix("\n") ? String(text.dropLast()) : text) }
-    let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
     return .list(lines.filter { !$0.isEmpty }.map(FlowValue.text))
   }
 }

@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// What `flow run --json` and `flow do --json` print: how the run ended and everything it produced.
 struct RunReport: Encodable {

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowSession
 import FlowSharing
-import Foundation
+import FoundationEssentials
 
 /// `flow keys`: your signing keys and the keys you trust (issue 9).
 struct KeysCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow launcher add|remove|list`: library workflows in the desktop's application launcher
 /// (Documentation/Desktop.md, "The launcher"). What an entry holds and how it follows the library is

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowSession
 import FlowSharing
-import Foundation
+import FoundationEssentials
 
 /// What the library commands (`new`, `remove`) share: names and how they refuse.
 enum Library {

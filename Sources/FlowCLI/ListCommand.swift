@@ -7,7 +7,7 @@ import FlowPresentation
 import FlowRuntime
 import FlowSession
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// `flow list`: the workflows in the library.
 struct ListCommand: AsyncParsableCommand {

@@ -3,7 +3,8 @@ import FlowDiagnostics
 import FlowMCP
 import FlowMCPServer
 import FlowSession
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// `flow mcp`: the library as a Model Context Protocol server, so that any MCP client (Claude Desktop,

@@ -1,6 +1,6 @@
 import ArgumentParser
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow manual`: the man page, `flow.1`, generated from the command definitions (``ManualPage``).
 struct ManualCommand: ParsableCommand {

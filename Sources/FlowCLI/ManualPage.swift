@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow.1`, the man page, written from the same data as `--help`: ArgumentParser's description of the
 /// command tree (`--experimental-dump-help`, the input of its own `generate-manual` plugin). Subcommands
@@ -61,7 +62,7 @@ enum ManualPage {
     var out = ".SS \(quoted(name))\n"
     // The synopsis left-aligned and unhyphenated, so options stay whole and evenly spaced.
     // `\:` after each `|` lets a long list of choices (`--status <running|succeeded|…>`) break there.
-    let usage = escape(synopsis(command)).replacingOccurrences(of: "|", with: "|\\:")
+    let usage = escape(synopsis(command)).replacingEvery("|", with: "|\\:")
     out += ".ad l\n.nh\n\\fB\(escape(name))\\fR \(usage)\n.hy\n.ad\n.PP\n"
     if let abstract = command.abstract { out += escape(abstract) + "\n" }
     if let discussion = command.discussion, !discussion.isEmpty { out += ".PP\n" + paragraphs(discussion) }
@@ -121,13 +122,13 @@ enum ManualPage {
 
   /// Text as roff reads it: backslashes and hyphens escaped, and no line that starts like a request.
   static func escape(_ text: String) -> String {
-    var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+    var escaped = text.replacingEvery("\\", with: "\\e").replacingEvery("-", with: "\\-")
     if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
     return escaped
   }
 
   private static func quoted(_ text: String) -> String {
-    "\"" + escape(text).replacingOccurrences(of: "\"", with: "\\(dq") + "\""
+    "\"" + escape(text).replacingEvery("\"", with: "\\(dq") + "\""
   }
 
   // MARK: - The dump's shape (ArgumentParser's ToolInfoV0, the fields used here)

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowPresentation
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow new NAME`: a commented skeleton in the library, ready to edit.
 struct NewCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import FlowIntents
 import FlowRuntime
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// Asks at a terminal (SPEC §5): value prompts titled with the parameter and asked again when the
 /// answer does not fit, numbered choice lists, and `[y/N]` confirmations. Questions go to standard error,
@@ -70,15 +70,15 @@ struct TerminalPrompter: Prompter {
       return console.readLine()
     }
     guard let line else { return false }
-    return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+    return ["y", "yes"].contains(line.trimmingWhitespace().lowercased())
   }
 
   /// An answer by number, or by the option's exact text.
   static func parse(_ line: String, options: [String], multiple: Bool) -> [Int]? {
     let parts =
       multiple
-      ? line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-      : [line.trimmingCharacters(in: .whitespaces)]
+      ? line.split(separator: ",").map { $0.trimmingWhitespace() }
+      : [line.trimmingWhitespace()]
     var chosen: [Int] = []
     for part in parts {
       if let number = Int(part), (1...options.count).contains(number) {

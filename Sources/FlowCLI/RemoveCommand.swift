@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowSession
 import FlowSharing
-import Foundation
+import FoundationEssentials
 
 /// `flow remove NAME`: takes a workflow out of the library, keeping a backup.
 struct RemoveCommand: AsyncParsableCommand {

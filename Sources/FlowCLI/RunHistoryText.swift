@@ -4,7 +4,7 @@ import FlowIntents
 import FlowLibrary
 import FlowSession
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// Run history as a person reads it: the `flow runs` table and the `flow runs show` page. Times are
 /// local (``LocalTime``); the error is drawn by ``DiagnosticRenderer``, as everywhere else.

@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// A recorded run as `flow runs --json` (a list of these) and `flow runs show --json` print it; the
 /// shape is documented in `Documentation/History.md`.

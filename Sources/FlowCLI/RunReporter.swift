@@ -3,7 +3,7 @@ import FlowIntents
 import FlowModel
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Shows a run as it happens: what actions show goes to standard output; a progress bar for long loops

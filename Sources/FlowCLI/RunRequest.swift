@@ -10,7 +10,8 @@ import FlowRuntime
 import FlowSession
 import FlowSystem
 import FlowYAML
-import Foundation
+import FoundationEssentials
+import Glibc
 import RaindropIntents
 import RaindropModel
 

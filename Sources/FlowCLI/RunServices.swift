@@ -6,7 +6,7 @@ import FlowIntents
 import FlowRuntime
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// The options every command that performs actions takes (`flow run`, `flow do`).

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow runs [WORKFLOW]` and `flow runs show ID`: run history (issue 8), newest first.
 struct RunsCommand: AsyncParsableCommand {

@@ -3,7 +3,8 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowSession
 import FlowSharing
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `flow schedule arm WORKFLOW`: says that an imported workflow's triggers may start it by themselves;
 /// `--off` takes that back. The scheduler reads it with the workflows (a change of the library).

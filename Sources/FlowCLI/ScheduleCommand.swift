@@ -5,7 +5,7 @@ import FlowModel
 import FlowRuntime
 import FlowScheduler
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow schedule`: the scheduler (`flow schedule run`, the default); `flow schedule next|explain|install`:
 /// when workflows fire, in words, and units for the engines that run schedules.

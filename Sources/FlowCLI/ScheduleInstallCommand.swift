@@ -4,7 +4,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowScheduler
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow schedule install systemd|cron|kubernetes [WORKFLOW…]`: the workflows' schedules as units of an
 /// engine that already runs schedules. Every workflow is checked in full first; one that does not check

@@ -5,7 +5,7 @@ import FlowIntents
 import FlowLibrary
 import FlowScheduler
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow schedule next WORKFLOW…`: the next fire times, in ISO 8601 with the zone's offset.
 struct ScheduleNextCommand: AsyncParsableCommand {

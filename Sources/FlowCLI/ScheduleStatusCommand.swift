@@ -4,7 +4,7 @@ import FlowHistory
 import FlowLibrary
 import FlowScheduler
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow schedule status`: what the running scheduler has armed, as it last wrote it.
 struct ScheduleStatusCommand: AsyncParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import FlowDiagnostics
 import FlowPresentation
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow schema [-o FILE]`: the JSON Schema of workflow files, for editors.
 struct SchemaCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowModel
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// `flow secrets set|list|remove`: the secrets workflows read as `${secret.NAME}` (SPEC §11), kept in the
 /// keyring (the Secret Service), or with `FLOW_SECRETS=file` in files (Secrets.md). A value is never

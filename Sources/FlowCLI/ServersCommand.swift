@@ -4,7 +4,7 @@ import FlowIntents
 import FlowLibrary
 import FlowMCP
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow servers`: MCP servers whose tools become actions `NAME.TOOL` (issue 15, Documentation/MCP.md).
 struct ServersCommand: AsyncParsableCommand {

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow servers import FILE`: the servers of a Claude Desktop, Cursor or VS Code configuration.
 struct ServersImportCommand: AsyncParsableCommand {

@@ -6,7 +6,7 @@ import FlowPresentation
 import FlowRuntime
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// `flow show WORKFLOW`: draws a workflow the way the Shortcuts editor does, and says what it may do.
 struct ShowCommand: AsyncParsableCommand {

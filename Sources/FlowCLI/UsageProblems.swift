@@ -23,13 +23,13 @@ enum UsageProblems {
     // The rest of ArgumentParser's text: "Help:  <files>  The workflow files to check.", "Usage: flow
     // validate <files> ... [--json]" and "  See 'flow validate --help' for more information.".
     for line in FlowCommand.fullMessage(for: error, columns: 10_000).split(separator: "\n").dropFirst() {
-      let text = line.trimmingCharacters(in: .whitespaces)
+      let text = line.trimmingWhitespace()
       if text.hasPrefix("Help:") {
         diagnostic = diagnostic.note(
           text.dropFirst("Help:".count).split(separator: "  ", omittingEmptySubsequences: true)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ": "))
+            .map { $0.trimmingWhitespace() }.joined(separator: ": "))
       } else if text.hasPrefix("Usage:") {
-        diagnostic = diagnostic.help("usage: " + text.dropFirst("Usage:".count).trimmingCharacters(in: .whitespaces))
+        diagnostic = diagnostic.help("usage: " + text.dropFirst("Usage:".count).trimmingWhitespace())
       } else if text.hasPrefix("See '"), text.hasSuffix(" for more information.") {
         diagnostic = diagnostic.help(lowercasingFirst(withoutPeriod(text)))
       }

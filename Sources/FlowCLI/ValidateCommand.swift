@@ -5,7 +5,7 @@ import FlowRuntime
 import FlowSession
 import FlowSharing
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// `flow validate FILE...`: checks workflow files without running anything.
 struct ValidateCommand: AsyncParsableCommand {

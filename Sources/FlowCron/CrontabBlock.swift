@@ -71,6 +71,6 @@ public enum CrontabBlock {
   /// break, escaped either way.
   static func shellQuote(_ word: String) -> String {
     if SystemdUnits.isPlain(word) { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'"
+    return "'" + word.replacingEvery("'", with: "'\\''").replacingEvery("%", with: "\\%") + "'"
   }
 }

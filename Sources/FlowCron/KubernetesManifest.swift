@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Kubernetes objects that run workflows on a cluster's schedule: per workflow a ConfigMap holding the
 /// file and a `batch/v1` CronJob per cron expression, printed as one YAML stream for `kubectl apply -f -`.

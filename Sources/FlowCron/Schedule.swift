@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a workflow fires: one or more cron expressions, each in its time zone, merged into one ordered
 /// stream of fire times. What `flow schedule next` prints and what a scheduler sleeps until.

@@ -88,6 +88,6 @@ public enum SystemdUnits {
 
   /// Text where systemd expands `%` specifiers (`Description=`).
   static func escapeSpecifiers(_ text: String) -> String {
-    text.replacingOccurrences(of: "%", with: "%%")
+    text.replacingEvery("%", with: "%%")
   }
 }

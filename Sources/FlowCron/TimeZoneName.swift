@@ -1,5 +1,6 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 
 /// IANA time zone names (`Europe/Berlin`), checked as systemd, cron's `CRON_TZ` and Kubernetes will read
 /// them: exactly as the tz database spells them.
@@ -19,7 +20,7 @@ public enum TimeZoneName {
   /// (`Berlin`, `new york`), then the nearest by edit distance, whole or by city.
   public static func suggestions(for name: String) -> [String] {
     let known = known
-    let wanted = name.lowercased().replacingOccurrences(of: " ", with: "_")
+    let wanted = name.lowercased().replacingEvery(" ", with: "_")
     if let sameName = known.first(where: { $0.lowercased() == wanted }) { return [sameName] }
     func city(_ identifier: String) -> String {
       String(identifier.split(separator: "/").last ?? Substring(identifier)).lowercased()

@@ -1,6 +1,6 @@
 import FlowDiagnostics
 import FlowModel
-import Foundation
+import FoundationEssentials
 
 /// A workflow's `schedule:` and `timezone:` read with the cron grammar: checked wherever the workflow
 /// is checked (`FlowRuntime.WorkflowCheck`), and turned into a ``Schedule`` for the commands.

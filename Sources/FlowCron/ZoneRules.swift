@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A time zone's offsets from UTC as a table of transitions, for the next-fire search.

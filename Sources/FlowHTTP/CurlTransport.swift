@@ -1,5 +1,7 @@
 internal import CCurlShim
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
+import Glibc
 
 /// ``HTTPTransport`` over libcurl, loaded with `dlopen` on the first request.
 ///
@@ -46,7 +48,7 @@ public struct CurlTransport: HTTPTransport {
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<HTTPResponse, HTTPTransportError>, Never>) in
-        Thread.detachNewThread { continuation.resume(returning: blockingPerform(request, flag)) }
+        DetachedThread.run { continuation.resume(returning: blockingPerform(request, flag)) }
       }
     } onCancel: {
       flag.cancel()
@@ -101,8 +103,8 @@ public struct CurlTransport: HTTPTransport {
     var headers: [String: String] = [:]
     for line in text.split(separator: "\r\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
-      let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-      headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      let name = line[..<colon].trimmingWhitespace().lowercased()
+      headers[name] = line[line.index(after: colon)...].trimmingWhitespace()
     }
     return headers
   }

@@ -1,5 +1,6 @@
 internal import CCurlShim
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The status and headers of a response whose body is still arriving.
 public struct HTTPResponseHead: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP request as flow's actions and clients describe it, independent of the client library.
 public struct HTTPRequest: Sendable, Hashable {

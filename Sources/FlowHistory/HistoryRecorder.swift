@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Records one run in run history as it happens: a ``RunObserver`` the command line composes with its

@@ -1,6 +1,7 @@
 import FlowLibrary
 import FlowSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What runs have written since history was last read: `history.sqlite-pending`, one line per entry,
 /// appended by the `flow` processes that run, and moved into `history.sqlite` by the next one that reads

@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// A diagnostic as run history keeps it: its facts, with absolute paths, and the source lines it points
 /// at, as they were when the run happened.

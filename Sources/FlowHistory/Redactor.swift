@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// Replaces secrets with `***` in everything run history stores: step summaries, error messages, help
 /// lines and the source lines kept for excerpts.
@@ -28,7 +29,7 @@ public struct Redactor: Sendable {
     var all: Set<String> = []
     for secret in secrets where !secret.isEmpty {
       all.insert(secret)
-      if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed), encoded != secret {
+      if case let encoded = secret.addingPercentEscapes(keeping: PlainText.isQueryAllowed), encoded != secret {
         all.insert(encoded)
       }
     }
@@ -45,7 +46,7 @@ public struct Redactor: Sendable {
     guard !secrets.isEmpty else { return text }
     var text = text
     for secret in secrets where text.contains(secret) {
-      text = text.replacingOccurrences(of: secret, with: replacement)
+      text = text.replacingEvery(secret, with: replacement)
     }
     return text
   }

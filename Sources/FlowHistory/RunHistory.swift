@@ -1,6 +1,8 @@
+import FlowDiagnostics
 import FlowLibrary
 import FlowSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A failure to read or write run history.
@@ -36,7 +38,7 @@ public final class RunHistory: @unchecked Sendable {
     self.processes = processes
     path = file.fileSystemPath
     pending = PendingRuns(path: path + "-pending")
-    if let problem = PrivateFiles.createDirectory(atPath: (path as NSString).deletingLastPathComponent) {
+    if let problem = PrivateFiles.createDirectory(atPath: PathText.deletingLastComponent(path)) {
       throw HistoryError(description: problem)
     }
   }

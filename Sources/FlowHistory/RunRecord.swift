@@ -1,5 +1,5 @@
 import FlowLibrary
-import Foundation
+import FoundationEssentials
 
 /// What run history knows when a run starts: written before its first step.
 public struct RunStart: Sendable {

@@ -1,6 +1,6 @@
 import FlowIntents
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 
 /// Turns a run's step events into its trace: one ``StepTrace`` per step of the file, in the order the
 /// steps first started, each with its passes counted and timed.

@@ -1,7 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// One MCP server configured in `config.yml` under `servers:` (Documentation/MCP.md): the name a workflow
 /// writes before a tool (`time.get_current_time`) and what that name starts on this machine.
@@ -52,9 +52,9 @@ public struct ServerConfiguration: Sendable, Hashable {
   }
 
   static func shellQuoted(_ word: String) -> String {
-    let plain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@+%")
-    if !word.isEmpty, word.unicodeScalars.allSatisfy(plain.contains) { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    let plain = { (byte: UInt8) in PlainText.isAlphanumeric(byte) || "-_./=:,@+%".utf8.contains(byte) }
+    if !word.isEmpty, word.utf8.allSatisfy(plain) { return word }
+    return "'" + word.replacingEvery("'", with: "'\\''") + "'"
   }
 
   /// Server names: what may stand before the dot of an action id. Lower-case letters, digits and dashes,
@@ -195,7 +195,7 @@ extension Configuration {
       }
       // Blank lines and comments after the last server belong to what follows.
       while end > start + 1,
-        lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty || lines[end - 1].hasPrefix("#")
+        lines[end - 1].trimmingWhitespace().isEmpty || lines[end - 1].hasPrefix("#")
       {
         end -= 1
       }

@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowModel
 import FlowRuntime
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// `config.yml` (in ``FlowPaths/config``): the one reader of flow's settings.
 ///
@@ -92,9 +92,9 @@ public struct Configuration: Sendable {
   private static func bytes(_ entry: YAMLNode.Mapping.Entry) throws(Diagnostic) -> Int {
     let units = ["KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30]
     if let scalar = entry.value.scalar {
-      let text = scalar.value.trimmingCharacters(in: .whitespaces)
+      let text = scalar.value.trimmingWhitespace()
       let unit = units.first { text.hasSuffix($0.key) }
-      let digits = unit.map { String(text.dropLast($0.key.count)).trimmingCharacters(in: .whitespaces) } ?? text
+      let digits = unit.map { String(text.dropLast($0.key.count)).trimmingWhitespace() } ?? text
       if let number = Int(digits), number >= 1, number <= Int.max / (unit?.value ?? 1) {
         return number * (unit?.value ?? 1)
       }

@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// A freedesktop.org desktop entry (the Desktop Entry Specification, version 1.4 as `desktop-file-validate` knows it): the one writer of the
 /// `.desktop` files flow puts under `$XDG_DATA_HOME/applications` — the scheduler's app id for the
@@ -39,7 +40,7 @@ public struct DesktopEntryFile: Sendable, Equatable {
         continue
       }
       guard group == "[Desktop Entry]", let equals = line.firstIndex(of: "=") else { continue }
-      let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+      let key = line[..<equals].trimmingWhitespace()
       let value = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
       keys.append((key, String(value)))
     }
@@ -68,7 +69,7 @@ public struct DesktopEntryFile: Sendable, Equatable {
 
   /// A list of strings (`Keywords=`, `Categories=`): each escaped, `;` in one as `\;`, each ended by `;`.
   public static func list(_ items: [String]) -> String {
-    items.map { string($0).replacingOccurrences(of: ";", with: "\\;") + ";" }.joined()
+    items.map { string($0).replacingEvery(";", with: "\\;") + ";" }.joined()
   }
 
   /// An `Exec=` value running `arguments` as written: an argument with a reserved character is
@@ -76,7 +77,7 @@ public struct DesktopEntryFile: Sendable, Equatable {
   /// then the whole is escaped as a string value, which doubles those backslashes again.
   public static func exec(_ arguments: [String]) -> String {
     let quoted = arguments.map { argument -> String in
-      let field = argument.replacingOccurrences(of: "%", with: "%%")
+      let field = argument.replacingEvery("%", with: "%%")
       guard field.isEmpty || field.unicodeScalars.contains(where: reserved.contains) else { return field }
       var inside = ""
       for character in field {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension URL {
   /// The path of a file URL, as `path` gives it, for the code a run goes through.

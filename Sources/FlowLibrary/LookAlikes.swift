@@ -1,5 +1,6 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Names that could pass for other names (Unicode TS #39): a library workflow `bulk-tаg` with a Cyrillic
 /// `а` that runs instead of `bulk-tag`, a trusted key `аda` that reads as `ada` on every card. A new

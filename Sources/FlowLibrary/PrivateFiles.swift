@@ -1,4 +1,6 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
+import Glibc
 
 /// Folders and files flow keeps under its XDG folders, private to the user whatever the umask: folders
 /// mode 0700 (as the XDG specification asks), files 0600. Bookmarks, run history, keys and workflows are
@@ -85,17 +87,17 @@ public enum PrivateFiles {
       guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else { return nil }
       return "\(path) is a file, not a folder"
     case ENOENT:
-      let parent = (path as NSString).deletingLastPathComponent
+      let parent = PathText.deletingLastComponent(path)
       guard parent != path, !parent.isEmpty else { return String(cString: strerror(error)) }
       if let problem = problem(parent) { return problem }
       if mkdir(path, 0o700) == 0 || errno == EEXIST { return nil }
       return "\(path): \(String(cString: strerror(errno)))"
     case ENOTDIR:
       // A file stands where one of the parents should be: name it.
-      var parent = (path as NSString).deletingLastPathComponent
+      var parent = PathText.deletingLastComponent(path)
       var status = stat()
       while !parent.isEmpty, parent != "/", stat(parent, &status) != 0 {
-        parent = (parent as NSString).deletingLastPathComponent
+        parent = PathText.deletingLastComponent(parent)
       }
       return "\(parent) is a file, not a folder"
     default:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which process on which boot: what a run row keeps so that a later reader can tell a run still going
 /// from one whose process died (kill -9, a crash, power loss).
@@ -69,7 +70,7 @@ public struct LinuxProcesses: ProcessInspector {
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var buffer = [UInt8](repeating: 0, count: 1024)
-    let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+    let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
     guard count > 0 else { return nil }
     buffer.removeLast(buffer.count - count)
     return buffer

@@ -1,7 +1,8 @@
 import CLinux
 import FlowDiagnostics
 import FlowYAML
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The one way flow reads a file a person or a workflow names (workflows, `run-workflow` targets, input
 /// files, `config.yml`): regular files only, and never more than a limit.

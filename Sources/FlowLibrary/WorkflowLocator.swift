@@ -3,7 +3,8 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds workflows by what a person types (SPEC §6): a path, or a name looked up in the library
 /// (`$XDG_DATA_HOME/flow/workflows`, see ``FlowPaths/workflows``) and then in `./workflows/`, with or
@@ -123,9 +124,9 @@ public struct WorkflowLocator: WorkflowFiles {
 
   private func firstFile(_ candidates: [String]) -> String? {
     candidates.first { path in
-      var isDirectory: ObjCBool = false
+      var isDirectory = false
       return FileManager.default.fileExists(atPath: absolutePath(path), isDirectory: &isDirectory)
-        && !isDirectory.boolValue
+        && !isDirectory
     }
   }
 
@@ -138,9 +139,9 @@ public struct WorkflowLocator: WorkflowFiles {
     // A path (it has a `/`) is looked for only where it says, relative to the working folder: say which
     // folder that was, since the usual slip is running flow from another one.
     guard lstat(path, &status) == 0 || !reference.contains("/") else {
-      let folder = (url(for: reference).standardizedFileURL.path as NSString).deletingLastPathComponent
+      let folder = PathText.deletingLastComponent(url(for: reference).standardizedFileURL.path)
       let problem = Diagnostic(.error, .fileNotFound, "no such file in \(folder)", file: reference)
-      let name = WorkflowName.stripExtension((reference as NSString).lastPathComponent)
+      let name = WorkflowName.stripExtension(PathText.lastComponent(reference))
       guard libraryWorkflows.contains(where: { $0.name == name }) else { return problem }
       return problem.help("the library has a workflow named '\(name)', which works from any folder")
     }

@@ -1,6 +1,7 @@
 import FlowIntents
 import FlowSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The per-workflow lock that keeps a workflow from running twice at once, whoever starts it: `flow run`
 /// by hand, a cron line, a systemd timer, the scheduler.

@@ -1,6 +1,9 @@
+import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// MCP's Streamable HTTP transport, the client's side (Documentation/MCP.md, "HTTP servers").
@@ -94,9 +97,7 @@ public final class HTTPClientWire: RPCWire {
       $0.connection = connection
       $0.started = true
     }
-    let thread = Thread { [self] in sendLoop() }
-    thread.name = "flow.mcp.http"
-    thread.start()
+    DetachedThread.run { [self] in sendLoop() }
   }
 
   public func send(_ message: RPCMessage, relatedTo request: RPCID?) -> Bool {
@@ -156,9 +157,9 @@ public final class HTTPClientWire: RPCWire {
           if method == "initialize" { state.initializeID = id }
           state.transfers[id] = cancellation
         }
-        let thread = Thread { [self] in exchange(message, answering: id, cancellation: cancellation) }
-        thread.name = "flow.mcp.http.transfer"
-        thread.start()
+        DetachedThread.run { [self] in
+          exchange(message, answering: id, cancellation: cancellation)
+        }
       case .notification(let method, let params):
         exchange(message, answering: nil, cancellation: HTTPCancellation())
         // A withdrawn request gets no answer: stop reading its stream once the server knows.
@@ -218,7 +219,7 @@ public final class HTTPClientWire: RPCWire {
           return false
         }
         let type = (head[header: "content-type"] ?? "").split(separator: ";").first.map {
-          $0.trimmingCharacters(in: .whitespaces).lowercased()
+          $0.trimmingWhitespace().lowercased()
         }
         switch type {
         case "text/event-stream": body = .events(EventStreamParser(maximumEvent: maximumMessage))
@@ -316,7 +317,7 @@ public final class HTTPClientWire: RPCWire {
 
   private func refusal(_ status: Int, excerpt: Data, hadSession: Bool) -> Failure {
     let text = String(decoding: excerpt, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: " ")
-      .trimmingCharacters(in: .whitespaces)
+      .trimmingWhitespace()
     let shown = text.isEmpty ? "" : ": " + (text.count > 200 ? String(text.prefix(200)) + "…" : text)
     switch status {
     case 401, 403:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The stdio transport's framing: messages are single lines separated by `\n`.
 ///

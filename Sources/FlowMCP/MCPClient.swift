@@ -1,5 +1,6 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A connection to one MCP server as a client: initialize (with version negotiation), `tools/list`,

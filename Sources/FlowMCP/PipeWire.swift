@@ -1,4 +1,6 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// MCP's stdio transport: one JSON-RPC message per line over a pair of file descriptors.
@@ -22,9 +24,7 @@ public final class PipeWire: RPCWire {
   /// Starts the reader thread. Writing to a peer that is gone must be an error, not SIGPIPE's exit.
   public func start(_ connection: RPCConnection) {
     signal(SIGPIPE, SIG_IGN)
-    let thread = Thread { [self] in readLoop(connection) }
-    thread.name = "flow.mcp.reader"
-    thread.start()
+    DetachedThread.run { [self] in readLoop(connection) }
   }
 
   /// Writes one message as one line; whole lines from concurrent senders never interleave.

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What a connection hands the peer's requests and notifications to: the client's handler answers a

@@ -1,5 +1,7 @@
+import FlowDiagnostics
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// An MCP server running as a child process (a ``Subprocess``, in a process group of its own),
@@ -38,7 +40,7 @@ public final class ServerProcess: Sendable {
     self.output = child.standardOutput
     let errorDescriptor = child.standardError
     let tail = stderrTail
-    let thread = Thread {
+    DetachedThread.run {
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
         let count = buffer.withUnsafeMutableBytes { read(errorDescriptor, $0.baseAddress, $0.count) }
@@ -48,8 +50,6 @@ public final class ServerProcess: Sendable {
       }
       close(errorDescriptor)
     }
-    thread.name = "flow.mcp.stderr"
-    thread.start()
   }
 
   /// The last lines the server wrote to stderr (at most 20 lines, 4 KiB), terminal controls removed.

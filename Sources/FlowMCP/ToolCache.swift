@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// What flow knows of a server's tools between runs: `$XDG_STATE_HOME/flow/servers/NAME.json`, written by
 /// `flow servers add` and `refresh`, read by everything that checks or lists actions, so that `validate`,

@@ -1,6 +1,8 @@
 import CLinux
+import FlowDiagnostics
 import FlowMCP
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A listening TCP socket on a loopback address that hands each connection to a thread of its own,
@@ -85,9 +87,7 @@ final class HTTPListener: Sendable {
   /// thread of its own; `serve` owns nothing: the listener closes the socket when it returns.
   func start(_ serve: @escaping @Sendable (Int32) -> Void) {
     signal(SIGPIPE, SIG_IGN)
-    let thread = Thread { [self] in acceptLoop(serve) }
-    thread.name = "flow.mcp.http.accept"
-    thread.start()
+    DetachedThread.run { [self] in acceptLoop(serve) }
   }
 
   /// Stops accepting; the connections open go on until ``closeConnections()``.
@@ -159,7 +159,7 @@ final class HTTPListener: Sendable {
         close(connection)
         continue
       }
-      let thread = Thread { [self] in
+      DetachedThread.run { [self] in
         serve(connection)
         state.withLock {
           _ = $0.open.remove(connection)
@@ -167,8 +167,6 @@ final class HTTPListener: Sendable {
         }
         close(connection)
       }
-      thread.name = "flow.mcp.http.connection"
-      thread.start()
     }
     close(descriptor)
   }

@@ -1,6 +1,8 @@
+import FlowDiagnostics
 import FlowMCP
 import FlowModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One HTTP/1.1 request, as `flow mcp --http` reads it: header names lower-cased, the body whole.
 public struct IncomingHTTPRequest: Sendable {
@@ -27,7 +29,7 @@ public struct IncomingHTTPRequest: Sendable {
   public var keepsAlive: Bool {
     let tokens = Set(
       (header("connection") ?? "").lowercased().split(separator: ",").map {
-        $0.trimmingCharacters(in: .whitespaces)
+        $0.trimmingWhitespace()
       })
     return version == "HTTP/1.1" ? !tokens.contains("close") : tokens.contains("keep-alive")
   }
@@ -189,7 +191,7 @@ public final class HTTPRequestReader {
       guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
         line[..<colon].allSatisfy(Self.isTokenCharacter)
       else { return .problem(HTTPRequestProblem(400, "a header line is not 'Name: value'")) }
-      let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+      let value = line[line.index(after: colon)...].trimmingScalars(where: { $0 == " " || $0 == "\t" })
       headers.append((line[..<colon].lowercased(), value))
     }
     var request = IncomingHTTPRequest(
@@ -264,7 +266,7 @@ public final class HTTPRequestReader {
       guard let sizeLine = line(limit: 1024) else {
         return .failure(HTTPRequestProblem(400, "a chunk's size line is malformed"))
       }
-      let digits = sizeLine.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+      let digits = sizeLine.prefix { $0 != ";" }.trimmingWhitespace()
       guard !digits.isEmpty, digits.count <= 8, let size = Int(digits, radix: 16), size >= 0 else {
         return .failure(HTTPRequestProblem(400, "a chunk's size '\(digits)' is not hexadecimal"))
       }

@@ -1,5 +1,6 @@
 import FlowMCP
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes HTTP/1.1 responses to a connected socket: whole ones with a `Content-Length`, and event
 /// streams (`text/event-stream`) in chunked coding, so that the connection can carry the next request

@@ -1,6 +1,7 @@
 import FlowMCP
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The server's side of one Streamable HTTP session, as an ``RPCWire``: the client's messages arrive

@@ -1,5 +1,6 @@
 import FlowMCP
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where `flow mcp --http` listens: a loopback address and a port, and nothing else. The server has
 /// no authentication, so anything that another machine could reach is refused (Documentation/MCP.md).

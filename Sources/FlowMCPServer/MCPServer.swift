@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowMCP
 import FlowSession
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `flow mcp`'s side of the Model Context Protocol: the lifecycle (`initialize`, `ping`), `tools/list`

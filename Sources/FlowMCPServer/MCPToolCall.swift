@@ -6,7 +6,7 @@ import FlowModel
 import FlowPresentation
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What a `tools/call` gives back: the protocol's `CallToolResult`.

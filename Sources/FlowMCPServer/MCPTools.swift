@@ -5,7 +5,7 @@ import FlowMCP
 import FlowPresentation
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The tools `flow mcp` offers: each workflow of the library, by its library name (what `flow run NAME`

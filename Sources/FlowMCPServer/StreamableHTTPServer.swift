@@ -1,7 +1,8 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowMCP
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// MCP's Streamable HTTP transport, the server's side (`flow mcp --http`): one endpoint on a loopback
@@ -152,7 +153,7 @@ public final class StreamableHTTPServer: Sendable {
       writer.refuse(HTTPRequestProblem(status, message), headers: headers, keepAlive: keepAlive)
     }
     let contentType = request.header("content-type")?.split(separator: ";").first?
-      .trimmingCharacters(in: .whitespaces).lowercased()
+      .trimmingWhitespace().lowercased()
     guard contentType == "application/json" else {
       return refuse(415, "a message is POSTed as Content-Type: application/json")
     }
@@ -334,7 +335,7 @@ public final class StreamableHTTPServer: Sendable {
   public static func accepts(_ accept: String?) -> Bool {
     guard let accept else { return true }
     let types = accept.lowercased().split(separator: ",").map {
-      $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+      $0.split(separator: ";").first.map { $0.trimmingWhitespace() } ?? ""
     }
     let json = types.contains { $0 == "application/json" || $0 == "application/*" || $0 == "*/*" }
     let events = types.contains { $0 == "text/event-stream" || $0 == "text/*" || $0 == "*/*" }

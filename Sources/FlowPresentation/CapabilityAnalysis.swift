@@ -1,7 +1,7 @@
 import FlowIntents
 import FlowModel
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Works out ``Capabilities``: walks a checked workflow and, through `run-workflow`, every workflow it runs,

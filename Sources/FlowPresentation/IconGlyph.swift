@@ -21,7 +21,7 @@ public enum IconGlyph {
   /// for another SVG to place and scale (a launcher's icon) without a font either.
   public static func shapes(for icon: String?) -> String? {
     guard let icon else { return nil }
-    let name = icon.lowercased().trimmingCharacters(in: .whitespaces)
+    let name = icon.lowercased().trimmingWhitespace()
     let base = name.split(separator: ".").first.map(String.init) ?? name
     return drawings[name] ?? drawings[base]
   }

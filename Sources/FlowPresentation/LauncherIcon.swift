@@ -27,7 +27,7 @@ public enum LauncherIcon {
   }
 
   private static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
+    text.replacingEvery("&", with: "&amp;").replacingEvery("<", with: "&lt;")
+      .replacingEvery(">", with: "&gt;")
   }
 }

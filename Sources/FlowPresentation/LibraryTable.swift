@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// One workflow of the library, as `flow list` shows it.
 public struct LibraryEntry: Sendable, Encodable {
@@ -162,6 +162,6 @@ public struct LibraryTable: Sendable {
       if DisplayWidth.of(out + String(character)) > width - 1 { break }
       out.append(character)
     }
-    return out.trimmingCharacters(in: .whitespaces) + "…"
+    return out.trimmingWhitespace() + "…"
   }
 }

@@ -1,7 +1,7 @@
 import FlowIntents
 import FlowModel
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 
 /// Where a workflow file came from and who signed it: the inputs of its summary line that the file's
 /// steps cannot tell.

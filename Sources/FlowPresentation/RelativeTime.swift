@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// "2 months ago": how long ago a date was, in the one unit a person would use, against the injected
 /// clock's now.

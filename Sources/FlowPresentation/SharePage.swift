@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// The share page `flow export --html` writes (issue 9): one self-contained HTML file that shows a
 /// workflow as SwiftShortcuts shows a shared shortcut — a tile in the workflow's colour gradient, the
@@ -157,7 +158,7 @@ public enum SharePage {
       switch part.kind {
       case .text: escape(part.text)
       case .variable:
-        "<span class=\"chip\">\(escape(part.text.replacingOccurrences(of: "⟨", with: "").replacingOccurrences(of: "⟩", with: "")))</span>"
+        "<span class=\"chip\">\(escape(part.text.replacingEvery("⟨", with: "").replacingEvery("⟩", with: "")))</span>"
       case .coercion: "<span class=\"coercion\">\(escape(part.text))</span>"
       case .value: "<span class=\"value\">\(escape(part.text))</span>"
       case .placeholder: "<span class=\"placeholder\">\(escape(part.text))</span>"

@@ -1,7 +1,8 @@
+import FlowDiagnostics
 import FlowIntents
 import FlowModel
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 
 /// What one action step may do, from its intent's declarations and the values written in the step: its
 /// side effect and the hosts it may contact. What `flow show` marks in the margin and what the capability
@@ -179,7 +180,7 @@ struct StepEffect: Sendable, Hashable {
     keys.compactMap { key in
       guard let value = written[key] else { return nil }
       if case .null = value { return nil }
-      return key.replacingOccurrences(of: "-", with: " ") + " " + Self.written(value)
+      return key.replacingEvery("-", with: " ") + " " + Self.written(value)
     }
   }
 
@@ -248,7 +249,7 @@ struct StepEffect: Sendable, Hashable {
           && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
             || "-_./=:,+@%~".unicodeScalars.contains(scalar))
       }
-    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return plain ? word : "'" + word.replacingEvery("'", with: "'\\''") + "'"
   }
 
   /// A value known before the run: literals, and lists and dictionaries of literals.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The line under a workflow's name, as SwiftShortcuts shows a shared shortcut: "6 actions · modified
 /// 2 months ago · unsigned".

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 import FlowModel
 
@@ -110,7 +111,7 @@ struct ValueWords {
 
   /// A line break shows as `↵`, so that a sentence stays one paragraph.
   static func oneLine(_ text: String) -> String {
-    text.replacingOccurrences(of: "\r\n", with: "↵").replacingOccurrences(of: "\n", with: "↵")
+    text.replacingEvery("\r\n", with: "↵").replacingEvery("\n", with: "↵")
   }
 
   // MARK: - Conditions

@@ -1,6 +1,6 @@
 import FlowIntents
 import FlowModel
-import Foundation
+import FoundationEssentials
 
 extension Condition {
   /// Whether the condition holds where `names` are the variables and `previous` the previous step's

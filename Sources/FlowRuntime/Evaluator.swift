@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowModel
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// Turns what a workflow writes into values: templates and references into typed values, conditions
 /// into booleans. Pure: reads the scope, changes nothing.

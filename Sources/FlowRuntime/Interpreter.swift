@@ -1,7 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowModel
-import Foundation
+import FoundationEssentials
 
 /// Runs checked workflows: steps in order, each step's output passed on as a magic variable, blocks,
 /// variables, nested workflows, and the step keys `when`, `confirm`, `on-error`, `retry` and `timeout`.

@@ -140,7 +140,7 @@ enum ScriptInjection {
     let original = template.asWritten.split(separator: "\n", omittingEmptySubsequences: false)
     var shown = ["script: |"]
     for (index, line) in lines.enumerated() where index >= original.count || original[index] != line {
-      shown.append("  \(line.trimmingCharacters(in: .whitespaces))")
+      shown.append("  \(line.trimmingWhitespace())")
     }
     return (shown, arguments)
   }
@@ -163,7 +163,7 @@ enum ScriptInjection {
             if quote == nil { quote = character } else if quote == character { quote = nil }
           }
         }
-        text += literal.replacingOccurrences(of: "${", with: "$${")
+        text += literal.replacingEvery("${", with: "$${")
       case .reference(let reference):
         let written = "${\(reference)}"
         let variable: String
@@ -403,7 +403,7 @@ extension ScriptInjection {
     guard case .text(let template) = value else { return "…" }
     if let literal = template.literal { return yamlQuoted(literal) }
     return
-      "\"\(template.asWritten.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+      "\"\(template.asWritten.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\""))\""
   }
 
   /// Plain when YAML reads it back as the same text in a flow list, single-quoted otherwise.
@@ -412,7 +412,7 @@ extension ScriptInjection {
       !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./~+=".contains($0)) }
       && !["true", "false", "null", "yes", "no", "on", "off", "~"].contains(text.lowercased())
       && Double(text) == nil
-    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    return plain ? text : "'" + text.replacingEvery("'", with: "''") + "'"
   }
 
   /// `environment:`: a reference in a variable that is read as code, a computed set of variables, and,

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowModel
 import FlowYAML
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Checks a workflow and every workflow it runs, before anything runs (SPEC §4): YAML, structure, the
@@ -205,7 +205,7 @@ public final class WorkflowCheck: WorkflowLoading, @unchecked Sendable {
     if let workflow = embedded[file]?[reference] {
       return .embedded(key: "\(file)#\(reference)", workflow: workflow)
     }
-    let folder = folders[file] ?? (parent.file.path as NSString).deletingLastPathComponent
+    let folder = folders[file] ?? PathText.deletingLastComponent(parent.file.path)
     return files.locate(reference, inFolder: folder).map { .file(key: files.canonicalPath($0), path: $0) }
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A time as flow keeps one in a file: whole milliseconds since 1970, the nearest to the `Date` (run
 /// history's and the local store's integer columns, and the line of a workflow's lock file).

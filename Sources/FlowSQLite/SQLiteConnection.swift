@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A failed SQLite call: the result code and SQLite's message.
 public struct SQLiteError: Error, CustomStringConvertible {

@@ -2,7 +2,8 @@ import FlowCron
 import FlowDiagnostics
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The user's crontab: read whole, written whole. Behind a protocol so that `--apply` is tested on a
 /// crontab of its own.
@@ -35,7 +36,7 @@ public struct CrontabCommand: CrontabStore {
   private func failure(_ command: String, _ status: Int32, _ error: String) -> Diagnostic {
     Diagnostic(
       .error, .crontabFailed,
-      "'\(command)' failed with status \(status): \(error.trimmingCharacters(in: .whitespacesAndNewlines))",
+      "'\(command)' failed with status \(status): \(error.trimmingWhitespaceAndNewlines())",
       file: nil)
   }
 

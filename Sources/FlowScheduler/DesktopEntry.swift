@@ -1,5 +1,5 @@
 import FlowLibrary
-import Foundation
+import FoundationEssentials
 
 /// The application the desktop knows the scheduler by, for the GlobalShortcuts portal: portals from 1.21
 /// refuse a host application without an app id, and take one only with an installed `APP_ID.desktop`

@@ -1,6 +1,7 @@
 import FlowCron
+import FlowHistory
 import FlowLibrary
-import Foundation
+import FoundationEssentials
 
 /// The scheduler's fire record on disk (``FlowPaths/schedulerRecord``): when `flow schedule` last
 /// handled each workflow's fire, so that a fire missed while it was not running is caught up once when
@@ -39,13 +40,12 @@ public struct FireRecordFile: FireRecordStore {
       let contents = try? JSONDecoder().decode(Contents.self, from: data)
     else { return [:] }
     // Times without fractions read too: the file is meant to be read, and may be written, by people.
-    let (formatter, whole) = (Self.formatter(), ISO8601DateFormatter())
-    return contents.workflows.compactMapValues { formatter.date(from: $0.lastFire) ?? whole.date(from: $0.lastFire) }
+    let (fractional, whole) = (Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle())
+    return contents.workflows.compactMapValues { (try? fractional.parse($0.lastFire)) ?? (try? whole.parse($0.lastFire)) }
   }
 
   public func save(_ record: [String: Date]) throws(RecordFailure) {
-    let formatter = Self.formatter()
-    let contents = Contents(workflows: record.mapValues { .init(lastFire: formatter.string(from: $0)) })
+    let contents = Contents(workflows: record.mapValues { .init(lastFire: HistoryText.timestamp($0)) })
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let data: Data
@@ -59,12 +59,5 @@ public struct FireRecordFile: FireRecordStore {
     } catch {
       throw RecordFailure(error.description)
     }
-  }
-
-  /// ISO 8601 in UTC to the millisecond, as run history's JSON writes times.
-  private static func formatter() -> ISO8601DateFormatter {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter
   }
 }

@@ -1,5 +1,5 @@
 import FlowCron
-import Foundation
+import FoundationEssentials
 
 extension Schedule {
   /// The fires after `start` up to and including `end`: the first, and how many (counted up to

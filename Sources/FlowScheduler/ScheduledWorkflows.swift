@@ -4,7 +4,7 @@ import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// A workflow that checked clean and has a schedule.
 public struct LoadedSchedule {
@@ -31,7 +31,7 @@ extension SessionContext {
   /// else `/etc/timezone`, else UTC.
   public var machineZone: (name: String, zone: TimeZone) {
     func named(_ text: String?) -> (name: String, zone: TimeZone)? {
-      guard var name = text?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+      guard var name = text?.trimmingWhitespaceAndNewlines(), !name.isEmpty else { return nil }
       if name.hasPrefix(":") { name.removeFirst() }
       if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
       return TimeZoneName.zone(named: name).map { (name, $0) }

@@ -2,7 +2,8 @@ import FlowModel
 import FlowPresentation
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The triggers of `on:` (SPEC §10), armed by the scheduler beside the schedules: what fired becomes a
 /// `flow run --trigger-event …` child, one at a time per workflow, nothing lost.

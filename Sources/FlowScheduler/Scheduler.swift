@@ -1,7 +1,8 @@
 import FlowCron
 import FlowLibrary
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The scheduler `flow schedule` runs: it keeps every scheduled workflow's next fire, sleeps until the
 /// earliest on one timer, and starts each due workflow as a `flow run` child process.

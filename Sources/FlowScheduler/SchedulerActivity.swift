@@ -2,7 +2,7 @@ import FlowCron
 import FlowLibrary
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// What the scheduler did, as it does it: the command line prints one line for each (or a JSON line).
 public enum SchedulerActivity: Sendable {

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 // The scheduler's effects, each behind a small protocol: the Linux implementations are in `System/`,
 // and the tests drive the scheduler on a simulated machine that implements them all.

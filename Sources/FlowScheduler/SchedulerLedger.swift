@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowHistory
 import FlowLibrary
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// The workflow locks and run history, for the scheduler: the same lock `flow run` takes, and a skipped
 /// fire recorded as `flow run` records the run it refuses.

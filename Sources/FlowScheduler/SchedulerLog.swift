@@ -5,7 +5,8 @@ import FlowLibrary
 import FlowPresentation
 import FlowSession
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `flow schedule` says as it works: one line per event on standard error, for the journal or a
 /// terminal, or with `--json` one JSON object per line on standard output. The shapes are documented

@@ -2,7 +2,7 @@ import FlowCron
 import FlowDiagnostics
 import FlowLibrary
 import FlowSession
-import Foundation
+import FoundationEssentials
 
 /// `flow schedule` as a service: ``Scheduler`` on Linux's clock, processes, inotify and signals, over
 /// the library, the workflow locks, run history and the fire record.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the scheduler has armed, as `flow schedule status` shows it: written by the running scheduler
 /// (``StatusStore``) each time it changes, read by the command from another process.

@@ -6,7 +6,7 @@ import FlowModel
 import FlowRuntime
 import FlowSession
 import FlowSharing
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The workflows `flow schedule` runs: every workflow of the library that has a schedule, and the files
@@ -41,7 +41,7 @@ public final class SchedulerWorkflows: WorkflowSource {
     let candidates = context.scheduledWorkflows(named: references, library: true, locator: locator, check: check)
     for candidate in candidates {
       let path = candidate.path
-      let folder = (path as NSString).deletingLastPathComponent
+      let folder = PathText.deletingLastComponent(path)
       // The folder of a file named is watched too, so that a file that is missing now is read once it is
       // made, and an edit is seen.
       if candidate.named, !folders.contains(folder) { folders.append(folder) }
@@ -89,7 +89,7 @@ public final class SchedulerWorkflows: WorkflowSource {
     var automations: [Automation] = []
     var unarmed: [(path: String, name: String, reason: String)] = []
     var seen: Set<String> = []
-    let home = context.environment["HOME"] ?? NSHomeDirectory()
+    let home = context.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
     // Whether the daemon's session can ask (its environment is the runs'): a display, a session bus, and
     // a dialog tool or a notification server's buttons.
     let desktop = DesktopAsking.answers(environment: context.environment)

@@ -1,5 +1,5 @@
 import FlowLibrary
-import Foundation
+import FoundationEssentials
 
 /// What the scheduler has armed, on disk (``FlowPaths/schedulerStatus``), for `flow schedule status` in
 /// another process: written whole and renamed over the last, so a reader never meets half of one. A

@@ -3,7 +3,7 @@ import FlowDiagnostics
 import FlowModel
 import FlowRuntime
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// What a run a trigger started says on the desktop, as Shortcuts' automations do (SPEC §10 `run:`):
 /// `run: ask` asks with a notification before step 1, and `notify-when-run: true` says afterwards that it

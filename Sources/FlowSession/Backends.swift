@@ -1,7 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
-import Foundation
+import FoundationEssentials
 import RaindropIntents
 import RaindropLocal
 import RaindropModel
@@ -48,7 +48,7 @@ public struct Backends {
 
   /// `RAINDROP_TOKEN`, else the token saved by `flow auth login`.
   public func token() -> (token: String, source: TokenSource)? {
-    if let token = context.environment["RAINDROP_TOKEN"]?.trimmingCharacters(in: .whitespacesAndNewlines),
+    if let token = context.environment["RAINDROP_TOKEN"]?.trimmingWhitespaceAndNewlines(),
       !token.isEmpty
     {
       return (token, .environment)
@@ -59,7 +59,7 @@ public struct Backends {
     else {
       return nil
     }
-    let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
     return token.isEmpty ? nil : (token, .file)
   }
 

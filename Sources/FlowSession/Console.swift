@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The terminal as the commands see it: standard input, two output streams, and whether each is a
@@ -60,7 +61,7 @@ public struct StandardConsole: Console {
       guard let start = bytes.baseAddress else { return }
       var offset = 0
       while offset < bytes.count {
-        let written = Foundation.write(descriptor, start + offset, bytes.count - offset)
+        let written = Glibc.write(descriptor, start + offset, bytes.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return
@@ -103,11 +104,14 @@ public struct StandardConsole: Console {
 
   public func readAllInput(atMost limit: Int) -> String? {
     guard !isTerminal(.input) else { return nil }
-    var data = Data()
-    while data.count < limit,
-      let chunk = try? FileHandle.standardInput.read(upToCount: min(limit - data.count, 1 << 16)), !chunk.isEmpty
-    {
-      data.append(chunk)
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while data.count < limit {
+      let wanted = min(limit - data.count, chunk.count)
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, wanted) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      data += chunk[0..<count]
     }
     return data.isEmpty ? nil : String(decoding: data, as: UTF8.self)
   }

@@ -2,7 +2,8 @@ import FlowBasics
 import FlowIntents
 import FlowRuntime
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Whether a run nobody attends at a terminal can ask the person at their desktop (SPEC §11), found
 /// from the environment alone: a display (`WAYLAND_DISPLAY` or `DISPLAY`) and a session bus, then a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SessionContext {
   /// The one printer of every `--json` output (`run`, `do`, `validate`, `actions`): pretty JSON with sorted

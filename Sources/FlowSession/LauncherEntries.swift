@@ -3,7 +3,8 @@ import FlowLibrary
 import FlowModel
 import FlowPresentation
 import FlowYAML
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The library's workflows in the desktop's application launcher (SPEC §11): one freedesktop desktop
 /// entry each, `$XDG_DATA_HOME/applications/dev.flow.Flow.workflow.NAME.desktop`, with the workflow's
@@ -58,7 +59,7 @@ public struct LauncherEntries: Sendable {
       ("Categories", DesktopEntryFile.list(["Utility"])),
     ]
     let keywords = workflow.phrases.map {
-      $0.value.text.replacingOccurrences(of: "${", with: "").replacingOccurrences(of: "}", with: "")
+      $0.value.text.replacingEvery("${", with: "").replacingEvery("}", with: "")
     }
     if !keywords.isEmpty { keys.append(("Keywords", DesktopEntryFile.list(keywords))) }
     keys.append((Self.workflowKey, DesktopEntryFile.string(name)))
@@ -145,9 +146,8 @@ public struct LauncherEntries: Sendable {
 
   /// `DEVICE:INODE` of `file`, which a rename within its file system keeps.
   static func identity(of file: URL) -> String? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-      let device = attributes[.systemNumber] as? NSNumber, let inode = attributes[.systemFileNumber] as? NSNumber
-    else { return nil }
-    return "\(device):\(inode)"
+    var status = stat()
+    guard lstat(file.path, &status) == 0 else { return nil }
+    return "\(status.st_dev):\(status.st_ino)"
   }
 }

@@ -1,13 +1,14 @@
 import FlowBasics
 import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 /// What a run started from the launcher (`flow run --trigger launcher NAME`) says on the desktop: nobody
 /// sees its terminal, so what its steps show and its result arrive as one notification when it ends,
 /// and a failure as a critical one with the error and the `flow runs show` line that tells the rest.
 public final class LauncherNotice: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Mutex(())
   private var name: String?
   private var status = ExitStatus.success
   private var shown: [String] = []
@@ -18,12 +19,12 @@ public final class LauncherNotice: @unchecked Sendable {
 
   /// The workflow's name, once it is read.
   public func named(_ name: String) {
-    lock.withLock { self.name = name }
+    lock.withLock { _ in self.name = name }
   }
 
   /// How the run ended: its status, what its steps showed, the result it printed, its problems.
   public func ended(_ status: ExitStatus, shown: [String], output: FlowValue?, diagnostics: Diagnostics) {
-    lock.withLock {
+    lock.withLock { _ in
       self.status = status
       self.shown = shown
       self.output = output
@@ -33,7 +34,7 @@ public final class LauncherNotice: @unchecked Sendable {
 
   /// The notification for the run of `reference` (the library name the entry runs) with `runID`.
   public func request(reference: String, runID: String, icon: String) -> NotificationRequest {
-    lock.withLock {
+    lock.withLock { _ in
       let title = name ?? reference
       var lines = shown
       if let output, output != .nothing {

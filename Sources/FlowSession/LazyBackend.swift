@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// The run's bookmark backend, opened on first use and announced then: a workflow that never touches

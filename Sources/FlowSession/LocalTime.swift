@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// Times as a person reads them: in the local time zone (`TZ` from the context's environment, else the
 /// system's), to the second.
@@ -25,6 +26,6 @@ public struct LocalTime {
   public func formatWithOffset(_ date: Date) -> String {
     let seconds = zone.secondsFromGMT(for: date)
     let sign = seconds < 0 ? "-" : "+"
-    return format(date) + " " + sign + String(format: "%02d:%02d", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    return format(date) + " " + sign + PlainText.format("%02d:%02d", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
   }
 }

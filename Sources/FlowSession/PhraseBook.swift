@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowLibrary
 import FlowModel
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// Every phrase `flow do` answers to: the catalogues' app shortcuts, then the library's workflows'
 /// `phrases:` (SPEC §11), each with what it runs. `flow do` matches typed words against it; `flow

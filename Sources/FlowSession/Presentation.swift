@@ -4,7 +4,7 @@ import FlowModel
 import FlowPresentation
 import FlowRuntime
 import FlowSharing
-import Foundation
+import FoundationEssentials
 
 /// What the presenting commands (`show`, `list`, `import`, `export --html`) learn about a workflow beyond
 /// its steps, in one place.

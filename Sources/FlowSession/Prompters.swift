@@ -1,7 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 
 /// Answers nothing (SPEC §5): without a terminal, or with `--no-input`, every question fails at once
 /// with a help line naming what would have answered it. Never reads standard input.

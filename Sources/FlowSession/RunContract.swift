@@ -6,7 +6,7 @@ import FlowModel
 import FlowPresentation
 import FlowRuntime
 import FlowSharing
-import Foundation
+import FoundationEssentials
 
 /// What a run of a workflow is held to (issue 28): everything its card shows, as the ``CapabilitySet``
 /// the layers that act check each effect against. Every way a workflow starts — `flow run` (and so the

@@ -4,7 +4,8 @@ import FlowHTTP
 import FlowIntents
 import FlowRuntime
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import RaindropModel
 
 /// The same choices as a plain value, for a run read without ArgumentParser (``RunRequest``): making

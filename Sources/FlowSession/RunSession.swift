@@ -7,7 +7,7 @@ import FlowModel
 import FlowRuntime
 import FlowSystem
 import FlowYAML
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Run history and the per-workflow lock around one `flow run` or `flow do` (issue 8): the command

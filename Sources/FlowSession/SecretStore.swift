@@ -3,7 +3,7 @@ import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

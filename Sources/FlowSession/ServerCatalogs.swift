@@ -2,7 +2,7 @@ import FlowDiagnostics
 import FlowIntents
 import FlowLibrary
 import FlowMCP
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The MCP servers configured in config.yml, as catalogues of actions read from their tool caches: what

@@ -4,7 +4,7 @@ import FlowLibrary
 import FlowMCP
 import FlowModel
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The MCP servers of one run: each started on first use (one process per server per run), checked against

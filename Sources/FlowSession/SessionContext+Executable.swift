@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SessionContext {
   /// The absolute path of the running `flow` binary, which units, the scheduler and launcher entries

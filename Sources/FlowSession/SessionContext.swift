@@ -2,7 +2,8 @@ import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
 import FlowLibrary
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a command may touch: the console, the environment, the working directory, the clock and the
 /// network.

@@ -4,7 +4,8 @@ import FlowModel
 import FlowRuntime
 import FlowSharing
 import FlowYAML
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the sharing commands (`export`, `import`, `keys`) share.
 public enum Sharing {

@@ -1,7 +1,7 @@
 import FlowDiagnostics
 import FlowLibrary
 import FlowYAML
-import Foundation
+import FoundationEssentials
 
 /// Reads workflow files for the commands, turning every way that can fail into a diagnostic: through
 /// ``RegularFile``, the one reader (regular files only, counted as they are read).

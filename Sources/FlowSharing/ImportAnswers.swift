@@ -8,7 +8,7 @@ public enum ImportAnswers {
   /// An answer as YAML for an input of `type`: numbers and booleans plain when they read back as such,
   /// a list from comma-separated items (each as its element type says), anything else a quoted text.
   public static func yaml(for answer: String, type: ValueType) -> String {
-    let trimmed = answer.trimmingCharacters(in: .whitespaces)
+    let trimmed = answer.trimmingWhitespace()
     switch type {
     case .number, .integer:
       switch ScalarValue(plain: trimmed) {
@@ -19,7 +19,7 @@ public enum ImportAnswers {
       return trimmed == "true" || trimmed == "false" ? trimmed : YAMLText.quoted(answer)
     case .list(let element):
       let items = trimmed.split(separator: ",").map {
-        yaml(for: $0.trimmingCharacters(in: .whitespaces), type: element)
+        yaml(for: $0.trimmingWhitespace(), type: element)
       }
       return "[" + items.joined(separator: ", ") + "]"
     default:

@@ -3,7 +3,7 @@ import FlowIntents
 import FlowLibrary
 import FlowModel
 import FlowRuntime
-import Foundation
+import FoundationEssentials
 
 /// `flow import`'s pipeline, stage by stage: the signature and the check (``inspect(_:)``), the answers
 /// to the import questions (``problem(_:type:)``, ``copy(of:answers:)``), and the library copy with its
@@ -73,7 +73,7 @@ public struct Importer {
     if case .entity = type.elementType { return nil }
     let value: FlowValue =
       if case .list = type {
-        .list(answer.split(separator: ",").map { .text($0.trimmingCharacters(in: .whitespaces)) })
+        .list(answer.split(separator: ",").map { .text($0.trimmingWhitespace()) })
       } else {
         .text(answer)
       }

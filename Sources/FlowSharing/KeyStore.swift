@@ -1,5 +1,6 @@
 import FlowLibrary
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The signing keys and trusted keys under `$XDG_CONFIG_HOME/flow/keys/` (issue 9).
 ///

@@ -1,7 +1,8 @@
 import FlowIntents
 import FlowLibrary
 import FlowPresentation
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a library workflow came from and who signed it, kept beside it when `flow import` adds it
 /// (issue 9): `<library>/.provenance/NAME.json`.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The rules of ``SecretScanner``, on text: each returns why a literal looks like a credential, or nil.
 enum SecretRules {

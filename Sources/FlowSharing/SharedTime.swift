@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Times as shared files and provenance records write them: `2026-11-23T09:15:00Z`, to the second.
 public enum SharedTime {

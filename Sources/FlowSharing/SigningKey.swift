@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// An Ed25519 public key: what a signature block carries and what a person trusts under a name.
 public struct PublicKey: Sendable, Hashable {
@@ -25,7 +26,7 @@ public struct PublicKey: Sendable, Hashable {
   /// person compares with the signer over another channel.
   public var fingerprint: String {
     let digest = Data(Digest.sha256(raw)).base64EncodedString()
-    return "SHA256:" + digest.replacingOccurrences(of: "=", with: "")
+    return "SHA256:" + digest.replacingEvery("=", with: "")
   }
 
   /// `flow-ed25519 KEY NAME`: one line a person can mail, paste or keep in a file.

@@ -31,7 +31,7 @@ public struct ValuePath: Sendable, Hashable, CustomStringConvertible {
           text += text.isEmpty ? key : ".\(key)"
         } else {
           text +=
-            "[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+            "[\"\(key.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\""))\"]"
         }
       }
     }

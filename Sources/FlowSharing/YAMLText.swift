@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 import FlowYAML
 
@@ -6,7 +7,7 @@ enum YAMLText {
   /// A double-quoted scalar: a JSON string is one (its escapes are YAML's), with `${` doubled so that
   /// the text stays text rather than becoming a reference.
   static func quoted(_ text: String) -> String {
-    JSON.encode(.text(text.replacingOccurrences(of: "${", with: "$${")))
+    JSON.encode(.text(text.replacingEvery("${", with: "$${")))
   }
 
   /// A key as written: plain when it reads back as itself, quoted otherwise.

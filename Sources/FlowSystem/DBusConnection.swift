@@ -1,6 +1,6 @@
 import CLinux
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -61,7 +61,7 @@ enum DBusAddress: Sendable, Equatable {
       var keys: [String: String] = [:]
       for pair in entry.dropFirst(5).split(separator: ",") {
         guard let equals = pair.firstIndex(of: "=") else { continue }
-        keys[String(pair[..<equals])] = String(pair[pair.index(after: equals)...]).removingPercentEncoding
+        keys[String(pair[..<equals])] = String(pair[pair.index(after: equals)...]).removingPercentEscapes
       }
       if let path = keys["path"] { return .path(path) }
       if let name = keys["abstract"] { return .abstract(name) }

@@ -44,6 +44,6 @@ public struct DBusMatchRule: Sendable, Hashable {
 
   /// The specification's quoting: inside single quotes nothing is special, and a quote is written `'\''`.
   static func quoted(_ value: String) -> String {
-    "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    "'" + value.replacingEvery("'", with: #"'\''"#) + "'"
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value of the D-Bus type system, as much of it as flow's calls send and receive.
 public indirect enum DBusValue: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import FlowBasics
 import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The freedesktop.org notification service (`org.freedesktop.Notifications`) on the session bus, reached
@@ -44,7 +44,7 @@ public struct DBusNotifications: NotificationService {
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<NotificationOutcome, DBusError>, Never>) in
-        Thread.detachNewThread {
+        DetachedThread.run {
           continuation.resume(returning: Result { () throws(DBusError) in try Self.show(request, addresses, holder) })
         }
       }
@@ -153,8 +153,8 @@ public struct DBusNotifications: NotificationService {
   }
 
   static func escapeMarkup(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
+    text.replacingEvery("&", with: "&amp;").replacingEvery("<", with: "&lt;")
+      .replacingEvery(">", with: "&gt;")
   }
 
   static let serviceHelp =

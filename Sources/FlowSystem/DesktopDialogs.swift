@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Dialogs on the person's desktop, through a dialog tool: `yad` or `zenity` (GNOME's) on GTK desktops,
 /// `kdialog` on KDE's. No portal offers a general dialog, and a toolkit of flow's own would
@@ -245,8 +246,8 @@ public struct DesktopDialogs: Sendable {
   private func markup(_ text: String) -> String {
     var safe = TerminalSafe.lines(text)
     if safe.count > Self.textLimit { safe = String(safe.prefix(Self.textLimit - 1)) + "…" }
-    return safe.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
+    return safe.replacingEvery("&", with: "&amp;").replacingEvery("<", with: "&lt;")
+      .replacingEvery(">", with: "&gt;")
   }
 
   static let textLimit = 2000

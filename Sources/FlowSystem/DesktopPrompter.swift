@@ -1,7 +1,7 @@
 import FlowBasics
 import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Asks in desktop dialogs (SPEC §11): a run with no terminal but a desktop session — started by a
 /// trigger, a hotkey, the launcher — asks every question of SPEC §5 in a dialog of ``DesktopDialogs``.
@@ -90,7 +90,7 @@ public struct DesktopPrompter: Prompter {
     let buttons = ["Cancel", request.isDestructive ? "Continue" : "OK"]
     let outcome = try await notifications.show(
       NotificationRequest(
-        title: request.dialog, body: Self.consequences(of: request).trimmingCharacters(in: .newlines),
+        title: request.dialog, body: Self.consequences(of: request).trimmingScalars(where: PlainText.isNewline),
         urgency: request.isDestructive ? 2 : 1, icon: request.isDestructive ? "dialog-warning" : "dialog-question",
         buttons: buttons, timeout: Self.buttonTimeout))
     return outcome == .chosen(buttons[1])

@@ -1,5 +1,7 @@
 import FlowSystem
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Ctrl-C (SIGINT) and SIGTERM cancel a run cleanly (SPEC §5): the running step is cancelled, nothing

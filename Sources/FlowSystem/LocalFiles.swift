@@ -1,7 +1,9 @@
 import CLinux
 import FlowBasics
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The machine's own files, through the system calls: `statx` for what a File says, `opendir`/`readdir`
 /// for listings (a folder's entries say whether they are files, folders or links, so a listing of
@@ -526,12 +528,13 @@ public struct LocalFiles: Files, FileDetailsLoading {
     return target
   }
 
+  /// The system's words for why a file operation failed: FileManager's errors carry the `errno` they stopped on.
   static func reason(_ error: any Error) -> String {
-    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-    if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(code)))
+    if let cocoa = error as? CocoaError, let posix = cocoa.underlying as? POSIXError {
+      return String(cString: strerror(posix.code.rawValue))
     }
-    return (error as NSError).localizedDescription
+    if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+    return String(describing: error)
   }
 
   // MARK: Deleting
@@ -570,7 +573,7 @@ enum ByteSize {
       unit += 1
     }
     let rounded = (value * 10).rounded() / 10
-    let number = rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    let number = rounded == rounded.rounded() ? String(Int(rounded)) : PlainText.format("%.1f", rounded)
     return "\(number) \(units[unit])"
   }
 }
@@ -586,7 +589,7 @@ enum AtomicWrite {
   static let newFileMode: mode_t = {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
-    let mask = line.flatMap { mode_t($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) } ?? 0o022
+    let mask = line.flatMap { mode_t($0.dropFirst(6).trimmingWhitespace(), radix: 8) } ?? 0o022
     return 0o666 & ~mask
   }()
 

@@ -1,5 +1,6 @@
 import CLinux
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The files in `/proc` that hand out a process's environment (or its memory, which holds it): the file
 /// actions refuse them as they refuse `/dev/zero`, so that `env:` stays the list of what a workflow may

@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// The freedesktop.org Secret Service (`org.freedesktop.secrets`: GNOME Keyring, KWallet, KeePassXC) on the
 /// session bus, reached through flow's own D-Bus client (``DBusConnection``), so that reading a secret loads

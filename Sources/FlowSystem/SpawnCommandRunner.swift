@@ -1,7 +1,9 @@
 import CLinux
 import FlowBasics
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Runs `run-shell`'s commands as ``Subprocess``es (a process group each, pipes for standard output
@@ -65,15 +67,13 @@ public struct SpawnCommandRunner: CommandRunner {
       if let result = try child.wait(for: Self.inlineWait) { return result }
       return try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<CommandResult, any Error>) in
-        let thread = Thread {
+        DetachedThread.run(stackSize: 256 << 10) {
           continuation.resume(
             with: Result {
               guard let result = try child.wait() else { throw CancellationError() }
               return result
             })
         }
-        thread.stackSize = 256 << 10
-        thread.start()
       }
     } onCancel: {
       child.cancel()

@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 import Glibc
 
 extension Subprocess {
@@ -103,12 +104,10 @@ extension Subprocess {
   ) async throws(SubprocessError) -> Collected {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<Collected, SubprocessError>, Never>) in
-      let thread = Thread {
+      DetachedThread.run(stackSize: 256 << 10) {
         continuation.resume(
           returning: Result { () throws(SubprocessError) in try collect(options, input: input, deadline: deadline) })
       }
-      thread.stackSize = 256 << 10
-      thread.start()
     }
     return try result.get()
   }

@@ -1,6 +1,6 @@
 import FlowBasics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// The clipboard through the standard command-line tools (Linux has no clipboard library every desktop
 /// shares): `wl-paste`/`wl-copy` (wl-clipboard) under Wayland, else `xclip`, else `xsel` under X11.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Turns the terminal's echo off while a secret is typed, and makes sure it comes back on: after the

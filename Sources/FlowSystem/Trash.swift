@@ -1,6 +1,8 @@
 import FlowBasics
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The Trash of the freedesktop.org Trash specification 1.0, which desktops (GNOME Files, Dolphin) and
 /// `trash-cli` share: `delete-files` puts files there so that they can be listed and restored.
@@ -143,9 +145,7 @@ struct TrashCan {
 
   /// The path as the specification writes it: URL-escaped (RFC 2396), slashes kept.
   static func escape(_ path: String) -> String {
-    var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    allowed.insert(charactersIn: "-_.!~*'()/")
-    return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    path.addingPercentEscapes(keeping: { PlainText.isAlphanumeric($0) || "-_.!~*'()/".utf8.contains($0) })
   }
 
   /// `YYYY-MM-DDThh:mm:ss` in local time, as the specification says.

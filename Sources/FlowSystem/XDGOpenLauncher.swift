@@ -1,6 +1,7 @@
 import FlowBasics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Opens URLs with `xdg-open`, the freedesktop way, found on the `PATH` of the environment it is given.
 ///

@@ -1,5 +1,6 @@
 import FlowSQLite
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 import RaindropModel
 
 /// The embedded backend: a SQLite file with Raindrop's semantics, so that every workflow runs on a fresh
@@ -470,12 +471,12 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   private func insert(_ new: NewBookmark) throws(RaindropError) -> Bookmark {
-    let link = new.link.trimmingCharacters(in: .whitespacesAndNewlines)
+    let link = new.link.trimmingWhitespaceAndNewlines()
     guard !link.isEmpty else { throw .invalidRequest(message: "link: Path `link` is required.") }
     let collection = try resolveTarget(new.collectionId)
     let now = clock.now
     let created = new.created ?? now
-    let title = new.title?.trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty ?? link
+    let title = new.title?.trimmingWhitespaceAndNewlines().nilIfEmpty ?? link
     let tags = TagEditor.edit([], adding: new.tags)
     let domain = LinkNormalizer.domain(of: link)
     let folded = SearchFields(
@@ -507,7 +508,7 @@ public actor LocalBackend: BookmarkBackend {
     guard !changes.isEmpty else { return original }
     var modified = changes.applied(to: original)
     if let target = changes.collectionId { modified.collectionId = try resolveTarget(target) }
-    if modified.title.trimmingCharacters(in: .whitespaces).isEmpty { modified.title = modified.link }
+    if modified.title.trimmingWhitespace().isEmpty { modified.title = modified.link }
     modified.tags = TagEditor.edit([], adding: modified.tags)
     modified.lastUpdate = clock.now
     let updated = modified
@@ -692,7 +693,7 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   public func createCollection(_ new: NewCollection) async throws(RaindropError) -> BookmarkCollection {
-    let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
+    let title = new.title.trimmingWhitespaceAndNewlines()
     guard !title.isEmpty else { throw .invalidRequest(message: "title: Path `title` is required.") }
     if let parent = new.parentId {
       guard try store({ () throws(SQLiteError) in try collectionExists(parent) }) else {
@@ -735,7 +736,7 @@ public actor LocalBackend: BookmarkBackend {
           [.integer(now)] + parameters
         )
         try database.query(
-          "DELETE FROM collections WHERE \(condition.replacingOccurrences(of: "collection IN", with: "id IN"))",
+          "DELETE FROM collections WHERE \(condition.replacingEvery("collection IN", with: "id IN"))",
           parameters
         )
       }

@@ -1,5 +1,5 @@
 import FlowSQLite
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// A search (``SearchQuery``) as SQL over the store's folded columns (``SearchSQL/foldedColumns``): a

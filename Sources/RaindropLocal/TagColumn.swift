@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A bookmark's tags as the store keeps them: a JSON array of strings. Written and read here by hand, since
 /// `JSONEncoder` and `JSONDecoder` were a fifth of a save (one to write the row, one to read it back);

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A saved link: Raindrop calls it a "raindrop". Field names follow the REST API's, in Swift spelling.
 public struct Bookmark: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Time and sleeping for backends, injected so that tests never really wait.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A collection of bookmarks: one of the three system collections or one the person made.
 ///

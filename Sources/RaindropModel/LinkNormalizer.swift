@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// How a link's domain is derived and how two links are found to be "the same".
 public enum LinkNormalizer {
@@ -11,7 +12,7 @@ public enum LinkNormalizer {
   /// The form links are compared in by the exists check: no scheme, no `www.`, lower-case host, no fragment,
   /// no trailing slash. Raindrop's duplicate finder ignores the same things (reference §3.7).
   public static func comparable(_ link: String) -> String {
-    let trimmed = link.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = link.trimmingWhitespaceAndNewlines()
     guard var components = URLComponents(string: trimmed), let host = components.host, !host.isEmpty else {
       return trimmed.lowercased()
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Raindrop's timestamps: ISO 8601 in UTC, written with milliseconds (`2025-07-02T05:21:12.185Z`) and read with
 /// or without them, as the reference observed both.

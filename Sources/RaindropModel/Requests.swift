@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What to list: `GET /raindrops/{collectionId}?search=…&sort=…&page=…&perpage=…`.
 public struct BookmarkListQuery: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Raindrop's search syntax (reference §5), parsed: `apple "exact phrase" -word #tag #"multi word" match:OR
 /// type:video important:true ❤️ notag:true created:>2024-01 title:x link:x`.

@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// Tag list edits with the case-insensitive rules the intents use.
 public enum TagEditor {
@@ -9,7 +10,7 @@ public enum TagEditor {
     var result = clearing ? [] : tags
     var present = Set(result.map { $0.lowercased() })
     for tag in adding {
-      let trimmed = tag.trimmingCharacters(in: .whitespaces)
+      let trimmed = tag.trimmingWhitespace()
       if !trimmed.isEmpty, present.insert(trimmed.lowercased()).inserted { result.append(trimmed) }
     }
     let removed = Set(removing.map { $0.lowercased() })

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// A coding key made from any string, for the tolerant decoders below.

@@ -1,5 +1,6 @@
 import FlowHTTP
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 import RaindropModel
 
 /// The `raindrop` backend: Raindrop.io's REST API v1 with a bearer token.
@@ -53,7 +54,7 @@ public final class RaindropClient: BookmarkBackend {
     var items = [
       ("sort", query.sort.rawValue), ("page", String(max(query.page, 0))), ("perpage", String(query.effectivePerPage)),
     ]
-    if let search = query.search, !search.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let search = query.search, !search.trimmingWhitespace().isEmpty {
       items.append(("search", search))
     }
     if query.nested { items.append(("nested", "true")) }
@@ -346,7 +347,7 @@ public final class RaindropClient: BookmarkBackend {
       switch response.status {
       case 429:
         rateLimitWaits += 1
-        let retryAfter = response[header: "retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let retryAfter = response[header: "retry-after"].flatMap { Int($0.trimmingWhitespace()) }
         guard rateLimitWaits <= policy.maxRateLimitWaits else {
           throw .final(.rateLimited(retryAfterSeconds: retryAfter))
         }
@@ -402,7 +403,7 @@ public final class RaindropClient: BookmarkBackend {
     for name in ["x-ratelimit-reset", "ratelimit-reset"] {
       guard let text = response[header: name] else { continue }
       let said = "\(name): \(text)"
-      if let reset = Int(text.trimmingCharacters(in: .whitespaces)) {
+      if let reset = Int(text.trimmingWhitespace()) {
         return (RateLimiter.resetDate(reset, now: now).addingTimeInterval(policy.resetMargin.seconds), said)
       }
       if Self.isDigits(text) { return (nil, said) }
@@ -411,7 +412,7 @@ public final class RaindropClient: BookmarkBackend {
   }
 
   private static func isDigits(_ text: String) -> Bool {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     return !trimmed.isEmpty && trimmed.allSatisfy(\.isASCII) && trimmed.allSatisfy(\.isNumber)
   }
 
@@ -427,12 +428,7 @@ public final class RaindropClient: BookmarkBackend {
     return HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: policy.requestTimeout)
   }
 
-  private static let unreserved = CharacterSet(
-    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-
-  private static func escape(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-  }
+  private static func escape(_ text: String) -> String { text.addingPercentEscapes(keeping: PlainText.isUnreserved) }
 
   private func decode<T: Decodable>(
     _ response: HTTPResponse, method: String, path: String, falseResultIsError: Bool, notFound: RaindropError.Resource?

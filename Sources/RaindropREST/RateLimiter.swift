@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 import RaindropModel
 
 /// The client-side rate limiter: it mirrors the server's fixed window from the `x-ratelimit-*` headers and
@@ -168,7 +169,7 @@ public actor RateLimiter {
 
   private static func integer(_ headers: [String: String], _ names: String...) -> Int? {
     for name in names {
-      if let text = headers[name]?.trimmingCharacters(in: .whitespaces), let value = Int(text) { return value }
+      if let text = headers[name]?.trimmingWhitespace(), let value = Int(text) { return value }
     }
     return nil
   }

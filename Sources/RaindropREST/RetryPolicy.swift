@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How persistent the client is: retries for 5xx and lost connections, waits for 429s, and timeouts.
 public struct RetryPolicy: Sendable, Hashable {

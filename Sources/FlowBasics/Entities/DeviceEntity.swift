@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -59,7 +60,7 @@ struct DeviceEntity: AppEntity {
   static func osRelease(_ text: String) -> [String: String] {
     var values: [String: String] = [:]
     for line in text.split(whereSeparator: \.isNewline) {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingWhitespace()
       guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { continue }
       var value = trimmed[trimmed.index(after: equals)...]
       if let quote = value.first, quote == "\"" || quote == "'", value.count >= 2, value.last == quote {

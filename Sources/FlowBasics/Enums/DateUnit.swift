@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// The units `adjust-date` and `time-between` count in.
 enum DateUnit: String, AppEnum {

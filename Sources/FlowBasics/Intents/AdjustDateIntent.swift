@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Adds time to a date, or subtracts it, in seconds to years.
 struct AdjustDateIntent: AppIntent {

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Asks the person for a value (Shortcuts' Ask for Input) and passes on the answer.
 struct AskIntent: AppIntent {

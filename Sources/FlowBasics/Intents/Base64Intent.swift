@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Encodes a text's UTF-8 bytes as base64, or decodes base64 back to text.
 struct Base64Intent: AppIntent {

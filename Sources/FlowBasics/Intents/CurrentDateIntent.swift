@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// The date and time now, from the run's clock.
 struct CurrentDateIntent: AppIntent {

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Keeps the items of a list that satisfy a comparison (Shortcuts' Find … Where).
 struct FilterIntent: AppIntent {

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Writes a number as text with a fixed number of decimal places.
 struct FormatNumberIntent: AppIntent {

@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Reads dates from text, one a line: ISO 8601 or words such as 'tomorrow' and 'in 3 days'.
 struct GetDatesFromInputIntent: AppIntent {
@@ -26,11 +27,11 @@ struct GetDatesFromInputIntent: AppIntent {
     let calendar = try WorkflowCalendar.calendar(timeZone: timeZone)
     var dates: [Date] = []
     for (number, line) in input.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+      let text = line.trimmingWhitespace().lowercased()
       if text.isEmpty { continue }
       guard let date = DateWords.date(from: text, calendar: calendar, now: clock.now) else {
         throw AppIntentError.failed(
-          "line \(number + 1): '\(line.trimmingCharacters(in: .whitespaces))' is not a date",
+          "line \(number + 1): '\(line.trimmingWhitespace())' is not a date",
           help: DateWords.help)
       }
       dates.append(date)

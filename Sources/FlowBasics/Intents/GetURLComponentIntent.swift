@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Takes one part of a URL: its scheme, host, port, path, query, fragment, or a query parameter.
 struct GetURLComponentIntent: AppIntent {
@@ -29,7 +30,7 @@ struct GetURLComponentIntent: AppIntent {
     case .scheme: return .result(value: .text(url.scheme ?? ""))
     case .host: return .result(value: .text(url.host ?? ""))
     case .port: return .result(value: url.port.map { .number(Double($0)) } ?? .nothing)
-    case .path: return .result(value: .text(parts?.percentEncodedPath.removingPercentEncoding ?? url.path))
+    case .path: return .result(value: .text(parts?.percentEncodedPath.removingPercentEscapes ?? url.path))
     case .query: return .result(value: .text(parts?.percentEncodedQuery ?? ""))
     case .fragment: return .result(value: .text(parts?.fragment ?? ""))
     case .queryParameter:
@@ -46,8 +47,8 @@ struct GetURLComponentIntent: AppIntent {
   /// '+' is a space, then percent-escapes are undone.
   static func queryParameter(_ name: String, in query: String) -> String? {
     func decode(_ part: Substring) -> String {
-      let spaced = part.replacingOccurrences(of: "+", with: " ")
-      return spaced.removingPercentEncoding ?? spaced
+      let spaced = part.replacingEvery("+", with: " ")
+      return spaced.removingPercentEscapes ?? spaced
     }
     for pair in query.split(separator: "&") {
       let key = pair.prefix { $0 != "=" }

@@ -1,7 +1,8 @@
+import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
 import FlowModel
-import Foundation
+import FoundationEssentials
 
 /// Sends an HTTP request and passes on the answer (Shortcuts' Get Contents of URL): a dictionary or a
 /// list for JSON, text otherwise.
@@ -108,10 +109,10 @@ struct GetURLIntent: AppIntent {
       let excerpt = text.count > 200 ? String(text.prefix(200)) + "…" : text
       throw AppIntentError.failed(
         "\(verb) \(url.absoluteString) answered \(response.status) \(Self.reason(response.status))",
-        help: excerpt.isEmpty ? nil : "the answer was: \(excerpt.replacingOccurrences(of: "\n", with: " "))")
+        help: excerpt.isEmpty ? nil : "the answer was: \(excerpt.replacingEvery("\n", with: " "))")
     }
     let contentType = response[header: "content-type"]?.lowercased() ?? ""
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespaceAndNewlines()
     if contentType.contains("json") || trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
       do {
         return .result(value: try JSON.parse(text))

@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Lays a list of dictionaries or entities (Files, Bookmarks) out as a table, one row per item.
 struct MakeTableIntent: AppIntent {
@@ -80,7 +81,7 @@ struct MakeTableIntent: AppIntent {
 
   /// A Markdown cell: one line, with '|' escaped so it stays in its column.
   private static func cell(_ value: FlowValue) -> String {
-    text(value).replacingOccurrences(of: "|", with: "\\|")
+    text(value).replacingEvery("|", with: "\\|")
   }
 
   private static func isNumber(_ value: FlowValue) -> Bool {

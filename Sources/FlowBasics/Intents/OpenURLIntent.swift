@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Opens a URL in the browser (or the application that handles it).
 struct OpenURLIntent: AppIntent {

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Replaces every occurrence of a text, or of a regular expression, in a text.
 struct ReplaceTextIntent: AppIntent {

@@ -1,5 +1,6 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Runs a shell script, or a program with its arguments, and passes on what it prints (Shortcuts' Run
 /// Shell Script).

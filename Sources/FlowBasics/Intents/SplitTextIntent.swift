@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Splits a text into a list of parts.
 struct SplitTextIntent: AppIntent {
@@ -35,7 +36,7 @@ struct SplitTextIntent: AppIntent {
       guard let separatorText = try separator.text(custom: customSeparator) else { return .result(value: [text]) }
       var parts = text.components(separatedBy: separatorText)
       if separator == .newLines, parts.last == "" { parts.removeLast() }  // a final line break ends a line
-      if separator == .commas { parts = parts.map { $0.trimmingCharacters(in: .whitespaces) } }
+      if separator == .commas { parts = parts.map { $0.trimmingWhitespace() } }
       return .result(value: parts)
     }
   }

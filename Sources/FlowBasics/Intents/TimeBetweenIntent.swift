@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// How many whole units lie between two dates.
 struct TimeBetweenIntent: AppIntent {

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Makes a URL from text, refusing text that is not one.
 struct URLIntent: AppIntent {

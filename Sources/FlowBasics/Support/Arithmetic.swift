@@ -1,6 +1,7 @@
 import FlowDiagnostics
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Evaluates arithmetic written as text: `+ - * / % ^`, parentheses, unary minus, and the functions
 /// `abs`, `round`, `floor`, `ceil`, `sqrt`, `min`, `max`.

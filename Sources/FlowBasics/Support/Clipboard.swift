@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// The desktop clipboard; `get-clipboard` and `copy-to-clipboard` use it.
 public protocol ClipboardService: Sendable {

@@ -1,6 +1,6 @@
 import FlowHTTP
 import FlowIntents
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 extension IntentContext {

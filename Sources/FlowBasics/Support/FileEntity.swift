@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A file or folder on this machine, as the file actions return it: what `${file.name}` and

@@ -1,5 +1,6 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The files of this machine, as the file actions reach them: injected (`@Dependency var files`) so that
 /// this module never reads the environment, and so that the paths a run resolves (`~`, relative ones)

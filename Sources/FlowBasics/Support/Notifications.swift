@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// A desktop notification to show (the Desktop Notifications Specification's `Notify`).
 public struct NotificationRequest: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Opens a URL in the person's browser or the application registered for it; `open-url` uses it.
 public protocol URLLauncher: Sendable {

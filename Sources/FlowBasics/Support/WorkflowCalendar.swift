@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// The Gregorian calendar in a named time zone, or the system's (TZ) when none is named: the zone a
 /// workflow's dates are counted in by 'adjust-date' and 'time-between'.

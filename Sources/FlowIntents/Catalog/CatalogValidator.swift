@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// Checks intent declarations for the mistakes the compiler cannot see, and reports all of them.
 ///
@@ -89,8 +89,8 @@ public enum CatalogValidator {
       if !Naming.isKebabCase(descriptor.shortID) {
         report(.kebabCaseIDs, "id '\(descriptor.shortID)' is not kebab-case")
       }
-      if descriptor.title.trimmingCharacters(in: .whitespaces).isEmpty { report(.hasTitle, "the title is empty") }
-      if descriptor.description.trimmingCharacters(in: .whitespaces).isEmpty {
+      if descriptor.title.trimmingWhitespace().isEmpty { report(.hasTitle, "the title is empty") }
+      if descriptor.description.trimmingWhitespace().isEmpty {
         report(.hasDescription, "the description is empty")
       }
       var keys: Set<String> = []
@@ -197,7 +197,7 @@ public enum CatalogValidator {
       func report(_ rule: Rule, _ message: String) {
         problems.append(Problem(declaration: "entity '\(entityType.name)'", rule: rule, message: message))
       }
-      if entityType.name.trimmingCharacters(in: .whitespaces).isEmpty {
+      if entityType.name.trimmingWhitespace().isEmpty {
         report(.entitiesHaveNames, "its type display representation is empty")
       }
       var keys: Set<String> = []

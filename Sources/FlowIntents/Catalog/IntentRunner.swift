@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// Runs one intent: assign, ask, confirm, perform (see ``IntentDescriptor/run(values:asking:context:)``).
 enum IntentRunner {
@@ -29,7 +29,7 @@ enum IntentRunner {
     }
     // Only `perform()` reads the intent's services: resolving its parameters needs none of them.
     for dependency in dependencies where !context.hasDependency(dependency) && mode.performs {
-      let name = String(describing: dependency).replacingOccurrences(of: "any ", with: "")
+      let name = String(describing: dependency).replacingEvery("any ", with: "")
       throw AppIntentError(.missingDependency, "'\(id)' needs a service this run does not provide: \(name)")
     }
     return try await IntentContext.$current.withValue(context) {

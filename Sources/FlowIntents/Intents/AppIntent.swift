@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// An action a workflow can run, declared the way App Intents declares one.
 ///
@@ -243,12 +244,12 @@ public enum NetworkAccess: Sendable, Hashable {
     guard url.scheme?.lowercased() == "mailto" else { return nil }
     let text = url.absoluteString.dropFirst("mailto:".count)
     let (path, query) = text.firstIndex(of: "?").map { (text[..<$0], text[text.index(after: $0)...]) } ?? (text, "")
-    var recipients = path.split(separator: ",").map { String($0).removingPercentEncoding ?? String($0) }
+    var recipients = path.split(separator: ",").map { String($0).removingPercentEscapes ?? String($0) }
     for field in query.split(separator: "&") {
       let parts = field.split(separator: "=", maxSplits: 1)
       guard parts.count == 2, ["to", "cc", "bcc"].contains(parts[0].lowercased()) else { continue }
-      recipients += parts[1].split(separator: ",").map { String($0).removingPercentEncoding ?? String($0) }
+      recipients += parts[1].split(separator: ",").map { String($0).removingPercentEscapes ?? String($0) }
     }
-    return "mailto:" + recipients.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.joined(separator: ",")
+    return "mailto:" + recipients.map { $0.trimmingWhitespace().lowercased() }.joined(separator: ",")
   }
 }

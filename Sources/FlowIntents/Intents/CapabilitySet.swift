@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// What a run may do: everything its permission card shows, as data that the layers which act — files,

@@ -1,5 +1,5 @@
 import FlowModel
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What an intent runs with: who answers questions, what time it is, where randomness comes from, and

@@ -1,6 +1,6 @@
 import FlowDiagnostics
 import FlowModel
-import Foundation
+import FoundationEssentials
 
 /// The coercion table of SPEC §3, Shortcuts' content graph, in one place.
 ///
@@ -73,7 +73,7 @@ public enum Coercion {
       case .number(0): return .boolean(false)
       case .number(1): return .boolean(true)
       case .text(let text):
-        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch text.trimmingWhitespace().lowercased() {
         case "true": return .boolean(true)
         case "false": return .boolean(false)
         default: throw .expected(type, got: value)
@@ -238,7 +238,7 @@ public enum Coercion {
 
   /// A number written in text: `42`, `-1.5`, `1e3`, surrounding spaces allowed.
   public static func parseNumber(_ text: String) -> Double? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty, trimmed.lowercased() != "nan", !trimmed.lowercased().contains("inf"),
       let number = Double(trimmed)
     else { return nil }
@@ -248,7 +248,7 @@ public enum Coercion {
   /// A URL written in text. It needs a scheme (`https://…`, `mailto:…`); a bare host such as
   /// `example.com/page` gets `https://`, as Shortcuts' URL detection does.
   public static func parseURL(_ text: String) -> URL? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespaceAndNewlines()
     guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
     if let colon = trimmed.firstIndex(of: ":"),
       trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),

@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import Foundation
 
 /// Dates in text: ISO 8601 in, ISO 8601 out, so a date survives a round trip through text.
@@ -5,7 +6,7 @@ public enum DateParsing {
   /// Parses `2026-11-21`, `2026-11-21T14:30:00Z`, `2026-11-21T14:30:00+02:00`, `2026-11-21 14:30`
   /// (times without a zone are UTC), with optional fractional seconds.
   public static func parse(_ text: String) -> Date? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     // Every format is ASCII; and Foundation's DateFormatter traps on some other text ("Incorrect range",
     // a combining mark after a digit, `2\u{73C}`), so that never reaches it.
     guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }

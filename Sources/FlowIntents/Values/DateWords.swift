@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import Foundation
 
 /// The one reader of dates a person writes: ISO 8601 or words such as 'tomorrow', 'next monday' and
@@ -20,9 +21,9 @@ public enum DateWords {
   public static func read(_ text: String, now: Date, calendar: Calendar = systemCalendar) throws(CoercionError)
     -> Date
   {
-    let words = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let words = text.trimmingWhitespace().lowercased()
     guard let date = date(from: words, calendar: calendar, now: now) else {
-      throw CoercionError(message: "'\(text.trimmingCharacters(in: .whitespaces))' is not a date", help: help)
+      throw CoercionError(message: "'\(text.trimmingWhitespace())' is not a date", help: help)
     }
     return date
   }

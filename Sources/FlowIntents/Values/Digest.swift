@@ -1,6 +1,7 @@
 import CSodium
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The digests of the `hash` action, and the one SHA-256, which also gives the content hash run history
 /// keeps, the names of lock files, the MCP tool caches' keys and the signing keys' fingerprints.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension FlowValue {
   /// The value of `${value.name}`: an entity's property, a dictionary's key, a list's `count`, `first`

@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// A value passed from step to step: what a magic variable holds.
 ///

@@ -1,5 +1,5 @@
 import FlowModel
-import Foundation
+import FoundationEssentials
 
 /// A Swift type that parameters and properties may have: it names its ``ValueType`` and converts to and
 /// from ``FlowValue`` through the coercion table.

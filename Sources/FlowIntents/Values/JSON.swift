@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// JSON to and from ``FlowValue``, keeping object keys in order and `true` apart from `1`.
 ///

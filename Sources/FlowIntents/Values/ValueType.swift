@@ -1,4 +1,5 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
 
 /// The declared type of a parameter, a property or a step's output: what the checker reasons with.
 public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
@@ -202,7 +203,7 @@ public struct EnumType: Sendable, Hashable {
 }
 
 extension StringProtocol {
-  /// Without the spaces and tabs around it, as `trimmingCharacters(in: .whitespaces)` gives, in Swift
+  /// Without the spaces and tabs around it, as `trimmingWhitespace()` gives, in Swift
   /// alone: Foundation's first call bridges through NSString, 0.9 M instructions in a run that checks
   /// one `${trigger}` (Documentation/Performance.md).
   public var trimmingBlanks: String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// ``MachineEventSources`` for the scheduler, made again when the sources wanted change: each set is

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Watches the folders of `file` triggers with inotify, for `flow schedule`: one non-blocking inotify

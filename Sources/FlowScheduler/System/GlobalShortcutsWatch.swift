@@ -1,5 +1,6 @@
+import FlowDiagnostics
 import FlowSystem
-import Foundation
+import FoundationEssentials
 
 /// Global shortcuts through the desktop portal (`org.freedesktop.portal.GlobalShortcuts`, session bus):
 /// pressing one is ``MachineEvent/hotkey(id:)``.
@@ -132,7 +133,7 @@ final class GlobalShortcutsWatch: BusServiceWatch {
   private func request(
     _ member: String, _ body: [DBusValue], token: String, answer: @escaping (UInt32, [String: DBusValue]) -> Void
   ) {
-    let sender = (bus?.uniqueName ?? "").drop { $0 == ":" }.replacingOccurrences(of: ".", with: "_")
+    let sender = (bus?.uniqueName ?? "").drop { $0 == ":" }.replacingEvery(".", with: "_")
     let expected = "\(Self.requests)/\(sender)/\(token)"
     waiting[expected] = answer
     call(Self.path, Self.interface, member, body) { [weak self] result in

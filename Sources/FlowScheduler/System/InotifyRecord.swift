@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One `struct inotify_event` as the kernel writes it to an inotify descriptor: the watch descriptor, the
 /// mask, the cookie that pairs a rename's two halves, and the name inside the watched folder (empty for

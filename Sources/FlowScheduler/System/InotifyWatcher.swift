@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Watches folders of workflow files with inotify: a change is a `.yml` or `.yaml` file (not hidden)

@@ -1,5 +1,6 @@
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Starts runs as ``Subprocess``es, and learns of their end from SIGCHLD, read from a `signalfd` in

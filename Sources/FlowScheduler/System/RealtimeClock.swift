@@ -1,5 +1,6 @@
 import CLinux
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The scheduler's clock on Linux, and the one place its process waits: a `poll(2)` with no timeout on

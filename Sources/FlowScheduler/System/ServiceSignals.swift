@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// SIGHUP, SIGTERM and SIGINT, read from a `signalfd` in the scheduler's poll (``RealtimeClock``).

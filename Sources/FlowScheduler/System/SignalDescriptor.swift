@@ -1,5 +1,6 @@
 import CLinux
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Signals taken as data on a `signalfd`, read in the scheduler's poll: blocked in the calling thread,
 /// which must be the process's only thread (so that no other thread takes them with their default

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a watched folder is not (or no longer) watched, so that a trigger that cannot fire is said, by
 /// name, rather than silently never firing. The integrator words it for the person; ``description`` is

@@ -1,5 +1,7 @@
+import FlowDiagnostics
 import FlowModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What ``FileTriggerWatcher`` knows, and what it does with each inotify record: the kernel watches on
 /// its one descriptor, one per folder however many triggers name it, and per folder the files last seen,
@@ -260,7 +262,7 @@ struct WatchedFolders: Sendable {
     guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8) else {
       return nil
     }
-    return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    return Int(text.trimmingWhitespaceAndNewlines())
   }
 
   /// For each watched folder that does not exist yet, watches the nearest folder above it that does, for

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// A Raindrop.io bookmark (the seed's `BookmarkEntity`): what `${saved.title}` and `${saved.link.host}`

@@ -46,7 +46,7 @@ public struct CollectionEntity: AppEntity {
     case .number(let number):
       return number == Double(system.rawValue)
     case .text(let text):
-      if let id = Int(text.trimmingCharacters(in: .whitespaces)) { return id == system.rawValue }
+      if let id = Int(text.trimmingWhitespace()) { return id == system.rawValue }
       return text.isEmpty || system.title.lowercased().contains(text.lowercased())
     default:
       return false

@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 import RaindropModel
 
 /// Saves a web page to a Raindrop.io collection; Raindrop parses its title, excerpt and cover.
