@@ -41,7 +41,9 @@ let package = Package(
     .target(
       name: "FlowIntents", dependencies: ["CSodium", "FlowDiagnostics", "FlowModel"], swiftSettings: swiftSettings),
     /// JSON-RPC 2.0 for MCP, client and server: not the MCP Swift SDK, which links libcurl into every run.
-    .target(name: "FlowMCP", dependencies: ["FlowIntents", "FlowHTTP", "FlowSystem"], swiftSettings: swiftSettings),
+    .target(
+      name: "FlowMCP", dependencies: ["FlowDiagnostics", "FlowIntents", "FlowHTTP", "FlowSystem"],
+      swiftSettings: swiftSettings),
     /// The command line handed to the static Swift runtime from glibc, not read from /proc/self/maps (`flow` only).
     .target(name: "CFlowStart"),
     /// The Swift runtime's concurrency hooks, through which FlowSystem's MainThreadExecutor runs every job.
@@ -340,9 +342,11 @@ let package = Package(
       name: "RaindropIntents", dependencies: ["FlowDiagnostics", "FlowIntents", "RaindropModel"],
       swiftSettings: swiftSettings),
     .target(
-      name: "RaindropLocal", dependencies: ["FlowDiagnostics", "FlowSQLite", "RaindropModel"], swiftSettings: swiftSettings),
+      name: "RaindropLocal", dependencies: ["FlowDiagnostics", "FlowSQLite", "RaindropModel"],
+      swiftSettings: swiftSettings),
     .target(
-      name: "RaindropREST", dependencies: ["FlowDiagnostics", "FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings),
+      name: "RaindropREST", dependencies: ["FlowDiagnostics", "FlowHTTP", "RaindropModel"], swiftSettings: swiftSettings
+    ),
     .target(
       name: "RaindropStubServer",
       dependencies: ["RaindropLocal", "RaindropModel", .product(name: "FlyingFox", package: "FlyingFox")],

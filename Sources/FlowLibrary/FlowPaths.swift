@@ -24,7 +24,11 @@ public struct FlowPaths: Sendable, Hashable {
   /// As the specification says, a variable that is unset, empty or relative is ignored and the default
   /// under `HOME` is used. Without an absolute `HOME`, the defaults go under `fallbackHome` (the command
   /// line passes the temporary directory, so that a bare environment never writes into `/`).
-  public init(environment: [String: String], fallbackHome: @autoclosure () -> String = PathText.temporaryDirectory(environment: ProcessInfo.processInfo.environment)) {
+  public init(
+    environment: [String: String],
+    fallbackHome: @autoclosure () -> String = PathText.temporaryDirectory(
+      environment: ProcessInfo.processInfo.environment)
+  ) {
     func absolute(_ value: String?) -> String? {
       guard let value, value.hasPrefix("/") else { return nil }
       return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value

@@ -1,7 +1,7 @@
+import Dispatch
 import FlowDiagnostics
 import FlowHTTP
 import FlowIntents
-import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization

@@ -41,7 +41,9 @@ public struct FireRecordFile: FireRecordStore {
     else { return [:] }
     // Times without fractions read too: the file is meant to be read, and may be written, by people.
     let (fractional, whole) = (Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle())
-    return contents.workflows.compactMapValues { (try? fractional.parse($0.lastFire)) ?? (try? whole.parse($0.lastFire)) }
+    return contents.workflows.compactMapValues {
+      (try? fractional.parse($0.lastFire)) ?? (try? whole.parse($0.lastFire))
+    }
   }
 
   public func save(_ record: [String: Date]) throws(RecordFailure) {

@@ -1,5 +1,5 @@
-import FlowSystem
 import Dispatch
+import FlowSystem
 import FoundationEssentials
 import Glibc
 import Synchronization

@@ -1,5 +1,5 @@
-import FlowSQLite
 import FlowDiagnostics
+import FlowSQLite
 import FoundationEssentials
 import RaindropModel
 

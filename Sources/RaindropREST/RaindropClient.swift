@@ -1,5 +1,5 @@
-import FlowHTTP
 import FlowDiagnostics
+import FlowHTTP
 import FoundationEssentials
 import RaindropModel
 

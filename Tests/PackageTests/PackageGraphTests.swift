@@ -9,7 +9,8 @@ struct PackageGraphTests {
 
   /// Modules every target may import without declaring them: the toolchain's.
   static let toolchain: Set<String> = [
-    "Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc", "Synchronization", "Dispatch", "Testing",
+    "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "_FoundationICU",
+    "Glibc", "Synchronization", "Dispatch", "Testing",
     "XCTest", "_Concurrency", "PackageDescription", "Swift",
   ]
 
