@@ -6,6 +6,7 @@ public enum PathText {
   public static func lastComponent(_ path: String) -> String {
     let fixed = fixingSlashes(path)
     guard fixed.utf8.count > 1 else { return fixed }
+    if let slash = lastASCIISlash(fixed) { return String(fixed[fixed.utf8.index(after: slash)...]) }
     return String(fixed[startOfLastComponent(fixed)...])
   }
 
@@ -13,6 +14,10 @@ public enum PathText {
   public static func deletingLastComponent(_ path: String) -> String {
     let fixed = fixingSlashes(path)
     guard fixed != "/", !fixed.isEmpty else { return fixed }
+    if isASCII(fixed) {
+      guard let slash = fixed.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+      return slash == fixed.startIndex ? "/" : String(fixed[..<slash])
+    }
     let start = startOfLastComponent(fixed)
     if start == fixed.startIndex { return "" }
     if start == fixed.index(after: fixed.startIndex) { return "/" }
@@ -38,6 +43,28 @@ public enum PathText {
   /// Runs of `/` made one, and a trailing `/` dropped; `/` alone stays.
   static func fixingSlashes(_ path: String) -> String {
     guard path != "/" else { return path }
+    // Most paths have neither (a run's paths are read several times at every start): they are kept as
+    // they are. `NSString` compares characters, so a `/` with a combining mark after it is no separator;
+    // ASCII text has none, and is fixed byte by byte.
+    if isASCII(path) {
+      var previous: UInt8 = 0
+      var clean = path.utf8.last != UInt8(ascii: "/")
+      if clean {
+        for byte in path.utf8 {
+          if byte == UInt8(ascii: "/") && previous == byte {
+            clean = false
+            break
+          }
+          previous = byte
+        }
+      }
+      if clean { return path }
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(path.utf8.count)
+      for byte in path.utf8 where !(byte == UInt8(ascii: "/") && bytes.last == byte) { bytes.append(byte) }
+      if bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+      return String(decoding: bytes, as: UTF8.self)
+    }
     var result = ""
     result.reserveCapacity(path.utf8.count)
     var previousWasSlash = false
@@ -52,6 +79,13 @@ public enum PathText {
     }
     if result.hasSuffix("/") { result.removeLast() }
     return result
+  }
+
+  private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
+  /// The last `/` of ASCII text (nil for other text, or none).
+  private static func lastASCIISlash(_ text: String) -> String.Index? {
+    isASCII(text) ? text.utf8.lastIndex(of: UInt8(ascii: "/")) : nil
   }
 
   private static func startOfLastComponent(_ fixed: String) -> String.Index {
