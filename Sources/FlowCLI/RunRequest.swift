@@ -32,6 +32,9 @@ struct RunRequest: Sendable, Equatable {
   var triggerEvents: [String] = []
   var noHistory = false
   var wait = false
+  /// `--await-trigger`: the scheduler's warm run, checked before its trigger fires and handed the
+  /// `--trigger-event` values on standard input when it does (``TriggerHandOver``).
+  var awaitsTrigger = false
 
   /// `flow run WORKFLOW` with on/off flags and the options people, scripts and the scheduler give
   /// (`--input NAME=VALUE`, `--input-file FILE`, `--trigger cron`, `--backend raindrop`), parsed without
@@ -93,12 +96,13 @@ struct RunRequest: Sendable, Equatable {
       action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input"), backend: backend),
       dryRun: flags.contains("--dry-run") || flags.contains("--dry-run-reads"),
       dryRunReads: flags.contains("--dry-run-reads"), json: flags.contains("--json"), trigger: trigger ?? .manual,
-      triggerEvents: triggerEvents, noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"))
+      triggerEvents: triggerEvents, noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"),
+      awaitsTrigger: flags.contains("--await-trigger"))
   }
 
   /// The flags ``plain(_:)`` reads that take no value.
   static let plainFlags: Set<String> = [
-    "--yes", "--no-input", "--dry-run", "--dry-run-reads", "--json", "--no-history", "--wait",
+    "--yes", "--no-input", "--dry-run", "--dry-run-reads", "--json", "--no-history", "--wait", "--await-trigger",
   ]
 
   func run() async throws {
@@ -139,7 +143,23 @@ struct RunRequest: Sendable, Equatable {
     let registry = Catalogs.registry
     let locator = WorkflowLocator(context: context)
     let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    let (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+    // A warm run is checked ahead of its firing, and what follows waits for it. Should a file the check
+    // read change meanwhile, it is read and checked again: the run is of the workflow as it is when its
+    // trigger fires. The workflow's own file is stamped before it is read too, as an edit can land
+    // between the read and the stamps taken after the check.
+    let before = awaitsTrigger ? locator.locate(workflow).flatMap { FileStamp(path: $0) } : nil
+    var (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+    var triggerEvents = triggerEvents
+    if awaitsTrigger {
+      let read = stamps(check, loaded, locator: locator)
+      guard let handed = TriggerHandOver.read() else { return }  // Let go unused: nothing ran.
+      triggerEvents = handed
+      if stamps(check, loaded, locator: locator) != read
+        || locator.locate(workflow).flatMap({ FileStamp(path: $0) }) != before
+      {
+        (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+      }
+    }
     // What fired, read against the workflow's triggers before the session, which records it.
     var event: TriggerEvent?
     var eventProblem: Diagnostic?
@@ -321,6 +341,12 @@ struct RunRequest: Sendable, Equatable {
         ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
         context: context)
     }
+  }
+
+  /// The stamps of the files a check of the workflow read: its own, and those of the workflows it runs.
+  private func stamps(_ check: WorkflowCheck, _ loaded: Workflow?, locator: WorkflowLocator) -> [FileStamp?] {
+    let files = loaded.map { check.files(of: $0) } ?? locator.locate(workflow).map { [$0] } ?? []
+    return files.map { FileStamp(path: $0) }
   }
 
   /// The workflow's name when its file could not be read as one: the file's name without `.yml`.

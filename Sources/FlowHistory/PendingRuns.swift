@@ -61,8 +61,25 @@ struct PendingRuns {
     }
     defer { close(descriptor) }
     while flock(descriptor, LOCK_EX) != 0 { guard errno == EINTR else { throw failure("cannot lock") } }
+    guard let entries = Self.entries(descriptor) else { throw failure("cannot read") }
+    try body(entries)
+    guard ftruncate(descriptor, 0) == 0 else { throw failure("cannot empty") }
+  }
+
+  /// The entries, left where they are: for a reader that only looks. Taken beside the writers' shared
+  /// lock, so the last line may be one still being written, which is skipped as cut short.
+  func peek() -> [Entry] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_SH) != 0 { guard errno == EINTR else { return [] } }
+    return Self.entries(descriptor) ?? []
+  }
+
+  /// Every whole entry in the open file; nil when it cannot be read.
+  private static func entries(_ descriptor: Int32) -> [Entry]? {
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw failure("cannot read") }
+    guard fstat(descriptor, &status) == 0 else { return nil }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var count = 0
     while count < bytes.count {
@@ -70,14 +87,12 @@ struct PendingRuns {
         buffer.baseAddress.map { read(descriptor, $0 + count, buffer.count - count) } ?? 0
       }
       if got < 0, errno == EINTR { continue }
-      guard got >= 0 else { throw failure("cannot read") }
+      guard got >= 0 else { return nil }
       if got == 0 { break }
       count += got
     }
-    let entries = bytes[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-      .compactMap { Self.entry(String(decoding: $0, as: UTF8.self)) }
-    try body(entries)
-    guard ftruncate(descriptor, 0) == 0 else { throw failure("cannot empty") }
+    return bytes[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+      .compactMap { entry(String(decoding: $0, as: UTF8.self)) }
   }
 
   private func failure(_ what: String) -> HistoryError {

@@ -262,6 +262,8 @@ public final class RunHistory: @unchecked Sendable {
 
   // The statements the pending entries are written by, and how many values each entry carries.
   static let insertColumns = 11
+  /// Where ``insertValues(_:)`` puts the start; ``updateValues(_:)`` puts the end first.
+  static let startedColumn = 6
   static let updateColumns = 8
   static let stepColumns = 10
 
@@ -387,6 +389,31 @@ public final class RunHistory: @unchecked Sendable {
       if found.count == 1 { found[0].steps = try Self.steps(of: found[0].key, in: database) }
       return found
     }
+  }
+
+  /// How long the run `id` took as it recorded itself (``RunRecord/duration``), read from the pending
+  /// entries when they hold it, so as not to move them into the database: the scheduler asks at every
+  /// run's end, and a move there is a transaction and its fsyncs between that run's end and the start of
+  /// the next. Nil when the run recorded no end.
+  public func duration(ofRun id: String) -> TimeInterval? {
+    var started: Int64?
+    var ended: Int64?
+    for entry in pending.peek() {
+      switch entry {
+      case .began(let values) where values.first == .text(id):
+        if case .integer(let milliseconds) = values[Self.startedColumn] { started = milliseconds }
+      case .ended(id, let values, _, _):
+        if case .integer(let milliseconds) = values[0] { ended = milliseconds }
+      default: continue
+      }
+    }
+    // As ``RunRecord/duration`` works it out, to the same last bit.
+    if let started, let ended {
+      return Date(millisecondsSince1970: ended).timeIntervalSince(Date(millisecondsSince1970: started))
+    }
+    // Begun but not ended: there is no end in the database either.
+    if started != nil { return nil }
+    return (try? runs(idPrefix: id, limit: 1))?.first?.duration
   }
 
   /// Every workflow name with a recorded run, for "did you mean".

@@ -29,6 +29,19 @@ extension Scheduler {
     var lastDetail: String?
     /// Files of triggers with `settle:`, waiting until nothing has touched them for that long.
     var settling: [String: (due: Date, event: TriggerEvent)] = [:]
+    /// Its next run, started and checked ahead of the next firing.
+    var warm: WarmRun?
+  }
+
+  /// A warm run: `flow run --await-trigger`, started after a firing so that the next firing is handed
+  /// to a process that has started and checked the workflow already (``TriggerHandOver``).
+  struct WarmRun {
+    var id: String
+    var pid: Int32
+    /// Its command line, which the firing's run must have for the warm run to be it.
+    var arguments: [String]
+    /// When it is let go unused: ``Scheduler/Options/warmFor`` after the firing that started it.
+    var until: Date
   }
 
   /// A run a trigger started.
@@ -61,7 +74,10 @@ extension Scheduler {
       }
       if isNew { armedNow.append(automation) }
     }
-    for (path, old) in automations where next[path] == nil { report(.disarmed(old.automation)) }
+    for (path, old) in automations where next[path] == nil {
+      if let warm = old.warm { _ = effects.launcher.handOver(warm.pid, []) }
+      report(.disarmed(old.automation))
+    }
     for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
       report(.notArmed(name: unarmed.name, path: unarmed.path, reason: unarmed.reason))
     }
@@ -275,8 +291,8 @@ extension Scheduler {
       armed.automation, event: event, reason: "it joined the run already queued, which carries what it brought")
   }
 
-  /// Starts a triggered run: `flow run --no-input --wait --trigger-event …`. `--wait`: a run someone
-  /// else started (a person, cron) holds the lock, and this one follows it rather than being lost.
+  /// Starts a triggered run: hands the firing to the workflow's warm run, or starts
+  /// `flow run --no-input --wait --trigger-event … PATH`; then warms up the next.
   private func start(_ path: String, _ event: TriggerEvent, now: Date) {
     guard let armed = automations[path] else { return }
     var event = event
@@ -292,16 +308,21 @@ extension Scheduler {
         automations[path]?.queued = rest
       }
     }
-    let id = effects.newRunID()
-    var environment = options.environment
-    environment["FLOW_RUN_ID"] = id
-    let request = LaunchRequest(
-      executable: options.executable,
-      arguments: ["run"] + (armed.automation.asks ? [] : ["--no-input"]) + ["--wait"] + event.arguments
-        + [armed.automation.path], environment: environment)
-    let clock = effects.clock
-    do {
-      let pid = try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) }
+    let arguments = Self.runArguments(armed.automation)
+    var handed: (id: String, pid: Int32)?
+    if let warm = armed.warm {
+      automations[path]?.warm = nil
+      if warm.arguments == arguments + ["--await-trigger", path],
+        effects.launcher.handOver(warm.pid, TriggerHandOver.encoded(event.values))
+      {
+        handed = (warm.id, warm.pid)
+      } else {
+        _ = effects.launcher.handOver(warm.pid, [])
+      }
+    }
+    defer { warmUp(path, now: now) }
+    do throws(LaunchFailure) {
+      let (id, pid) = if let handed { handed } else { try launch(arguments + event.arguments + [path]) }
       let run = TriggeredRun(
         id: id, name: armed.automation.name, path: path, event: event, pid: pid, started: now)
       triggeredRuns[id] = run
@@ -313,8 +334,52 @@ extension Scheduler {
     }
   }
 
+  /// A triggered run's command line, but for what fired: `flow run --no-input --wait` (with no
+  /// `--no-input` for a workflow whose questions the desktop asks). `--wait`: a run someone else started
+  /// (a person, cron) holds the lock, and this one follows it rather than being lost.
+  private static func runArguments(_ automation: Automation) -> [String] {
+    ["run"] + (automation.asks ? [] : ["--no-input"]) + ["--wait"]
+  }
+
+  /// Starts `flow` with `arguments` as a new run, which posts its end; returns its id and pid.
+  private func launch(_ arguments: [String], awaitsHandOver: Bool = false) throws(LaunchFailure) -> (
+    id: String, pid: Int32
+  ) {
+    let id = effects.newRunID()
+    var environment = options.environment
+    environment["FLOW_RUN_ID"] = id
+    var request = LaunchRequest(executable: options.executable, arguments: arguments, environment: environment)
+    request.awaitsHandOver = awaitsHandOver
+    let clock = effects.clock
+    return (id, try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) })
+  }
+
+  /// Starts the workflow's next run now, to wait checked for its next firing: the firing then costs no
+  /// start of a process and no check (Automations.md, "Warm runs"). Only after a firing, and let go
+  /// after ``Scheduler/Options/warmFor`` without one, so an idle automation costs no process.
+  private func warmUp(_ path: String, now: Date) {
+    guard options.warmFor > 0, let armed = automations[path], armed.warm == nil else { return }
+    let arguments = Self.runArguments(armed.automation) + ["--await-trigger", path]
+    guard let (id, pid) = try? launch(arguments, awaitsHandOver: true) else { return }
+    automations[path]?.warm = WarmRun(id: id, pid: pid, arguments: arguments, until: now + options.warmFor)
+  }
+
+  /// Lets go the warm runs whose time is up, or every one (`all`: the scheduler stops).
+  func coolDown(_ now: Date, all: Bool = false) {
+    for (path, armed) in automations {
+      guard let warm = armed.warm, all || warm.until <= now else { continue }
+      automations[path]?.warm = nil
+      _ = effects.launcher.handOver(warm.pid, [])
+    }
+  }
+
   /// A triggered run ended: its queued run, if any, starts now (or when the storm bound allows).
   func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
+    // A warm run ends unused when it is let go, or when something ends it before its firing.
+    if let path = automations.first(where: { $0.value.warm?.id == id })?.key {
+      automations[path]?.warm = nil
+      return true
+    }
     guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
     if automations[run.path]?.run == id { automations[run.path]?.run = nil }
     if sleepRuns.remove(id) != nil, sleepRuns.isEmpty { letSleep() }
@@ -347,12 +412,14 @@ extension Scheduler {
     }
   }
 
-  /// The earliest time a queued run or a settling file is due: the scheduler's timer covers it.
+  /// The earliest time a queued run, a settling file or the end of a warm run is due: the scheduler's
+  /// timer covers it.
   func automationsDeadline() -> Date? {
     var earliest: Date?
     func consider(_ date: Date) { if earliest.map({ date < $0 }) ?? true { earliest = date } }
     for armed in automations.values {
       for (_, settling) in armed.settling { consider(settling.due) }
+      if let warm = armed.warm { consider(warm.until) }
       if armed.queued != nil, armed.run == nil, armed.starts.count >= options.runsPerMinute,
         let oldest = armed.starts.first
       {

@@ -45,6 +45,10 @@ public final class Scheduler {
     public var queuedFiles = 10_000
     /// The most files one triggered run is given on its command line; the rest wait for the next.
     public var filesPerRun = 1_000
+    /// How long a warm run waits for the next firing of its workflow before it is let go (0: none).
+    /// Five minutes: a burst of files a few seconds apart each finds one, an idle automation costs
+    /// no process.
+    public var warmFor: TimeInterval = 300
 
     public init(executable: String, environment: [String: String]) {
       self.executable = executable
@@ -161,6 +165,7 @@ public final class Scheduler {
         fireDue(now)
         settleDue(now)
         startQueued(now)
+        coolDown(now)
         if let due = sleepDeadline, due <= now { letSleep() }
       }
     }
@@ -364,6 +369,7 @@ public final class Scheduler {
     stopping = Stopping(killAt: now + options.gracePeriod)
     reload = nil
     dropQueued()
+    coolDown(now, all: true)
     report(.stopping(signal: signal, runs: runs.count + triggeredRuns.count))
     for run in runs.values.sorted(by: { $0.started < $1.started }) { effects.launcher.signal(run.pid, signal) }
     for run in triggeredRuns.values.sorted(by: { $0.started < $1.started }) {

@@ -23,6 +23,9 @@ public struct LaunchRequest: Sendable, Hashable {
   public var executable: String
   public var arguments: [String]
   public var environment: [String: String]
+  /// A warm run's (`flow run --await-trigger`): its standard input is a pipe it is handed its firing on
+  /// (``RunLauncher/handOver(_:_:)``), instead of `/dev/null`.
+  public var awaitsHandOver = false
 
   public init(executable: String, arguments: [String], environment: [String: String]) {
     self.executable = executable
@@ -46,6 +49,10 @@ public protocol RunLauncher: Sendable {
     -> Int32
   /// Sends `signal` to the run's process.
   func signal(_ pid: Int32, _ signal: Int32)
+  /// Writes `bytes` to the standard input of `pid`, a run launched with
+  /// ``LaunchRequest/awaitsHandOver``, and closes it (with none, the run ends unused); false when the
+  /// run is gone.
+  func handOver(_ pid: Int32, _ bytes: [UInt8]) -> Bool
 }
 
 /// Tells when workflow files change.

@@ -62,6 +62,37 @@ struct TriggerCommandTests {
     #expect(listed.output.contains(" file "), "\(listed.output)")
   }
 
+  /// The scheduler's warm run (`--await-trigger`) is checked, then handed its firing on standard input.
+  /// The workflow edited in between is read again: the run is of the file as it is when its trigger
+  /// fires. An input that ends empty lets it go: nothing runs, nothing is recorded.
+  @Test func aWarmRunRunsTheWorkflowAsItIsWhenHandedItsFiring() async throws {
+    let machine = try Machine()
+    let folder = machine.directory.appendingPathComponent("warm")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("pdf.yml")
+    try Self.immediate.write(to: file, atomically: true, encoding: .utf8)
+    let read = try FolderWatch(folder, afterReading: true)
+    let (input, output) = (Pipe(), Pipe())
+    let run = try machine.launch(["run", "--no-input", "--await-trigger", file.path], input: input, output: output)
+    defer { if run.isRunning { kill(run.processIdentifier, SIGKILL) } }
+    try read.next()  // The check has read the file.
+    try Self.immediate.replacingOccurrences(of: "(${trigger.files.count})", with: "edited")
+      .write(to: file, atomically: true, encoding: .utf8)
+    try input.fileHandleForWriting.write(contentsOf: Data("file=/tmp/a.pdf\u{0}event=created\u{0}".utf8))
+    try input.fileHandleForWriting.close()
+    let shown = try output.fileHandleForReading.readToEnd() ?? Data()
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 0)
+    #expect(String(decoding: shown, as: UTF8.self) == "file created: a.pdf edited\n")
+
+    let unused = Pipe()
+    let letGo = try machine.launch(["run", "--no-input", "--await-trigger", file.path], input: unused)
+    try unused.fileHandleForWriting.close()
+    letGo.waitUntilExit()
+    #expect(letGo.terminationStatus == 0)
+    #expect(try await machine.runs().count == 1)
+  }
+
   @Test func otherKindsGiveTheirOwnProperties() async throws {
     let machine = try Machine()
     try machine.write("pdf.yml", Self.immediate)

@@ -130,6 +130,73 @@ struct AutomationTests {
     #expect(machine.launches.map { machine.utc($0.time) } == ["2026-12-01T09:00:11Z"])
   }
 
+  /// After a firing, the workflow's next run starts at once and waits, checked, for the next firing,
+  /// which is handed to it: its run has the command line a run started cold then would have had.
+  @Test func theNextFiringIsHandedToAWarmRun() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:05Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.warmed.map { machine.utc($0.time) } == ["2026-12-01T09:00:01Z", "2026-12-01T09:00:05Z"])
+    let warm = try #require(machine.warmed.first?.request)
+    #expect(warm.arguments == ["run", "--no-input", "--wait", "--await-trigger", "/library/pdfs.yml"])
+    #expect(warm.awaitsHandOver)
+    let handed = try #require(machine.handOvers.first)
+    #expect(machine.utc(handed.time) == "2026-12-01T09:00:05Z")
+    #expect(handed.values == ["file=/home/ada/Downloads/b.pdf", "event=created", "time=2026-12-01T09:00:05+00:00"])
+    #expect(
+      machine.launches.map(\.request.arguments).last == [
+        "run", "--no-input", "--wait", "--trigger-event", "file=/home/ada/Downloads/b.pdf", "--trigger-event",
+        "event=created", "--trigger-event", "time=2026-12-01T09:00:05+00:00", "/library/pdfs.yml",
+      ])
+    // Its run is the one that ends, is recorded and is stopped: the same id and process.
+    #expect(machine.log.contains { $0.hasPrefix("ended run-2 exited(0) at 2026-12-01T09:00:06Z") })
+  }
+
+  /// A warm run no firing reaches within `warmFor` is let go: an idle automation costs no process.
+  @Test func aWarmRunIsLetGoAfterAQuietSpell() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:10:00Z")
+    #expect(machine.handOvers.map { machine.utc($0.time) } == ["2026-12-01T09:05:01Z"])
+    #expect(machine.handOvers.map(\.values) == [[]])
+  }
+
+  /// A warm run that ends before its firing (someone killed it) is not handed it: the firing starts
+  /// cold, as before.
+  @Test func aFiringWhoseWarmRunHasEndedStartsCold() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.endWarmRun(1002, at: "2026-12-01T09:00:03Z")
+    try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:05Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.warmed.count == 2)
+    #expect(machine.handOvers.filter { !$0.values.isEmpty }.isEmpty)
+    #expect(machine.launches.count == 2)
+    #expect(machine.launches.last?.request.arguments.contains("file=/home/ada/Downloads/b.pdf") == true)
+  }
+
+  /// A workflow whose triggers are disarmed (its file changed or went) lets its warm run go at once,
+  /// and so does a stop.
+  @Test func disarmingAndStoppingLetWarmRunsGo() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml"), Self.automation("/library/other.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    try machine.files(["/home/ada/Downloads/a.pdf"], watch: 1, at: "2026-12-01T09:00:01Z")
+    try machine.files(["/home/ada/Downloads/a.pdf"], watch: 2, at: "2026-12-01T09:00:02Z")
+    try machine.at("2026-12-01T09:00:20Z") { machine.automations.removeFirst() }
+    try machine.signal(SIGHUP, at: "2026-12-01T09:00:20Z")
+    try machine.run(until: "2026-12-01T09:00:30Z")
+    #expect(machine.handOvers.map { machine.utc($0.time) } == ["2026-12-01T09:00:20Z", "2026-12-01T09:00:30Z"])
+    #expect(machine.handOvers.allSatisfy { $0.values.isEmpty })
+    #expect(machine.log.last == "stopped")
+  }
+
   /// SIGTERM goes on to a triggered run, and the scheduler returns once it has ended.
   @Test func aStopWaitsForTriggeredRuns() throws {
     let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")

@@ -43,6 +43,11 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
 
   private(set) var activities: [SchedulerActivity] = []
   private(set) var launches: [(time: Date, request: LaunchRequest)] = []
+  /// Warm runs started, waiting for their firing (`--await-trigger`).
+  private(set) var warmed: [(time: Date, request: LaunchRequest)] = []
+  /// What each warm run was handed: a firing's values, or none when it was let go.
+  private(set) var handOvers: [(time: Date, pid: Int32, values: [String])] = []
+  private var waiting: [Int32: LaunchRequest] = [:]
   private(set) var signalsSent: [(pid: Int32, signal: Int32)] = []
   private(set) var skips: [(path: String, trigger: FireTrigger, holder: RunHolder?)] = []
   private(set) var watchedFolders: [[String]] = []
@@ -192,11 +197,48 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
     if launchFails { throw LaunchFailure("no such file") }
     nextPID += 1
     let pid = nextPID
+    if request.awaitsHandOver {
+      // Waits until it is handed its firing, or let go.
+      warmed.append((now, request))
+      waiting[pid] = request
+      children[pid] = (-1, ended)
+      return pid
+    }
     launches.append((now, request))
     let path = request.arguments.last ?? ""
     let exit = at(now + (durations[path] ?? 10)) { [unowned self] in finish(pid, .exited(0)) }
     children[pid] = (exit, ended)
     return pid
+  }
+
+  /// A warm run's hand-over is its launch, as the tests see it: `launches` gets the command line the
+  /// run would have had started cold, and its time runs from now.
+  func handOver(_ pid: Int32, _ bytes: [UInt8]) -> Bool {
+    guard let request = waiting.removeValue(forKey: pid), let child = children[pid] else { return false }
+    cancel(child.exit)
+    handOvers.append((now, pid, bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }))
+    if bytes.isEmpty {
+      children[pid]?.exit = at(now) { [unowned self] in finish(pid, .exited(0)) }
+      return true
+    }
+    let values = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    var started = request
+    started.awaitsHandOver = false
+    started.arguments = request.arguments.filter { $0 != "--await-trigger" }
+    started.arguments.insert(
+      contentsOf: values.flatMap { ["--trigger-event", $0] }, at: started.arguments.count - 1)
+    launches.append((now, started))
+    let path = started.arguments.last ?? ""
+    children[pid]?.exit = at(now + (durations[path] ?? 10)) { [unowned self] in finish(pid, .exited(0)) }
+    return true
+  }
+
+  /// Ends the warm run `pid` at `time`, before anything was handed to it (someone killed it).
+  func endWarmRun(_ pid: Int32, at time: String) throws {
+    try at(time) { [unowned self] in
+      waiting[pid] = nil
+      finish(pid, .signalled(SIGKILL))
+    }
   }
 
   func signal(_ pid: Int32, _ signal: Int32) {

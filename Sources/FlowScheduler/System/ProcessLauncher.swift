@@ -15,6 +15,8 @@ import Synchronization
 ///   signalfds) would otherwise stay blocked in the child.
 public final class ProcessLauncher: RunLauncher, @unchecked Sendable {
   private let children = Mutex<[Int32: @Sendable (Termination) -> Void]>([:])
+  /// The writing ends of warm runs' standard input, by pid, until they are handed over.
+  private let handOvers = Mutex<[Int32: Int32]>([:])
   private let exits: SignalDescriptor
 
   public init(clock: RealtimeClock) throws(LaunchFailure) {
@@ -34,9 +36,12 @@ public final class ProcessLauncher: RunLauncher, @unchecked Sendable {
     // Registered under the spawn's lock, so that however early the child ends, the reaping finds it.
     let options = Subprocess.Options(
       executable: request.executable, arguments: request.arguments, environment: request.environment,
-      standardOutput: .standardError, standardError: .inherit, endsWithFlow: false)
+      standardInput: request.awaitsHandOver ? .pipe : .null, standardOutput: .standardError, standardError: .inherit,
+      endsWithFlow: false)
     do {
-      return try Subprocess.spawn(options) { pid in children.withLock { $0[pid] = ended } }.pid
+      let child = try Subprocess.spawn(options) { pid in children.withLock { $0[pid] = ended } }
+      if request.awaitsHandOver { handOvers.withLock { $0[child.pid] = child.standardInput } }
+      return child.pid
     } catch {
       let reason = error.code != 0 ? String(cString: strerror(error.code)) : error.message
       throw LaunchFailure("cannot start \(request.executable): \(reason)")
@@ -49,6 +54,22 @@ public final class ProcessLauncher: RunLauncher, @unchecked Sendable {
     if kill(-pid, signal) != 0 { kill(pid, signal) }
   }
 
+  public func handOver(_ pid: Int32, _ bytes: [UInt8]) -> Bool {
+    guard let input = handOvers.withLock({ $0.removeValue(forKey: pid) }) else { return false }
+    defer { close(input) }
+    // A run that is gone closes its end: EPIPE, not a SIGPIPE that would end the scheduler.
+    return Subprocess.withoutPipeSignal {
+      var written = 0
+      while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        written += count
+      }
+      return true
+    }
+  }
+
   /// Reaps every child of ours that has ended. SIGCHLDs arriving together may count once, so every
   /// child is asked each time.
   private func reap() {
@@ -59,6 +80,7 @@ public final class ProcessLauncher: RunLauncher, @unchecked Sendable {
         let result = waitpid(pid, &status, WNOHANG)
         guard result == pid || (result < 0 && errno == ECHILD) else { continue }
         children[pid] = nil
+        if let input = handOvers.withLock({ $0.removeValue(forKey: pid) }) { close(input) }
         ended.append((result == pid ? Termination(waitStatus: status) : .exited(-1), callback))
       }
       return ended
