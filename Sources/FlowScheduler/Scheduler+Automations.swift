@@ -29,8 +29,8 @@ extension Scheduler {
     var lastDetail: String?
     /// Files of triggers with `settle:`, waiting until nothing has touched them for that long.
     var settling: [String: (due: Date, event: TriggerEvent)] = [:]
-    /// Its next run, started and checked ahead of the next firing.
-    var warm: WarmRun?
+    /// Its next runs, started and checked ahead of the next firings, oldest first.
+    var warm: [WarmRun] = []
   }
 
   /// A warm run: `flow run --await-trigger`, started after a firing so that the next firing is handed
@@ -75,7 +75,7 @@ extension Scheduler {
       if isNew { armedNow.append(automation) }
     }
     for (path, old) in automations where next[path] == nil {
-      if let warm = old.warm { _ = effects.launcher.handOver(warm.pid, []) }
+      for warm in old.warm { _ = effects.launcher.handOver(warm.pid, []) }
       report(.disarmed(old.automation))
     }
     for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
@@ -310,8 +310,10 @@ extension Scheduler {
     }
     let arguments = Self.runArguments(armed.automation)
     var handed: (id: String, pid: Int32)?
-    if let warm = armed.warm {
-      automations[path]?.warm = nil
+    // The oldest has had the longest to start and check; one whose command line is not this run's (its
+    // workflow now asks at the desktop, or no longer does) is let go.
+    while handed == nil, let warm = automations[path]?.warm.first {
+      automations[path]?.warm.removeFirst()
       if warm.arguments == arguments + ["--await-trigger", path],
         effects.launcher.handOver(warm.pid, TriggerHandOver.encoded(event.values))
       {
@@ -354,30 +356,34 @@ extension Scheduler {
     return (id, try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) })
   }
 
-  /// Starts the workflow's next run now, to wait checked for its next firing: the firing then costs no
-  /// start of a process and no check (Automations.md, "Warm runs"). Only after a firing, and let go
-  /// after ``Scheduler/Options/warmFor`` without one, so an idle automation costs no process.
+  /// Starts the workflow's next runs now, to wait checked for its next firings: a firing then costs no
+  /// start of a process and no check (Automations.md, "Warm runs"). ``Scheduler/Options/warmRuns`` of
+  /// them, so that in a burst the next one has had a whole run's time to get ready. Only after a
+  /// firing, and let go after ``Scheduler/Options/warmFor`` without one: an idle automation costs no
+  /// process.
   private func warmUp(_ path: String, now: Date) {
-    guard options.warmFor > 0, let armed = automations[path], armed.warm == nil else { return }
+    guard options.warmFor > 0, let armed = automations[path] else { return }
     let arguments = Self.runArguments(armed.automation) + ["--await-trigger", path]
-    guard let (id, pid) = try? launch(arguments, awaitsHandOver: true) else { return }
-    automations[path]?.warm = WarmRun(id: id, pid: pid, arguments: arguments, until: now + options.warmFor)
+    for index in armed.warm.indices { automations[path]?.warm[index].until = now + options.warmFor }
+    for _ in armed.warm.count..<max(options.warmRuns, armed.warm.count) {
+      guard let (id, pid) = try? launch(arguments, awaitsHandOver: true) else { return }
+      automations[path]?.warm.append(WarmRun(id: id, pid: pid, arguments: arguments, until: now + options.warmFor))
+    }
   }
 
   /// Lets go the warm runs whose time is up, or every one (`all`: the scheduler stops).
   func coolDown(_ now: Date, all: Bool = false) {
     for (path, armed) in automations {
-      guard let warm = armed.warm, all || warm.until <= now else { continue }
-      automations[path]?.warm = nil
-      _ = effects.launcher.handOver(warm.pid, [])
+      for warm in armed.warm where all || warm.until <= now { _ = effects.launcher.handOver(warm.pid, []) }
+      automations[path]?.warm.removeAll { all || $0.until <= now }
     }
   }
 
   /// A triggered run ended: its queued run, if any, starts now (or when the storm bound allows).
   func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
     // A warm run ends unused when it is let go, or when something ends it before its firing.
-    if let path = automations.first(where: { $0.value.warm?.id == id })?.key {
-      automations[path]?.warm = nil
+    if let path = automations.first(where: { $0.value.warm.contains { $0.id == id } })?.key {
+      automations[path]?.warm.removeAll { $0.id == id }
       return true
     }
     guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
@@ -419,7 +425,7 @@ extension Scheduler {
     func consider(_ date: Date) { if earliest.map({ date < $0 }) ?? true { earliest = date } }
     for armed in automations.values {
       for (_, settling) in armed.settling { consider(settling.due) }
-      if let warm = armed.warm { consider(warm.until) }
+      for warm in armed.warm { consider(warm.until) }
       if armed.queued != nil, armed.run == nil, armed.starts.count >= options.runsPerMinute,
         let oldest = armed.starts.first
       {

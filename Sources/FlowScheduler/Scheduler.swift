@@ -49,6 +49,9 @@ public final class Scheduler {
     /// Five minutes: a burst of files a few seconds apart each finds one, an idle automation costs
     /// no process.
     public var warmFor: TimeInterval = 300
+    /// How many warm runs a workflow keeps after a firing: two, so that in a burst of firings the one
+    /// handed the next has been starting since the firing before last.
+    public var warmRuns = 2
 
     public init(executable: String, environment: [String: String]) {
       self.executable = executable

@@ -130,8 +130,9 @@ struct AutomationTests {
     #expect(machine.launches.map { machine.utc($0.time) } == ["2026-12-01T09:00:11Z"])
   }
 
-  /// After a firing, the workflow's next run starts at once and waits, checked, for the next firing,
-  /// which is handed to it: its run has the command line a run started cold then would have had.
+  /// After a firing, the workflow's next two runs start at once and wait, checked, for the next
+  /// firings; the next is handed to the older, and its run has the command line a run started cold then
+  /// would have had. Each firing tops the two up.
   @Test func theNextFiringIsHandedToAWarmRun() throws {
     let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
     machine.automations = [Self.automation("/library/pdfs.yml")]
@@ -139,7 +140,10 @@ struct AutomationTests {
     try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
     try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:05Z")
     try machine.run(until: "2026-12-01T09:01:00Z")
-    #expect(machine.warmed.map { machine.utc($0.time) } == ["2026-12-01T09:00:01Z", "2026-12-01T09:00:05Z"])
+    #expect(
+      machine.warmed.map { machine.utc($0.time) } == [
+        "2026-12-01T09:00:01Z", "2026-12-01T09:00:01Z", "2026-12-01T09:00:05Z",
+      ])
     let warm = try #require(machine.warmed.first?.request)
     #expect(warm.arguments == ["run", "--no-input", "--wait", "--await-trigger", "/library/pdfs.yml"])
     #expect(warm.awaitsHandOver)
@@ -161,11 +165,11 @@ struct AutomationTests {
     machine.automations = [Self.automation("/library/pdfs.yml")]
     try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
     try machine.run(until: "2026-12-01T09:10:00Z")
-    #expect(machine.handOvers.map { machine.utc($0.time) } == ["2026-12-01T09:05:01Z"])
-    #expect(machine.handOvers.map(\.values) == [[]])
+    #expect(machine.handOvers.map { machine.utc($0.time) } == ["2026-12-01T09:05:01Z", "2026-12-01T09:05:01Z"])
+    #expect(machine.handOvers.map(\.values) == [[], []])
   }
 
-  /// A warm run that ends before its firing (someone killed it) is not handed it: the firing starts
+  /// Warm runs that end before their firing (someone killed them) are not handed it: the firing starts
   /// cold, as before.
   @Test func aFiringWhoseWarmRunHasEndedStartsCold() throws {
     let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
@@ -173,9 +177,10 @@ struct AutomationTests {
     machine.durations["/library/pdfs.yml"] = 1
     try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
     try machine.endWarmRun(1002, at: "2026-12-01T09:00:03Z")
+    try machine.endWarmRun(1003, at: "2026-12-01T09:00:03Z")
     try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:05Z")
     try machine.run(until: "2026-12-01T09:01:00Z")
-    #expect(machine.warmed.count == 2)
+    #expect(machine.warmed.count == 4)
     #expect(machine.handOvers.filter { !$0.values.isEmpty }.isEmpty)
     #expect(machine.launches.count == 2)
     #expect(machine.launches.last?.request.arguments.contains("file=/home/ada/Downloads/b.pdf") == true)
@@ -192,7 +197,10 @@ struct AutomationTests {
     try machine.at("2026-12-01T09:00:20Z") { machine.automations.removeFirst() }
     try machine.signal(SIGHUP, at: "2026-12-01T09:00:20Z")
     try machine.run(until: "2026-12-01T09:00:30Z")
-    #expect(machine.handOvers.map { machine.utc($0.time) } == ["2026-12-01T09:00:20Z", "2026-12-01T09:00:30Z"])
+    #expect(
+      machine.handOvers.map { machine.utc($0.time) } == [
+        "2026-12-01T09:00:20Z", "2026-12-01T09:00:20Z", "2026-12-01T09:00:30Z", "2026-12-01T09:00:30Z",
+      ])
     #expect(machine.handOvers.allSatisfy { $0.values.isEmpty })
     #expect(machine.log.last == "stopped")
   }
