@@ -152,6 +152,11 @@ struct RunRequest: Sendable, Equatable {
     var triggerEvents = triggerEvents
     if awaitsTrigger {
       let read = stamps(check, loaded, locator: locator)
+      if let loaded, let kind = loaded.triggers.first?.kind {
+        _ = try? TriggerEvent.parse(
+          TriggerEvent.rehearsal(of: kind), for: loaded, directory: context.workingDirectory, now: context.clock.now
+        ).value
+      }
       guard let handed = TriggerHandOver.read() else { return }  // Let go unused: nothing ran.
       triggerEvents = handed
       if stamps(check, loaded, locator: locator) != read

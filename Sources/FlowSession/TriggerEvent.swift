@@ -66,6 +66,22 @@ public struct TriggerEvent: Sendable {
     }
   }
 
+  /// An event of `kind` that reads, for a warm run to parse before its firing and throw away: the first
+  /// parse in a process is much of a triggered run's time after its firing (the runtime instantiating,
+  /// once, the metadata of the types it uses and looking up their conformances), paid then ahead.
+  public static func rehearsal(of kind: TriggerKind) -> [String] {
+    let main: String =
+      switch kind {
+      case .file, .drive: "/"
+      case .network: "connected"
+      case .power: "50"
+      case .session: "unlock"
+      case .schedule: "now"
+      case .wifi, .hotkey, .app: "x"
+      }
+    return ["\(kind.rawValue)=\(main)", "time=\(ISO8601Text.format(0, utcOffset: 0))"]
+  }
+
   /// A run nothing fired, of a workflow that reads `${trigger}` at `read`: refused there before step 1
   /// (exit 2), with the `--trigger-event` that runs it as if its first trigger fired.
   public static func needed(at read: Reference, by workflow: Workflow, invokedAs reference: String) -> Diagnostic {
