@@ -93,6 +93,66 @@ struct AutomationProcessTests {
       ], "\(seen)")
   }
 
+  /// Warm runs, as a real process: after a firing the scheduler has the workflow's next two runs
+  /// started and waiting; the next firing runs as the older one (its run id, its process), and a stop
+  /// lets both go, so nothing is left behind.
+  @Test func theNextFiringRunsAsAWarmRunAndAStopLetsThemGo() async throws {
+    let machine = try SchedulerProcessTests.machine()
+    let inbox = machine.home.appendingPathComponent("Inbox")
+    try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+    try """
+    flow: 1
+    name: Note
+    on:
+      - file: ~/Inbox
+    steps:
+      - show: "got ${trigger.file.name}"
+    """.write(to: machine.library.appendingPathComponent("note.yml"), atomically: true, encoding: .utf8)
+    let terminal = try PseudoTerminal()
+    let scheduler = try machine.spawn(["schedule"], at: terminal)
+    defer { if scheduler.isRunning { kill(scheduler.processIdentifier, SIGKILL) } }
+    try terminal.expect("armed 'Note'")
+    try Data("a".utf8).write(to: inbox.appendingPathComponent("a.txt"))
+    try terminal.expect("got a.txt\n")
+    try terminal.expect("ended 'Note' run ")
+    // Started before the first run's end was handled: the scheduler's children waiting on a pipe.
+    let warm = try Self.children(of: scheduler.processIdentifier).filter { $0.arguments.contains("--await-trigger") }
+    #expect(warm.count == 2, "\(warm)")
+    let older = try #require(warm.min { $0.pid < $1.pid })
+    let id = try #require(older.environment["FLOW_RUN_ID"])
+    try Data("b".utf8).write(to: inbox.appendingPathComponent("b.txt"))
+    // The run's own output may come before or after the scheduler's line: they are two processes.
+    try terminal.expect("started 'Note' run \(id.prefix(8)) (pid \(older.pid)): file created \(inbox.path)/b.txt\n")
+    try terminal.expect("ended 'Note' run \(id.prefix(8)): succeeded")
+    let left = try Self.children(of: scheduler.processIdentifier).filter { $0.arguments.contains("--await-trigger") }
+    let exits = try left.map { try ProcessExit($0.pid) }
+    kill(scheduler.processIdentifier, SIGTERM)
+    try terminal.expect("stopped\n")
+    scheduler.waitUntilExit()
+    #expect(scheduler.terminationStatus == 0)
+    #expect(left.count == 2)
+    for exit in exits { try exit.wait(within: .seconds(30)) }
+    let runs = try await machine.runs()
+    #expect(
+      runs.map { $0["triggerDetail"] as? String } == ["created \(inbox.path)/b.txt", "created \(inbox.path)/a.txt"])
+  }
+
+  /// The children of `pid`, with their command lines and environments, from /proc.
+  static func children(of pid: Int32) throws -> [(pid: Int32, arguments: [String], environment: [String: String])] {
+    let listed = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+    return listed.split(separator: " ").compactMap { Int32($0) }.compactMap { child in
+      guard let arguments = FileManager.default.contents(atPath: "/proc/\(child)/cmdline"),
+        let environment = FileManager.default.contents(atPath: "/proc/\(child)/environ")
+      else { return nil }
+      func fields(_ data: Data) -> [String] { data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } }
+      let pairs = fields(environment).compactMap { entry -> (String, String)? in
+        guard let equals = entry.firstIndex(of: "=") else { return nil }
+        return (String(entry[..<equals]), String(entry[entry.index(after: equals)...]))
+      }
+      return (child, fields(arguments), Dictionary(pairs, uniquingKeysWith: { $1 }))
+    }
+  }
+
   /// Imported, an automation is not armed until the person says so; `flow schedule arm` says so, and a
   /// running scheduler arms it at once.
   @Test func anImportedAutomationWaitsForConsent() async throws {
