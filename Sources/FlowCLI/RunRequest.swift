@@ -152,10 +152,14 @@ struct RunRequest: Sendable, Equatable {
     var triggerEvents = triggerEvents
     if awaitsTrigger {
       let read = stamps(check, loaded, locator: locator)
+      // What the firing's run will first do is rehearsed now and thrown away: the runtime's first
+      // instantiation of the types a parse and the card's analysis use is most of their cost, paid here
+      // ahead of the firing rather than after it.
       if let loaded, let kind = loaded.triggers.first?.kind {
         _ = try? TriggerEvent.parse(
           TriggerEvent.rehearsal(of: kind), for: loaded, directory: context.workingDirectory, now: context.clock.now
         ).value
+        _ = RunContract(loaded, check: check, context: context).set
       }
       guard let handed = TriggerHandOver.read() else { return }  // Let go unused: nothing ran.
       triggerEvents = handed
