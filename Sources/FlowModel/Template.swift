@@ -216,6 +216,15 @@ extension Template {
         literal = ""
         let (first, last) = (scalarOffset(index), scalarOffset(end + 1))
         let span = locator.span(first, last)
+        let insideBytes = bytes[(index + 2)..<end]
+        // A plain ASCII reference (`${saved.title}`: no space, so no date arithmetic) is read on the bytes.
+        if insideBytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
+          guard let reference = Reference.parseASCII(insideBytes, span: span) else { return nil }
+          parts.append(.reference(reference))
+          index = end + 1
+          runStart = index
+          continue
+        }
         let inside = piece((index + 2)..<end)
         let split = DateOffset.split(inside, locator: locator.shifted(by: first + 2), into: &found)
         switch split {
@@ -281,7 +290,7 @@ extension Template {
 extension Reference {
   /// Parses `name(.property|[index])*`; names are letters, digits, `_` and `-`, not starting with a digit.
   static func parse(_ text: String, span: SourceSpan) -> Reference? {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCII(text, span: span) }
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCII(Array(text.utf8)[...], span: span) }
     let scalars = Array(text.unicodeScalars)
     var index = 0
     func name() -> String? {
@@ -319,13 +328,13 @@ extension Reference {
 
 extension Reference {
   /// ``parse(_:span:)`` for ASCII text, on its bytes: the grammar is the same, letters being ASCII ones.
-  fileprivate static func parseASCII(_ text: String, span: SourceSpan) -> Reference? {
-    let bytes = Array(text.utf8)
-    var index = 0
+  /// Takes a slice so that a template's reader hands over the bytes between `${` and `}` as they are.
+  fileprivate static func parseASCII(_ bytes: ArraySlice<UInt8>, span: SourceSpan) -> Reference? {
+    var index = bytes.startIndex
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     func name() -> String? {
       let start = index
-      while index < bytes.count {
+      while index < bytes.endIndex {
         let byte = bytes[index] | 0x20
         guard
           (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(bytes[index])
@@ -338,7 +347,7 @@ extension Reference {
     }
     guard let root = name() else { return nil }
     var path: [Component] = []
-    while index < bytes.count {
+    while index < bytes.endIndex {
       if bytes[index] == UInt8(ascii: ".") {
         index += 1
         guard let property = name() else { return nil }
@@ -380,7 +389,9 @@ public struct ScalarLocator: Sendable {
   public init(_ scalar: YAMLNode.Scalar) {
     whole = scalar.span
     let written = scalar.span.end.column - scalar.span.start.column
-    let length = scalar.value.unicodeScalars.count
+    // Counting scalars decodes the UTF-8; ASCII text, nearly all of a workflow, has one per byte.
+    let utf8 = scalar.value.utf8
+    let length = utf8.allSatisfy { $0 < 0x80 } ? utf8.count : scalar.value.unicodeScalars.count
     let sameLine = scalar.span.start.line == scalar.span.end.line
     switch scalar.style {
     case .plain where sameLine && written == length:
@@ -403,9 +414,10 @@ public struct ScalarLocator: Sendable {
   /// The span of the value's Unicode scalars `start..<end`.
   public func span(_ start: Int, _ end: Int) -> SourceSpan {
     guard let firstColumn else { return whole }
-    let line = whole.start.line
-    return SourceSpan(
-      file: whole.file, start: SourceLocation(line: line, column: firstColumn + start),
-      end: SourceLocation(line: line, column: firstColumn + end))
+    // Made from `whole`, which names the file already: `SourceSpan(file:…)` would look the file up.
+    var span = whole
+    span.start = SourceLocation(line: whole.start.line, column: firstColumn + start)
+    span.end = SourceLocation(line: whole.start.line, column: firstColumn + end)
+    return span
   }
 }

@@ -7,8 +7,12 @@ public enum StepWalk {
   /// One step, where it stands.
   public struct Visit {
     public var step: Step
-    /// As the run numbers it: `3`, `2.1` for the first step inside step 2.
-    public var position: String
+    /// As the run numbers it: `3`, `2.1` for the first step inside step 2. Made when asked: most visits
+    /// never name their step, and a walk of a big file made a string for each.
+    public var position: String { prefix + String(number) }
+    /// What the position starts with (`2.`, `on-failure.`), and the step's number under it.
+    let prefix: String
+    let number: Int
     /// Whether it runs whenever the workflow runs: at the top level, without `when`, and with no `stop`
     /// before it that might end the run. Steps inside `if`, `menu` and loops may not run.
     public var certain: Bool
@@ -39,16 +43,21 @@ public enum StepWalk {
     _ steps: [Step], prefix: String, first: Int, certain: Bool, confirmedBlock: Bool, stopped: inout Bool,
     _ visit: (Visit) -> Void
   ) {
-    for (offset, step) in steps.enumerated() {
-      let position = prefix + String(first + offset)
-      let runs = certain && step.when == nil && !stopped
-      visit(Visit(step: step, position: position, certain: runs, confirmedBlock: confirmedBlock))
-      let inner = confirmedBlock || step.confirm != nil
-      var nestedStop = step.kind.keyword == .stop
-      for (body, first) in zip(step.kind.bodies, step.kind.bodyStarts) {
-        walk(
-          body, prefix: position + ".", first: first, certain: false, confirmedBlock: inner, stopped: &nestedStop,
-          visit)
+    // By index, the visit holding the one copy of each step: a walk of a big file spent more on copying
+    // steps than on anything it did with them.
+    for index in steps.indices {
+      let runs = certain && steps[index].when == nil && !stopped
+      visit(
+        Visit(step: steps[index], prefix: prefix, number: first + index, certain: runs, confirmedBlock: confirmedBlock))
+      var nestedStop = steps[index].kind.keyword == .stop
+      let bodies = steps[index].kind.bodies
+      if !bodies.isEmpty {
+        let inner = confirmedBlock || steps[index].confirm != nil
+        let position = prefix + String(first + index) + "."
+        for (body, first) in zip(bodies, steps[index].kind.bodyStarts) {
+          walk(
+            body, prefix: position, first: first, certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+        }
       }
       if nestedStop { stopped = true }
     }
