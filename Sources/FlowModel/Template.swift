@@ -389,9 +389,11 @@ public struct ScalarLocator: Sendable {
   public init(_ scalar: YAMLNode.Scalar) {
     whole = scalar.span
     let written = scalar.span.end.column - scalar.span.start.column
-    // Counting scalars decodes the UTF-8; ASCII text, nearly all of a workflow, has one per byte.
-    let utf8 = scalar.value.utf8
-    let length = utf8.allSatisfy { $0 < 0x80 } ? utf8.count : scalar.value.unicodeScalars.count
+    // Scalars counted on the stored UTF-8, one for each byte that does not continue a scalar: walking
+    // the string's scalars decodes each one, for every value of the file.
+    let length =
+      scalar.value.utf8.withContiguousStorageIfAvailable { bytes in bytes.count { $0 & 0xC0 != 0x80 } }
+      ?? scalar.value.unicodeScalars.count
     let sameLine = scalar.span.start.line == scalar.span.end.line
     switch scalar.style {
     case .plain where sameLine && written == length:

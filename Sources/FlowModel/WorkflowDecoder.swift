@@ -552,7 +552,8 @@ public struct WorkflowDecoder {
   private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {
     let keySpan = head.key.span
     let keyword = head.key.value
-    switch BlockKeyword(rawValue: keyword) {
+    // Found in the table of blocks: `BlockKeyword(rawValue:)` compares the word with each keyword in turn.
+    switch WorkflowFormat.blocksByKeyword[keyword]?.id {
     case .if?:
       guard let condition = Condition.parse(head.value, into: &diagnostics) else { return nil }
       return .ifBlock(

@@ -6,7 +6,12 @@ import FlowModel
 public enum StepWalk {
   /// One step, where it stands.
   public struct Visit {
-    public var step: Step
+    /// The step, read where it stands: a visit holds the list and the step's index in it, so that
+    /// making one costs a reference, not a copy of the step (a walk of a big file spent more on copying
+    /// steps than on anything it did with them).
+    public var step: Step { steps[index] }
+    let steps: [Step]
+    let index: Int
     /// As the run numbers it: `3`, `2.1` for the first step inside step 2. Made when asked: most visits
     /// never name their step, and a walk of a big file made a string for each.
     public var position: String { prefix + String(number) }
@@ -43,12 +48,12 @@ public enum StepWalk {
     _ steps: [Step], prefix: String, first: Int, certain: Bool, confirmedBlock: Bool, stopped: inout Bool,
     _ visit: (Visit) -> Void
   ) {
-    // By index, the visit holding the one copy of each step: a walk of a big file spent more on copying
-    // steps than on anything it did with them.
     for index in steps.indices {
       let runs = certain && steps[index].when == nil && !stopped
       visit(
-        Visit(step: steps[index], prefix: prefix, number: first + index, certain: runs, confirmedBlock: confirmedBlock))
+        Visit(
+          steps: steps, index: index, prefix: prefix, number: first + index, certain: runs,
+          confirmedBlock: confirmedBlock))
       var nestedStop = steps[index].kind.keyword == .stop
       let bodies = steps[index].kind.bodies
       if !bodies.isEmpty {
