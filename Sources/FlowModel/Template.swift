@@ -184,6 +184,8 @@ extension Template {
     let bytes = Array(text.utf8)
     let (dollar, open, close) = (UInt8(ascii: "$"), UInt8(ascii: "{"), UInt8(ascii: "}"))
     var parts: [Part] = []
+    // Room for the usual `text ${reference}` at once, rather than growing the list at its second part.
+    parts.reserveCapacity(2)
     var literal = ""
     var runStart = 0
     var index = 0

@@ -198,10 +198,14 @@ private struct Pass {
   }
 
   private mutating func collectDefinitions(_ steps: [Step]) {
-    for step in steps {
-      if let name = step.name, !isForEach(step), definitions[name.value] == nil { definitions[name.value] = name.span }
-      for body in step.kind.bodies { collectDefinitions(body) }
-      if let variable = step.kind.variable, definitions[variable.value] == nil {
+    // Read in place, by index: copying each step cost more than recording its name.
+    for index in steps.indices {
+      if let name = steps[index].name, !isForEach(steps[index]), definitions[name.value] == nil {
+        definitions[name.value] = name.span
+      }
+      if case .action = steps[index].kind { continue }
+      for body in steps[index].kind.bodies { collectDefinitions(body) }
+      if let variable = steps[index].kind.variable, definitions[variable.value] == nil {
         definitions[variable.value] = variable.span
       }
     }

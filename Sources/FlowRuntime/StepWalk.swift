@@ -54,6 +54,8 @@ public enum StepWalk {
         Visit(
           steps: steps, index: index, prefix: prefix, number: first + index, certain: runs,
           confirmedBlock: confirmedBlock))
+      // An action holds no steps and stops nothing: most steps, passed without reading their kind again.
+      if case .action = steps[index].kind { continue }
       var nestedStop = steps[index].kind.keyword == .stop
       let bodies = steps[index].kind.bodies
       if !bodies.isEmpty {
