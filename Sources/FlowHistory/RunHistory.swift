@@ -398,7 +398,7 @@ public final class RunHistory: @unchecked Sendable {
   public func duration(ofRun id: String) -> TimeInterval? {
     var started: Int64?
     var ended: Int64?
-    for entry in pending.peek() {
+    for entry in pending.peek(run: id) {
       switch entry {
       case .began(let values) where values.first == .text(id):
         if case .integer(let milliseconds) = values[Self.startedColumn] { started = milliseconds }
