@@ -139,36 +139,70 @@ struct RunRequest: Sendable, Equatable {
   @TaskLocal static var launcherNotice: LauncherNotice?
 
   private func perform() async throws {
-    var context = SessionContext.current
-    let registry = Catalogs.registry
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
-    let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
-    // A warm run is checked ahead of its firing, and what follows waits for it. Should a file the check
-    // read change meanwhile, it is read and checked again: the run is of the workflow as it is when its
-    // trigger fires. The workflow's own file is stamped before it is read too, as an edit can land
-    // between the read and the stamps taken after the check.
-    let before = awaitsTrigger ? locator.locate(workflow).flatMap { FileStamp(path: $0) } : nil
+    if awaitsTrigger { return try await serveFirings(locator: locator, context: context) }
+    let (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+    try await perform(
+      check: check, loaded: loaded, diagnostics: diagnostics, triggerEvents: triggerEvents,
+      runID: context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased(), locator: locator, context: context)
+  }
+
+  /// `--await-trigger`: the scheduler's warm run (Automations.md, "Warm runs"). It checks the workflow
+  /// before anything fires, then runs each firing the scheduler hands it (``TriggerHandOver``) as a run
+  /// of its own, with its own id and record, until its input ends. Should a file the check read change
+  /// meanwhile, it is read and checked again, so a run is of the workflow as it is when its trigger fires;
+  /// the workflow's own file is stamped before it is read too, as an edit can land between the read and
+  /// the stamps taken after the check.
+  private func serveFirings(locator: WorkflowLocator, context: SessionContext) async throws {
+    guard let handOver = TriggerHandOver() else { throw ExitCode.validationFailure }
+    func stamp() -> FileStamp? { locator.locate(workflow).flatMap { FileStamp(path: $0) } }
+    var before = stamp()
     var (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
-    var triggerEvents = triggerEvents
-    if awaitsTrigger {
-      let read = stamps(check, loaded, locator: locator)
-      // What the firing's run will first do is rehearsed now and thrown away: the runtime's first
-      // instantiation of the types a parse and the card's analysis use is most of their cost, paid here
-      // ahead of the firing rather than after it.
-      if let loaded, let kind = loaded.triggers.first?.kind {
-        _ = try? TriggerEvent.parse(
-          TriggerEvent.rehearsal(of: kind), for: loaded, directory: context.workingDirectory, now: context.clock.now
-        ).value
-        _ = RunContract(loaded, check: check, context: context).set
-      }
-      guard let handed = TriggerHandOver.read() else { return }  // Let go unused: nothing ran.
-      triggerEvents = handed
-      if stamps(check, loaded, locator: locator) != read
-        || locator.locate(workflow).flatMap({ FileStamp(path: $0) }) != before
-      {
-        (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
-      }
+    var read = stamps(check, loaded, locator: locator)
+    // What a firing's run first does is rehearsed now and thrown away: the runtime's first instantiation
+    // of the types a parse and the card's analysis use is most of their cost, paid ahead of the firing.
+    if let loaded, let kind = loaded.triggers.first?.kind {
+      _ = try? TriggerEvent.parse(
+        TriggerEvent.rehearsal(of: kind), for: loaded, directory: context.workingDirectory, now: context.clock.now
+      ).value
+      _ = RunContract(loaded, check: check, context: context).set
     }
+    while let firing = handOver.next() {
+      let now = stamp()
+      if now != before || stamps(check, loaded, locator: locator) != read {
+        before = now
+        (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+        read = stamps(check, loaded, locator: locator)
+      }
+      var run = context
+      run.environment["FLOW_RUN_ID"] = firing.runID
+      var status: Int32 = 0
+      do {
+        try await SessionContext.$current.withValue(run) {
+          try await perform(
+            check: check, loaded: loaded, diagnostics: diagnostics, triggerEvents: firing.values,
+            runID: firing.runID, locator: locator, context: run)
+        }
+      } catch let exit as ExitCode {
+        status = exit.rawValue
+      }
+      handOver.ended(status)
+      // Cancelled (SIGTERM, Ctrl-C): the scheduler is stopping, and so does this.
+      if Task.isCancelled { throw ExitCode(status) }
+      // The MCP servers' tools are read once a process, from caches `flow servers` may refresh: a
+      // workflow that calls them runs one firing a process, each with what the caches say then.
+      if let loaded, !ServerSessions.toolUses(in: loaded, builtIn: Catalogs.builtIn).isEmpty { return }
+    }
+  }
+
+  /// One run of the checked workflow: what fired, the session and its record, then the steps.
+  private func perform(
+    check: WorkflowCheck, loaded: Workflow?, diagnostics: Diagnostics, triggerEvents: [String], runID: String,
+    locator: WorkflowLocator, context: SessionContext
+  ) async throws {
+    var context = context
+    let registry = Catalogs.registry
     // What fired, read against the workflow's triggers before the session, which records it.
     var event: TriggerEvent?
     var eventProblem: Diagnostic?

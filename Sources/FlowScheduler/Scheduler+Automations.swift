@@ -29,19 +29,25 @@ extension Scheduler {
     var lastDetail: String?
     /// Files of triggers with `settle:`, waiting until nothing has touched them for that long.
     var settling: [String: (due: Date, event: TriggerEvent)] = [:]
-    /// Its next runs, started and checked ahead of the next firings, oldest first.
-    var warm: [WarmRun] = []
+    /// Its warm run, started and checked ahead of its next firings.
+    var warm: WarmRun?
   }
 
-  /// A warm run: `flow run --await-trigger`, started after a firing so that the next firing is handed
-  /// to a process that has started and checked the workflow already (``TriggerHandOver``).
+  /// A warm run: `flow run --await-trigger`, started after a firing, which runs the workflow's next
+  /// firings one after another, each handed to it as it comes (``TriggerHandOver``), without starting a
+  /// process or checking the workflow again (Automations.md, "Warm runs").
   struct WarmRun {
-    var id: String
+    /// The id its process's end is posted under.
+    var token: String
     var pid: Int32
-    /// Its command line, which the firing's run must have for the warm run to be it.
+    /// Its command line, which a firing's run must have for the warm run to run it.
     var arguments: [String]
-    /// When it is let go unused: ``Scheduler/Options/warmFor`` after the firing that started it.
+    /// When it is let go, idle: ``Scheduler/Options/warmFor`` after the firing it last ran.
     var until: Date
+    /// The run it has going, if one is.
+    var running: String?
+    /// How many firings it has run.
+    var runs = 0
   }
 
   /// A run a trigger started.
@@ -75,7 +81,7 @@ extension Scheduler {
       if isNew { armedNow.append(automation) }
     }
     for (path, old) in automations where next[path] == nil {
-      for warm in old.warm { _ = effects.launcher.handOver(warm.pid, []) }
+      if let warm = old.warm { effects.launcher.retire(warm.pid) }
       report(.disarmed(old.automation))
     }
     for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
@@ -292,7 +298,7 @@ extension Scheduler {
   }
 
   /// Starts a triggered run: hands the firing to the workflow's warm run, or starts
-  /// `flow run --no-input --wait --trigger-event … PATH`; then warms up the next.
+  /// `flow run --no-input --wait --trigger-event … PATH` and a warm run for the firings after it.
   private func start(_ path: String, _ event: TriggerEvent, now: Date) {
     guard let armed = automations[path] else { return }
     var event = event
@@ -310,16 +316,23 @@ extension Scheduler {
     }
     let arguments = Self.runArguments(armed.automation)
     var handed: (id: String, pid: Int32)?
-    // The oldest has had the longest to start and check; one whose command line is not this run's (its
-    // workflow now asks at the desktop, or no longer does) is let go.
-    while handed == nil, let warm = automations[path]?.warm.first {
-      automations[path]?.warm.removeFirst()
+    if var warm = armed.warm, warm.running == nil {
+      // One whose command line is not this run's (its workflow now asks at the desktop, or no longer
+      // does) is let go.
+      automations[path]?.warm = nil
+      let id = effects.newRunID()
+      let clock = effects.clock
+      let firing = TriggerHandOver.Firing(runID: id, values: event.values)
       if warm.arguments == arguments + ["--await-trigger", path],
-        effects.launcher.handOver(warm.pid, TriggerHandOver.encoded(event.values))
+        effects.launcher.handOver(warm.pid, firing.encoded, finished: { clock.post(.runEnded(id: id, .exited($0))) })
       {
-        handed = (warm.id, warm.pid)
+        handed = (id, warm.pid)
+        warm.running = id
+        warm.runs += 1
+        warm.until = now + options.warmFor
+        automations[path]?.warm = warm
       } else {
-        _ = effects.launcher.handOver(warm.pid, [])
+        effects.launcher.retire(warm.pid)
       }
     }
     defer { warmUp(path, now: now) }
@@ -356,37 +369,44 @@ extension Scheduler {
     return (id, try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) })
   }
 
-  /// Starts the workflow's next runs now, to wait checked for its next firings: a firing then costs no
-  /// start of a process and no check (Automations.md, "Warm runs"). ``Scheduler/Options/warmRuns`` of
-  /// them, so that in a burst the next one has had a whole run's time to get ready. Only after a
-  /// firing, and let go after ``Scheduler/Options/warmFor`` without one: an idle automation costs no
-  /// process.
+  /// Starts the workflow's warm run, to wait checked for its next firings: a firing then costs no start
+  /// of a process and no check. Only after a firing, and let go after ``Scheduler/Options/warmFor``
+  /// without one: an idle automation costs no process.
   private func warmUp(_ path: String, now: Date) {
-    guard options.warmFor > 0, let armed = automations[path] else { return }
+    guard options.warmFor > 0, let armed = automations[path], armed.warm == nil else { return }
     let arguments = Self.runArguments(armed.automation) + ["--await-trigger", path]
-    for index in armed.warm.indices { automations[path]?.warm[index].until = now + options.warmFor }
-    for _ in armed.warm.count..<max(options.warmRuns, armed.warm.count) {
-      guard let (id, pid) = try? launch(arguments, awaitsHandOver: true) else { return }
-      automations[path]?.warm.append(WarmRun(id: id, pid: pid, arguments: arguments, until: now + options.warmFor))
-    }
+    guard let (token, pid) = try? launch(arguments, awaitsHandOver: true) else { return }
+    automations[path]?.warm = WarmRun(token: token, pid: pid, arguments: arguments, until: now + options.warmFor)
   }
 
-  /// Lets go the warm runs whose time is up, or every one (`all`: the scheduler stops).
+  /// Lets go the idle warm runs whose time is up, or every one (`all`: the scheduler stops; one with a
+  /// run going ends after it).
   func coolDown(_ now: Date, all: Bool = false) {
     for (path, armed) in automations {
-      for warm in armed.warm where all || warm.until <= now { _ = effects.launcher.handOver(warm.pid, []) }
-      automations[path]?.warm.removeAll { all || $0.until <= now }
+      guard let warm = armed.warm, all || (warm.running == nil && warm.until <= now) else { continue }
+      effects.launcher.retire(warm.pid)
+      if warm.running == nil { automations[path]?.warm = nil }
     }
   }
 
   /// A triggered run ended: its queued run, if any, starts now (or when the storm bound allows).
   func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
-    // A warm run ends unused when it is let go, or when something ends it before its firing.
-    if let path = automations.first(where: { $0.value.warm.contains { $0.id == id } })?.key {
-      automations[path]?.warm.removeAll { $0.id == id }
+    // A warm run's process ended: let go, or killed, and with it the run it had going, if any.
+    if let path = automations.first(where: { $0.value.warm?.token == id })?.key {
+      let running = automations[path]?.warm?.running
+      automations[path]?.warm = nil
+      if let running { _ = triggeredRunEnded(running, termination, now: now) }
       return true
     }
     guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
+    // Its warm run is free for the next firing; one that has run its share is let go for a fresh one.
+    if let warm = automations[run.path]?.warm, warm.running == id {
+      automations[run.path]?.warm?.running = nil
+      if warm.runs >= options.runsPerWarmRun {
+        effects.launcher.retire(warm.pid)
+        automations[run.path]?.warm = nil
+      }
+    }
     if automations[run.path]?.run == id { automations[run.path]?.run = nil }
     if sleepRuns.remove(id) != nil, sleepRuns.isEmpty { letSleep() }
     report(.triggeredRunEnded(run, termination, ended: now))
@@ -418,14 +438,14 @@ extension Scheduler {
     }
   }
 
-  /// The earliest time a queued run, a settling file or the end of a warm run is due: the scheduler's
-  /// timer covers it.
+  /// The earliest time a queued run, a settling file or the end of an idle warm run is due: the
+  /// scheduler's timer covers it.
   func automationsDeadline() -> Date? {
     var earliest: Date?
     func consider(_ date: Date) { if earliest.map({ date < $0 }) ?? true { earliest = date } }
     for armed in automations.values {
       for (_, settling) in armed.settling { consider(settling.due) }
-      for warm in armed.warm { consider(warm.until) }
+      if let warm = armed.warm, warm.running == nil { consider(warm.until) }
       if armed.queued != nil, armed.run == nil, armed.starts.count >= options.runsPerMinute,
         let oldest = armed.starts.first
       {

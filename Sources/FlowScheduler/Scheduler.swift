@@ -46,12 +46,12 @@ public final class Scheduler {
     /// The most files one triggered run is given on its command line; the rest wait for the next.
     public var filesPerRun = 1_000
     /// How long a warm run waits for the next firing of its workflow before it is let go (0: none).
-    /// Five minutes: a burst of files a few seconds apart each finds one, an idle automation costs
-    /// no process.
+    /// Five minutes: a burst of files a few seconds apart finds it, an idle automation costs no
+    /// process.
     public var warmFor: TimeInterval = 300
-    /// How many warm runs a workflow keeps after a firing: two, so that in a burst of firings the one
-    /// handed the next has been starting since the firing before last.
-    public var warmRuns = 2
+    /// How many firings one warm run runs before it is let go and a fresh one started: a bound on what
+    /// one process may keep from run to run.
+    public var runsPerWarmRun = 100
 
     public init(executable: String, environment: [String: String]) {
       self.executable = executable
