@@ -156,6 +156,7 @@ struct RunRequest: Sendable, Equatable {
   /// the stamps taken after the check.
   private func serveFirings(locator: WorkflowLocator, context: SessionContext) async throws {
     guard let handOver = TriggerHandOver() else { throw ExitCode.validationFailure }
+    RunHistory.movesPendingWhenIdle.store(true, ordering: .relaxed)
     func stamp() -> FileStamp? { locator.locate(workflow).flatMap { FileStamp(path: $0) } }
     var before = stamp()
     var (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
@@ -190,6 +191,13 @@ struct RunRequest: Sendable, Equatable {
       handOver.ended(status)
       // Cancelled (SIGTERM, Ctrl-C): the scheduler is stopping, and so does this.
       if Task.isCancelled { throw ExitCode(status) }
+      // Run history's upkeep, once firings have paused: the scheduler hands the next firing of a burst
+      // over as soon as it hears of this run's end, so a pause of 50 ms is the end of the burst.
+      if !handOver.firingComes(within: 50), RunHistory.exists(at: context.paths.history),
+        let history = try? RunHistory(file: context.paths.history)
+      {
+        history.ingestIfLarge()
+      }
       // The MCP servers' tools are read once a process, from caches `flow servers` may refresh: a
       // workflow that calls them runs one firing a process, each with what the caches say then.
       if let loaded, !ServerSessions.toolUses(in: loaded, builtIn: Catalogs.builtIn).isEmpty { return }

@@ -166,12 +166,20 @@ public final class RunHistory: @unchecked Sendable {
     }
   }
 
-  /// Moves the pending entries into the database when there are many: for the run that ends. A failure
-  /// leaves them for the next reader, and is not this run's: its entries are written.
-  private func ingestIfLarge() {
-    guard pending.size >= Self.pendingLimit else { return }
+  /// Moves the pending entries into the database when there are many: for the run that ends, or, in a
+  /// process that runs firing after firing (``movesPendingWhenIdle``), when it has none waiting. A
+  /// failure leaves them for the next reader, and is not this run's: its entries are written.
+  public func ingestIfLarge(atRunEnd: Bool = false) {
+    let limit =
+      atRunEnd && Self.movesPendingWhenIdle.load(ordering: .relaxed) ? 4 * Self.pendingLimit : Self.pendingLimit
+    guard pending.size >= limit else { return }
     _ = try? reading { _ in }
   }
+
+  /// Set by a warm run (`flow run --await-trigger`): its runs leave the move to its idle moments, so
+  /// that a firing queued behind a run does not wait for a transaction and its fsyncs; past four times
+  /// the limit they move it still.
+  public static let movesPendingWhenIdle = Atomic(false)
 
   private static func apply(_ entries: [PendingRuns.Entry], to database: SQLiteConnection) throws(SQLiteError) {
     // The rows of runs begun in this batch, and of those begun before it, found by their id.
@@ -239,7 +247,7 @@ public final class RunHistory: @unchecked Sendable {
       .began(Self.insertValues(start)),
       .ended(id: start.id, Self.updateValues(end), workflowKey: start.workflowKey, policy: policy),
     ])
-    ingestIfLarge()
+    ingestIfLarge(atRunEnd: true)
   }
 
   /// Writes (or rewrites) trace entries of the run `id` in progress, by their place in the trace.
@@ -257,7 +265,7 @@ public final class RunHistory: @unchecked Sendable {
       steps.map { .step(id: id, Self.stepValues($0.seq, $0.trace)) } + [
         .ended(id: id, Self.updateValues(end), workflowKey: workflowKey, policy: policy)
       ])
-    ingestIfLarge()
+    ingestIfLarge(atRunEnd: true)
   }
 
   // The statements the pending entries are written by, and how many values each entry carries.

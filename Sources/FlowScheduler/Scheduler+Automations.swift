@@ -31,6 +31,9 @@ extension Scheduler {
     var settling: [String: (due: Date, event: TriggerEvent)] = [:]
     /// Its warm run, started and checked ahead of its next firings.
     var warm: WarmRun?
+    /// The one that takes over when the warm run has run its share: started when it is halfway
+    /// through, so that the firing after its last finds it ready.
+    var successor: WarmRun?
   }
 
   /// A warm run: `flow run --await-trigger`, started after a firing, which runs the workflow's next
@@ -81,7 +84,7 @@ extension Scheduler {
       if isNew { armedNow.append(automation) }
     }
     for (path, old) in automations where next[path] == nil {
-      if let warm = old.warm { effects.launcher.retire(warm.pid) }
+      for warm in [old.warm, old.successor].compactMap({ $0 }) { effects.launcher.retire(warm.pid) }
       report(.disarmed(old.automation))
     }
     for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
@@ -331,6 +334,10 @@ extension Scheduler {
         warm.runs += 1
         warm.until = now + options.warmFor
         automations[path]?.warm = warm
+        // Halfway through its share, so that a burst meets a successor long ready.
+        if warm.runs * 2 >= options.runsPerWarmRun, armed.successor == nil {
+          automations[path]?.successor = startWarmRun(armed.automation, path: path, now: now)
+        }
       } else {
         effects.launcher.retire(warm.pid)
       }
@@ -374,15 +381,23 @@ extension Scheduler {
   /// without one: an idle automation costs no process.
   private func warmUp(_ path: String, now: Date) {
     guard options.warmFor > 0, let armed = automations[path], armed.warm == nil else { return }
-    let arguments = Self.runArguments(armed.automation) + ["--await-trigger", path]
-    guard let (token, pid) = try? launch(arguments, awaitsHandOver: true) else { return }
-    automations[path]?.warm = WarmRun(token: token, pid: pid, arguments: arguments, until: now + options.warmFor)
+    automations[path]?.warm = startWarmRun(armed.automation, path: path, now: now)
+  }
+
+  private func startWarmRun(_ automation: Automation, path: String, now: Date) -> WarmRun? {
+    let arguments = Self.runArguments(automation) + ["--await-trigger", path]
+    guard let (token, pid) = try? launch(arguments, awaitsHandOver: true) else { return nil }
+    return WarmRun(token: token, pid: pid, arguments: arguments, until: now + options.warmFor)
   }
 
   /// Lets go the idle warm runs whose time is up, or every one (`all`: the scheduler stops; one with a
   /// run going ends after it).
   func coolDown(_ now: Date, all: Bool = false) {
     for (path, armed) in automations {
+      if all, let successor = armed.successor {
+        effects.launcher.retire(successor.pid)
+        automations[path]?.successor = nil
+      }
       guard let warm = armed.warm, all || (warm.running == nil && warm.until <= now) else { continue }
       effects.launcher.retire(warm.pid)
       if warm.running == nil { automations[path]?.warm = nil }
@@ -392,19 +407,25 @@ extension Scheduler {
   /// A triggered run ended: its queued run, if any, starts now (or when the storm bound allows).
   func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
     // A warm run's process ended: let go, or killed, and with it the run it had going, if any.
-    if let path = automations.first(where: { $0.value.warm?.token == id })?.key {
+    if let path = automations.first(where: { $0.value.warm?.token == id || $0.value.successor?.token == id })?.key {
+      guard automations[path]?.warm?.token == id else {
+        automations[path]?.successor = nil
+        return true
+      }
       let running = automations[path]?.warm?.running
       automations[path]?.warm = nil
       if let running { _ = triggeredRunEnded(running, termination, now: now) }
       return true
     }
     guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
-    // Its warm run is free for the next firing; one that has run its share is let go for a fresh one.
+    // Its warm run is free for the next firing; one that has run its share is let go, for its successor.
     if let warm = automations[run.path]?.warm, warm.running == id {
       automations[run.path]?.warm?.running = nil
       if warm.runs >= options.runsPerWarmRun {
         effects.launcher.retire(warm.pid)
-        automations[run.path]?.warm = nil
+        let successor = automations[run.path]?.successor
+        automations[run.path]?.warm = successor
+        automations[run.path]?.successor = nil
       }
     }
     if automations[run.path]?.run == id { automations[run.path]?.run = nil }

@@ -49,9 +49,10 @@ public final class Scheduler {
     /// Five minutes: a burst of files a few seconds apart finds it, an idle automation costs no
     /// process.
     public var warmFor: TimeInterval = 300
-    /// How many firings one warm run runs before it is let go and a fresh one started: a bound on what
-    /// one process may keep from run to run.
-    public var runsPerWarmRun = 100
+    /// How many firings one warm run runs before its successor takes over: a bound on what one process
+    /// may keep from run to run. A warm run's anonymous memory went from 0.68 to 1.56 MiB over its first
+    /// 60 one-step runs and stayed there to the 100th (malloc's arenas, not a leak run after run).
+    public var runsPerWarmRun = 1_000
 
     public init(executable: String, environment: [String: String]) {
       self.executable = executable

@@ -62,6 +62,14 @@ public final class TriggerHandOver {
     }
   }
 
+  /// Whether a firing comes (or the input ends) within `milliseconds`.
+  public func firingComes(within milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+    var ready: Int32
+    repeat { ready = poll(&entry, 1, milliseconds) } while ready < 0 && errno == EINTR
+    return !buffer.isEmpty || ready != 0
+  }
+
   /// Says that the run of the last firing ended with `status`.
   public func ended(_ status: Int32) {
     let line = Array("\(status)\n".utf8)

@@ -169,8 +169,8 @@ struct AutomationTests {
     #expect(machine.retirements.map { machine.utc($0.time) } == ["2026-12-01T09:05:01Z"])
   }
 
-  /// After `runsPerWarmRun` firings a warm run is let go, and the next firing starts cold with a fresh
-  /// one beside it: a bound on what one process keeps from run to run.
+  /// After `runsPerWarmRun` firings a warm run is let go (a bound on what one process keeps from run to
+  /// run), and its successor, started when it was halfway through, takes the next.
   @Test func aWarmRunIsLetGoAfterItsShareOfRuns() throws {
     let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
     machine.automations = [Self.automation("/library/pdfs.yml")]
@@ -179,9 +179,12 @@ struct AutomationTests {
       try machine.files(["/home/ada/Downloads/\(file).pdf"], at: "2026-12-01T09:00:\(second)Z")
     }
     try machine.run(until: "2026-12-01T09:01:00Z") { $0.runsPerWarmRun = 2 }
-    #expect(machine.warmed.map { machine.utc($0.time) } == ["2026-12-01T09:00:01Z", "2026-12-01T09:00:13Z"])
+    #expect(
+      machine.warmed.map { machine.utc($0.time) } == [
+        "2026-12-01T09:00:01Z", "2026-12-01T09:00:05Z", "2026-12-01T09:00:13Z",
+      ])
     #expect(machine.retirements.first.map { machine.utc($0.time) } == "2026-12-01T09:00:10Z")
-    #expect(machine.handOvers.count == 2)
+    #expect(machine.handOvers.map(\.pid) == [1002, 1002, 1003])
     #expect(machine.launches.count == 4)
   }
 
