@@ -155,7 +155,9 @@ struct RunRequest: Sendable, Equatable {
   /// the workflow's own file is stamped before it is read too, as an edit can land between the read and
   /// the stamps taken after the check.
   private func serveFirings(locator: WorkflowLocator, context: SessionContext) async throws {
-    guard let handOver = TriggerHandOver() else { throw ExitCode.validationFailure }
+    guard let handOver = TriggerHandOver() else {
+      throw ValidationError("--await-trigger is the scheduler's: a run started so is handed its firings on pipes")
+    }
     RunHistory.movesPendingWhenIdle.store(true, ordering: .relaxed)
     func stamp() -> FileStamp? { locator.locate(workflow).flatMap { FileStamp(path: $0) } }
     var before = stamp()

@@ -102,6 +102,20 @@ struct TriggerCommandTests {
     #expect(try await machine.runs().compactMap { $0["id"] as? String } == ["run-b", "run-a"])
   }
 
+  /// `--await-trigger` is the scheduler's: without the pipes it hands over, a person who types it is told.
+  @Test func awaitingATriggerWithoutTheSchedulersPipesIsRefused() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.immediate)
+    let input = Pipe()
+    let error = Pipe()
+    let run = try machine.launch(["run", "--await-trigger", "pdf.yml"], input: input, error: error)
+    try input.fileHandleForWriting.close()
+    let said = String(decoding: try error.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 2)
+    #expect(said.hasPrefix("error: --await-trigger is the scheduler's"), "\(said)")
+  }
+
   @Test func otherKindsGiveTheirOwnProperties() async throws {
     let machine = try Machine()
     try machine.write("pdf.yml", Self.immediate)
