@@ -2,7 +2,8 @@ import ArgumentParser
 import FlowHistory
 import FlowSession
 
-/// How `flow run` is recorded and locked: `--trigger`, `--no-history`, `--wait`.
+/// How `flow run` is recorded and locked: `--trigger`, `--no-history`, `--wait`; and `--await-trigger`,
+/// the scheduler's run started ahead of its trigger's next firing.
 struct RecordingOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
@@ -21,6 +22,11 @@ struct RecordingOptions: ParsableArguments {
 
   @Flag(help: "If the workflow is already running, wait for that run to end instead of skipping this one.")
   var wait = false
+
+  /// The scheduler's warm run (Automations.md): checked now, then waiting on standard input for what the
+  /// trigger brought (``TriggerHandOver``), so that a firing costs no start and no check.
+  @Flag(help: .hidden)
+  var awaitTrigger = false
 }
 
 extension RunTrigger: ExpressibleByArgument {}

@@ -59,7 +59,7 @@ struct RunCommand: AsyncParsableCommand {
       action: ActionSettings(yes: options.yes, noInput: options.noInput, backend: options.backend),
       dryRun: dryRun || dryRunReads, dryRunReads: dryRunReads, json: json, trigger: recording.trigger,
       triggerEvents: triggerEvents, noHistory: recording.noHistory,
-      wait: recording.wait)
+      wait: recording.wait, awaitsTrigger: recording.awaitTrigger)
   }
 
   func run() async throws { try await request.run() }

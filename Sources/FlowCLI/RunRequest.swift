@@ -33,6 +33,9 @@ struct RunRequest: Sendable, Equatable {
   var triggerEvents: [String] = []
   var noHistory = false
   var wait = false
+  /// `--await-trigger`: the scheduler's warm run, checked before its trigger fires and handed the
+  /// `--trigger-event` values on standard input when it does (``TriggerHandOver``).
+  var awaitsTrigger = false
 
   /// `flow run WORKFLOW` with on/off flags and the options people, scripts and the scheduler give
   /// (`--input NAME=VALUE`, `--input-file FILE`, `--trigger cron`, `--backend raindrop`), parsed without
@@ -94,12 +97,13 @@ struct RunRequest: Sendable, Equatable {
       action: ActionSettings(yes: flags.contains("--yes"), noInput: flags.contains("--no-input"), backend: backend),
       dryRun: flags.contains("--dry-run") || flags.contains("--dry-run-reads"),
       dryRunReads: flags.contains("--dry-run-reads"), json: flags.contains("--json"), trigger: trigger ?? .manual,
-      triggerEvents: triggerEvents, noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"))
+      triggerEvents: triggerEvents, noHistory: flags.contains("--no-history"), wait: flags.contains("--wait"),
+      awaitsTrigger: flags.contains("--await-trigger"))
   }
 
   /// The flags ``plain(_:)`` reads that take no value.
   static let plainFlags: Set<String> = [
-    "--yes", "--no-input", "--dry-run", "--dry-run-reads", "--json", "--no-history", "--wait",
+    "--yes", "--no-input", "--dry-run", "--dry-run-reads", "--json", "--no-history", "--wait", "--await-trigger",
   ]
 
   func run() async throws {
@@ -136,11 +140,80 @@ struct RunRequest: Sendable, Equatable {
   @TaskLocal static var launcherNotice: LauncherNotice?
 
   private func perform() async throws {
-    var context = SessionContext.current
-    let registry = Catalogs.registry
+    let context = SessionContext.current
     let locator = WorkflowLocator(context: context)
-    let runID = context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased()
+    if awaitsTrigger { return try await serveFirings(locator: locator, context: context) }
     let (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+    try await perform(
+      check: check, loaded: loaded, diagnostics: diagnostics, triggerEvents: triggerEvents,
+      runID: context.environment["FLOW_RUN_ID"] ?? UUID().uuidString.lowercased(), locator: locator, context: context)
+  }
+
+  /// `--await-trigger`: the scheduler's warm run (Automations.md, "Warm runs"). It checks the workflow
+  /// before anything fires, then runs each firing the scheduler hands it (``TriggerHandOver``) as a run
+  /// of its own, with its own id and record, until its input ends. Should a file the check read change
+  /// meanwhile, it is read and checked again, so a run is of the workflow as it is when its trigger fires;
+  /// the workflow's own file is stamped before it is read too, as an edit can land between the read and
+  /// the stamps taken after the check.
+  private func serveFirings(locator: WorkflowLocator, context: SessionContext) async throws {
+    guard let handOver = TriggerHandOver() else {
+      throw ValidationError("--await-trigger is the scheduler's: a run started so is handed its firings on pipes")
+    }
+    RunHistory.movesPendingWhenIdle.store(true, ordering: .relaxed)
+    func stamp() -> FileStamp? { locator.locate(workflow).flatMap { FileStamp(path: $0) } }
+    var before = stamp()
+    var (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+    var read = stamps(check, loaded, locator: locator)
+    // What a firing's run first does is rehearsed now and thrown away: the runtime's first instantiation
+    // of the types a parse and the card's analysis use is most of their cost, paid ahead of the firing.
+    if let loaded, let kind = loaded.triggers.first?.kind {
+      _ = try? TriggerEvent.parse(
+        TriggerEvent.rehearsal(of: kind), for: loaded, directory: context.workingDirectory, now: context.clock.now
+      ).value
+      _ = RunContract(loaded, check: check, context: context).set
+    }
+    while let firing = handOver.next() {
+      let now = stamp()
+      if now != before || stamps(check, loaded, locator: locator) != read {
+        before = now
+        (check, loaded, diagnostics) = locator.checkToRun(workflow, in: context)
+        read = stamps(check, loaded, locator: locator)
+      }
+      var run = context
+      run.environment["FLOW_RUN_ID"] = firing.runID
+      var status: Int32 = 0
+      do {
+        try await SessionContext.$current.withValue(run) {
+          try await perform(
+            check: check, loaded: loaded, diagnostics: diagnostics, triggerEvents: firing.values,
+            runID: firing.runID, locator: locator, context: run)
+        }
+      } catch let exit as ExitCode {
+        status = exit.rawValue
+      }
+      handOver.ended(status)
+      // Cancelled (SIGTERM, Ctrl-C): the scheduler is stopping, and so does this.
+      if Task.isCancelled { throw ExitCode(status) }
+      // Run history's upkeep, once firings have paused: the scheduler hands the next firing of a burst
+      // over as soon as it hears of this run's end, so a pause of 50 ms is the end of the burst.
+      if !handOver.firingComes(within: 50), RunHistory.exists(at: context.paths.history),
+        let history = try? RunHistory(file: context.paths.history)
+      {
+        history.ingestIfLarge()
+      }
+      // The MCP servers' tools are read once a process, from caches `flow servers` may refresh: a
+      // workflow that calls them runs one firing a process, each with what the caches say then.
+      if let loaded, !ServerSessions.toolUses(in: loaded, builtIn: Catalogs.builtIn).isEmpty { return }
+    }
+  }
+
+  /// One run of the checked workflow: what fired, the session and its record, then the steps.
+  private func perform(
+    check: WorkflowCheck, loaded: Workflow?, diagnostics: Diagnostics, triggerEvents: [String], runID: String,
+    locator: WorkflowLocator, context: SessionContext
+  ) async throws {
+    var context = context
+    let registry = Catalogs.registry
     // What fired, read against the workflow's triggers before the session, which records it.
     var event: TriggerEvent?
     var eventProblem: Diagnostic?
@@ -322,6 +395,12 @@ struct RunRequest: Sendable, Equatable {
         ExitStatus(error.kind), diagnostics: error.diagnostics, output: nil, reporter: reporter, session: session,
         context: context)
     }
+  }
+
+  /// The stamps of the files a check of the workflow read: its own, and those of the workflows it runs.
+  private func stamps(_ check: WorkflowCheck, _ loaded: Workflow?, locator: WorkflowLocator) -> [FileStamp?] {
+    let files = loaded.map { check.files(of: $0) } ?? locator.locate(workflow).map { [$0] } ?? []
+    return files.map { FileStamp(path: $0) }
   }
 
   /// The workflow's name when its file could not be read as one: the file's name without `.yml`.

@@ -62,8 +62,30 @@ struct PendingRuns {
     }
     defer { close(descriptor) }
     while flock(descriptor, LOCK_EX) != 0 { guard errno == EINTR else { throw failure("cannot lock") } }
+    guard let entries = Self.entries(descriptor) else { throw failure("cannot read") }
+    try body(entries)
+    guard ftruncate(descriptor, 0) == 0 else { throw failure("cannot empty") }
+  }
+
+  /// The start and end entries of the run `id`, left where they are: for a reader that only looks.
+  /// Only their lines are read as entries (the file holds up to a hundred runs'). Taken beside the
+  /// writers' shared lock, so the last line may be one still being written, skipped as cut short.
+  func peek(run id: String) -> [Entry] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_SH) != 0 { guard errno == EINTR else { return [] } }
+    // As ``encode(_:to:)`` writes them: the kind, a tab, and the id as the first text value.
+    let starts = ["B", "E"].map { Array("\($0)\tt\(id)\t".utf8) }
+    return Self.entries(descriptor) { line in starts.contains { line.starts(with: $0) } } ?? []
+  }
+
+  /// Every whole entry in the open file whose line `wanted` keeps; nil when it cannot be read.
+  private static func entries(
+    _ descriptor: Int32, wanted: (ArraySlice<UInt8>) -> Bool = { _ in true }
+  ) -> [Entry]? {
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw failure("cannot read") }
+    guard fstat(descriptor, &status) == 0 else { return nil }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var count = 0
     while count < bytes.count {
@@ -71,14 +93,12 @@ struct PendingRuns {
         buffer.baseAddress.map { read(descriptor, $0 + count, buffer.count - count) } ?? 0
       }
       if got < 0, errno == EINTR { continue }
-      guard got >= 0 else { throw failure("cannot read") }
+      guard got >= 0 else { return nil }
       if got == 0 { break }
       count += got
     }
-    let entries = bytes[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-      .compactMap { Self.entry(String(decoding: $0, as: UTF8.self)) }
-    try body(entries)
-    guard ftruncate(descriptor, 0) == 0 else { throw failure("cannot empty") }
+    return bytes[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+      .filter(wanted).compactMap { entry(String(decoding: $0, as: UTF8.self)) }
   }
 
   private func failure(_ what: String) -> HistoryError {

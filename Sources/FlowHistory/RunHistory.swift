@@ -168,12 +168,20 @@ public final class RunHistory: @unchecked Sendable {
     }
   }
 
-  /// Moves the pending entries into the database when there are many: for the run that ends. A failure
-  /// leaves them for the next reader, and is not this run's: its entries are written.
-  private func ingestIfLarge() {
-    guard pending.size >= Self.pendingLimit else { return }
+  /// Moves the pending entries into the database when there are many: for the run that ends, or, in a
+  /// process that runs firing after firing (``movesPendingWhenIdle``), when it has none waiting. A
+  /// failure leaves them for the next reader, and is not this run's: its entries are written.
+  public func ingestIfLarge(atRunEnd: Bool = false) {
+    let limit =
+      atRunEnd && Self.movesPendingWhenIdle.load(ordering: .relaxed) ? 4 * Self.pendingLimit : Self.pendingLimit
+    guard pending.size >= limit else { return }
     _ = try? reading { _ in }
   }
+
+  /// Set by a warm run (`flow run --await-trigger`): its runs leave the move to its idle moments, so
+  /// that a firing queued behind a run does not wait for a transaction and its fsyncs; past four times
+  /// the limit they move it still.
+  public static let movesPendingWhenIdle = Atomic(false)
 
   private static func apply(_ entries: [PendingRuns.Entry], to database: SQLiteConnection) throws(SQLiteError) {
     // The rows of runs begun in this batch, and of those begun before it, found by their id.
@@ -241,7 +249,7 @@ public final class RunHistory: @unchecked Sendable {
       .began(Self.insertValues(start)),
       .ended(id: start.id, Self.updateValues(end), workflowKey: start.workflowKey, policy: policy),
     ])
-    ingestIfLarge()
+    ingestIfLarge(atRunEnd: true)
   }
 
   /// Writes (or rewrites) trace entries of the run `id` in progress, by their place in the trace.
@@ -259,11 +267,13 @@ public final class RunHistory: @unchecked Sendable {
       steps.map { .step(id: id, Self.stepValues($0.seq, $0.trace)) } + [
         .ended(id: id, Self.updateValues(end), workflowKey: workflowKey, policy: policy)
       ])
-    ingestIfLarge()
+    ingestIfLarge(atRunEnd: true)
   }
 
   // The statements the pending entries are written by, and how many values each entry carries.
   static let insertColumns = 11
+  /// Where ``insertValues(_:)`` puts the start; ``updateValues(_:)`` puts the end first.
+  static let startedColumn = 6
   static let updateColumns = 8
   static let stepColumns = 10
 
@@ -389,6 +399,31 @@ public final class RunHistory: @unchecked Sendable {
       if found.count == 1 { found[0].steps = try Self.steps(of: found[0].key, in: database) }
       return found
     }
+  }
+
+  /// How long the run `id` took as it recorded itself (``RunRecord/duration``), read from the pending
+  /// entries when they hold it, so as not to move them into the database: the scheduler asks at every
+  /// run's end, and a move there is a transaction and its fsyncs between that run's end and the start of
+  /// the next. Nil when the run recorded no end.
+  public func duration(ofRun id: String) -> TimeInterval? {
+    var started: Int64?
+    var ended: Int64?
+    for entry in pending.peek(run: id) {
+      switch entry {
+      case .began(let values) where values.first == .text(id):
+        if case .integer(let milliseconds) = values[Self.startedColumn] { started = milliseconds }
+      case .ended(id, let values, _, _):
+        if case .integer(let milliseconds) = values[0] { ended = milliseconds }
+      default: continue
+      }
+    }
+    // As ``RunRecord/duration`` works it out, to the same last bit.
+    if let started, let ended {
+      return Date(millisecondsSince1970: ended).timeIntervalSince(Date(millisecondsSince1970: started))
+    }
+    // Begun but not ended: there is no end in the database either.
+    if started != nil { return nil }
+    return (try? runs(idPrefix: id, limit: 1))?.first?.duration
   }
 
   /// Every workflow name with a recorded run, for "did you mean".

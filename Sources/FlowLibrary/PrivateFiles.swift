@@ -34,8 +34,9 @@ public enum PrivateFiles {
 
   /// Writes `data` to `url`, mode 0600, creating its folder (0700) if needed. Atomic: the bytes go to a new
   /// file beside it, created 0600 (never readable by others, not even for a moment), which then replaces
-  /// `url`; with `replacing: false` an existing `url` is left alone and the write fails.
-  public static func write(_ data: Data, to url: URL, replacing: Bool = true) throws(Failure) {
+  /// `url`; with `replacing: false` an existing `url` is left alone and the write fails. `durable: false`
+  /// skips the fsync, for a file that a crash may lose and the next start writes again.
+  public static func write(_ data: Data, to url: URL, replacing: Bool = true, durable: Bool = true) throws(Failure) {
     try ensureDirectory(url.deletingLastPathComponent())
     let temporary = url.deletingLastPathComponent().appendingPathComponent(
       ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
@@ -52,7 +53,7 @@ public enum PrivateFiles {
       }
       return true
     }
-    let synced = fsync(descriptor) == 0
+    let synced = !durable || fsync(descriptor) == 0
     close(descriptor)
     guard written, synced else {
       let error = failure("cannot write", url)

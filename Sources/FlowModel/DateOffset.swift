@@ -39,6 +39,8 @@ public struct DateOffset: Sendable, Hashable, CustomStringConvertible {
   /// Splits `name.path - 7 days` into the reference's text and the offset, reporting what does not read
   /// at its column. `locator` maps offsets in `inside` to the file.
   static func split(_ inside: String, locator: ScalarLocator, into diagnostics: inout Diagnostics) -> Split {
+    // An operator follows a space or a tab: most references (`${saved.title}`) have neither.
+    guard inside.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return .none }
     let scalars = Array(inside.unicodeScalars)
     func isSpace(_ index: Int) -> Bool { index < scalars.count && (scalars[index] == " " || scalars[index] == "\t") }
     // The first '+' or '-' that has a space before it.

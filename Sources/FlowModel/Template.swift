@@ -38,6 +38,8 @@ public struct Template: Sendable, Hashable {
 
   /// The text, when it holds no reference.
   public var literal: String? {
+    // Asked of every value the checker meets: one with a reference says so before any text is joined.
+    if parts.contains(where: { if case .reference = $0 { true } else { false } }) { return nil }
     var text = ""
     for part in parts {
       guard case .literal(let literal) = part else { return nil }
@@ -109,7 +111,7 @@ extension Template {
     -> Template
   {
     // Most values hold no reference and nothing that looks like one: they are one literal as they are.
-    if !text.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: "{") }) {
+    if !Self.mayHoldReference(text) {
       return Template(parts: text.isEmpty ? [] : [.literal(text)], span: locator.whole)
     }
     if let template = parseReferences(text, locatedBy: locator, into: &diagnostics) { return template }
@@ -175,6 +177,13 @@ extension Template {
     return Template(parts: parts, span: locator.whole, lookalikes: lookalikes)
   }
 
+  /// Whether `text` has a `$` or a `{`, without which nothing in it is or looks like a reference; read
+  /// on the stored bytes, which a walk of the string's UTF-8 view is several times slower than.
+  private static func mayHoldReference(_ text: String) -> Bool {
+    func found(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "$") || byte == UInt8(ascii: "{") }
+    return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: found) } ?? text.utf8.contains(where: found)
+  }
+
   /// The common case, read as UTF-8 bytes: text whose every `$` starts a closed `${…}` (or `$${`) and that
   /// has no `{{`, so nothing in it can look like another tool's reference. Literal runs are copied whole
   /// and only the references are parsed; nil hands anything else to the general reader above.
@@ -184,6 +193,8 @@ extension Template {
     let bytes = Array(text.utf8)
     let (dollar, open, close) = (UInt8(ascii: "$"), UInt8(ascii: "{"), UInt8(ascii: "}"))
     var parts: [Part] = []
+    // Room for the usual `text ${reference}` at once, rather than growing the list at its second part.
+    parts.reserveCapacity(2)
     var literal = ""
     var runStart = 0
     var index = 0
@@ -216,6 +227,15 @@ extension Template {
         literal = ""
         let (first, last) = (scalarOffset(index), scalarOffset(end + 1))
         let span = locator.span(first, last)
+        let insideBytes = bytes[(index + 2)..<end]
+        // A plain ASCII reference (`${saved.title}`: no space, so no date arithmetic) is read on the bytes.
+        if insideBytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
+          guard let reference = Reference.parseASCII(insideBytes, span: span) else { return nil }
+          parts.append(.reference(reference))
+          index = end + 1
+          runStart = index
+          continue
+        }
         let inside = piece((index + 2)..<end)
         let split = DateOffset.split(inside, locator: locator.shifted(by: first + 2), into: &found)
         switch split {
@@ -281,7 +301,7 @@ extension Template {
 extension Reference {
   /// Parses `name(.property|[index])*`; names are letters, digits, `_` and `-`, not starting with a digit.
   static func parse(_ text: String, span: SourceSpan) -> Reference? {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCII(text, span: span) }
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCII(Array(text.utf8)[...], span: span) }
     let scalars = Array(text.unicodeScalars)
     var index = 0
     func name() -> String? {
@@ -319,13 +339,13 @@ extension Reference {
 
 extension Reference {
   /// ``parse(_:span:)`` for ASCII text, on its bytes: the grammar is the same, letters being ASCII ones.
-  fileprivate static func parseASCII(_ text: String, span: SourceSpan) -> Reference? {
-    let bytes = Array(text.utf8)
-    var index = 0
+  /// Takes a slice so that a template's reader hands over the bytes between `${` and `}` as they are.
+  fileprivate static func parseASCII(_ bytes: ArraySlice<UInt8>, span: SourceSpan) -> Reference? {
+    var index = bytes.startIndex
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     func name() -> String? {
       let start = index
-      while index < bytes.count {
+      while index < bytes.endIndex {
         let byte = bytes[index] | 0x20
         guard
           (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || isDigit(bytes[index])
@@ -338,7 +358,7 @@ extension Reference {
     }
     guard let root = name() else { return nil }
     var path: [Component] = []
-    while index < bytes.count {
+    while index < bytes.endIndex {
       if bytes[index] == UInt8(ascii: ".") {
         index += 1
         guard let property = name() else { return nil }
@@ -380,7 +400,11 @@ public struct ScalarLocator: Sendable {
   public init(_ scalar: YAMLNode.Scalar) {
     whole = scalar.span
     let written = scalar.span.end.column - scalar.span.start.column
-    let length = scalar.value.unicodeScalars.count
+    // Scalars counted on the stored UTF-8, one for each byte that does not continue a scalar: walking
+    // the string's scalars decodes each one, for every value of the file.
+    let length =
+      scalar.value.utf8.withContiguousStorageIfAvailable { bytes in bytes.count { $0 & 0xC0 != 0x80 } }
+      ?? scalar.value.unicodeScalars.count
     let sameLine = scalar.span.start.line == scalar.span.end.line
     switch scalar.style {
     case .plain where sameLine && written == length:
@@ -403,9 +427,10 @@ public struct ScalarLocator: Sendable {
   /// The span of the value's Unicode scalars `start..<end`.
   public func span(_ start: Int, _ end: Int) -> SourceSpan {
     guard let firstColumn else { return whole }
-    let line = whole.start.line
-    return SourceSpan(
-      file: whole.file, start: SourceLocation(line: line, column: firstColumn + start),
-      end: SourceLocation(line: line, column: firstColumn + end))
+    // Made from `whole`, which names the file already: `SourceSpan(file:…)` would look the file up.
+    var span = whole
+    span.start = SourceLocation(line: whole.start.line, column: firstColumn + start)
+    span.end = SourceLocation(line: whole.start.line, column: firstColumn + end)
+    return span
   }
 }

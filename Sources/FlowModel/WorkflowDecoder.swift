@@ -552,7 +552,8 @@ public struct WorkflowDecoder {
   private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {
     let keySpan = head.key.span
     let keyword = head.key.value
-    switch BlockKeyword(rawValue: keyword) {
+    // Found in the table of blocks: `BlockKeyword(rawValue:)` compares the word with each keyword in turn.
+    switch WorkflowFormat.blocksByKeyword[keyword]?.id {
     case .if?:
       guard let condition = Condition.parse(head.value, into: &diagnostics) else { return nil }
       return .ifBlock(
@@ -830,20 +831,26 @@ public struct WorkflowDecoder {
   /// After a namespace, the name may also be an MCP tool's as its server spells it (letters of either
   /// case, digits, `_`, `-` and `.`: `time.get_current_time`; Documentation/MCP.md).
   private mutating func actionID(_ scalar: YAMLNode.Scalar) -> Located<String>? {
+    // Every character allowed is ASCII, so the bytes are read: scalars would be decoded for each step.
     func isKebab(_ part: Substring) -> Bool {
-      guard let first = part.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-      return part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+      guard let first = part.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+      return part.utf8.allSatisfy {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+          || $0 == UInt8(ascii: "-")
+      }
     }
     func isToolName(_ part: Substring) -> Bool {
       guard !part.isEmpty, part.count <= 128, part.first != ".", part.last != "." else { return false }
-      return part.unicodeScalars.allSatisfy {
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-          || "_-.".unicodeScalars.contains($0)
+      return part.utf8.allSatisfy {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+          || $0 == UInt8(ascii: ".")
       }
     }
     let valid: Bool
-    if let dot = scalar.value.firstIndex(of: ".") {
-      valid = isKebab(scalar.value[..<dot]) && isToolName(scalar.value[scalar.value.index(after: dot)...])
+    // Looked for among the bytes: a search by Character cost more than the rest of the step's decoding.
+    if let dot = scalar.value.utf8.firstIndex(of: UInt8(ascii: ".")) {
+      valid = isKebab(scalar.value[..<dot]) && isToolName(scalar.value[scalar.value.utf8.index(after: dot)...])
     } else {
       valid = isKebab(scalar.value[...])
     }

@@ -47,7 +47,7 @@ public struct Checker {
   /// The static type the check finds for each reference whose type is known: what `flow show` reads to
   /// make coercions visible (`⟨saved⟩ as URL`) without a second type inference. Reports nothing.
   public func referenceTypes(in workflow: Workflow) -> [Reference: ValueType] {
-    var pass = Pass(checker: self, workflow: workflow, children: [:])
+    var pass = Pass(checker: self, workflow: workflow, children: [:], keepsReferenceTypes: true)
     pass.run()
     return pass.referenceTypes
   }
@@ -110,8 +110,10 @@ private struct Pass {
   var inputs: [String: ValueType?] = [:]
   /// The types `stop` gives, for the workflow's result; nil for a `stop` whose type is unknown.
   var stopTypes: [ValueType?] = []
-  /// What ``Checker/referenceTypes(in:)`` returns.
+  /// What ``Checker/referenceTypes(in:)`` returns, kept only for it: hashing every reference of a big
+  /// file into it was a twentieth of `flow validate`'s time, which never reads it.
   var referenceTypes: [Reference: ValueType] = [:]
+  let keepsReferenceTypes: Bool
   /// Checking `on-failure:`, where `${run.error}` is defined and the names of `steps:` are not.
   var inOnFailure = false
   /// The first `${trigger}` met (``WorkflowSummary/triggerRead``).
@@ -119,10 +121,11 @@ private struct Pass {
   /// The names `steps:` define, while checking `on-failure:`: to say why one is not available there.
   var stepsDefinitions: [String: SourceSpan] = [:]
 
-  init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?]) {
+  init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?], keepsReferenceTypes: Bool = false) {
     self.checker = checker
     self.workflow = workflow
     self.children = children
+    self.keepsReferenceTypes = keepsReferenceTypes
   }
 
   var summary: WorkflowSummary {
@@ -195,10 +198,14 @@ private struct Pass {
   }
 
   private mutating func collectDefinitions(_ steps: [Step]) {
-    for step in steps {
-      if let name = step.name, !isForEach(step), definitions[name.value] == nil { definitions[name.value] = name.span }
-      for body in step.kind.bodies { collectDefinitions(body) }
-      if let variable = step.kind.variable, definitions[variable.value] == nil {
+    // Read in place, by index: copying each step cost more than recording its name.
+    for index in steps.indices {
+      if let name = steps[index].name, !isForEach(steps[index]), definitions[name.value] == nil {
+        definitions[name.value] = name.span
+      }
+      if case .action = steps[index].kind { continue }
+      for body in steps[index].kind.bodies { collectDefinitions(body) }
+      if let variable = steps[index].kind.variable, definitions[variable.value] == nil {
         definitions[variable.value] = variable.span
       }
     }
@@ -276,7 +283,8 @@ private struct Pass {
       report(error.diagnostic(at: call.id.span))
       return nil
     }
-    let keys = descriptor.parameters.map(\.key)
+    // The parameters' keys, for messages only.
+    var keys: [String] { descriptor.parameters.map(\.key) }
     // The static types of the values given, for outputs that follow their inputs (`list: [a, b]`).
     var given: [String: ValueType] = [:]
     // The values written out, for outputs a value decides (`run-shell`'s `output: lines`).
@@ -366,8 +374,10 @@ private struct Pass {
   {
     let action = descriptor.id
     let start = diagnostics.all.count
+    // The description captures the key alone: a capture of the whole parameter copies it at each level.
+    let key = parameter.key
     let type = check(
-      value, against: parameter.type, range: parameter.range, description: "'\(parameter.key)'",
+      value, against: parameter.type, range: parameter.range, description: "'\(key)'",
       convert: parameter.convertLiteral)
     if parameter.type == .text, let type, type.isList, case .text(let template) = value,
       let reference = template.wholeReference, !descriptor.intentType.linesParameters.contains(parameter.key)
@@ -396,10 +406,11 @@ private struct Pass {
 
   /// Checks a value against the type a parameter (or input) wants — literals by converting them as the
   /// run will, references by their static type through the coercion table — and returns the value's
-  /// static type when it is known.
+  /// static type when it is known. `description` names the value in messages, made only for one.
   @discardableResult
   private mutating func check(
-    _ value: Value, against type: ValueType, range: ClosedRange<Double>?, description: String, convert: Converter?
+    _ value: Value, against type: ValueType, range: ClosedRange<Double>?, description: @autoclosure () -> String,
+    convert: Converter?
   ) -> ValueType? {
     switch value {
     case .ask, .null:
@@ -407,29 +418,29 @@ private struct Pass {
     case .text(let template):
       if let reference = template.wholeReference {
         guard let actual = self.type(of: reference) else { return nil }
-        check(reference, of: actual, against: type, description: description)
+        check(reference, of: actual, against: type, description: description())
         return actual
       }
       check(template)
       if let literal = template.literal {
-        checkLiteral(.text(literal), against: type, range: range, span: template.span, description, convert)
+        checkLiteral(.text(literal), against: type, range: range, span: template.span, description(), convert)
       }
       return .text
     case .bool(let bool, let span):
-      checkLiteral(.boolean(bool), against: type, range: range, span: span, description, convert)
+      checkLiteral(.boolean(bool), against: type, range: range, span: span, description(), convert)
       return .boolean
     case .integer(let number, let span):
-      checkLiteral(.number(Double(number)), against: type, range: range, span: span, description, convert)
+      checkLiteral(.number(Double(number)), against: type, range: range, span: span, description(), convert)
       return .number
     case .double(let number, let span):
-      checkLiteral(.number(number), against: type, range: range, span: span, description, convert)
+      checkLiteral(.number(number), against: type, range: range, span: span, description(), convert)
       return .number
     case .list(let items, let span):
       if let literal = Self.literal(value) {
         if type.isList || Self.acceptsAnything(type) {
-          checkLiteral(literal, against: type, range: range, span: span, description, convert)
+          checkLiteral(literal, against: type, range: range, span: span, description(), convert)
         } else {
-          reportListWhereOneExpected(description, type, at: span)
+          reportListWhereOneExpected(description(), type, at: span)
         }
         return self.type(of: value)
       }
@@ -441,10 +452,10 @@ private struct Pass {
           convertItem = { (item: FlowValue) throws(CoercionError) -> FlowValue in try convert(.list([item])) }
         }
         for item in items {
-          types.append(check(item, against: element, range: range, description: description, convert: convertItem))
+          types.append(check(item, against: element, range: range, description: description(), convert: convertItem))
         }
       } else {
-        if !Self.acceptsAnything(type) { reportListWhereOneExpected(description, type, at: span) }
+        if !Self.acceptsAnything(type) { reportListWhereOneExpected(description(), type, at: span) }
         types = items.map { self.type(of: $0) }
       }
       return .list(Self.common(types))
@@ -453,12 +464,13 @@ private struct Pass {
       switch type {
       case .dictionary, .any, .text, .list(.any), .list(.dictionary):
         if let literal = Self.literal(value) {
-          checkLiteral(literal, against: type, range: range, span: span, description, convert)
+          checkLiteral(literal, against: type, range: range, span: span, description(), convert)
         }
       default:
         report(
           Diagnostic(
-            .error, .invalidValue, "expected \(CoercionError.article(for: type)) for \(description), got a dictionary",
+            .error, .invalidValue,
+            "expected \(CoercionError.article(for: type)) for \(description()), got a dictionary",
             at: span
           )
           .help("'{…}' and 'name: value' lines make a dictionary in YAML; quote the text if it is meant as written"))
@@ -470,13 +482,13 @@ private struct Pass {
   /// A whole reference given where `type` is wanted: a list where one value is, or a type no value of
   /// which converts (a Bookmark where a Collection is wanted).
   private mutating func check(
-    _ reference: Reference, of actual: ValueType, against type: ValueType, description: String
+    _ reference: Reference, of actual: ValueType, against type: ValueType, description: @autoclosure () -> String
   ) {
     if actual.isList, !type.isList, !Self.acceptsAnything(type) {
       report(
         Diagnostic(
           .error, .listWhereOneExpected,
-          "\(description) takes one \(type.name), but '${\(reference)}' is a \(actual.name)", at: reference.span
+          "\(description()) takes one \(type.name), but '${\(reference)}' is a \(actual.name)", at: reference.span
         )
         .help("run the step once per item with 'for-each', or pick one with 'get-item'"))
       return
@@ -491,7 +503,7 @@ private struct Pass {
     report(
       Diagnostic(
         .error, .typeMismatch,
-        "\(description) takes \(CoercionError.article(for: type)), but '${\(reference)}' is "
+        "\(description()) takes \(CoercionError.article(for: type)), but '${\(reference)}' is "
           + CoercionError.article(for: actual),
         at: reference.span
       )
@@ -510,7 +522,7 @@ private struct Pass {
   /// for inputs; then checks the range.
   private mutating func checkLiteral(
     _ literal: FlowValue, against type: ValueType, range: ClosedRange<Double>?, span: SourceSpan,
-    _ description: String, _ convert: Converter?
+    _ description: @autoclosure () -> String, _ convert: Converter?
   ) {
     let converted: FlowValue
     do {
@@ -523,7 +535,8 @@ private struct Pass {
       }
     } catch {
       let message =
-        error.expected.map { "expected \($0) for \(description), got \(error.got ?? literal.quoted)" } ?? error.message
+        error.expected.map { "expected \($0) for \(description()), got \(error.got ?? literal.quoted)" }
+        ?? error.message
       report(Diagnostic(.error, .invalidValue, message, at: span).help(error.help))
       return
     }
@@ -538,7 +551,7 @@ private struct Pass {
       report(
         Diagnostic(
           .error, .outOfRange,
-          "\(description) must be between \(FlowValue.formatNumber(range.lowerBound)) and \(FlowValue.formatNumber(range.upperBound)), got \(FlowValue.formatNumber(number))",
+          "\(description()) must be between \(FlowValue.formatNumber(range.lowerBound)) and \(FlowValue.formatNumber(range.upperBound)), got \(FlowValue.formatNumber(number))",
           at: span))
     }
   }
@@ -722,7 +735,7 @@ private struct Pass {
   }
 
   private mutating func check(_ template: Template) {
-    for reference in template.references { _ = type(of: reference) }
+    for case .reference(let reference) in template.parts { _ = type(of: reference) }
     for lookalike in template.lookalikes { check(lookalike) }
   }
 
@@ -784,13 +797,17 @@ private struct Pass {
       }
       type = .date
     }
-    if let type { referenceTypes[reference] = type }
+    if keepsReferenceTypes, let type { referenceTypes[reference] = type }
     return type
   }
 
   /// The built-in names that stand alone everywhere, offered by "did you mean": `previous`, `input`, `now`.
   private static let plainBuiltIns = MagicVariable.allCases
     .filter { !$0.needsProperty && !$0.isLoopVariable && $0 != .trigger }.map(\.rawValue)
+
+  /// The one property `${workflow}` and `${run}` are read with, as "did you mean" offers it; made once
+  /// rather than for every `${workflow.name}` of a file.
+  private static let expectedProperties = ["workflow": "name", "run": "id"]
 
   /// Checks that a reference names something defined by now, and that its path exists on the type.
   private mutating func resolve(_ reference: Reference) -> ValueType? {
@@ -823,7 +840,7 @@ private struct Pass {
       current = type
       path = rest
     case .workflow?, .run?, .env?, .secret?:
-      let expected = ["workflow": "name", "run": "id"]
+      let expected = Self.expectedProperties
       guard case .property(let name)? = path.first else {
         let listed =
           variable == .secret

@@ -21,7 +21,9 @@ enum ScriptInjection {
     var found: [Diagnostic] = []
     var budget = refinedSpans
     StepWalk.walk(workflow.steps) { visit in
-      guard case .action(let call) = visit.step.kind,
+      // `run-shell` has no namespace, so no other spelling of an id names it: the lookup, which confirms
+      // it is the built-in one, is asked only of that id.
+      guard case .action(let call) = visit.step.kind, call.id.value == action,
         (try? registry.descriptor(for: call.id.value))?.id == action
       else { return }
       found += check(call, shared: shared, budget: &budget)

@@ -6,9 +6,18 @@ import FlowModel
 public enum StepWalk {
   /// One step, where it stands.
   public struct Visit {
-    public var step: Step
-    /// As the run numbers it: `3`, `2.1` for the first step inside step 2.
-    public var position: String
+    /// The step, read where it stands: a visit holds the list and the step's index in it, so that
+    /// making one costs a reference, not a copy of the step (a walk of a big file spent more on copying
+    /// steps than on anything it did with them).
+    public var step: Step { steps[index] }
+    let steps: [Step]
+    let index: Int
+    /// As the run numbers it: `3`, `2.1` for the first step inside step 2. Made when asked: most visits
+    /// never name their step, and a walk of a big file made a string for each.
+    public var position: String { prefix + String(number) }
+    /// What the position starts with (`2.`, `on-failure.`), and the step's number under it.
+    let prefix: String
+    let number: Int
     /// Whether it runs whenever the workflow runs: at the top level, without `when`, and with no `stop`
     /// before it that might end the run. Steps inside `if`, `menu` and loops may not run.
     public var certain: Bool
@@ -39,16 +48,23 @@ public enum StepWalk {
     _ steps: [Step], prefix: String, first: Int, certain: Bool, confirmedBlock: Bool, stopped: inout Bool,
     _ visit: (Visit) -> Void
   ) {
-    for (offset, step) in steps.enumerated() {
-      let position = prefix + String(first + offset)
-      let runs = certain && step.when == nil && !stopped
-      visit(Visit(step: step, position: position, certain: runs, confirmedBlock: confirmedBlock))
-      let inner = confirmedBlock || step.confirm != nil
-      var nestedStop = step.kind.keyword == .stop
-      for (body, first) in zip(step.kind.bodies, step.kind.bodyStarts) {
-        walk(
-          body, prefix: position + ".", first: first, certain: false, confirmedBlock: inner, stopped: &nestedStop,
-          visit)
+    for index in steps.indices {
+      let runs = certain && steps[index].when == nil && !stopped
+      visit(
+        Visit(
+          steps: steps, index: index, prefix: prefix, number: first + index, certain: runs,
+          confirmedBlock: confirmedBlock))
+      // An action holds no steps and stops nothing: most steps, passed without reading their kind again.
+      if case .action = steps[index].kind { continue }
+      var nestedStop = steps[index].kind.keyword == .stop
+      let bodies = steps[index].kind.bodies
+      if !bodies.isEmpty {
+        let inner = confirmedBlock || steps[index].confirm != nil
+        let position = prefix + String(first + index) + "."
+        for (body, first) in zip(bodies, steps[index].kind.bodyStarts) {
+          walk(
+            body, prefix: position, first: first, certain: false, confirmedBlock: inner, stopped: &nestedStop, visit)
+        }
       }
       if nestedStop { stopped = true }
     }

@@ -30,6 +30,28 @@ extension Scheduler {
     var lastDetail: String?
     /// Files of triggers with `settle:`, waiting until nothing has touched them for that long.
     var settling: [String: (due: Date, event: TriggerEvent)] = [:]
+    /// Its warm run, started and checked ahead of its next firings.
+    var warm: WarmRun?
+    /// The one that takes over when the warm run has run its share: started when it is halfway
+    /// through, so that the firing after its last finds it ready.
+    var successor: WarmRun?
+  }
+
+  /// A warm run: `flow run --await-trigger`, started after a firing, which runs the workflow's next
+  /// firings one after another, each handed to it as it comes (``TriggerHandOver``), without starting a
+  /// process or checking the workflow again (Automations.md, "Warm runs").
+  struct WarmRun {
+    /// The id its process's end is posted under.
+    var token: String
+    var pid: Int32
+    /// Its command line, which a firing's run must have for the warm run to run it.
+    var arguments: [String]
+    /// When it is let go, idle: ``Scheduler/Options/warmFor`` after the firing it last ran.
+    var until: Date
+    /// The run it has going, if one is.
+    var running: String?
+    /// How many firings it has run.
+    var runs = 0
   }
 
   /// A run a trigger started.
@@ -62,7 +84,10 @@ extension Scheduler {
       }
       if isNew { armedNow.append(automation) }
     }
-    for (path, old) in automations where next[path] == nil { report(.disarmed(old.automation)) }
+    for (path, old) in automations where next[path] == nil {
+      for warm in [old.warm, old.successor].compactMap({ $0 }) { effects.launcher.retire(warm.pid) }
+      report(.disarmed(old.automation))
+    }
     for unarmed in loaded.unarmed where unarmedReported[unarmed.path] != unarmed.reason {
       report(.notArmed(name: unarmed.name, path: unarmed.path, reason: unarmed.reason))
     }
@@ -276,8 +301,8 @@ extension Scheduler {
       armed.automation, event: event, reason: "it joined the run already queued, which carries what it brought")
   }
 
-  /// Starts a triggered run: `flow run --no-input --wait --trigger-event …`. `--wait`: a run someone
-  /// else started (a person, cron) holds the lock, and this one follows it rather than being lost.
+  /// Starts a triggered run: hands the firing to the workflow's warm run, or starts
+  /// `flow run --no-input --wait --trigger-event … PATH` and a warm run for the firings after it.
   private func start(_ path: String, _ event: TriggerEvent, now: Date) {
     guard let armed = automations[path] else { return }
     var event = event
@@ -293,16 +318,34 @@ extension Scheduler {
         automations[path]?.queued = rest
       }
     }
-    let id = effects.newRunID()
-    var environment = options.environment
-    environment["FLOW_RUN_ID"] = id
-    let request = LaunchRequest(
-      executable: options.executable,
-      arguments: ["run"] + (armed.automation.asks ? [] : ["--no-input"]) + ["--wait"] + event.arguments
-        + [armed.automation.path], environment: environment)
-    let clock = effects.clock
-    do {
-      let pid = try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) }
+    let arguments = Self.runArguments(armed.automation)
+    var handed: (id: String, pid: Int32)?
+    if var warm = armed.warm, warm.running == nil {
+      // One whose command line is not this run's (its workflow now asks at the desktop, or no longer
+      // does) is let go.
+      automations[path]?.warm = nil
+      let id = effects.newRunID()
+      let clock = effects.clock
+      let firing = TriggerHandOver.Firing(runID: id, values: event.values)
+      if warm.arguments == arguments + ["--await-trigger", path],
+        effects.launcher.handOver(warm.pid, firing.encoded, finished: { clock.post(.runEnded(id: id, .exited($0))) })
+      {
+        handed = (id, warm.pid)
+        warm.running = id
+        warm.runs += 1
+        warm.until = now + options.warmFor
+        automations[path]?.warm = warm
+        // Halfway through its share, so that a burst meets a successor long ready.
+        if warm.runs * 2 >= options.runsPerWarmRun, armed.successor == nil {
+          automations[path]?.successor = startWarmRun(armed.automation, path: path, now: now)
+        }
+      } else {
+        effects.launcher.retire(warm.pid)
+      }
+    }
+    defer { warmUp(path, now: now) }
+    do throws(LaunchFailure) {
+      let (id, pid) = if let handed { handed } else { try launch(arguments + event.arguments + [path]) }
       let run = TriggeredRun(
         id: id, name: armed.automation.name, path: path, event: event, pid: pid, started: now)
       triggeredRuns[id] = run
@@ -314,9 +357,78 @@ extension Scheduler {
     }
   }
 
+  /// A triggered run's command line, but for what fired: `flow run --no-input --wait` (with no
+  /// `--no-input` for a workflow whose questions the desktop asks). `--wait`: a run someone else started
+  /// (a person, cron) holds the lock, and this one follows it rather than being lost.
+  private static func runArguments(_ automation: Automation) -> [String] {
+    ["run"] + (automation.asks ? [] : ["--no-input"]) + ["--wait"]
+  }
+
+  /// Starts `flow` with `arguments` as a new run, which posts its end; returns its id and pid.
+  private func launch(_ arguments: [String], awaitsHandOver: Bool = false) throws(LaunchFailure) -> (
+    id: String, pid: Int32
+  ) {
+    let id = effects.newRunID()
+    var environment = options.environment
+    environment["FLOW_RUN_ID"] = id
+    var request = LaunchRequest(executable: options.executable, arguments: arguments, environment: environment)
+    request.awaitsHandOver = awaitsHandOver
+    let clock = effects.clock
+    return (id, try effects.launcher.launch(request) { clock.post(.runEnded(id: id, $0)) })
+  }
+
+  /// Starts the workflow's warm run, to wait checked for its next firings: a firing then costs no start
+  /// of a process and no check. Only after a firing, and let go after ``Scheduler/Options/warmFor``
+  /// without one: an idle automation costs no process.
+  private func warmUp(_ path: String, now: Date) {
+    guard options.warmFor > 0, let armed = automations[path], armed.warm == nil else { return }
+    automations[path]?.warm = startWarmRun(armed.automation, path: path, now: now)
+  }
+
+  private func startWarmRun(_ automation: Automation, path: String, now: Date) -> WarmRun? {
+    let arguments = Self.runArguments(automation) + ["--await-trigger", path]
+    guard let (token, pid) = try? launch(arguments, awaitsHandOver: true) else { return nil }
+    return WarmRun(token: token, pid: pid, arguments: arguments, until: now + options.warmFor)
+  }
+
+  /// Lets go the idle warm runs whose time is up, or every one (`all`: the scheduler stops; one with a
+  /// run going ends after it).
+  func coolDown(_ now: Date, all: Bool = false) {
+    for (path, armed) in automations {
+      if all, let successor = armed.successor {
+        effects.launcher.retire(successor.pid)
+        automations[path]?.successor = nil
+      }
+      guard let warm = armed.warm, all || (warm.running == nil && warm.until <= now) else { continue }
+      effects.launcher.retire(warm.pid)
+      if warm.running == nil { automations[path]?.warm = nil }
+    }
+  }
+
   /// A triggered run ended: its queued run, if any, starts now (or when the storm bound allows).
   func triggeredRunEnded(_ id: String, _ termination: Termination, now: Date) -> Bool {
+    // A warm run's process ended: let go, or killed, and with it the run it had going, if any.
+    if let path = automations.first(where: { $0.value.warm?.token == id || $0.value.successor?.token == id })?.key {
+      guard automations[path]?.warm?.token == id else {
+        automations[path]?.successor = nil
+        return true
+      }
+      let running = automations[path]?.warm?.running
+      automations[path]?.warm = nil
+      if let running { _ = triggeredRunEnded(running, termination, now: now) }
+      return true
+    }
     guard let run = triggeredRuns.removeValue(forKey: id) else { return false }
+    // Its warm run is free for the next firing; one that has run its share is let go, for its successor.
+    if let warm = automations[run.path]?.warm, warm.running == id {
+      automations[run.path]?.warm?.running = nil
+      if warm.runs >= options.runsPerWarmRun {
+        effects.launcher.retire(warm.pid)
+        let successor = automations[run.path]?.successor
+        automations[run.path]?.warm = successor
+        automations[run.path]?.successor = nil
+      }
+    }
     if automations[run.path]?.run == id { automations[run.path]?.run = nil }
     if sleepRuns.remove(id) != nil, sleepRuns.isEmpty { letSleep() }
     report(.triggeredRunEnded(run, termination, ended: now))
@@ -348,12 +460,14 @@ extension Scheduler {
     }
   }
 
-  /// The earliest time a queued run or a settling file is due: the scheduler's timer covers it.
+  /// The earliest time a queued run, a settling file or the end of an idle warm run is due: the
+  /// scheduler's timer covers it.
   func automationsDeadline() -> Date? {
     var earliest: Date?
     func consider(_ date: Date) { if earliest.map({ date < $0 }) ?? true { earliest = date } }
     for armed in automations.values {
       for (_, settling) in armed.settling { consider(settling.due) }
+      if let warm = armed.warm, warm.running == nil { consider(warm.until) }
       if armed.queued != nil, armed.run == nil, armed.starts.count >= options.runsPerMinute,
         let oldest = armed.starts.first
       {

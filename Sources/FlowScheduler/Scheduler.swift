@@ -46,6 +46,14 @@ public final class Scheduler {
     public var queuedFiles = 10_000
     /// The most files one triggered run is given on its command line; the rest wait for the next.
     public var filesPerRun = 1_000
+    /// How long a warm run waits for the next firing of its workflow before it is let go (0: none).
+    /// Five minutes: a burst of files a few seconds apart finds it, an idle automation costs no
+    /// process.
+    public var warmFor: TimeInterval = 300
+    /// How many firings one warm run runs before its successor takes over: a bound on what one process
+    /// may keep from run to run. A warm run's anonymous memory went from 0.68 to 1.56 MiB over its first
+    /// 60 one-step runs and stayed there to the 100th (malloc's arenas, not a leak run after run).
+    public var runsPerWarmRun = 1_000
 
     public init(executable: String, environment: [String: String]) {
       self.executable = executable
@@ -162,6 +170,7 @@ public final class Scheduler {
         fireDue(now)
         settleDue(now)
         startQueued(now)
+        coolDown(now)
         if let due = sleepDeadline, due <= now { letSleep() }
       }
     }
@@ -365,6 +374,7 @@ public final class Scheduler {
     stopping = Stopping(killAt: now + options.gracePeriod)
     reload = nil
     dropQueued()
+    coolDown(now, all: true)
     report(.stopping(signal: signal, runs: runs.count + triggeredRuns.count))
     for run in runs.values.sorted(by: { $0.started < $1.started }) { effects.launcher.signal(run.pid, signal) }
     for run in triggeredRuns.values.sorted(by: { $0.started < $1.started }) {

@@ -23,6 +23,10 @@ public struct LaunchRequest: Sendable, Hashable {
   public var executable: String
   public var arguments: [String]
   public var environment: [String: String]
+  /// A warm run's (`flow run --await-trigger`): its standard input is a pipe it is handed its firings on
+  /// (``RunLauncher/handOver(_:_:finished:)``), instead of `/dev/null`, and descriptor 3 one it reports
+  /// each run's end on.
+  public var awaitsHandOver = false
 
   public init(executable: String, arguments: [String], environment: [String: String]) {
     self.executable = executable
@@ -46,6 +50,12 @@ public protocol RunLauncher: Sendable {
     -> Int32
   /// Sends `signal` to the run's process.
   func signal(_ pid: Int32, _ signal: Int32)
+  /// Hands `bytes`, a firing (``TriggerHandOver``), to the warm run `pid` (launched with
+  /// ``LaunchRequest/awaitsHandOver``); `finished` is called, from any thread, with the exit status of
+  /// the run it starts once that has ended. False when the warm run is gone.
+  func handOver(_ pid: Int32, _ bytes: [UInt8], finished: @escaping @Sendable (Int32) -> Void) -> Bool
+  /// Closes the warm run's input: it ends once the run it has going, if any, has.
+  func retire(_ pid: Int32)
 }
 
 /// Tells when workflow files change.

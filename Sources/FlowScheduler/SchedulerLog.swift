@@ -50,7 +50,7 @@ public struct SchedulerLog: Sendable {
     guard RunHistory.exists(at: file), let history = try? RunHistory(file: file) else {
       return nil
     }
-    return (try? history.runs(idPrefix: runID, limit: 1))?.first?.duration
+    return history.duration(ofRun: runID)
   }
 
   // MARK: - Text

@@ -107,7 +107,7 @@ public final class SchedulerWorkflows: WorkflowSource {
       for (index, trigger) in workflow.triggers.enumerated() {
         guard case .file(let condition) = trigger.condition else { continue }
         let folder = condition.folder.value
-        folders[index] = folder == "~" ? home : folder.hasPrefix("~/") ? home + folder.dropFirst() : folder
+        folders[index] = FileSystemPath.expandingHome(folder, home: home)
       }
       automations.append(
         Automation(

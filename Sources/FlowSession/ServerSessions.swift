@@ -201,6 +201,8 @@ public enum ServerStarter {
   )
     -> [Diagnostic]
   {
+    // No server configured, nothing to warn of: the walk is not taken.
+    guard !servers.isEmpty else { return [] }
     var warned: Set<String> = []
     var warnings: [Diagnostic] = []
     StepWalk.walk(workflow) { visit in

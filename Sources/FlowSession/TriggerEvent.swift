@@ -3,6 +3,7 @@ import FlowCron
 import FlowDiagnostics
 import FlowHistory
 import FlowIntents
+import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSystem
@@ -33,7 +34,10 @@ public struct TriggerEvent: Sendable {
 
   /// The `--trigger-event` arguments that give this event to `flow run`: what the scheduler starts a
   /// triggered run with, read back by ``parse(_:for:directory:now:)``.
-  public var arguments: [String] {
+  public var arguments: [String] { values.flatMap { ["--trigger-event", $0] } }
+
+  /// The `KEY=VALUE`s of ``arguments``: what the scheduler hands a warm run (``TriggerHandOver``).
+  public var values: [String] {
     var pairs: [String] = []
     switch kind {
     case .file: pairs = files.map { "file=\($0)" }
@@ -48,7 +52,7 @@ public struct TriggerEvent: Sendable {
     }
     pairs.append("event=\(event)")
     pairs.append("time=\(ISO8601Text.format(Int64(time.timeIntervalSince1970.rounded(.down)), utcOffset: 0))")
-    return pairs.flatMap { ["--trigger-event", $0] }
+    return pairs
   }
 
   /// The event of a run the clock started, which gets only `--trigger <how>` (a crontab line, a systemd
@@ -60,6 +64,22 @@ public struct TriggerEvent: Sendable {
     case .catchUp: ["schedule=now", "event=catch-up"]
     default: nil
     }
+  }
+
+  /// An event of `kind` that reads, for a warm run to parse before its firing and throw away: the first
+  /// parse in a process is much of a triggered run's time after its firing (the runtime instantiating,
+  /// once, the metadata of the types it uses and looking up their conformances), paid then ahead.
+  public static func rehearsal(of kind: TriggerKind) -> [String] {
+    let main: String =
+      switch kind {
+      case .file, .drive: "/"
+      case .network: "connected"
+      case .power: "50"
+      case .session: "unlock"
+      case .schedule: "now"
+      case .wifi, .hotkey, .app: "x"
+      }
+    return ["\(kind.rawValue)=\(main)", "time=\(ISO8601Text.format(0, utcOffset: 0))"]
   }
 
   /// A run nothing fired, of a workflow that reads `${trigger}` at `read`: refused there before step 1
@@ -274,9 +294,7 @@ public struct TriggerEvent: Sendable {
   }
 
   private static func absolute(_ path: String, in directory: String) -> String {
-    let expanded = (path as NSString).expandingTildeInPath
-    let absolute = expanded.hasPrefix("/") ? expanded : directory + "/" + expanded
-    return (absolute as NSString).standardizingPath
+    FileSystemPath.standardized(path, in: directory, home: getenv("HOME").map { String(cString: $0) })
   }
 
   private static func word(_ value: String, for kind: TriggerKind) -> Diagnostic {

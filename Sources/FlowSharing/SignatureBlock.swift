@@ -36,23 +36,29 @@ public enum SignatureBlock {
   }
 
   public static func split(_ bytes: [UInt8]) -> Split {
-    var lines: [(start: Int, end: Int)] = []
+    // Only the lines that claim to be part of a block are kept, with their numbers: `flow validate` reads
+    // every file through here, and listing every line of a big one cost more than the rest of this.
+    let prefix = Array(Self.prefix.utf8)
+    var claims: [(line: Int, start: Int, end: Int)] = []
+    var lineCount = 0
     var start = 0
-    for (index, byte) in bytes.enumerated() where byte == 0x0A {
-      lines.append((start, index))
+    func endLine(at end: Int) {
+      if bytes[start..<end].starts(with: prefix) { claims.append((lineCount, start, end)) }
+      lineCount += 1
+    }
+    for index in bytes.indices where bytes[index] == 0x0A {
+      endLine(at: index)
       start = index + 1
     }
-    if start < bytes.count { lines.append((start, bytes.count)) }
-    let prefix = Array(Self.prefix.utf8)
-    let claims = lines.indices.filter { bytes[lines[$0].start..<lines[$0].end].starts(with: prefix) }
+    if start < bytes.count { endLine(at: bytes.count) }
     guard !claims.isEmpty else { return .unsigned }
-    guard claims.count == 3, claims == [lines.count - 3, lines.count - 2, lines.count - 1] else {
+    guard claims.count == 3, claims.map(\.line) == [lineCount - 3, lineCount - 2, lineCount - 1] else {
       return .malformed("the signature block must be the last three lines of the file, and only they")
     }
-    func text(_ line: Int) -> String {
-      String(decoding: bytes[lines[line].start..<lines[line].end], as: UTF8.self)
+    func text(_ claim: Int) -> String {
+      String(decoding: bytes[claims[claim].start..<claims[claim].end], as: UTF8.self)
     }
-    let (algorithm, keyLine, valueLine) = (text(claims[0]), text(claims[1]), text(claims[2]))
+    let (algorithm, keyLine, valueLine) = (text(0), text(1), text(2))
     guard algorithm == algorithmLine else { return .malformed("the signature block does not name ed25519") }
     guard keyLine.hasPrefix(keyLabel), let key = PublicKey(base64: String(keyLine.dropFirst(keyLabel.count))) else {
       return .malformed("the signer's key does not read")
@@ -60,7 +66,7 @@ public enum SignatureBlock {
     guard valueLine.hasPrefix(valueLabel),
       let signature = Base64.canonical(String(valueLine.dropFirst(valueLabel.count)), count: 64)
     else { return .malformed("the signature does not read") }
-    return .signed(content: Array(bytes[..<lines[claims[0]].start]), key: key, signature: signature)
+    return .signed(content: Array(bytes[..<claims[0].start]), key: key, signature: signature)
   }
 
   /// The block for `signature` by `key`, to append to the signed bytes.

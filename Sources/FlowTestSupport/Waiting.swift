@@ -40,8 +40,9 @@ public final class Occurrence: Sendable {
   }
 }
 
-/// Files closed after writing in one folder, through inotify: for a test that waits until another
-/// process has written something, without reading the file again and again.
+/// Files closed after writing in one folder (or, asked, after reading), through inotify: for a test
+/// that waits until another process has written or read something, without reading the file again and
+/// again.
 public final class FolderWatch {
   public struct Timeout: Error, CustomStringConvertible {
     public var folder: String
@@ -51,12 +52,13 @@ public final class FolderWatch {
   private let descriptor: Int32
   private let folder: String
 
-  /// Starts watching `folder`, which must exist.
-  public init(_ folder: URL) throws {
+  /// Starts watching `folder`, which must exist, for files closed after writing, or after reading.
+  public init(_ folder: URL, afterReading: Bool = false) throws {
     self.folder = folder.path
     descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    guard inotify_add_watch(descriptor, folder.path, UInt32(IN_CLOSE_WRITE)) >= 0 else {
+    guard inotify_add_watch(descriptor, folder.path, UInt32(afterReading ? IN_CLOSE_NOWRITE : IN_CLOSE_WRITE)) >= 0
+    else {
       let code = POSIXErrorCode(rawValue: errno) ?? .EIO
       close(descriptor)
       throw POSIXError(code)
@@ -71,7 +73,7 @@ public final class FolderWatch {
     while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
   }
 
-  /// Blocks until a file in the folder is closed after writing (at once if one was since the last
+  /// Blocks until a file in the folder is closed after writing or reading (at once if one was since the last
   /// ``discard()``), and forgets it; throws ``Timeout`` when `timeout` passes first.
   public func next(within timeout: Duration = .seconds(30)) throws {
     var descriptor = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)

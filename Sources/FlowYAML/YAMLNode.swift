@@ -151,6 +151,10 @@ public enum ScalarValue: Sendable, Hashable {
   /// YAML 1.2 core numbers: `[-+]?[0-9]+` as integers (too large ones become doubles) and
   /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` as floats. `1.2.3`, `0x1F` and `1_000` stay text.
   private static func number(_ text: String) -> ScalarValue? {
+    // A number starts with a digit, a sign or a point: a word is told apart before its bytes are copied.
+    guard let first = text.utf8.first,
+      (0x30...0x39).contains(first) || first == 0x2B || first == 0x2D || first == 0x2E
+    else { return nil }
     let bytes = Array(text.utf8)
     var index = 0
     func digits() -> Int {

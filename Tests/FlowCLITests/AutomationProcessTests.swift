@@ -93,6 +93,65 @@ struct AutomationProcessTests {
       ], "\(seen)")
   }
 
+  /// Warm runs, as a real process: after a firing the scheduler has the workflow's warm run started and
+  /// waiting; the next firings run in it, each a run of its own, and a stop lets it go, so nothing is
+  /// left behind.
+  @Test func theNextFiringsRunInTheWarmRunAndAStopLetsItGo() async throws {
+    let machine = try SchedulerProcessTests.machine()
+    let inbox = machine.home.appendingPathComponent("Inbox")
+    try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+    try """
+    flow: 1
+    name: Note
+    on:
+      - file: ~/Inbox
+    steps:
+      - show: "got ${trigger.file.name}"
+    """.write(to: machine.library.appendingPathComponent("note.yml"), atomically: true, encoding: .utf8)
+    let terminal = try PseudoTerminal()
+    let scheduler = try machine.spawn(["schedule"], at: terminal)
+    defer { if scheduler.isRunning { kill(scheduler.processIdentifier, SIGKILL) } }
+    try terminal.expect("armed 'Note'")
+    try Data("a".utf8).write(to: inbox.appendingPathComponent("a.txt"))
+    try terminal.expect("got a.txt\n")
+    try terminal.expect("ended 'Note' run ")
+    // Started before the first run's end was handled: the scheduler's child waiting on a pipe.
+    let warm = try Self.children(of: scheduler.processIdentifier).filter { $0.arguments.contains("--await-trigger") }
+    try #require(warm.count == 1, "\(warm)")
+    let exit = try ProcessExit(warm[0].pid)
+    for name in ["b.txt", "c.txt"] {
+      try Data("b".utf8).write(to: inbox.appendingPathComponent(name))
+      // The run's own output may come before or after the scheduler's line: they are two processes.
+      try terminal.expect("(pid \(warm[0].pid)): file created \(inbox.path)/\(name)\n")
+      try terminal.expect(": succeeded")
+    }
+    kill(scheduler.processIdentifier, SIGTERM)
+    try terminal.expect("stopped\n")
+    scheduler.waitUntilExit()
+    #expect(scheduler.terminationStatus == 0)
+    try exit.wait(within: .seconds(30))
+    let runs = try await machine.runs()
+    #expect(
+      runs.map { $0["triggerDetail"] as? String } == ["c.txt", "b.txt", "a.txt"].map { "created \(inbox.path)/\($0)" })
+    #expect(Set(runs.compactMap { $0["id"] as? String }).count == 3)
+  }
+
+  /// The children of `pid`, with their command lines and environments, from /proc.
+  static func children(of pid: Int32) throws -> [(pid: Int32, arguments: [String], environment: [String: String])] {
+    let listed = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
+    return listed.split(separator: " ").compactMap { Int32($0) }.compactMap { child in
+      guard let arguments = FileManager.default.contents(atPath: "/proc/\(child)/cmdline"),
+        let environment = FileManager.default.contents(atPath: "/proc/\(child)/environ")
+      else { return nil }
+      func fields(_ data: Data) -> [String] { data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) } }
+      let pairs = fields(environment).compactMap { entry -> (String, String)? in
+        guard let equals = entry.firstIndex(of: "=") else { return nil }
+        return (String(entry[..<equals]), String(entry[entry.index(after: equals)...]))
+      }
+      return (child, fields(arguments), Dictionary(pairs, uniquingKeysWith: { $1 }))
+    }
+  }
+
   /// Imported, an automation is not armed until the person says so; `flow schedule arm` says so, and a
   /// running scheduler arms it at once.
   @Test func anImportedAutomationWaitsForConsent() async throws {

@@ -62,6 +62,60 @@ struct TriggerCommandTests {
     #expect(listed.output.contains(" file "), "\(listed.output)")
   }
 
+  /// The scheduler's warm run (`--await-trigger`) is checked, then runs each firing handed to it on
+  /// standard input as a run of its own, reporting each end on descriptor 3. The workflow edited before a
+  /// firing is read again: a run is of the file as it is when its trigger fires. The input's end lets it
+  /// go.
+  @Test func aWarmRunRunsEachFiringOfTheWorkflowAsItIsThen() async throws {
+    let machine = try Machine()
+    let folder = machine.directory.appendingPathComponent("warm")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("pdf.yml")
+    try Self.immediate.write(to: file, atomically: true, encoding: .utf8)
+    let reports = machine.directory.appendingPathComponent("reports").path
+    #expect(mkfifo(reports, 0o600) == 0)
+    let ended = FileHandle(fileDescriptor: open(reports, O_RDWR | O_CLOEXEC), closeOnDealloc: true)
+    let read = try FolderWatch(folder, afterReading: true)
+    let (input, output) = (Pipe(), Pipe())
+    let run = Process()
+    run.executableURL = URL(fileURLWithPath: "/bin/sh")
+    run.arguments = [
+      "-c", #"exec "$0" "$@" 3>"$REPORTS""#, Machine.executable.path, "run", "--no-input", "--await-trigger", file.path,
+    ]
+    run.environment = machine.environment.merging(["REPORTS": reports]) { $1 }
+    run.currentDirectoryURL = machine.directory
+    (run.standardInput, run.standardOutput, run.standardError) = (input, output, FileHandle.nullDevice)
+    try run.run()
+    defer { if run.isRunning { kill(run.processIdentifier, SIGKILL) } }
+    try read.next()  // The check has read the file.
+    try Self.immediate.replacingOccurrences(of: "(${trigger.files.count})", with: "edited")
+      .write(to: file, atomically: true, encoding: .utf8)
+    for (id, path) in [("run-a", "/tmp/a.pdf"), ("run-b", "/tmp/b.pdf")] {
+      try input.fileHandleForWriting.write(contentsOf: Data("\(id)\u{0}file=\(path)\u{0}event=created\u{0}\u{0}".utf8))
+      #expect(ended.availableData == Data("0\n".utf8))
+    }
+    try input.fileHandleForWriting.close()
+    let shown = try output.fileHandleForReading.readToEnd() ?? Data()
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 0)
+    #expect(String(decoding: shown, as: UTF8.self) == "file created: a.pdf edited\nfile created: b.pdf edited\n")
+    #expect(try await machine.runs().compactMap { $0["id"] as? String } == ["run-b", "run-a"])
+  }
+
+  /// `--await-trigger` is the scheduler's: without the pipes it hands over, a person who types it is told.
+  @Test func awaitingATriggerWithoutTheSchedulersPipesIsRefused() async throws {
+    let machine = try Machine()
+    try machine.write("pdf.yml", Self.immediate)
+    let input = Pipe()
+    let error = Pipe()
+    let run = try machine.launch(["run", "--await-trigger", "pdf.yml"], input: input, error: error)
+    try input.fileHandleForWriting.close()
+    let said = String(decoding: try error.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+    run.waitUntilExit()
+    #expect(run.terminationStatus == 2)
+    #expect(said.hasPrefix("error: --await-trigger is the scheduler's"), "\(said)")
+  }
+
   @Test func otherKindsGiveTheirOwnProperties() async throws {
     let machine = try Machine()
     try machine.write("pdf.yml", Self.immediate)

@@ -32,14 +32,16 @@ struct CurlTransportTests {
   }
 
   @Test func timeoutsBelowASecondAreKept() async throws {
-    let server = try await LoopbackServer.start { _ in LoopbackServer.Response(status: 200, delay: .seconds(5)) }
+    let server = try await LoopbackServer.start { _ in LoopbackServer.Response(status: 200, delay: .seconds(60)) }
     let transport = CurlTransport()
     let started = ContinuousClock.now
     await #expect(throws: HTTPTransportError.timedOut(after: .milliseconds(300))) {
       _ = try await transport.send(HTTPRequest(url: server.url("/slow"), timeout: .milliseconds(300)))
     }
-    // Not a timed assertion of speed: only that the deadline is kept to the millisecond, not stretched.
-    #expect(ContinuousClock.now - started < .seconds(3))
+    // Not a timed assertion of speed: only that the deadline is kept, not stretched to the server's
+    // answer (a minute away). The bound is wide because a loaded machine (the whole suite on two cores)
+    // can take seconds to schedule the task that sees the timeout.
+    #expect(ContinuousClock.now - started < .seconds(30))
   }
 
   @Test func aBodyPastItsLimitIsRefusedAndOneWithinIsKept() async throws {

@@ -57,6 +57,24 @@ struct RunHistoryTests {
     #expect(run.trigger == "manual")
   }
 
+  /// The scheduler's question at every run's end, how long it took, is read from the pending entries
+  /// as they are, without moving them into the database (a transaction and its fsyncs); a run whose
+  /// entries were moved is found in the database.
+  @Test func aRunsDurationIsReadWithoutMovingPendingEntries() throws {
+    let file = try historyFile()
+    let history = try RunHistory(file: file, processes: FakeProcesses())
+    try history.begin(Self.start("run-1"))
+    try history.finish(
+      "run-1", RunEnd(ended: Self.epoch + 1.5, status: .succeeded, exitCode: 0), steps: [],
+      workflowKey: "/w/save.yml", policy: HistoryPolicy())
+    try history.begin(Self.start("run-2", at: 10))
+    #expect(history.duration(ofRun: "run-1") == 1.5)
+    #expect(history.duration(ofRun: "run-2") == nil)
+    #expect(!FileManager.default.fileExists(atPath: file.path), "the database was not made")
+    _ = try history.runs(.init())  // Moves them.
+    #expect(try RunHistory(file: file, processes: FakeProcesses()).duration(ofRun: "run-1") == 1.5)
+  }
+
   /// The files are created for their owner alone: runs say what a person did.
   @Test func theFilesArePrivate() throws {
     let file = try historyFile()

@@ -48,4 +48,20 @@ struct FileSystemPathTests {
     #expect(FileSystemPath.resolved(folder + "/link/../real/f.yml") == folder + "/real/f.yml")
     #expect(FileSystemPath.resolved(folder + "/real/missing.yml") == nil)
   }
+
+  /// A path an event brings reads as Foundation's `standardizingPath` reads it where no folder is a
+  /// link: `~` expanded, made absolute, `.`, `..` and doubled slashes taken out.
+  @Test func standardizedPathsReadAsFoundationReadsThem() {
+    let (directory, home) = ("/work/here", "/home/ada")
+    for path in [
+      "a.pdf", "./a.pdf", "../a.pdf", "a//b/../c.pdf", "/abs/./x/", "~", "~/Downloads/a.pdf", "~/../b", "/..",
+      "x/~/y", "../../../../a",
+    ] {
+      let expanded = path == "~" || path.hasPrefix("~/") ? home + path.dropFirst() : path
+      let absolute = expanded.hasPrefix("/") ? expanded : directory + "/" + expanded
+      #expect(
+        FileSystemPath.standardized(path, in: directory, home: home) == (absolute as NSString).standardizingPath,
+        "\(path)")
+    }
+  }
 }

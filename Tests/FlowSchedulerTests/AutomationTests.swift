@@ -130,6 +130,110 @@ struct AutomationTests {
     #expect(machine.launches.map { machine.utc($0.time) } == ["2026-12-01T09:00:11Z"])
   }
 
+  /// After a firing, the workflow's warm run starts and waits, checked, for the next firings: each is
+  /// handed to it in turn, and its run has the command line a run started cold then would have had.
+  @Test func theNextFiringsAreHandedToAWarmRun() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    for (second, file) in [("01", "a"), ("05", "b"), ("09", "c")] {
+      try machine.files(["/home/ada/Downloads/\(file).pdf"], at: "2026-12-01T09:00:\(second)Z")
+    }
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.warmed.map { machine.utc($0.time) } == ["2026-12-01T09:00:01Z"])
+    let warm = try #require(machine.warmed.first?.request)
+    #expect(warm.arguments == ["run", "--no-input", "--wait", "--await-trigger", "/library/pdfs.yml"])
+    #expect(warm.awaitsHandOver)
+    #expect(machine.handOvers.map { machine.utc($0.time) } == ["2026-12-01T09:00:05Z", "2026-12-01T09:00:09Z"])
+    #expect(Set(machine.handOvers.map(\.pid)).count == 1)
+    #expect(
+      machine.handOvers.first?.values == [
+        "file=/home/ada/Downloads/b.pdf", "event=created", "time=2026-12-01T09:00:05+00:00",
+      ])
+    #expect(
+      machine.launches.map(\.request.arguments)[1] == [
+        "run", "--no-input", "--wait", "--trigger-event", "file=/home/ada/Downloads/b.pdf", "--trigger-event",
+        "event=created", "--trigger-event", "time=2026-12-01T09:00:05+00:00", "/library/pdfs.yml",
+      ])
+    // Each firing is a run of its own: its id, its end.
+    #expect(machine.log.contains { $0.hasPrefix("ended run-3 exited(0) at 2026-12-01T09:00:06Z") })
+    #expect(machine.log.contains { $0.hasPrefix("ended run-4 exited(0) at 2026-12-01T09:00:10Z") })
+  }
+
+  /// A warm run no firing reaches within `warmFor` is let go: an idle automation costs no process.
+  @Test func aWarmRunIsLetGoAfterAQuietSpell() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.run(until: "2026-12-01T09:10:00Z")
+    #expect(machine.retirements.map { machine.utc($0.time) } == ["2026-12-01T09:05:01Z"])
+  }
+
+  /// After `runsPerWarmRun` firings a warm run is let go (a bound on what one process keeps from run to
+  /// run), and its successor, started when it was halfway through, takes the next.
+  @Test func aWarmRunIsLetGoAfterItsShareOfRuns() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    for (second, file) in [("01", "a"), ("05", "b"), ("09", "c"), ("13", "d")] {
+      try machine.files(["/home/ada/Downloads/\(file).pdf"], at: "2026-12-01T09:00:\(second)Z")
+    }
+    try machine.run(until: "2026-12-01T09:01:00Z") { $0.runsPerWarmRun = 2 }
+    #expect(
+      machine.warmed.map { machine.utc($0.time) } == [
+        "2026-12-01T09:00:01Z", "2026-12-01T09:00:05Z", "2026-12-01T09:00:13Z",
+      ])
+    #expect(machine.retirements.first.map { machine.utc($0.time) } == "2026-12-01T09:00:10Z")
+    #expect(machine.handOvers.map(\.pid) == [1002, 1002, 1003])
+    #expect(machine.launches.count == 4)
+  }
+
+  /// A warm run that ends before its firing (someone killed it) is not handed it: the firing starts
+  /// cold, as before, with a new warm run beside it.
+  @Test func aFiringWhoseWarmRunHasEndedStartsCold() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.endWarmRun(1002, at: "2026-12-01T09:00:03Z")
+    try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:05Z")
+    try machine.run(until: "2026-12-01T09:01:00Z")
+    #expect(machine.warmed.count == 2)
+    #expect(machine.handOvers.isEmpty)
+    #expect(machine.launches.count == 2)
+    #expect(machine.launches.last?.request.arguments.contains("file=/home/ada/Downloads/b.pdf") == true)
+  }
+
+  /// A workflow whose triggers are disarmed (its file changed or went) lets its warm run go at once,
+  /// and so does a stop.
+  @Test func disarmingAndStoppingLetWarmRunsGo() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml"), Self.automation("/library/other.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    try machine.files(["/home/ada/Downloads/a.pdf"], watch: 1, at: "2026-12-01T09:00:01Z")
+    try machine.files(["/home/ada/Downloads/a.pdf"], watch: 2, at: "2026-12-01T09:00:02Z")
+    try machine.at("2026-12-01T09:00:20Z") { machine.automations.removeFirst() }
+    try machine.signal(SIGHUP, at: "2026-12-01T09:00:20Z")
+    try machine.run(until: "2026-12-01T09:00:30Z")
+    #expect(
+      machine.retirements.map { machine.utc($0.time) } == ["2026-12-01T09:00:20Z", "2026-12-01T09:00:30Z"])
+    #expect(machine.log.last == "stopped")
+  }
+
+  /// SIGTERM reaches a warm run's run going: it is cancelled and recorded so, and the scheduler stops
+  /// once it has ended.
+  @Test func aStopCancelsAWarmRunsRun() throws {
+    let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")
+    machine.automations = [Self.automation("/library/pdfs.yml")]
+    machine.durations["/library/pdfs.yml"] = 1
+    try machine.files(["/home/ada/Downloads/a.pdf"], at: "2026-12-01T09:00:01Z")
+    try machine.at("2026-12-01T09:00:05Z") { machine.durations["/library/pdfs.yml"] = 60 }
+    try machine.files(["/home/ada/Downloads/b.pdf"], at: "2026-12-01T09:00:06Z")
+    try machine.run(until: "2026-12-01T09:00:08Z")
+    #expect(machine.signalsSent.map(\.signal) == [SIGTERM])
+    #expect(machine.log.suffix(3) == ["stopping 15 1", "ended run-3 exited(3) at 2026-12-01T09:00:08Z", "stopped"])
+  }
+
   /// SIGTERM goes on to a triggered run, and the scheduler returns once it has ended.
   @Test func aStopWaitsForTriggeredRuns() throws {
     let machine = try SimulatedMachine(now: "2026-12-01T09:00:00Z")

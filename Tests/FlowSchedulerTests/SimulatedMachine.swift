@@ -43,6 +43,16 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
 
   private(set) var activities: [SchedulerActivity] = []
   private(set) var launches: [(time: Date, request: LaunchRequest)] = []
+  /// Warm runs started, waiting for their firing (`--await-trigger`).
+  private(set) var warmed: [(time: Date, request: LaunchRequest)] = []
+  /// What each warm run was handed: a firing's values.
+  private(set) var handOvers: [(time: Date, pid: Int32, values: [String])] = []
+  /// Warm runs' hand-overs let go (`retire`), in order.
+  private(set) var retirements: [(time: Date, pid: Int32)] = []
+  private var waiting: [Int32: LaunchRequest] = [:]
+  private var retired: Set<Int32> = []
+  /// Warm runs with a run going: when it ends, and who hears of it.
+  private var runningWarm: [Int32: (end: Int, finished: @Sendable (Int32) -> Void)] = [:]
   private(set) var signalsSent: [(pid: Int32, signal: Int32)] = []
   private(set) var skips: [(path: String, trigger: FireTrigger, holder: RunHolder?)] = []
   private(set) var watchedFolders: [[String]] = []
@@ -192,6 +202,13 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
     if launchFails { throw LaunchFailure("no such file") }
     nextPID += 1
     let pid = nextPID
+    if request.awaitsHandOver {
+      // Waits until it is handed a firing, or let go.
+      warmed.append((now, request))
+      waiting[pid] = request
+      children[pid] = (-1, ended)
+      return pid
+    }
     launches.append((now, request))
     let path = request.arguments.last ?? ""
     let exit = at(now + (durations[path] ?? 10)) { [unowned self] in finish(pid, .exited(0)) }
@@ -199,8 +216,56 @@ final class SimulatedMachine: SchedulerClock, RunLauncher, LibraryWatcher, Signa
     return pid
   }
 
+  /// A hand-over to a warm run is a launch, as the tests see it: `launches` gets the command line the
+  /// run would have had started cold, and its time runs from now; at its end the warm run reports it
+  /// and waits for the next.
+  func handOver(_ pid: Int32, _ bytes: [UInt8], finished: @escaping @Sendable (Int32) -> Void) -> Bool {
+    guard let request = waiting[pid], !retired.contains(pid), runningWarm[pid] == nil, children[pid] != nil else {
+      return false
+    }
+    let fields = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    let values = Array(fields.dropFirst())
+    handOvers.append((now, pid, values))
+    var started = request
+    started.awaitsHandOver = false
+    started.arguments = request.arguments.filter { $0 != "--await-trigger" }
+    started.arguments.insert(contentsOf: values.flatMap { ["--trigger-event", $0] }, at: started.arguments.count - 1)
+    launches.append((now, started))
+    let path = started.arguments.last ?? ""
+    runningWarm[pid] = (at(now + (durations[path] ?? 10)) { [unowned self] in endWarmRunning(pid, 0) }, finished)
+    return true
+  }
+
+  func retire(_ pid: Int32) {
+    guard waiting[pid] != nil, retired.insert(pid).inserted else { return }
+    retirements.append((now, pid))
+    if runningWarm[pid] == nil { children[pid]?.exit = at(now) { [unowned self] in finish(pid, .exited(0)) } }
+  }
+
+  /// The warm run `pid`'s run ended with `status`: reported, and the warm run waits for the next, or
+  /// ends when it was let go.
+  private func endWarmRunning(_ pid: Int32, _ status: Int32) {
+    guard let running = runningWarm.removeValue(forKey: pid) else { return }
+    running.finished(status)
+    if retired.contains(pid) || status == 3 { finish(pid, .exited(status)) }
+  }
+
+  /// Ends the warm run `pid` at `time` (someone killed it).
+  func endWarmRun(_ pid: Int32, at time: String) throws {
+    try at(time) { [unowned self] in
+      if let running = runningWarm.removeValue(forKey: pid) { cancel(running.end) }
+      finish(pid, .signalled(SIGKILL))
+    }
+  }
+
   func signal(_ pid: Int32, _ signal: Int32) {
     signalsSent.append((pid, signal))
+    if let running = runningWarm[pid], signal != SIGKILL, let cancelTime {
+      // A warm run's run cancels, reports it, and the warm run ends.
+      cancel(running.end)
+      runningWarm[pid]?.end = at(now + cancelTime) { [unowned self] in endWarmRunning(pid, 3) }
+      return
+    }
     guard let child = children[pid] else { return }
     if signal == SIGKILL {
       cancel(child.exit)

@@ -141,10 +141,7 @@ struct ContractCommandRunner: CommandRunner {
     return try await base.run(command)
   }
 
-  private func expand(_ word: String) -> String {
-    guard let home, word == "~" || word.hasPrefix("~/") else { return word }
-    return home + word.dropFirst()
-  }
+  private func expand(_ word: String) -> String { RunShellIntent.expandingHome(word, home: home) }
 }
 
 /// `get-url`'s requests, held to the card: the host, and whether data may go to it.

@@ -48,7 +48,7 @@ public struct ExternalIntent: AppIntent {
 extension IntentDescriptor {
   /// Describes an external action. `perform` gets the step's values converted, defaults filled and
   /// missing required ones asked for, after the confirmation a destructive action asks.
-  public init(
+  public convenience init(
     _ action: ExternalAction,
     perform: @escaping @Sendable ([String: FlowValue], IntentContext) async throws -> IntentOutput
   ) {

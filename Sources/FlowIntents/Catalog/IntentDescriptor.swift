@@ -1,6 +1,10 @@
 /// Everything known about an intent without running it: what `flow actions`, the checker, the docs and
 /// the import card read. Made from the declaration by reflection, once per intent.
-public struct IntentDescriptor: Sendable {
+///
+/// Immutable, and a class so that handing one out is one reference: the checker looks one up for every
+/// step, and copying the struct it was (two dozen fields) was a tenth of `flow validate`'s time on a big
+/// file (Performance.md).
+public final class IntentDescriptor: Sendable {
   /// The full id: `raindrop.save-bookmark`, or `show` for the basics.
   public let id: String
   /// The id without the namespace: `save-bookmark`.
@@ -51,8 +55,8 @@ public struct IntentDescriptor: Sendable {
   private let outputTypeForParameters: @Sendable ([String: ValueType], [String: FlowValue]) -> ValueType?
 
   /// Describes `type` as a member of a catalogue.
-  public init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
-    self = Self.make(type, namespace: namespace, catalogTitle: catalogTitle)
+  public convenience init(_ type: any AppIntent.Type, namespace: String? = nil, catalogTitle: String = "") {
+    self.init(describing: type, namespace: namespace, catalogTitle: catalogTitle)
   }
 
   init(
@@ -95,14 +99,14 @@ public struct IntentDescriptor: Sendable {
     self.outputTypeForParameters = outputTypeForParameters
   }
 
-  private static func make<I: AppIntent>(_ type: I.Type, namespace: String?, catalogTitle: String) -> IntentDescriptor {
+  private convenience init<I: AppIntent>(describing type: I.Type, namespace: String?, catalogTitle: String) {
     let shortID = I.identifier
     let id = namespace.map { "\($0).\(shortID)" } ?? shortID
     let intent = I()
     let reflected = IntentReflection.parameters(of: intent)
     let parameters = reflected.map { ParameterDescriptor($0.key, $0.parameter) }
     let summary = IntentReflection.summaryLayout(of: intent, parameters: reflected)
-    return IntentDescriptor(
+    self.init(
       id: id, shortID: shortID, namespace: namespace, catalogTitle: catalogTitle, title: I.title.key,
       description: I.description.text, parameters: parameters, outputType: I._outputValueType,
       sideEffect: I.sideEffect, sideEffectParameters: I.sideEffectParameters,
