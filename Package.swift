@@ -35,7 +35,10 @@ let package = Package(
       name: "CLibYAML",
       providers: [.apt(["libyaml-dev"])]
     ),
-    .target(name: "FlowDiagnostics", swiftSettings: swiftSettings),
+    // ICU (the toolchain's `_FoundationICU`, which Foundation itself is built on) for regular expressions,
+    // dates, case folding and collation, called directly so that flow links no swift-corelibs-foundation.
+    .target(
+      name: "FlowDiagnostics", swiftSettings: swiftSettings, linkerSettings: [.linkedLibrary("_FoundationICU")]),
     .target(name: "FlowYAML", dependencies: ["CLibYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(name: "FlowModel", dependencies: ["FlowYAML", "FlowDiagnostics"], swiftSettings: swiftSettings),
     .target(

@@ -119,7 +119,7 @@ struct AuthCommand: AsyncParsableCommand {
           context.report(
             Diagnostics([
               Diagnostic(
-                .error, .fileNotFound, "cannot save the token: \(error.localizedDescription)",
+                .error, .fileNotFound, "cannot save the token: \(error.reason)",
                 file: context.paths.tokenFile.path)
             ]))
           throw ExitCode(ExitStatus.invalid.rawValue)
@@ -226,7 +226,7 @@ struct AuthCommand: AsyncParsableCommand {
     do {
       try PrivateFiles.write(Data("secret \(Backends.tokenSecret)\n".utf8), to: marker)
     } catch {
-      throw Diagnostic(.error, .fileNotFound, "cannot save \(marker.path): \(error.localizedDescription)", file: nil)
+      throw Diagnostic(.error, .fileNotFound, "cannot save \(marker.path): \(error.reason)", file: nil)
     }
   }
 

@@ -132,7 +132,7 @@ struct DoCommand: AsyncParsableCommand {
           case .action: entry.title
           case .workflow(let name, _): "\(entry.title) (flow run \(name))"
           }
-        context.printShown("\(entry.phrase.text.padding(toLength: 40, withPad: " ", startingAt: 0)) \(runs)")
+        context.printShown("\(PlainText.padded(entry.phrase.text, to: 40)) \(runs)")
       }
       return
     }

@@ -188,7 +188,7 @@ struct ExportCommand: AsyncParsableCommand {
       try Interrupts.finishing { try Data(result).write(to: context.url(for: output), options: .atomic) }
     } catch {
       throw Library.fail(
-        Diagnostic(.error, .cannotWrite, "cannot write the export: \(error.localizedDescription)", file: output),
+        Diagnostic(.error, .cannotWrite, "cannot write the export: \(error.reason)", file: output),
         context)
     }
     let embedded = Set(children.map(\.reference)).count

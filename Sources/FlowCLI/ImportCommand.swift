@@ -140,7 +140,7 @@ struct ImportCommand: AsyncParsableCommand {
       if let backup { context.console.write("the old '\(name)' is kept as \(backup.path)\n", to: .error) }
     } catch {
       throw Library.fail(
-        Diagnostic(.error, .cannotWrite, "cannot add the workflow: \(error.localizedDescription)", file: target.path),
+        Diagnostic(.error, .cannotWrite, "cannot add the workflow: \(error.reason)", file: target.path),
         context)
     }
     context.print(target.path)

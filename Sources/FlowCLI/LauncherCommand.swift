@@ -53,7 +53,7 @@ struct LauncherAddCommand: AsyncParsableCommand {
     } catch {
       throw Library.fail(
         Diagnostic(
-          .error, .cannotWrite, "cannot write the launcher entry: \(error.localizedDescription)",
+          .error, .cannotWrite, "cannot write the launcher entry: \(error.reason)",
           file: entries.entryFile(name).path), context)
     }
     context.print(entries.entryFile(name).path)
@@ -102,7 +102,7 @@ struct LauncherListCommand: AsyncParsableCommand {
     let installed = entries.installed()
     let width = installed.map(\.name.count).max() ?? 0
     for (name, entry) in installed {
-      context.printShown(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (entry["Name"] ?? name))
+      context.printShown(PlainText.padded(name, to: width) + "  " + (entry["Name"] ?? name))
     }
   }
 }

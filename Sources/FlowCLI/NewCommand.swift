@@ -49,7 +49,7 @@ struct NewCommand: AsyncParsableCommand {
         to: library.appendingPathComponent(WorkflowSkeleton.schemaFileName))
     } catch {
       throw Library.fail(
-        Diagnostic(.error, .cannotWrite, "cannot write the workflow: \(error.localizedDescription)", file: file.path),
+        Diagnostic(.error, .cannotWrite, "cannot write the workflow: \(error.reason)", file: file.path),
         context)
     }
     context.print(file.path)

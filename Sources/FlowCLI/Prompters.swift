@@ -83,7 +83,7 @@ struct TerminalPrompter: Prompter {
     for part in parts {
       if let number = Int(part), (1...options.count).contains(number) {
         chosen.append(number - 1)
-      } else if let index = options.firstIndex(where: { $0.caseInsensitiveCompare(part) == .orderedSame }) {
+      } else if let index = options.firstIndex(where: { TextOrder.sameIgnoringCase($0, part) }) {
         chosen.append(index)
       } else {
         return nil

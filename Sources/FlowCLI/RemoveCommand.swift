@@ -42,7 +42,7 @@ struct RemoveCommand: AsyncParsableCommand {
     } catch {
       throw Library.fail(
         Diagnostic(
-          .error, .cannotWrite, "cannot move the workflow to the backups: \(error.localizedDescription)",
+          .error, .cannotWrite, "cannot move the workflow to the backups: \(error.reason)",
           file: entry.url.path), context)
     }
     context.print("removed '\(name)'; the backup is \(backup.path)")

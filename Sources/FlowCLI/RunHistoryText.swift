@@ -53,7 +53,7 @@ struct RunHistoryText {
     if let duration = run.duration { fields.append(("duration", HistoryText.duration(duration))) }
     fields.append(("status", status(run) + (run.exitCode.map { " (exit \($0))" } ?? "")))
     var out = "run \(run.id)\n"
-    out += fields.map { "\($0.0.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
+    out += fields.map { "\(PlainText.padded($0.0, to: 9)) \($0.1)" }.joined(separator: "\n")
     out += "\n"
     if !run.steps.isEmpty {
       var rows: [[String]] = []

@@ -60,7 +60,7 @@ struct RunsCommand: AsyncParsableCommand {
       guard !runs.isEmpty else {
         if let workflow, query.path == nil {
           let names = try RunsCommand.read(context) { () throws(HistoryError) in try history.workflowNames() }
-          if !names.contains(where: { $0.caseInsensitiveCompare(workflow) == .orderedSame }) {
+          if !names.contains(where: { TextOrder.sameIgnoringCase($0, workflow) }) {
             let help =
               Suggestion.closest(to: workflow, among: names).map { "did you mean '\($0)'?" }
               ?? Suggestion.closest(to: workflow, among: ["show"]).map { _ in "to show one run: flow runs show ID" }

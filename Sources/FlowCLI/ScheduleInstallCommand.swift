@@ -164,7 +164,7 @@ struct ScheduleInstallCommand: AsyncParsableCommand {
     } catch {
       context.report(
         Diagnostics([
-          Diagnostic(.error, .fileNotFound, "cannot write the units: \(error.localizedDescription)", file: folder.path)
+          Diagnostic(.error, .fileNotFound, "cannot write the units: \(error.reason)", file: folder.path)
         ]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }

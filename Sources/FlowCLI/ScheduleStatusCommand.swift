@@ -56,8 +56,8 @@ struct ScheduleStatusCommand: AsyncParsableCommand {
       let width = armed.triggers.map(\.words.count).max() ?? 0
       for trigger in armed.triggers {
         lines.append(
-          "  \(trigger.kind.padding(toLength: 8, withPad: " ", startingAt: 0))"
-            + "\(trigger.words.padding(toLength: width, withPad: " ", startingAt: 0))  \(trigger.state)")
+          "  \(PlainText.padded(trigger.kind, to: 8))"
+            + "\(PlainText.padded(trigger.words, to: width))  \(trigger.state)")
       }
       if let last = armed.lastFiring {
         lines.append(
@@ -78,7 +78,7 @@ struct ScheduleStatusCommand: AsyncParsableCommand {
       lines.append("sources")
       let width = status.sources.map(\.name.count).max() ?? 0
       for source in status.sources {
-        lines.append("  \(source.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(source.state)")
+        lines.append("  \(PlainText.padded(source.name, to: width))  \(source.state)")
       }
     }
     context.print(lines.joined(separator: "\n"))

@@ -32,7 +32,7 @@ struct SchemaCommand: AsyncParsableCommand {
     } catch {
       context.report(
         Diagnostics([
-          Diagnostic(.error, .cannotWrite, "cannot write the schema: \(error.localizedDescription)", file: output)
+          Diagnostic(.error, .cannotWrite, "cannot write the schema: \(error.reason)", file: output)
         ]))
       throw ExitCode(ExitStatus.invalid.rawValue)
     }

@@ -154,3 +154,13 @@ extension PlainText {
     }
   }
 }
+
+extension PlainText {
+  /// `text` made exactly `width` characters long for a column: cut, or filled with spaces (Foundation's
+  /// `padding(toLength:withPad:startingAt:)` with a space, counting characters rather than UTF-16 units).
+  public static func padded(_ text: String, to width: Int) -> String {
+    let count = text.count
+    if count >= width { return String(text.prefix(width)) }
+    return text + String(repeating: " ", count: width - count)
+  }
+}

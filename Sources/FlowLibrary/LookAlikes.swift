@@ -21,7 +21,7 @@ public enum LookAlikes {
   /// Why `name` (made of valid characters: ``Library/isValidName(_:)``) could be taken for another name, as
   /// a diagnostic; nil when it cannot. `existing` are the names it must not look like.
   public static func problem(_ name: String, _ kind: Kind, among existing: [String]) -> Diagnostic? {
-    let plain = name.precomposedStringWithCompatibilityMapping
+    let plain = UnicodeFolding.compatibilityComposed(name)
     if plain != name {
       return Diagnostic(
         .error, .confusableName, "'\(name)' is written with full-width or other compatibility characters",

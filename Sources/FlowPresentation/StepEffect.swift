@@ -114,7 +114,7 @@ struct StepEffect: Sendable, Hashable {
   /// `https://evil.example.other.net`).
   static func writtenHost(_ value: Value?) -> String? {
     guard case .text(let template)? = value, case .literal(let prefix)? = template.parts.first,
-      let scheme = prefix.range(of: "://")
+      let scheme = prefix.firstRange(of: "://")
     else { return nil }
     let authority = prefix[scheme.upperBound...]
     guard let end = authority.firstIndex(where: { "/?#".contains($0) }) else { return nil }

@@ -290,7 +290,7 @@ enum Evaluator {
     case .greaterOrEqual: return ValueComparison.compare(lhs, rhs) != .orderedAscending
     case .contains:
       if case .list(let items) = lhs { return items.contains { ValueComparison.compare($0, rhs) == .orderedSame } }
-      return lhs.text.range(of: rhs.text, options: .caseInsensitive) != nil
+      return TextOrder.contains(lhs.text, ignoringCase: rhs.text)
     case .startsWith: return lhs.text.lowercased().hasPrefix(rhs.text.lowercased())
     case .endsWith: return lhs.text.lowercased().hasSuffix(rhs.text.lowercased())
     case .matches:

@@ -54,7 +54,7 @@ public struct FireRecordFile: FireRecordStore {
     do {
       data = try encoder.encode(contents)
     } catch {
-      throw RecordFailure("cannot write \(file.path): \(error.localizedDescription)")
+      throw RecordFailure("cannot write \(file.path): \(error.reason)")
     }
     do {
       try PrivateFiles.write(data, to: file)

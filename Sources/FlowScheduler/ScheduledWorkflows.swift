@@ -33,7 +33,7 @@ extension SessionContext {
     func named(_ text: String?) -> (name: String, zone: TimeZone)? {
       guard var name = text?.trimmingWhitespaceAndNewlines(), !name.isEmpty else { return nil }
       if name.hasPrefix(":") { name.removeFirst() }
-      if let range = name.range(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
+      if let range = name.firstRange(of: "zoneinfo/") { name = String(name[range.upperBound...]) }
       return TimeZoneName.zone(named: name).map { (name, $0) }
     }
     let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")

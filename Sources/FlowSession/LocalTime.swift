@@ -17,8 +17,8 @@ public struct LocalTime {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    return String(
-      format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+    return PlainText.format(
+      "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
       parts.minute ?? 0, parts.second ?? 0)
   }
 

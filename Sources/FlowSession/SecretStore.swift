@@ -103,7 +103,7 @@ public struct SecretStore: Sendable {
         try PrivateFiles.write(Data(value.utf8), to: folder.appending(path: name))
       } catch {
         throw Diagnostic(
-          .error, .fileNotFound, "cannot save the secret: \(error.localizedDescription)", file: folder.path)
+          .error, .fileNotFound, "cannot save the secret: \(error.reason)", file: folder.path)
       }
     }
   }
@@ -125,7 +125,7 @@ public struct SecretStore: Sendable {
         try FileManager.default.removeItem(at: file)
       } catch {
         throw Diagnostic(
-          .error, .fileNotFound, "cannot remove the secret: \(error.localizedDescription)", file: file.path)
+          .error, .fileNotFound, "cannot remove the secret: \(error.reason)", file: file.path)
       }
       return true
     }
@@ -237,7 +237,7 @@ extension SecretStore {
     for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       for (name, value) in values.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
         var rest = line[...]
-        while let range = rest.range(of: value) {
+        while let range = rest.firstRange(of: value) {
           let column = line.unicodeScalars.distance(from: line.startIndex, to: range.lowerBound) + 1
           let start = SourceLocation(line: number + 1, column: column)
           let end = SourceLocation(line: number + 1, column: column + value.unicodeScalars.count)

@@ -7,7 +7,8 @@ import FlowLibrary
 import FlowModel
 import FlowRuntime
 import FlowSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What fired, as `flow run --trigger-event KEY=VALUE…` gives it: the scheduler passes every event this
 /// way, and a person runs a workflow as if its trigger fired (Documentation/Automations.md).
@@ -228,7 +229,7 @@ public struct TriggerEvent: Sendable {
       guard kind == .drive else { throw Self.problem("'label=' belongs to a 'drive' event") }
       label = value
     }
-    if kind == .drive, label == nil { label = text.map { ($0 as NSString).lastPathComponent } }
+    if kind == .drive, label == nil { label = text.map(PathText.lastComponent) }
     if let value = extras["on-battery"] {
       guard kind == .power, let flag = Bool(value) else {
         throw Self.problem("'on-battery=' is 'true' or 'false', for a 'power' event")

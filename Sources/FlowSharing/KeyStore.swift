@@ -111,8 +111,8 @@ public struct KeyStore: Sendable {
   }
 
   private func files(in directory: URL, extension wanted: String) -> [(String, URL)] {
-    let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-    return urls.filter { $0.pathExtension == wanted }
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.map { directory.appending(path: $0) }.filter { $0.pathExtension == wanted }
       .map { ($0.deletingPathExtension().lastPathComponent, $0) }
       .sorted { $0.0 < $1.0 }
   }
@@ -170,7 +170,7 @@ public struct KeyStore: Sendable {
     do {
       try FileManager.default.removeItem(at: file)
     } catch {
-      throw Problem(message: "cannot remove the key: \(error.localizedDescription)", file: file.path)
+      throw Problem(message: "cannot remove the key: \(error.reason)", file: file.path)
     }
   }
 

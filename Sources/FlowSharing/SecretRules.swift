@@ -104,7 +104,7 @@ enum SecretRules {
   /// `scheme://user:password@host`.
   private static func hasURLPassword(_ text: String) -> Bool {
     var rest = Substring(text)
-    while let range = rest.range(of: "://") {
+    while let range = rest.firstRange(of: "://") {
       let authority = rest[range.upperBound...].prefix { $0 != "/" && $0 != " " && $0 != "\n" && $0 != "\"" }
       if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":"),
         authority[authority.index(after: colon)...].first != "$"
@@ -176,7 +176,7 @@ enum SecretRules {
   static func literalText(_ text: String) -> String {
     var out = ""
     var rest = Substring(text)
-    while let start = rest.range(of: "${") {
+    while let start = rest.firstRange(of: "${") {
       if rest[..<start.lowerBound].hasSuffix("$") {
         out += rest[..<start.upperBound]
         rest = rest[start.upperBound...]

@@ -74,7 +74,7 @@ public actor LocalBackend: BookmarkBackend {
       try FileManager.default.createDirectory(
         at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
-      throw .storage("cannot create \(directory.path): \(error.localizedDescription)")
+      throw .storage("cannot create \(directory.path): \(error.reason)")
     }
     do {
       database = try SQLiteConnection(path: fileURL.path)
@@ -85,8 +85,8 @@ public actor LocalBackend: BookmarkBackend {
   }
 
   /// The schema this build writes: 2 added the indexes of the orders SQLite sorts in, 3 the folded columns
-  /// searches read (``SearchSQL``).
-  static let schemaVersion = 3
+  /// searches read (``SearchSQL``), 4 folded them again as ``SearchFolding`` now folds.
+  static let schemaVersion = 4
 
   private static func version(_ database: SQLiteConnection) throws(SQLiteError) -> Int {
     try database.query("PRAGMA user_version").first?.first?.int ?? 0
@@ -134,17 +134,20 @@ public actor LocalBackend: BookmarkBackend {
           """
         )
       }
-      try addFoldedColumns(database)
+      if version < 3 {
+        for column in SearchSQL.foldedColumns {
+          try database.execute("ALTER TABLE bookmarks ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''")
+        }
+      }
+      try foldAgain(database)
       try database.execute("PRAGMA user_version = \(schemaVersion)")
     }
   }
 
-  /// Version 3: the folded columns, filled in for the bookmarks already there, a batch at a time so that a
-  /// large store is never all in memory.
-  private static func addFoldedColumns(_ database: SQLiteConnection) throws(SQLiteError) {
-    for column in SearchSQL.foldedColumns {
-      try database.execute("ALTER TABLE bookmarks ADD COLUMN \(column) TEXT NOT NULL DEFAULT ''")
-    }
+  /// The folded columns (version 3) filled in again for the bookmarks already there (version 4 folds text
+  /// beyond ASCII with ICU rather than Foundation), a batch at a time so that a large store is never all in
+  /// memory.
+  private static func foldAgain(_ database: SQLiteConnection) throws(SQLiteError) {
     var last: Int64 = 0
     while true {
       let rows = try database.query(
@@ -315,7 +318,7 @@ public actor LocalBackend: BookmarkBackend {
           return (id, row[1].string ?? "")
         }
         return keyed.sorted { lhs, rhs in
-          let order = lhs.text.localizedStandardCompare(rhs.text)
+          let order = CollationOrder.compare(lhs.text, rhs.text)
           if order == .orderedSame { return ascending ? lhs.id < rhs.id : lhs.id > rhs.id }
           return ascending ? order == .orderedAscending : order == .orderedDescending
         }.map(\.id)
@@ -344,7 +347,7 @@ public actor LocalBackend: BookmarkBackend {
 
   /// The orders SQLite can do exactly as ``sorted(_:by:search:)`` does, each along an index: a key column,
   /// then the id, both in one direction. Titles and domains are not among them, because they compare with
-  /// `localizedStandardCompare`.
+  /// ``CollationOrder``.
   struct SQLOrder {
     /// `created` or `sort`.
     let column: String
@@ -436,7 +439,7 @@ public actor LocalBackend: BookmarkBackend {
   /// Orders bookmarks the way Raindrop's `sort` parameter does; ties go to the id so pages are stable. Worked
   /// out in memory: the reference the tests hold ``bookmarks(_:)``'s SQL orders to.
   static func sorted(_ bookmarks: [Bookmark], by sort: BookmarkSort, search: SearchQuery) -> [Bookmark] {
-    func text(_ lhs: String, _ rhs: String) -> ComparisonResult { lhs.localizedStandardCompare(rhs) }
+    func text(_ lhs: String, _ rhs: String) -> ComparisonResult { CollationOrder.compare(lhs, rhs) }
     switch sort {
     case .newestFirst:
       return bookmarks.sorted { ($0.created, $0.id) > ($1.created, $1.id) }

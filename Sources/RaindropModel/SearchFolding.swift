@@ -1,4 +1,6 @@
-import Foundation
+import FlowDiagnostics
+import FoundationEssentials
+import Glibc
 
 /// Text as a search compares it: case and accents folded, as Raindrop's search ignores both ("Café" is found
 /// by "cafe", "ÉCOLE" by "école"). A word then matches where its folded bytes occur in a field's folded
@@ -9,8 +11,11 @@ public enum SearchFolding {
   /// Between tags in ``tags(_:)``: a control character no tag a person types holds.
   public static let tagSeparator = "\u{1F}"
 
-  /// `text` without case or diacritics. ASCII is lower-cased byte by byte; anything else goes through
-  /// Foundation's folding, which decomposes accented letters and drops their marks.
+  /// `text` without case or diacritics. ASCII is lower-cased byte by byte; anything else is decomposed, its
+  /// combining diacritical marks (U+0300–U+036F: the accents of Latin, Greek and Cyrillic letters) dropped,
+  /// case-folded and composed again (``UnicodeFolding``). Foundation's `folding(options:)` differs on a few
+  /// hundred rare scalars (marks of other scripts, which it sometimes drops, and Cherokee's case); the local
+  /// store refolds its columns when this changes (its schema version 4).
   public static func fold(_ text: String) -> String {
     var ascii = true
     var upper = false
@@ -25,7 +30,8 @@ public enum SearchFolding {
       guard upper else { return text }
       return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
-    return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    let bare = UnicodeFolding.decomposed(Array(text.utf16)).filter { !(0x300...0x36F).contains($0) }
+    return String(decoding: UnicodeFolding.composed(UnicodeFolding.folded(bare)), as: UTF16.self)
   }
 
   /// The tags folded and each enclosed in ``tagSeparator``s (`␟swift␟café␟`, empty for no tags): a word

@@ -360,12 +360,19 @@ let basicsExamples: [BasicsExample] = [
   .init("round-number", ["number": 1.21, "decimal-places": 1, "mode": "up"], .value(1.3)),
   .init("round-number", ["number": -1.21, "decimal-places": 1, "mode": "down"], .value(-1.3)),
   .init("round-number", ["number": -1.29, "mode": "up"], .value(-1)),
+  // The nearest Double to the decimal result: NSDecimalNumber's doubleValue gave 1.0050000000000001.
+  .init("round-number", ["number": 1.005, "decimal-places": 3], .value(1.005)),
+  .init("round-number", ["number": 0.285, "decimal-places": 2], .value(0.29)),
   .init(
     "round-number", ["number": 1, "decimal-places": 16], .error("'decimal-places' must be between 0 and 15, got 16")),
 
   .init("format-number", ["number": 1234567.891, "group-thousands": true], .value("1,234,567.89")),
   .init("format-number", ["number": 2.5, "decimal-places": 0], .value("3")),
   .init("format-number", ["number": -0.5, "decimal-places": 3], .value("-0.500")),
+  .init("format-number", ["number": -0.001, "decimal-places": 2], .value("0.00")),
+  .init("format-number", ["number": 1e-7, "decimal-places": 8], .value("0.00000010")),
+  .init("format-number", ["number": 1.5e20, "group-thousands": true], .value("150,000,000,000,000,000,000.00")),
+  .init("format-number", ["number": 999.995], .value("1000.00")),
   .init("format-number", ["number": "many"], .error("expected a number for 'number', got 'many'")),
 
   .init(

@@ -95,6 +95,20 @@ struct SearchSQLTests {
     #expect(try await store.bookmarks(BookmarkListQuery(search: "title:uber")).count == 1)
   }
 
+  /// Folding beyond ASCII (ICU's, since schema version 4) agrees with Foundation's `folding(options:)`,
+  /// which it replaced, on every letter of the Latin, Greek and Cyrillic blocks and on words built of them.
+  @Test("folding agrees with Foundation's on Latin, Greek and Cyrillic letters")
+  func foldingAgreesWithFoundation() {
+    let scalars = (0xC0...0x24F).compactMap(Unicode.Scalar.init) + (0x370...0x4FF).compactMap(Unicode.Scalar.init)
+    let texts = scalars.map { String($0) } + ["Ærøskøbing", "ΆΈΉΊΌΎΏ όλα", "Ёжик в тумане", "Ŀlançà", "Straße"]
+    var differing: [String] = []
+    for text in texts
+    where SearchFolding.fold(text) != text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) {
+      differing.append(text)
+    }
+    #expect(differing.isEmpty, "\(differing.map { Array($0.unicodeScalars) })")
+  }
+
   /// Text SQLite compares byte for byte, and Swift too: no word is found across two tags, and an accent
   /// alone folds to nothing, which occurs everywhere (as an empty `instr` needle does).
   @Test("folding: ASCII lower-cased, accents and case folded, bytes compared")

@@ -67,6 +67,24 @@ struct StoreMigrationTests {
     #expect(try await again.bookmarks(BookmarkListQuery(search: "café")).count == found.count + 1)
   }
 
+  /// A version 3 store holds text folded by Foundation's `folding(options:)`; version 4 folds it again as
+  /// SearchFolding now does, so a scalar the two fold apart is found after the upgrade.
+  @Test("a version 3 store's folded columns are folded again")
+  func versionThreeIsFoldedAgain() async throws {
+    let directory = try Self.versionTwoStore(["ＴＯＫＹＯ Guide", "Plain"])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    _ = try LocalBackend(directory: directory)
+    // As an older flow left it: version 3, and a folded title that SearchFolding would not write.
+    let database = try SQLiteConnection(path: directory.appendingPathComponent(LocalBackend.fileName).path)
+    try database.execute("UPDATE bookmarks SET title_fold = 'stale' WHERE title = 'Plain'; PRAGMA user_version = 3")
+    let store = try LocalBackend(directory: directory)
+    #expect(try Self.version(directory) == 4)
+    #expect(try await store.bookmarks(BookmarkListQuery(search: "plain")).items.map(\.title) == ["Plain"])
+    #expect(try await store.bookmarks(BookmarkListQuery(search: "stale")).items.isEmpty)
+    let folded = try database.query("SELECT title_fold FROM bookmarks ORDER BY id").map { $0[0].string ?? "" }
+    #expect(folded == [SearchFolding.fold("ＴＯＫＹＯ Guide"), "plain"])
+  }
+
   @Test("an old store opened read-only is searched, refuses writes, and stays as it was")
   func oldStoreReadOnly() async throws {
     let directory = try Self.versionTwoStore(["École", "Other"])

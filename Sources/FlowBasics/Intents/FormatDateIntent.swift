@@ -1,5 +1,5 @@
 import FlowIntents
-import Foundation
+import FoundationEssentials
 
 /// Writes a date as text, in a standard style or a custom pattern.
 struct FormatDateIntent: AppIntent {
@@ -35,25 +35,27 @@ struct FormatDateIntent: AppIntent {
       }
       zone = named
     }
-    let formatter = DateFormatter()
-    formatter.timeZone = zone
     // One language for output keeps workflows' results the same on every machine.
-    formatter.locale = Locale(identifier: "en_US_POSIX")
     let effective = format != nil && style == .iso8601 ? .custom : style
+    let formatter: UnicodeDateFormat?
     switch effective {
     case .iso8601:
-      formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
+      formatter = UnicodeDateFormat(pattern: "yyyy-MM-dd'T'HH:mm:ssXXXXX", timeZone: zone.identifier)
     case .custom:
       guard let format, !format.isEmpty else {
         throw AppIntentError.failed("'style: custom' needs a 'format'", help: "add 'format: yyyy-MM-dd', for example")
       }
-      formatter.dateFormat = format
+      formatter = UnicodeDateFormat(pattern: format, timeZone: zone.identifier)
     case .short, .medium, .long, .full:
-      formatter.locale = Locale(identifier: "en_US")
-      let dateStyle: DateFormatter.Style =
-        [.short: .short, .medium: .medium, .long: .long, .full: .full][effective] ?? .medium
-      formatter.dateStyle = dateStyle
-      formatter.timeStyle = effective == .full ? .long : dateStyle
+      let styles: [DateStyle: UnicodeDateFormat.Style] = [.short: .short, .medium: .medium, .long: .long, .full: .full]
+      let dateStyle = styles[effective] ?? .medium
+      formatter = UnicodeDateFormat(
+        dateStyle: dateStyle, timeStyle: effective == .full ? .long : dateStyle, locale: "en_US",
+        timeZone: zone.identifier)
+    }
+    guard let formatter else {
+      throw AppIntentError.failed(
+        "'\(format ?? "")' is not a date pattern ICU can write", help: "write a pattern such as 'yyyy-MM-dd HH:mm'")
     }
     return .result(value: formatter.string(from: date))
   }

@@ -29,8 +29,7 @@ struct FormatNumberIntent: AppIntent {
     }
     // One notation on every machine ('.' before decimals, ',' between thousands), like the rest of
     // flow's output; halves round away from zero, in decimal, as 'round-number' rounds them.
-    let rounded = DecimalRounding.round(number, places: decimalPlaces, mode: .plain)
-    let text = DecimalRounding.text(rounded, places: decimalPlaces, grouped: groupThousands)
-    return .result(value: text)
+    let rounded = DecimalRounding(number, places: decimalPlaces, mode: .plain)
+    return .result(value: rounded.text(grouped: groupThousands))
   }
 }

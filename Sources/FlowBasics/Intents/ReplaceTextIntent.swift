@@ -39,7 +39,10 @@ struct ReplaceTextIntent: AppIntent {
       let pattern = try TextPattern(find, caseSensitive: caseSensitive)
       return .result(value: try pattern.replacing(in: text, with: replacement))
     }
-    let options: String.CompareOptions = caseSensitive ? [] : [.caseInsensitive]
-    return .result(value: text.replacingOccurrences(of: find, with: replacement, options: options))
+    // Nothing to find is nothing replaced, as in Foundation (a pattern would match between every two
+    // characters); the replacement is taken as written ('$' and '\\' escaped out of the template).
+    guard !find.isEmpty else { return .result(value: text) }
+    let pattern = try TextPattern(literal: find, caseSensitive: caseSensitive)
+    return .result(value: try pattern.replacing(in: text, with: TextPattern.literalTemplate(replacement)))
   }
 }

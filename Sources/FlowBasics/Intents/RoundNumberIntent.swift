@@ -1,5 +1,4 @@
 import FlowIntents
-import Foundation
 
 /// Rounds a number to a number of decimal places.
 struct RoundNumberIntent: AppIntent {
@@ -24,13 +23,15 @@ struct RoundNumberIntent: AppIntent {
   }
 
   func perform() async throws -> some ReturnsValue<Double> {
-    let decimalMode: NSDecimalNumber.RoundingMode =
+    guard number.isFinite else { return .result(value: number) }
+    let decimalMode: DecimalRounding.Mode =
       switch mode {
       case .up: .up
       case .down: .down
       case .nearest: .plain
       }
-    let rounded = DecimalRounding.round(number, places: decimalPlaces, mode: decimalMode)
-    return .result(value: NSDecimalNumber(decimal: rounded).doubleValue)
+    // The nearest Double to the rounded decimal: 1.005 to 3 places is 1.005.
+    let rounded = DecimalRounding(number, places: decimalPlaces, mode: decimalMode)
+    return .result(value: Double(rounded.text) ?? number)
   }
 }

@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// Dates in text: ISO 8601 in, ISO 8601 out, so a date survives a round trip through text.
 public enum DateParsing {
@@ -7,8 +7,7 @@ public enum DateParsing {
   /// (times without a zone are UTC), with optional fractional seconds.
   public static func parse(_ text: String) -> Date? {
     let trimmed = text.trimmingWhitespace()
-    // Every format is ASCII; and Foundation's DateFormatter traps on some other text ("Incorrect range",
-    // a combining mark after a digit, `2\u{73C}`), so that never reaches it.
+    // Every format is ASCII, so other text is no date, and never reaches ICU.
     guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     let formats = candidates(
       [
@@ -16,19 +15,14 @@ public enum DateParsing {
         "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
       ], for: trimmed)
     for format in formats {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "UTC")
-      formatter.dateFormat = format
-      formatter.isLenient = false
-      if let date = formatter.date(from: trimmed) { return date }
+      if let date = UnicodeDateFormat(pattern: format, timeZone: "UTC")?.date(from: trimmed) { return date }
     }
     return nil
   }
 
   /// Which of `formats` (each `yyyy-MM-dd`, then `'T'` and a time, a space and a time, or nothing) can
   /// read `text`, by its shape: digits, '-', digits, '-', digits (ICU takes any count of each), then what
-  /// follows. A formatter is an ICU object that costs a tenth of a millisecond to make, so text that is
+  /// follows. A format is an ICU object that costs a tenth of a millisecond to make, so text that is
   /// no date never gets one.
   static func candidates(_ formats: [String], for text: String) -> [String] {
     let bytes = Array(text.utf8)
@@ -57,10 +51,6 @@ public enum DateParsing {
 
   /// ISO 8601 in UTC: `2026-11-21T14:30:00Z`.
   public static func format(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-    return formatter.string(from: date)
+    UnicodeDateFormat(pattern: "yyyy-MM-dd'T'HH:mm:ss'Z'", timeZone: "UTC")?.string(from: date) ?? ""
   }
 }

@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// The one reader of dates a person writes: ISO 8601 or words such as 'tomorrow', 'next monday' and
 /// 'in 3 days'. get-dates-from-input, `ask` with `type: date`, a date parameter asked for, and workflow
@@ -85,19 +85,15 @@ public enum DateWords {
   /// ISO 8601: with a zone as written, without one in the calendar's zone (what a person means by
   /// '2026-12-01 09:00').
   static func isoDate(_ text: String, calendar: Calendar) -> Date? {
-    // As in DateParsing: ASCII only, since DateFormatter traps on some other text.
+    // As in DateParsing: ASCII only.
     guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     let zoned = ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX"]
     let local = [
       "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
     ]
     for format in DateParsing.candidates(zoned + local, for: text) {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = calendar.timeZone
-      formatter.dateFormat = format
-      formatter.isLenient = false
-      if let date = formatter.date(from: text.uppercased()) { return date }
+      let reader = UnicodeDateFormat(pattern: format, timeZone: calendar.timeZone.identifier)
+      if let date = reader?.date(from: text.uppercased()) { return date }
     }
     return nil
   }

@@ -1,5 +1,5 @@
 import FlowDiagnostics
-import Foundation
+import FoundationEssentials
 
 /// How `filter`, `sort` and conditions compare values: numbers as numbers, dates as dates, the rest as text without
 /// regard to case, with digits in text compared as numbers ("item 2" before "item 10").
@@ -21,7 +21,7 @@ public enum ValueComparison {
       return lhs.isEmpty ? .orderedSame : .orderedDescending
     default:
       if let a = number(lhs), let b = number(rhs) { return compare(.number(a), .number(b)) }
-      return lhs.text.compare(rhs.text, options: [.caseInsensitive, .numeric])
+      return TextOrder.compare(lhs.text, rhs.text)
     }
   }
 
