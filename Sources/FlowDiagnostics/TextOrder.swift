@@ -13,6 +13,22 @@ public enum TextOrder {
     return order(caselessScalars(lhs), caselessScalars(rhs), numeric: true)
   }
 
+  /// A text in the form ``compare(_:_:)`` reads it, made once for a text compared many times (a sort):
+  /// comparing two keys is comparing their texts.
+  public struct Key: Sendable {
+    fileprivate let scalars: [UInt32]
+
+    public init(_ text: String) {
+      scalars =
+        text.utf8.allSatisfy({ $0 < 0x80 })
+        ? text.utf8.map { UInt32($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) } : caselessScalars(text)
+    }
+  }
+
+  public static func compare(_ lhs: Key, _ rhs: Key) -> ComparisonResult {
+    order(lhs.scalars, rhs.scalars, numeric: true)
+  }
+
   /// Whether the two are the same text but for case ("Yes" and "yes"; "STRASSE" and "Straße").
   public static func sameIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
     if let order = asciiOrder(lhs, rhs, numeric: false) { return order == .orderedSame }
@@ -97,6 +113,32 @@ public enum CollationOrder {
     if result == UCOL_GREATER { return .orderedDescending }
     return lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
       ? .orderedAscending : lhs == rhs ? .orderedSame : .orderedDescending
+  }
+
+  /// A title in the form ``compare(_:_:)`` reads it (ICU's sort key, then the text), made once for a title
+  /// sorted among many: keys order as their texts do.
+  public struct Key: Comparable, Sendable {
+    let bytes: [UInt8]
+    let text: String
+
+    public init(_ text: String) {
+      self.text = text
+      let units = Array(text.utf16)
+      var bytes = [UInt8](repeating: 0, count: units.count * 4 + 16)
+      var length = Int(swift_ucol_getSortKey(collator.pointer, units, Int32(units.count), &bytes, Int32(bytes.count)))
+      if length > bytes.count {
+        bytes = [UInt8](repeating: 0, count: length)
+        length = Int(swift_ucol_getSortKey(collator.pointer, units, Int32(units.count), &bytes, Int32(bytes.count)))
+      }
+      self.bytes = Array(bytes.prefix(length))
+    }
+
+    public static func < (lhs: Key, rhs: Key) -> Bool {
+      if lhs.bytes != rhs.bytes { return lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+      return lhs.text.unicodeScalars.lexicographicallyPrecedes(rhs.text.unicodeScalars)
+    }
+
+    public static func == (lhs: Key, rhs: Key) -> Bool { lhs.text == rhs.text }
   }
 
   /// One collator for the process: ICU's collators compare on many threads at once as long as none

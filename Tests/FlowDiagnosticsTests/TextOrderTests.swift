@@ -43,6 +43,19 @@ struct TextOrderTests {
     #expect(compared > 40_000)
   }
 
+  /// Keys, made once for a sort, order as their texts do.
+  @Test func keysCompareAsTheirTexts() {
+    let texts = Self.texts.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
+    for lhs in texts {
+      for rhs in texts.striding(by: 9) {
+        #expect(TextOrder.compare(TextOrder.Key(lhs), TextOrder.Key(rhs)) == TextOrder.compare(lhs, rhs))
+        let collated = CollationOrder.compare(lhs, rhs)
+        #expect((CollationOrder.Key(lhs) < CollationOrder.Key(rhs)) == (collated == .orderedAscending))
+        #expect((CollationOrder.Key(lhs) == CollationOrder.Key(rhs)) == (collated == .orderedSame))
+      }
+    }
+  }
+
   @Test func sameButForCaseMatchesFoundation() {
     for lhs in Self.texts {
       for rhs in Self.pieces where !Self.expanding.contains(rhs) {

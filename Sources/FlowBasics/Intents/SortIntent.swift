@@ -27,7 +27,7 @@ struct SortIntent: AppIntent {
 
   func perform() async throws -> some ReturnsValue<[FlowValue]> {
     let keyed = try list.enumerated().map {
-      ($0.offset, $0.element, try ValueComparison.subject(of: $0.element, property: by))
+      ($0.offset, $0.element, ValueComparison.SortKey(try ValueComparison.subject(of: $0.element, property: by)))
     }
     // Stable: equal items keep their order, so sorting twice by different keys composes.
     let sorted = keyed.sorted { lhs, rhs in

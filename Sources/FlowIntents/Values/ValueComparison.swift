@@ -5,11 +5,36 @@ import FoundationEssentials
 /// regard to case, with digits in text compared as numbers ("item 2" before "item 10").
 public enum ValueComparison {
   public static func compare(_ lhs: FlowValue, _ rhs: FlowValue) -> ComparisonResult {
+    compare(lhs, rhs, numbers: { (number(lhs), number(rhs)) }, texts: { TextOrder.compare(lhs.text, rhs.text) })
+  }
+
+  /// A value with what comparing it needs worked out once, for a value compared many times (`sort`):
+  /// comparing two keys is comparing their values.
+  public struct SortKey {
+    let value: FlowValue
+    let number: Double?
+    let text: TextOrder.Key
+
+    public init(_ value: FlowValue) {
+      self.value = value
+      number = ValueComparison.number(value)
+      text = TextOrder.Key(value.text)
+    }
+  }
+
+  public static func compare(_ lhs: SortKey, _ rhs: SortKey) -> ComparisonResult {
+    compare(
+      lhs.value, rhs.value, numbers: { (lhs.number, rhs.number) }, texts: { TextOrder.compare(lhs.text, rhs.text) })
+  }
+
+  private static func compare(
+    _ lhs: FlowValue, _ rhs: FlowValue, numbers: () -> (Double?, Double?), texts: () -> ComparisonResult
+  ) -> ComparisonResult {
     switch (lhs, rhs) {
     case (.boolean(let a), .boolean(let b)):
       return a == b ? .orderedSame : a ? .orderedDescending : .orderedAscending
     case (.number(let a), .number(let b)):
-      return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+      return order(a, b)
     case (.date(let a), .date(let b)):
       return a.compare(b)
     case (.nothing, .nothing):
@@ -20,9 +45,13 @@ public enum ValueComparison {
     case (_, .nothing):
       return lhs.isEmpty ? .orderedSame : .orderedDescending
     default:
-      if let a = number(lhs), let b = number(rhs) { return compare(.number(a), .number(b)) }
-      return TextOrder.compare(lhs.text, rhs.text)
+      if case (let a?, let b?) = numbers() { return order(a, b) }
+      return texts()
     }
+  }
+
+  private static func order(_ a: Double, _ b: Double) -> ComparisonResult {
+    a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
   }
 
   public static func equals(_ lhs: FlowValue, _ rhs: FlowValue) -> Bool {
