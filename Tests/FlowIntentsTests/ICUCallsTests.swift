@@ -64,6 +64,15 @@ struct ICUCallsTests {
     }
   }
 
+  /// Where NSRegularExpression found nothing, an evaluation ICU gives up on fails in ICU's words.
+  @Test func aMatchICUGivesUpOnFailsTheStep() throws {
+    let text = String(repeating: "ab", count: 2_000_000)
+    let error = #expect(throws: AppIntentError.self) {
+      try TextPattern("(?:a|b)*c", caseSensitive: true).hasMatch(in: text)
+    }
+    #expect(error?.message == "matching '(?:a|b)*c' failed: U_REGEX_STACK_OVERFLOW", "\(String(describing: error))")
+  }
+
   static let formats = [
     "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm",
     "yyyy-MM-dd",

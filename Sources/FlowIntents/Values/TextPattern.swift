@@ -163,7 +163,7 @@ public struct TextPattern {
     if status.rawValue > 0 {
       throw AppIntentError.failed(
         "matching '\(pattern)' failed: \(String(cString: swift_u_errorName(status)))",
-        help: "the pattern may nest too deeply for the text; simplify it")
+        help: "a repeated group over a long text can exhaust ICU's memory for it; repeat a set, such as '[ab]*'")
     }
   }
 
