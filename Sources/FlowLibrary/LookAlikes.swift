@@ -1,15 +1,15 @@
 import FlowDiagnostics
 import FoundationEssentials
-import Glibc
+import _FoundationICU
 
 /// Names that could pass for other names (Unicode TS #39): a library workflow `bulk-tаg` with a Cyrillic
 /// `а` that runs instead of `bulk-tag`, a trusted key `аda` that reads as `ada` on every card. A new
 /// workflow or key name is refused when it mixes scripts, uses compatibility forms (full-width `ｂulk`), or
 /// has the same skeleton as a name already there.
 ///
-/// The checks are ICU's spoof checker (`uspoof`) from the ICU that Foundation bundles, with its TS #39
-/// data, loaded on first use: nothing to keep up to date in this repository. Where it cannot be loaded,
-/// names must be ASCII, which needs no table to tell apart.
+/// The checks are ICU's spoof checker (`uspoof`) with the TS #39 data of the ICU flow links, opened on
+/// first use: nothing to keep up to date in this repository. Should ICU fail to open it, names must be
+/// ASCII, which needs no table to tell apart.
 public enum LookAlikes {
   /// What a name names, for the message.
   public enum Kind {
@@ -65,51 +65,29 @@ public enum LookAlikes {
   }
 }
 
-/// ICU's spoof checker, through the C functions of the ICU Foundation bundles (`swift_uspoof_…`), found
-/// with `dlsym`: Swift cannot import that ICU's headers, and the functions are there in every Foundation.
-/// A checker that is not changed after it is opened may be used from any thread (ICU's `uspoof.h`).
+/// ICU's spoof checker (`uspoof`), with the TS #39 data of the ICU flow links. A checker that is not
+/// changed after it is opened may be used from any thread (ICU's `uspoof.h`).
 private final class SpoofChecker: @unchecked Sendable {
-  private typealias Open = @convention(c) (UnsafeMutablePointer<Int32>?) -> OpaquePointer?
-  private typealias Check2 =
-    @convention(c) (
-      OpaquePointer?, UnsafePointer<CChar>?, Int32, OpaquePointer?, UnsafeMutablePointer<Int32>?
-    ) -> Int32
-  private typealias Skeleton =
-    @convention(c) (
-      OpaquePointer?, UInt32, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32,
-      UnsafeMutablePointer<Int32>?
-    ) -> Int32
-
   /// `USPOOF_RESTRICTION_LEVEL | USPOOF_INVISIBLE | USPOOF_MIXED_NUMBERS`: the checks of one string.
   /// The default restriction level is TS #39's "highly restrictive": one script, or Latin with Han and
   /// Japanese or Korean.
-  private static let singleStringChecks: Int32 = 16 | 32 | 128
+  private static let singleStringChecks = Int32(
+    USPOOF_RESTRICTION_LEVEL.rawValue | USPOOF_INVISIBLE.rawValue | USPOOF_MIXED_NUMBERS.rawValue)
 
   private let checker: OpaquePointer
-  private let check2: Check2
-  private let skeletonUTF8: Skeleton
 
   public static let shared: SpoofChecker? = SpoofChecker()
 
   private init?() {
-    func symbol(_ name: String) -> UnsafeMutableRawPointer? {
-      if let found = dlsym(dlopen(nil, RTLD_NOW), name) { return found }
-      return dlopen("lib_FoundationICU.so", RTLD_NOW | RTLD_LOCAL).flatMap { dlsym($0, name) }
-    }
-    guard let open = symbol("swift_uspoof_open"), let check = symbol("swift_uspoof_check2UTF8"),
-      let skeleton = symbol("swift_uspoof_getSkeletonUTF8")
-    else { return nil }
-    var status: Int32 = 0
-    guard let checker = unsafeBitCast(open, to: Open.self)(&status), status <= 0 else { return nil }
+    var status = U_ZERO_ERROR
+    guard let checker = swift_uspoof_open(&status), status.rawValue <= 0 else { return nil }
     self.checker = checker
-    check2 = unsafeBitCast(check, to: Check2.self)
-    skeletonUTF8 = unsafeBitCast(skeleton, to: Skeleton.self)
   }
 
   public func mixesScripts(_ text: String) -> Bool {
-    var status: Int32 = 0
-    let result = check2(checker, text, -1, nil, &status)
-    return status <= 0 && result & Self.singleStringChecks != 0
+    var status = U_ZERO_ERROR
+    let result = swift_uspoof_check2UTF8(checker, text, -1, nil, &status)
+    return status.rawValue <= 0 && result & Self.singleStringChecks != 0
   }
 
   /// The TS #39 skeleton: two names with the same one look alike.
@@ -117,14 +95,13 @@ private final class SpoofChecker: @unchecked Sendable {
     var capacity: Int32 = 256
     while true {
       var buffer = [CChar](repeating: 0, count: Int(capacity) + 1)
-      var status: Int32 = 0
-      let length = skeletonUTF8(checker, 0, text, -1, &buffer, capacity, &status)
-      // U_BUFFER_OVERFLOW_ERROR: try again with the length it needs.
-      if status == 15, length > capacity {
+      var status = U_ZERO_ERROR
+      let length = swift_uspoof_getSkeletonUTF8(checker, 0, text, -1, &buffer, capacity, &status)
+      if status == U_BUFFER_OVERFLOW_ERROR, length > capacity {
         capacity = length
         continue
       }
-      guard status <= 0 else { return text }
+      guard status.rawValue <= 0 else { return text }
       return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
   }
