@@ -176,9 +176,14 @@ private struct Pass {
           defaultValue, against: type, range: nil, description: "input '\(input.name.value)'", convert: convert)
       }
     }
+    // Sized once for a name per step, rather than rehashed at every doubling of a big file's names.
+    definitions.reserveCapacity(workflow.steps.count)
+    names.reserveCapacity(workflow.steps.count)
     collectDefinitions(workflow.steps)
-    for step in workflow.steps {
-      check(step)
+    // Each step read where it stands: `for step in` copied each one out of the list and destroyed it after.
+    let steps = workflow.steps
+    for index in steps.indices {
+      check(steps[index])
       lastOutput = previous
     }
     checkOnFailure()
@@ -214,7 +219,7 @@ private struct Pass {
   // MARK: - Steps
 
   private mutating func check(_ steps: [Step]) {
-    for step in steps { check(step) }
+    for index in steps.indices { check(steps[index]) }
   }
 
   private mutating func check(_ step: Step) {
