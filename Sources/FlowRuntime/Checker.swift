@@ -205,8 +205,9 @@ private struct Pass {
   private mutating func collectDefinitions(_ steps: [Step]) {
     // Read in place, by index: copying each step cost more than recording its name.
     for index in steps.indices {
-      if let name = steps[index].name, !isForEach(steps[index]), definitions[name.value] == nil {
-        definitions[name.value] = name.span
+      if let name = steps[index].name, !isForEach(steps[index]) {
+        // The first definition is kept, with one lookup: the default is stored only when the name is new.
+        Self.keepFirst(&definitions[name.value, default: name.span])
       }
       if case .action = steps[index].kind { continue }
       for body in steps[index].kind.bodies { collectDefinitions(body) }
@@ -215,6 +216,10 @@ private struct Pass {
       }
     }
   }
+
+  /// Reads nothing and writes nothing: passed `&dictionary[key, default: value]`, it stores `value` when
+  /// `key` is absent, in the lookup that finds it.
+  private static func keepFirst<Value>(_ value: inout Value) {}
 
   // MARK: - Steps
 
@@ -381,9 +386,16 @@ private struct Pass {
     let start = diagnostics.all.count
     // The description captures the key alone: a capture of the whole parameter copies it at each level.
     let key = parameter.key
+    // The converter closes over a copy of the parameter: made only for a value with a literal to convert,
+    // not for text with references (most values), which no converter reads.
+    let convert: Converter?
+    switch value {
+    case .text(let template) where template.literal == nil: convert = nil
+    case .ask, .null: convert = nil
+    default: convert = parameter.convertLiteral
+    }
     let type = check(
-      value, against: parameter.type, range: parameter.range, description: "'\(key)'",
-      convert: parameter.convertLiteral)
+      value, against: parameter.type, range: parameter.range, description: "'\(key)'", convert: convert)
     if parameter.type == .text, let type, type.isList, case .text(let template) = value,
       let reference = template.wholeReference, !descriptor.intentType.linesParameters.contains(parameter.key)
     {
