@@ -120,6 +120,8 @@ private struct Pass {
   var triggerRead: Reference?
   /// The names `steps:` define, while checking `on-failure:`: to say why one is not available there.
   var stepsDefinitions: [String: SourceSpan] = [:]
+  /// The actions just looked up, for the next steps naming them.
+  var recentDescriptors = RecentDescriptors()
 
   init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?], keepsReferenceTypes: Bool = false) {
     self.checker = checker
@@ -276,7 +278,7 @@ private struct Pass {
   private mutating func check(_ call: ActionCall) -> ValueType? {
     let descriptor: IntentDescriptor
     do {
-      descriptor = try checker.registry.descriptor(for: call.id.value)
+      descriptor = try recentDescriptors.descriptor(for: call.id.value, in: checker.registry)
     } catch  where error.kind == .unknownServer {
       // A server this machine has not configured: a shared file names servers, and only the config.yml of
       // the machine that runs it says what they start (Documentation/MCP.md). Without its tool cache the
