@@ -6,7 +6,14 @@ import FlowIntents
 /// the few just seen costs a tenth of the registry's lookup, which hashes the id and takes a lock each
 /// time. Failed lookups are not kept, so each is reported where it happens.
 struct RecentDescriptors {
-  private var entries: [(id: String, descriptor: IntentDescriptor)] = []
+  /// A struct, not a tuple: a list of tuples has its element's metadata made at run time, 40 K
+  /// instructions of a one-step run.
+  private struct Entry {
+    let id: String
+    let descriptor: IntentDescriptor
+  }
+
+  private var entries: [Entry] = []
   private var next = 0
   private static let capacity = 8
 
@@ -17,9 +24,9 @@ struct RecentDescriptors {
     for entry in entries where entry.id == id { return entry.descriptor }
     let descriptor = try registry.descriptor(for: id)
     if entries.count < Self.capacity {
-      entries.append((id, descriptor))
+      entries.append(Entry(id: id, descriptor: descriptor))
     } else {
-      entries[next] = (id, descriptor)
+      entries[next] = Entry(id: id, descriptor: descriptor)
       next = (next + 1) % Self.capacity
     }
     return descriptor
