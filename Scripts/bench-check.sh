@@ -7,7 +7,7 @@
 #      against `flow validate` of the same file, which reads and checks it the same way;
 #   3. YAML to a checked workflow at 20,000 steps: `flow validate` of a generated file against a bare libyaml
 #      parse of the same file (a small C program, every event read and freed, built here with the system's
-#      libyaml): issue 30 asks for at most 5x;
+#      libyaml): issue 30 asks for at most 5x; with BASELINE, that flow's validate too, in the same run;
 #   4. with BASELINE=/path/to/another/flow, `flow run` of a one-step workflow and of a 10,000-step loop
 #      with this build against that one (start-up and per-step overhead).
 # Installs hyperfine (apt) when missing. Usage: [BASELINE=…/flow] Scripts/bench-check.sh [--dynamic]
@@ -83,18 +83,26 @@ int main(int argc, char **argv) {
 C
 cc -O2 -o libyaml-parse libyaml-parse.c -lyaml
 "$flow" validate steps20k.yml >/dev/null
-hyperfine -N --warmup 2 --runs 15 --export-json yaml.json "$flow validate steps20k.yml" "./libyaml-parse steps20k.yml" >/dev/null
+# With BASELINE, its validate is measured in the same run, between the two.
+commands=("$flow validate steps20k.yml" "./libyaml-parse steps20k.yml")
+[ -n "${BASELINE:-}" ] && commands+=("$BASELINE validate steps20k.yml")
+hyperfine -N --warmup 2 --runs 15 --export-json yaml.json "${commands[@]}" >/dev/null
 python3 - yaml.json "$(wc -c < steps20k.yml)" <<'PY'
 import json, sys
 # CPU time (user + system) as well as wall time: on a machine shared with other work, the wall time
 # of the longer run is stretched more, and CPU time is the figure to compare.
-flow, bare = json.load(open(sys.argv[1]))["results"]
+results = json.load(open(sys.argv[1]))["results"]
+flow, bare = results[0], results[1]
 size = int(sys.argv[2])
 v, p = flow["mean"], bare["mean"]
 vc, pc = flow["user"] + flow["system"], bare["user"] + bare["system"]
 print(f"validate   {v*1000:7.1f} ms wall, {vc*1000:7.1f} ms CPU   ({size/1e6:.2f} MB, 20,000 steps)")
 print(f"libyaml    {p*1000:7.1f} ms wall, {pc*1000:7.1f} ms CPU")
 print(f"validate/libyaml = {v/p:5.2f}x wall, {vc/pc:5.2f}x CPU (issue 30: at most 5x)")
+if len(results) > 2:
+    base = results[2]
+    b, bc = base["mean"], base["user"] + base["system"]
+    print(f"baseline   {b*1000:7.1f} ms wall, {bc*1000:7.1f} ms CPU: {b/p:5.2f}x wall, {bc/pc:5.2f}x CPU of libyaml")
 PY
 
 if [ -n "${BASELINE:-}" ]; then

@@ -107,6 +107,7 @@ public struct FlowCommand: AsyncParsableCommand {
       let arguments = RunCommand.spelled(arguments)
       self = SessionContext.$current.withValue(context) {
         if let run = RunCommand.parsedDirectly(arguments) { return .run(run) }
+        if let validate = ValidateCommand.parsedDirectly(arguments) { return .command(validate) }
         do {
           return .command(try FlowCommand.parseAsRoot(arguments))
         } catch {

@@ -190,11 +190,19 @@ extension Template {
   private static func parseReferences(
     _ text: String, locatedBy locator: ScalarLocator, into diagnostics: inout Diagnostics
   ) -> Template? {
-    let bytes = Array(text.utf8)
+    // The stored bytes, read in place: a copy into an array was an allocation for every value.
+    var text = text
+    return text.withUTF8 { parseReferences(bytes: $0, locatedBy: locator, into: &diagnostics) }
+  }
+
+  private static func parseReferences(
+    bytes: UnsafeBufferPointer<UInt8>, locatedBy locator: ScalarLocator, into diagnostics: inout Diagnostics
+  ) -> Template? {
     let (dollar, open, close) = (UInt8(ascii: "$"), UInt8(ascii: "{"), UInt8(ascii: "}"))
     var parts: [Part] = []
-    // Room for the usual `text ${reference}` at once, rather than growing the list at its second part.
-    parts.reserveCapacity(2)
+    // Room for the usual `text ${reference}` at once, rather than growing the list at its second part; for
+    // one part when the value looks like a reference alone (`${saved}`), the most common value of all.
+    parts.reserveCapacity(bytes.first == dollar && bytes.last == close ? 1 : 2)
     var literal = ""
     var runStart = 0
     var index = 0
@@ -209,7 +217,9 @@ extension Template {
       }
       return scalarsBefore
     }
-    func piece(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+    func piece(_ range: Range<Int>) -> String {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
     while index < bytes.count {
       switch bytes[index] {
       case dollar:
@@ -301,7 +311,12 @@ extension Template {
 extension Reference {
   /// Parses `name(.property|[index])*`; names are letters, digits, `_` and `-`, not starting with a digit.
   static func parse(_ text: String, span: SourceSpan) -> Reference? {
-    if text.utf8.allSatisfy({ $0 < 0x80 }) { return parseASCII(Array(text.utf8)[...], span: span) }
+    var ascii = text
+    if let reference = ascii.withUTF8({ bytes -> Reference?? in
+      bytes.allSatisfy { $0 < 0x80 } ? .some(parseASCII(bytes[...], span: span)) : nil
+    }) {
+      return reference
+    }
     let scalars = Array(text.unicodeScalars)
     var index = 0
     func name() -> String? {
@@ -340,7 +355,7 @@ extension Reference {
 extension Reference {
   /// ``parse(_:span:)`` for ASCII text, on its bytes: the grammar is the same, letters being ASCII ones.
   /// Takes a slice so that a template's reader hands over the bytes between `${` and `}` as they are.
-  fileprivate static func parseASCII(_ bytes: ArraySlice<UInt8>, span: SourceSpan) -> Reference? {
+  fileprivate static func parseASCII(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, span: SourceSpan) -> Reference? {
     var index = bytes.startIndex
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
     func name() -> String? {
@@ -354,7 +369,7 @@ extension Reference {
         index += 1
       }
       guard index > start, !isDigit(bytes[start]) else { return nil }
-      return String(decoding: bytes[start..<index], as: UTF8.self)
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
     guard let root = name() else { return nil }
     var path: [Component] = []

@@ -196,21 +196,83 @@ public indirect enum Value: Sendable, Hashable {
 }
 
 /// One step: what it does, and the step keys that apply to any step (SPEC §1).
+///
+/// A few words: what most steps carry (the kind, the span, `as:`, `on-error:`) is stored in line, and
+/// the keys few steps carry (`when`, `where`, `confirm`, `retry`, `timeout`) in one shared box, nil when
+/// the step has none of them. Written in line, they made a step some 300 bytes, and a list of 20,000
+/// steps the largest thing a check kept in memory (issue 30).
 public struct Step: Sendable {
   public var kind: Kind
   public var span: SourceSpan
   /// `as:` — the name of the step's output; for `for-each`, the name of each item.
   public var name: Located<String>?
+  public var onError: ErrorPolicy
+  private var modifiers: Modifiers?
+
+  init(kind: Kind, span: SourceSpan, onError: ErrorPolicy) {
+    self.kind = kind
+    self.span = span
+    self.onError = onError
+  }
+
   /// `when:` — run only if this holds.
-  public var when: Condition?
+  public var when: Condition? {
+    get { modifiers?.when }
+    set { change { $0.when = newValue } }
+  }
+
   /// `where:` — of the list the action outputs, keep the items for which this holds (`${item}` is the
   /// item; a bare name on the left of a comparison is its property).
-  public var `where`: Located<Condition>?
+  public var `where`: Located<Condition>? {
+    get { modifiers?.where }
+    set { change { $0.where = newValue } }
+  }
+
   /// `confirm:` — ask before running, with this message.
-  public var confirm: Confirmation?
-  public var onError: ErrorPolicy
-  public var retry: Retry?
-  public var timeout: Located<Duration>?
+  public var confirm: Confirmation? {
+    get { modifiers?.confirm }
+    set { change { $0.confirm = newValue } }
+  }
+
+  public var retry: Retry? {
+    get { modifiers?.retry }
+    set { change { $0.retry = newValue } }
+  }
+
+  public var timeout: Located<Duration>? {
+    get { modifiers?.timeout }
+    set { change { $0.timeout = newValue } }
+  }
+
+  /// Sets the step keys kept out of line: a new box each time, so that copies of the step never share a
+  /// change (only the decoder sets them, once per key written).
+  private mutating func change(_ body: (inout Modifiers.Values) -> Void) {
+    var values = modifiers?.values ?? Modifiers.Values()
+    body(&values)
+    modifiers = values.isEmpty ? nil : Modifiers(values)
+  }
+
+  /// The step keys few steps carry, boxed.
+  private final class Modifiers: Sendable {
+    struct Values: Sendable {
+      var when: Condition?
+      var `where`: Located<Condition>?
+      var confirm: Confirmation?
+      var retry: Retry?
+      var timeout: Located<Duration>?
+
+      var isEmpty: Bool { when == nil && `where` == nil && confirm == nil && retry == nil && timeout == nil }
+    }
+
+    let values: Values
+    var when: Condition? { values.when }
+    var `where`: Located<Condition>? { values.where }
+    var confirm: Confirmation? { values.confirm }
+    var retry: Retry? { values.retry }
+    var timeout: Located<Duration>? { values.timeout }
+
+    init(_ values: Values) { self.values = values }
+  }
 
   public enum Kind: Sendable {
     case action(ActionCall)

@@ -92,6 +92,8 @@ public struct WorkflowDecoder {
     // Each workflow names its own steps' outputs.
     let outerNames = names
     names = [:]
+    // Sized once for a name per step, rather than rehashed at every doubling.
+    names.reserveCapacity(mapping["steps"]?.value.sequence?.items.count ?? 0)
     defer { names = outerNames }
     var workflow = Workflow(
       file: file,
@@ -417,7 +419,14 @@ public struct WorkflowDecoder {
   }
 
   private mutating func steps(_ sequence: YAMLNode.Sequence) -> [Step] {
-    sequence.items.compactMap { step($0) }
+    // Room for every step at once: grown by doubling, a list of 20,000 steps was copied fifteen times and
+    // held twice at its last growth, the peak of a check's memory.
+    var steps: [Step] = []
+    steps.reserveCapacity(sequence.items.count)
+    for item in sequence.items {
+      if let step = step(item) { steps.append(step) }
+    }
+    return steps
   }
 
   /// The steps of a block body (`then`, `else`, `do`, a menu option).
@@ -469,7 +478,58 @@ public struct WorkflowDecoder {
     }
   }
 
+  /// What a key of a step's mapping is, found with one lookup: a block's keyword, a step key, or a key
+  /// that belongs to blocks. Any other key names an action.
+  private enum KeyRole {
+    case keyword(BlockKeyword)
+    case stepKey
+    case blockKey
+  }
+
+  /// Every key with a role. A key both a step key and a block's would be read as the block's, which
+  /// sends its step down the general path below, where both count.
+  private static let keyRoles: [String: KeyRole] = {
+    var roles: [String: KeyRole] = [:]
+    for block in WorkflowFormat.blocks { roles[block.keyword] = .keyword(block.id) }
+    for key in stepKeys { roles[key] = .stepKey }
+    for key in blockKeys { roles[key] = .blockKey }
+    return roles
+  }()
+
   private mutating func step(_ mapping: YAMLNode.Mapping) -> Step? {
+    // Most steps are one action or block keyword beside step keys: each key looked up once, and the step
+    // made without listing its heads or looking for misplaced keys, of which it has none.
+    var head: Int?
+    var block: BlockKeyword?
+    var plain = true
+    for index in mapping.entries.indices {
+      switch Self.keyRoles[mapping.entries[index].key.value] {
+      case .stepKey?:
+        continue
+      case .blockKey?:
+        plain = false
+      case .keyword(let keyword)?:
+        if head != nil { plain = false }
+        (head, block) = (index, keyword)
+      case nil:
+        if head != nil { plain = false }
+        head = index
+      }
+      if !plain { break }
+    }
+    if plain, let head {
+      let entry = mapping.entries[head]
+      guard let kind = kind(keyword: entry, in: mapping, block: block) else { return nil }
+      var step = Step(kind: kind, span: mapping.span, onError: .stop)
+      if mapping.entries.count > 1 { decodeStepKeys(mapping, into: &step, action: entry.key.value) }
+      return step
+    }
+    return generalStep(mapping)
+  }
+
+  /// A step with no action, several, or keys of blocks: what it is is worked out from every key, and
+  /// each problem reported.
+  private mutating func generalStep(_ mapping: YAMLNode.Mapping) -> Step? {
     var mapping = mapping
     var heads = mapping.entries.filter {
       !Self.stepKeys.contains($0.key.value) && !Self.blockKeys.contains($0.key.value)
@@ -518,7 +578,9 @@ public struct WorkflowDecoder {
         )
         .help("move it to the step it belongs to, or remove it"))
     }
-    guard let kind = kind(keyword: head, in: mapping) else { return nil }
+    guard let kind = kind(keyword: head, in: mapping, block: WorkflowFormat.blocksByKeyword[keyword]?.id) else {
+      return nil
+    }
     var step = Step(kind: kind, span: mapping.span, onError: .stop)
     decodeStepKeys(mapping, into: &step, action: head.key.value)
     return step
@@ -549,11 +611,13 @@ public struct WorkflowDecoder {
     return true
   }
 
-  private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping) -> Step.Kind? {
+  /// What the step whose head is `head` does: the block `block`, or the action `head` names when nil.
+  private mutating func kind(keyword head: YAMLNode.Mapping.Entry, in mapping: YAMLNode.Mapping, block: BlockKeyword?)
+    -> Step.Kind?
+  {
     let keySpan = head.key.span
     let keyword = head.key.value
-    // Found in the table of blocks: `BlockKeyword(rawValue:)` compares the word with each keyword in turn.
-    switch WorkflowFormat.blocksByKeyword[keyword]?.id {
+    switch block {
     case .if?:
       guard let condition = Condition.parse(head.value, into: &diagnostics) else { return nil }
       return .ifBlock(
@@ -636,13 +700,13 @@ public struct WorkflowDecoder {
       switch entry.key.value {
       case "as":
         guard let name = variableName(node) else { continue }
-        if let first = names[name.value] {
+        // One lookup for the usual new name; a name defined before keeps its first place.
+        if let first = names.updateValue(name.span, forKey: name.value) {
+          names[name.value] = first
           report(
             Diagnostic(.error, .duplicateName, "'\(name.value)' already names another step's output", at: name.span)
               .note("'\(name.value)' is first defined here", at: first)
               .help("choose a different name, or use 'set' to update a variable"))
-        } else {
-          names[name.value] = name.span
         }
         step.name = name
       case "when":
@@ -804,8 +868,7 @@ public struct WorkflowDecoder {
 
   /// Names the person chooses (`as`, `set`) are identifiers that do not shadow built-ins.
   private mutating func variableName(_ node: YAMLNode) -> Located<String>? {
-    guard let scalar = node.scalar, case .string(let name) = scalar.resolved,
-      Reference.parse(name, span: scalar.span).map({ $0.path.isEmpty }) == true
+    guard let scalar = node.scalar, case .string(let name) = scalar.resolved, Self.isName(name, span: scalar.span)
     else {
       report(
         Diagnostic(
@@ -824,6 +887,22 @@ public struct WorkflowDecoder {
     return Located(name, at: scalar.span)
   }
 
+  /// Whether `text` is a reference's name alone, without a path: in ASCII read on its bytes in place, the
+  /// grammar of ``Reference/parse(_:span:)`` without making the reference.
+  private static func isName(_ text: String, span: SourceSpan) -> Bool {
+    var text = text
+    let ascii = text.withUTF8 { bytes -> Bool? in
+      guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+      func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+      guard let first = bytes.first, !isDigit(first) else { return false }
+      return bytes.allSatisfy { byte in
+        ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")) || isDigit(byte)
+          || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+      }
+    }
+    return ascii ?? (Reference.parse(text, span: span).map { $0.path.isEmpty } == true)
+  }
+
   /// Keys through which other tools declare MCP servers and their commands: never read from a workflow.
   static let serverKeys: Set<String> = ["servers", "mcpServers", "mcp-servers", "mcp_servers", "mcp"]
 
@@ -831,29 +910,10 @@ public struct WorkflowDecoder {
   /// After a namespace, the name may also be an MCP tool's as its server spells it (letters of either
   /// case, digits, `_`, `-` and `.`: `time.get_current_time`; Documentation/MCP.md).
   private mutating func actionID(_ scalar: YAMLNode.Scalar) -> Located<String>? {
-    // Every character allowed is ASCII, so the bytes are read: scalars would be decoded for each step.
-    func isKebab(_ part: Substring) -> Bool {
-      guard let first = part.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
-      return part.utf8.allSatisfy {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-          || $0 == UInt8(ascii: "-")
-      }
-    }
-    func isToolName(_ part: Substring) -> Bool {
-      guard !part.isEmpty, part.count <= 128, part.first != ".", part.last != "." else { return false }
-      return part.utf8.allSatisfy {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
-          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
-          || $0 == UInt8(ascii: ".")
-      }
-    }
-    let valid: Bool
-    // Looked for among the bytes: a search by Character cost more than the rest of the step's decoding.
-    if let dot = scalar.value.utf8.firstIndex(of: UInt8(ascii: ".")) {
-      valid = isKebab(scalar.value[..<dot]) && isToolName(scalar.value[scalar.value.utf8.index(after: dot)...])
-    } else {
-      valid = isKebab(scalar.value[...])
-    }
+    // Every character allowed is ASCII, so the bytes are read, in place: scalars would be decoded for
+    // each step, and a search by Character cost more than the rest of the step's decoding.
+    var text = scalar.value
+    let valid = text.withUTF8(Self.isActionID)
     guard valid else {
       report(
         Diagnostic(.error, .invalidName, "'\(scalar.value)' is not an action name", at: scalar.span)
@@ -861,6 +921,29 @@ public struct WorkflowDecoder {
       return nil
     }
     return Located(scalar.value, at: scalar.span)
+  }
+
+  /// Whether `bytes` are `kebab-name` or `kebab-namespace.ToolName`.
+  private static func isActionID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isLower(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    guard let first = bytes.first, isLower(first) else { return false }
+    var index = 1
+    while index < bytes.count, bytes[index] != UInt8(ascii: ".") {
+      let byte = bytes[index]
+      guard isLower(byte) || isDigit(byte) || byte == UInt8(ascii: "-") else { return false }
+      index += 1
+    }
+    guard index < bytes.count else { return true }
+    // The tool's name after the first dot: ASCII only, so its length in bytes is its length in characters.
+    let tool = UnsafeBufferPointer(rebasing: bytes[(index + 1)...])
+    guard let head = tool.first, let tail = tool.last, tool.count <= 128, head != UInt8(ascii: "."),
+      tail != UInt8(ascii: ".")
+    else { return false }
+    return tool.allSatisfy { byte in
+      isLower(byte) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || isDigit(byte)
+        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
   }
 
   mutating func unknownKey(_ key: YAMLNode.Scalar, among known: [String], in place: String) {

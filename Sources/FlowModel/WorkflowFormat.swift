@@ -318,19 +318,32 @@ public enum MagicVariable: String, CaseIterable, Sendable, Hashable {
   case secret
 
   /// The variable `name` names, nil for any other name. Written out, and inlined into the run's lookup of
-  /// each reference: the derived `init(rawValue:)` searches a table, three times as slow.
+  /// each reference: the derived `init(rawValue:)` searches a table, three times as slow. Told apart by
+  /// length first, so that a step's own name (`t1`, `saved`) is compared with at most three of them.
   @inlinable public init?(_ name: String) {
-    switch name {
-    case "previous": self = .previous
-    case "input": self = .input
-    case "item": self = .item
-    case "index": self = .index
-    case "now": self = .now
-    case "workflow": self = .workflow
-    case "run": self = .run
-    case "env": self = .env
-    case "trigger": self = .trigger
-    case "secret": self = .secret
+    switch name.utf8.count {
+    case 3:
+      switch name {
+      case "now": self = .now
+      case "run": self = .run
+      case "env": self = .env
+      default: return nil
+      }
+    case 4 where name == "item": self = .item
+    case 5:
+      switch name {
+      case "input": self = .input
+      case "index": self = .index
+      default: return nil
+      }
+    case 6 where name == "secret": self = .secret
+    case 7 where name == "trigger": self = .trigger
+    case 8:
+      switch name {
+      case "previous": self = .previous
+      case "workflow": self = .workflow
+      default: return nil
+      }
     default: return nil
     }
   }

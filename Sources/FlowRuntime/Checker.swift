@@ -120,6 +120,8 @@ private struct Pass {
   var triggerRead: Reference?
   /// The names `steps:` define, while checking `on-failure:`: to say why one is not available there.
   var stepsDefinitions: [String: SourceSpan] = [:]
+  /// The actions just looked up, for the next steps naming them.
+  var recentDescriptors = RecentDescriptors()
 
   init(checker: Checker, workflow: Workflow, children: [String: WorkflowSummary?], keepsReferenceTypes: Bool = false) {
     self.checker = checker
@@ -176,9 +178,14 @@ private struct Pass {
           defaultValue, against: type, range: nil, description: "input '\(input.name.value)'", convert: convert)
       }
     }
+    // Sized once for a name per step, rather than rehashed at every doubling of a big file's names.
+    definitions.reserveCapacity(workflow.steps.count)
+    names.reserveCapacity(workflow.steps.count)
     collectDefinitions(workflow.steps)
-    for step in workflow.steps {
-      check(step)
+    // Each step read where it stands: `for step in` copied each one out of the list and destroyed it after.
+    let steps = workflow.steps
+    for index in steps.indices {
+      check(steps[index])
       lastOutput = previous
     }
     checkOnFailure()
@@ -200,8 +207,9 @@ private struct Pass {
   private mutating func collectDefinitions(_ steps: [Step]) {
     // Read in place, by index: copying each step cost more than recording its name.
     for index in steps.indices {
-      if let name = steps[index].name, !isForEach(steps[index]), definitions[name.value] == nil {
-        definitions[name.value] = name.span
+      if let name = steps[index].name, !isForEach(steps[index]) {
+        // The first definition is kept, with one lookup: the default is stored only when the name is new.
+        Self.keepFirst(&definitions[name.value, default: name.span])
       }
       if case .action = steps[index].kind { continue }
       for body in steps[index].kind.bodies { collectDefinitions(body) }
@@ -211,10 +219,14 @@ private struct Pass {
     }
   }
 
+  /// Reads nothing and writes nothing: passed `&dictionary[key, default: value]`, it stores `value` when
+  /// `key` is absent, in the lookup that finds it.
+  private static func keepFirst<Value>(_ value: inout Value) {}
+
   // MARK: - Steps
 
   private mutating func check(_ steps: [Step]) {
-    for step in steps { check(step) }
+    for index in steps.indices { check(steps[index]) }
   }
 
   private mutating func check(_ step: Step) {
@@ -266,7 +278,7 @@ private struct Pass {
   private mutating func check(_ call: ActionCall) -> ValueType? {
     let descriptor: IntentDescriptor
     do {
-      descriptor = try checker.registry.descriptor(for: call.id.value)
+      descriptor = try recentDescriptors.descriptor(for: call.id.value, in: checker.registry)
     } catch  where error.kind == .unknownServer {
       // A server this machine has not configured: a shared file names servers, and only the config.yml of
       // the machine that runs it says what they start (Documentation/MCP.md). Without its tool cache the
@@ -376,9 +388,16 @@ private struct Pass {
     let start = diagnostics.all.count
     // The description captures the key alone: a capture of the whole parameter copies it at each level.
     let key = parameter.key
+    // The converter closes over a copy of the parameter: made only for a value with a literal to convert,
+    // not for text with references (most values), which no converter reads.
+    let convert: Converter?
+    switch value {
+    case .text(let template) where template.literal == nil: convert = nil
+    case .ask, .null: convert = nil
+    default: convert = parameter.convertLiteral
+    }
     let type = check(
-      value, against: parameter.type, range: parameter.range, description: "'\(key)'",
-      convert: parameter.convertLiteral)
+      value, against: parameter.type, range: parameter.range, description: "'\(key)'", convert: convert)
     if parameter.type == .text, let type, type.isList, case .text(let template) = value,
       let reference = template.wholeReference, !descriptor.intentType.linesParameters.contains(parameter.key)
     {

@@ -78,9 +78,10 @@ public enum UnattendedCheck {
   ) -> Diagnostics {
     guard let why = unreachable.first(where: { $0.kind == .showsNotifications })?.why else { return Diagnostics() }
     var warnings = Diagnostics()
+    var recent = RecentDescriptors()
     StepWalk.walk(workflow) { visit in
       guard case .action(let call) = visit.step.kind, visit.step.onError != .continue,
-        let descriptor = try? registry.descriptor(for: call.id.value),
+        let descriptor = try? recent.descriptor(for: call.id.value, in: registry),
         descriptor.machineAccess.contains(where: { $0.kind == .showsNotifications })
       else { return }
       let arguments = (try? Interpreter.arguments(of: call, for: descriptor)) ?? []

@@ -186,7 +186,7 @@ private struct TreeBuilder: ~Copyable {
   // MARK: - Adding nodes
 
   /// Puts a finished node into its parent: the root, a sequence item, a mapping key or a mapping value.
-  private mutating func add(_ node: YAMLNode, count: Int, end: SourceLocation) -> Bool {
+  private mutating func add(_ node: consuming YAMLNode, count: Int, end: SourceLocation) -> Bool {
     let top = stack.count - 1
     guard top >= 0 else {
       root = node

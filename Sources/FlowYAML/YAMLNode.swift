@@ -135,16 +135,17 @@ public enum ScalarValue: Sendable, Hashable {
   case string(String)
 
   public init(plain text: String) {
-    switch text {
-    case "", "null", "~": self = .null
-    case "true": self = .bool(true)
-    case "false": self = .bool(false)
-    default:
-      if let number = Self.number(text) {
-        self = number
-      } else {
-        self = .string(text)
-      }
+    // Told apart by the first character: most plain values are words and references, compared with no
+    // special word, and a number starts with a digit, a sign or a point.
+    guard let first = text.utf8.first else {
+      self = .null
+      return
+    }
+    switch first {
+    case UInt8(ascii: "n") where text == "null", UInt8(ascii: "~") where text == "~": self = .null
+    case UInt8(ascii: "t") where text == "true": self = .bool(true)
+    case UInt8(ascii: "f") where text == "false": self = .bool(false)
+    default: self = Self.number(text) ?? .string(text)
     }
   }
 

@@ -18,6 +18,26 @@ struct StartupTests {
     #expect(run.json)
   }
 
+  /// `flow validate FILE…` is read without ArgumentParser, as a plain run is, and reads as ArgumentParser
+  /// reads it; with a flag it is parsed by `validate` as the root, and what that cannot parse (`--help`,
+  /// a mistake) is left to the whole tree.
+  @Test func plainValidatesParseAsArgumentParserParsesThem() throws {
+    for files in [["a.yml"], ["a.yml", "sub/b.yml", "greet"], ["validate"], ["run", "json.yml"]] {
+      let direct = try #require(ValidateCommand.parsedDirectly(["validate"] + files))
+      let parsed = try #require(try ValidateCommand.parseAsRoot(files) as? ValidateCommand)
+      #expect(direct.files == parsed.files, "flow validate \(files)")
+      #expect(direct.json == parsed.json)
+      #expect(direct.lintSecrets == parsed.lintSecrets)
+      #expect(direct.allowSecret == parsed.allowSecret)
+    }
+    let flagged = try #require(ValidateCommand.parsedDirectly(["validate", "a.yml", "--json", "--lint-secrets"]))
+    #expect(flagged.files == ["a.yml"])
+    #expect(flagged.json && flagged.lintSecrets)
+    #expect(ValidateCommand.parsedDirectly(["validate", "--help"]) == nil)
+    #expect(ValidateCommand.parsedDirectly(["validate", "a.yml", "--no-such-flag"]) == nil)
+    #expect(ValidateCommand.parsedDirectly(["run", "a.yml"]) == nil)
+  }
+
   /// A plain run (a workflow and on/off flags) is read without ArgumentParser, whose reflection is most
   /// of a one-step run's instructions, and reads exactly as ArgumentParser reads it: every combination
   /// of the flags, in both orders around the workflow.
