@@ -27,8 +27,10 @@ build_flow() {
   # Measured as the README installs it: a copy made by install(1). The file the linker wrote starts
   # slower (a one-step run took 9.1 ms from it against 7.9 ms from a copy in the same folder,
   # interleaved: its pages come into memory in smaller pieces).
+  # The build itself, with its symbols, for the scripts that read them (order-symbols.sh).
+  built="$(swift build "${flags[@]}" --show-bin-path)/flow"
   flow=$(mktemp "$work/flow.XXXXXX")
-  install -s "$(swift build "${flags[@]}" --show-bin-path)/flow" "$flow"
+  install -s "$built" "$flow"
 }
 
 large_workflow() {

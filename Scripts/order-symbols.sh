@@ -16,7 +16,8 @@ source "$(dirname "$0")/bench-common.sh"
 command -v valgrind >/dev/null || apt-get install -y -q valgrind >/dev/null
 build_flow
 # Valgrind gives up on the debug information of a Swift binary this size: it runs a copy without it.
-strip --strip-debug -o "$work/flow" "$flow"
+# ($flow is the installed copy, without symbols: the list is read from the build's.)
+strip --strip-debug -o "$work/flow" "$built"
 
 cd "$work"
 export HOME="$work/home" XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state"
@@ -55,8 +56,8 @@ done
 # little, together they fill a few dozen pages. Data: every defined object symbol holding an address a
 # run loaded or stored, in the order the runs first touched them, which keeps what a short run touches on
 # the fewest pages (272 page faults for a one-step run, against 286 sorted).
-nm --defined-only "$flow" | awk '{ print $3 }' | sort -u > symbols
-nm --defined-only --print-size --numeric-sort "$flow" | awk 'NF == 4 && $3 ~ /^[bBdDrRvV]$/' > objects
+nm --defined-only "$built" | awk '{ print $3 }' | sort -u > symbols
+nm --defined-only --print-size --numeric-sort "$built" | awk 'NF == 4 && $3 ~ /^[bBdDrRvV]$/' > objects
 {
   cat cg.* | sed -n 's/^c\?fn=\(([0-9]*) \)\?//p' | LC_ALL=C sort -u \
     | awk 'NR == FNR { known[$0] = 1; next } known[$0]' symbols -
@@ -79,7 +80,14 @@ for path in sys.argv[2:]:
             seen.add(index)
             print(names[index])
 PY
-} > "$root/Sources/flow/Linking/order.txt"
-echo "$(wc -l < "$root/Sources/flow/Linking/order.txt") symbols in Sources/flow/Linking/order.txt"
+} > "$work/order.txt"
+# A list that came out nearly empty is a measurement that failed, not a start that runs nothing.
+count=$(wc -l < "$work/order.txt")
+if [ "$count" -lt 1000 ]; then
+  echo "error: only $count symbols found; Sources/flow/Linking/order.txt left as it was" >&2
+  exit 1
+fi
+mv "$work/order.txt" "$root/Sources/flow/Linking/order.txt"
+echo "$count symbols in Sources/flow/Linking/order.txt"
 # SwiftPM does not see the list change (the linker reads it): the next build of either kind links again.
 rm -f "$root/.build/release/flow" "$root/.build-static/release/flow"
