@@ -103,7 +103,8 @@ struct DoCommand: AsyncParsableCommand {
     let (observer, step) = (session.observer(reporter), StepInfo(position: "1", label: descriptor.id))
     observer.record(.started(step))
     do {
-      let output = try await descriptor.run(values: values, context: services)
+      let output = try await descriptor.run(
+        values: values, context: RunContract.holding(services, toAction: descriptor.id, values: values))
       if let dialog = output.dialog { observer.record(.dialog(dialog, step)) }
       observer.record(
         .finished(

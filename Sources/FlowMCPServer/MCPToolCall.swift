@@ -203,7 +203,8 @@ public struct MCPToolCall: Sendable {
     let servers = ServerSessions(paths: context.paths, prompter: prompter, environment: context.environment)
     do {
       let output = try await servers.serving(ServerSessions.toolUses(of: descriptor.id, builtIn: Catalogs.builtIn)) {
-        try await descriptor.run(values: arguments, context: services.with(servers))
+        let held = RunContract.holding(services, toAction: descriptor.id, values: arguments)
+        return try await descriptor.run(values: arguments, context: held.with(servers))
       }
       if let dialog = output.dialog { observer.record(.dialog(dialog, step)) }
       observer.record(

@@ -84,4 +84,49 @@ public struct RunContract: Sendable {
   /// The run's services, held to the set. (Where each workflow came from, the interpreter says, as it
   /// runs each: a shared library workflow run from one's own file is still shared.)
   public func hold(_ services: IntentContext) -> IntentContext { services.holding(to: card) }
+
+  /// What one action run on its own is held to (a `flow do` phrase, a `flow mcp --actions` call): the
+  /// card of a one-step workflow calling it with `values` (each `${` in them written `$${`, as the values
+  /// are text, not references), so that an action alone keeps the promise it keeps in a workflow. When
+  /// the check cannot take the values, the parameters are analysed as asked for, which allows what the
+  /// action may do with any value: wider, never narrower.
+  public static func holding(
+    _ services: IntentContext, toAction id: String, values: [String: FlowValue]
+  ) -> IntentContext {
+    let check = WorkflowCheck(registry: Catalogs.registry, files: OneActionFiles())
+    // Each attempt a file of its own: the check keeps what it made of each path.
+    func workflow(_ arguments: String, _ file: String) -> Workflow? {
+      let text = "flow: 1\nname: \(id)\nsteps:\n  - \(id): \(arguments)\n"
+      let checked = check.check(SourceFile(path: file, bytes: Array(text.utf8)))
+      return checked.diagnostics.hasErrors ? nil : checked.workflow
+    }
+    let given = FlowDictionary(values.keys.sorted().map { (key: $0, value: literal(values[$0] ?? .nothing)) })
+    guard let workflow = workflow(JSON.encode(.dictionary(given)), "given.yml") ?? workflow("", "asked.yml") else {
+      // Not even with its parameters asked for does the action check: nothing it may do is known.
+      return services.holding(to: CapabilitySet())
+    }
+    let card = CardContract {
+      CapabilityAnalysis(registry: Catalogs.registry, loader: check).analyze(workflow).contract
+    }
+    return services.holding(to: card)
+  }
+
+  /// `value` as a workflow writes it literally: `${` as `$${`.
+  private static func literal(_ value: FlowValue) -> FlowValue {
+    switch value {
+    case .text(let text): .text(text.replacing("${", with: "$${"))
+    case .list(let items): .list(items.map(literal))
+    case .dictionary(let entries): .dictionary(FlowDictionary(entries.map { (key: $0.key, value: literal($0.value)) }))
+    default: value
+    }
+  }
+}
+
+/// The files of a one-step workflow made in memory: none to run.
+private struct OneActionFiles: WorkflowFiles {
+  func locate(_ reference: String, inFolder folder: String) -> String? { nil }
+  func canonicalPath(_ path: String) -> String { "/flow-action/\(path)" }
+  func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+    .failure(Diagnostic(.error, .fileNotFound, "an action run on its own runs no workflow", file: path))
+  }
 }

@@ -114,6 +114,40 @@ struct ContractTests {
     await #expect(throws: AppIntentError.self) { _ = try await clipboard.text() }
   }
 
+  /// An action run on its own (`flow do`, `flow mcp --actions`) is held to its own card: the URL it was
+  /// given and no other; a script with its `${HOME}` as written (text, not a reference) and no other;
+  /// values the check cannot take leave the analysis to say "any" host, never none.
+  @Test func anActionAloneIsHeldToItsOwnCard() async throws {
+    let services = IntentContext(prompter: ScriptedPrompter([]))
+      .with(Unreachable() as any HTTPTransport, as: (any HTTPTransport).self)
+      .with(
+        SpawnCommandRunner(environment: ["PATH": "/usr/bin:/bin", "HOME": "/home/ada"]) as any CommandRunner,
+        as: (any CommandRunner).self)
+    let held = RunContract.holding(services, toAction: "get-url", values: ["url": "https://example.org/a"])
+    let transport = try #require(held.dependency((any HTTPTransport).self))
+    await #expect(throws: HTTPTransportError.cannotConnect(host: "example.org")) {
+      _ = try await transport.send(HTTPRequest(url: URL(string: "https://example.org/a")!))
+    }
+    do {
+      _ = try await transport.send(HTTPRequest(url: URL(string: "https://evil.example/a")!))
+      Issue.record("a host the action was not given was reached")
+    } catch {
+      #expect("\(error)".hasSuffix("not on the card"), "\(error)")
+    }
+    let shell = RunContract.holding(services, toAction: "run-shell", values: ["script": "echo ${HOME}"])
+    let runner = try #require(shell.dependency((any CommandRunner).self))
+    let ran = try await runner.run(CommandRequest(executable: "/bin/sh", arguments: ["-c", "echo ${HOME}", "sh"]))
+    #expect(ran.standardOutput == Array("/home/ada\n".utf8))
+    await #expect(throws: AppIntentError.self) {
+      _ = try await runner.run(CommandRequest(executable: "/bin/sh", arguments: ["-c", "rm -rf ~", "sh"]))
+    }
+    let unread = RunContract.holding(services, toAction: "get-url", values: ["url": "https://example.org", "nope": 1])
+    let anyHost = try #require(unread.dependency((any HTTPTransport).self))
+    await #expect(throws: HTTPTransportError.cannotConnect(host: "evil.example")) {
+      _ = try await anyHost.send(HTTPRequest(url: URL(string: "https://evil.example/a")!))
+    }
+  }
+
   /// A transport that never connects: the request got past the contract when it says so.
   struct Unreachable: HTTPTransport {
     func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
