@@ -1,3 +1,5 @@
+import FlowDiagnostics
+
 /// A cron expression with Vixie cron's and cronie's meaning (crontab(5)): five fields — minute, hour,
 /// day of month, month, day of week — or one of the macros `@hourly`, `@daily`, `@midnight`, `@weekly`,
 /// `@monthly`, `@yearly`, `@annually`.

@@ -1,3 +1,5 @@
+import FlowDiagnostics
+
 /// ISO 8601 text for fire times, without Foundation's formatters (a few microseconds each).
 public enum ISO8601Text {
   /// `2026-11-30T09:00:00+01:00`; UTC is `+00:00`, as `date -Iseconds` writes it.

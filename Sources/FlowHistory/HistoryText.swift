@@ -10,29 +10,17 @@ public enum HistoryText {
   /// a second reads as the next one). HistoryTextTests compares the two on 100,000 instants.
   public static func timestamp(_ date: Date) -> String {
     let milliseconds = Int64(((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5).rounded(.down))
-    let (seconds, millisecond) = floorDivision(milliseconds, 1000)
-    let (days, secondOfDay) = floorDivision(seconds, 86_400)
-    // Days since 1970 to the proleptic Gregorian date (Howard Hinnant's civil_from_days).
-    let shifted = days + 719_468
-    let era = floorDivision(shifted, 146_097).quotient
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    func padded(_ value: Int64, _ width: Int) -> String {
+    let seconds = CivilTime.floorDivide(milliseconds, 1000)
+    let millisecond = milliseconds - seconds * 1000
+    let days = CivilTime.floorDivide(seconds, CivilTime.secondsPerDay)
+    let secondOfDay = seconds - days * CivilTime.secondsPerDay
+    let (year, month, day) = CivilTime.date(days: days)
+    func padded(_ value: some BinaryInteger, _ width: Int) -> String {
       let digits = String(value)
       return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
     return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3600, 2)):"
       + "\(padded(secondOfDay % 3600 / 60, 2)):\(padded(secondOfDay % 60, 2)).\(padded(millisecond, 3))Z"
-  }
-
-  private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-    let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
-    return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
   }
 
   /// "0.3 ms", "850 ms", "12.4 s", "3 min 05 s", "2 h 07 min".

@@ -3,11 +3,11 @@
 /// The next-fire search runs a million times a second; Foundation's `Calendar` costs microseconds per
 /// call, so dates are days since 1970-01-01 and converted with Howard Hinnant's `days_from_civil` /
 /// `civil_from_days` algorithms (exact for every year an `Int` can hold).
-enum CivilTime {
-  static let secondsPerDay: Int64 = 86_400
+public enum CivilTime {
+  public static let secondsPerDay: Int64 = 86_400
 
   /// Days since 1970-01-01 of the date `year`-`month`-`day` (month 1–12, day 1–31).
-  static func days(year: Int, month: Int, day: Int) -> Int64 {
+  public static func days(year: Int, month: Int, day: Int) -> Int64 {
     let y = Int64(month <= 2 ? year - 1 : year)
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
@@ -18,7 +18,7 @@ enum CivilTime {
   }
 
   /// The date of `days` since 1970-01-01.
-  static func date(days: Int64) -> (year: Int, month: Int, day: Int) {
+  public static func date(days: Int64) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -31,16 +31,16 @@ enum CivilTime {
   }
 
   /// 0 for Sunday … 6 for Saturday, as cron counts (1970-01-01 was a Thursday).
-  static func weekday(days: Int64) -> Int {
+  public static func weekday(days: Int64) -> Int {
     let remainder = Int((days + 4) % 7)
     return remainder < 0 ? remainder + 7 : remainder
   }
 
-  static func isLeap(_ year: Int) -> Bool {
+  public static func isLeap(_ year: Int) -> Bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
   }
 
-  static func daysIn(month: Int, year: Int) -> Int {
+  public static func daysIn(month: Int, year: Int) -> Int {
     switch month {
     case 2: isLeap(year) ? 29 : 28
     case 4, 6, 9, 11: 30
@@ -49,7 +49,7 @@ enum CivilTime {
   }
 
   /// Floor division, for seconds before 1970.
-  static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+  public static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
     let quotient = value / divisor
     return value % divisor < 0 ? quotient - 1 : quotient
   }
