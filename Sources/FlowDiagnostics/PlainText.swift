@@ -76,14 +76,6 @@ extension StringProtocol {
   /// Foundation's `removingPercentEncoding`: every `%XX` decoded; nil when a `%` is not followed by two hex
   /// digits or the bytes decoded are not UTF-8.
   public var removingPercentEscapes: String? {
-    func value(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-      default: nil
-      }
-    }
     let bytes = Array(utf8)
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
@@ -94,7 +86,9 @@ extension StringProtocol {
         index += 1
         continue
       }
-      guard index + 2 < bytes.count, let high = value(bytes[index + 1]), let low = value(bytes[index + 2]) else {
+      guard index + 2 < bytes.count, let high = Hex.value(ofDigit: bytes[index + 1]),
+        let low = Hex.value(ofDigit: bytes[index + 2])
+      else {
         return nil
       }
       out.append(high << 4 | low)

@@ -39,14 +39,20 @@ public enum TextOrder {
   /// with Foundation's `range(of:options: .caseInsensitive)`.
   public static func contains(_ haystack: String, ignoringCase needle: String) -> Bool {
     guard !needle.isEmpty else { return false }
-    let sought = UnicodeFolding.caseless(needle)
-    let text = UnicodeFolding.caseless(haystack)
+    let sought = caselessUnits(needle)
+    let text = caselessUnits(haystack)
     guard sought.count <= text.count else { return false }
     // A match must start and end on a scalar: a low surrogate never starts one, and the units after a
     // needle that ends in a high surrogate are its own.
     return (0...(text.count - sought.count)).contains { start in
       !UTF16.isTrailSurrogate(text[start]) && text[start..<(start + sought.count)].elementsEqual(sought)
     }
+  }
+
+  /// ``UnicodeFolding/caseless(_:)``, with ASCII lower-cased here rather than through ICU.
+  private static func caselessUnits(_ text: String) -> [UInt16] {
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return UnicodeFolding.caseless(text) }
+    return text.utf8.map { UInt16($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) }
   }
 
   /// The order of two ASCII texts, nil when either holds anything else.

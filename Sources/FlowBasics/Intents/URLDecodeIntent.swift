@@ -1,3 +1,4 @@
+import FlowDiagnostics
 import FlowIntents
 
 /// Undoes percent-encoding.
@@ -23,18 +24,11 @@ struct URLDecodeIntent: AppIntent {
     let bytes = Array(text.utf8)
     var out: [UInt8] = []
     var index = 0
-    func hexValue(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-      default: nil
-      }
-    }
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "%") {
-        guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+        guard index + 2 < bytes.count, let high = Hex.value(ofDigit: bytes[index + 1]),
+          let low = Hex.value(ofDigit: bytes[index + 2])
         else {
           let found = String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)
           throw AppIntentError.failed(
